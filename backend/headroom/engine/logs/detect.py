@@ -1,0 +1,102 @@
+"""detect_format: try every known format on the first lines and pick the best."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .formats import registry
+from .parse import as_buffer
+from .records import Detection, UnrecognisedLogError
+from .scanner import split_lines
+from .template import Scan, TemplateParser
+
+SAMPLE_LINES = 1000
+MIN_PARSED_FRACTION = 0.5
+
+
+def _sample_lines(sample: bytes) -> bytes:
+    """The first SAMPLE_LINES whole lines (a cut-off last line is dropped)."""
+    end = -1
+    for _ in range(SAMPLE_LINES):
+        end = sample.find(b"\n", end + 1)
+        if end < 0:
+            break
+    if end >= 0:
+        return sample[: end + 1]
+    cut = sample.rfind(b"\n")
+    return sample[: cut + 1] if cut >= 0 else sample
+
+
+def _candidates() -> list[TemplateParser]:
+    """One parser per structure: the latency variants are tried once, unit decided later."""
+    return [p for n, p in registry().items() if "_latency_" not in n or n.endswith("_latency_s")]
+
+
+def latency_unit(raw: np.ndarray, point: np.ndarray) -> tuple[str, str]:
+    """Decide the trailing response time's unit: (unit, note explaining why)."""
+    if raw.size == 0:
+        return "s", "response time is '-' throughout: unit unknown, seconds assumed"
+    if point.mean() > 0.5:
+        return "s", "response time has a decimal point: seconds (nginx $request_time, %T)"
+    median = float(np.median(raw))
+    if median >= 1000:
+        return "us", f"integer response times, median {median:g}: microseconds (Apache %D)"
+    if median < 10:
+        return "s", f"integer response times, median {median:g}: whole seconds (Apache %T)"
+    return "ms", (
+        f"integer response times, median {median:g}: ambiguous, milliseconds assumed"
+        " (%{ms}T); name the format explicitly if they are microseconds"
+    )
+
+
+def _fraction(scan: Scan) -> float:
+    return float(np.mean(scan.err == 0)) if scan.err.size else 0.0
+
+
+def detect_format(sample: bytes) -> Detection:
+    """Pick the format parsing most of the first 1,000 lines (ties: the one with more fields).
+
+    Raises UnrecognisedLogError, naming the closest format and a failing line, when no
+    format parses at least half of them.
+    """
+    buf = as_buffer(_sample_lines(sample))
+    starts, ends = split_lines(buf)
+    if starts.size == 0:
+        raise UnrecognisedLogError("the log is empty")
+    scans = [(p, p.scan(buf, starts, ends)) for p in _candidates()]
+    ranked = sorted(scans, key=lambda ps: (_fraction(ps[1]), ps[0].fields_count()), reverse=True)
+    best, scan = ranked[0]
+    fraction = _fraction(scan)
+    if fraction < MIN_PARSED_FRACTION:
+        closest, cscan = max(scans, key=lambda ps: (_fraction(ps[1]), ps[1].progress))
+        _refuse(closest, cscan, buf, starts, ends, _fraction(cscan))
+    runner_up = _fraction(ranked[1][1]) if len(ranked) > 1 else 0.0
+    name, unit, notes = best.name, None, [f"{fraction:.1%} of {starts.size} lines parse"]
+    if scan.latency_raw is not None and scan.latency_point is not None:
+        unit, note = latency_unit(scan.latency_raw, scan.latency_point)
+        name = name.removesuffix("_latency_s") + f"_latency_{unit}"
+        notes.append(note)
+    if runner_up > 0:
+        notes.append(f"runner-up {ranked[1][0].name} parses {runner_up:.1%}")
+    confidence = fraction * (1.0 - 0.5 * runner_up)
+    return Detection(name, confidence, fraction, unit, tuple(notes))
+
+
+def _refuse(
+    best: TemplateParser,
+    scan: Scan,
+    buf: np.ndarray,
+    starts: np.ndarray,
+    ends: np.ndarray,
+    fraction: float,
+) -> None:
+    i = int(np.flatnonzero(scan.err != 0)[0])
+    line = bytes(buf[starts[i] : ends[i]]).decode("utf-8", "replace")[:500]
+    closest = best.name.removesuffix("_latency_s") + ("_latency" if best.latency_unit else "")
+    raise UnrecognisedLogError(
+        f"no known format parses at least half of the first {starts.size} lines"
+        f" (closest: {closest}, {fraction:.0%}); line {i + 1} fails: {scan.reason(i)}",
+        closest_format=closest,
+        line_number=i + 1,
+        line=line,
+    )

@@ -1,0 +1,43 @@
+"""parse_chunk: bytes of whole lines -> the request table plus counted rejects."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .formats import get_parser
+from .records import REJECT_TEXT_CHARS, REJECTS_KEPT, Chunk, Detection, ParsedChunk, Reject
+from .scanner import split_lines
+
+
+def as_buffer(data: bytes) -> np.ndarray:
+    """The chunk as uint8, made valid UTF-8 (bad bytes become U+FFFD) so strings need no check."""
+    if not data.isascii():
+        data = data.decode("utf-8", "replace").encode("utf-8")
+    return np.frombuffer(data, np.uint8)
+
+
+def parse_chunk(
+    chunk: Chunk | bytes, fmt: str | Detection, first_line_number: int = 1
+) -> ParsedChunk:
+    """Parse whole lines; bad lines never raise, they become counted rejects.
+
+    Line numbers are 1-based from `chunk.first_line_number` (or `first_line_number`).
+    """
+    if isinstance(chunk, Chunk):
+        data, first_line_number = chunk.data, chunk.first_line_number
+    else:
+        data = bytes(chunk)
+    parser = get_parser(fmt.format if isinstance(fmt, Detection) else fmt)
+    buf = as_buffer(data)
+    starts, ends = split_lines(buf)
+    scan = parser.scan(buf, starts, ends)
+    bad = np.flatnonzero(scan.err != 0)
+    rejects = tuple(
+        Reject(
+            line_number=first_line_number + int(i),
+            reason=scan.reason(int(i)),
+            text=bytes(buf[starts[i] : ends[i]]).decode("utf-8", "replace")[:REJECT_TEXT_CHARS],
+        )
+        for i in bad[:REJECTS_KEPT]
+    )
+    return ParsedChunk(scan.table, rejects, int(starts.size), int(bad.size))
