@@ -1,0 +1,36 @@
+from datetime import datetime
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from headroom.auth.models import ApiToken, User, UserSession
+from headroom.workspaces.models import Membership
+
+
+def user_by_email(session: Session, email: str) -> User | None:
+    return session.scalar(select(User).where(User.email == email.strip().lower()))
+
+
+def memberships_of(session: Session, user_id: int) -> list[Membership]:
+    return list(session.scalars(select(Membership).where(Membership.user_id == user_id)))
+
+
+def live_session(session: Session, token_hash: str, now: datetime) -> UserSession | None:
+    return session.scalar(
+        select(UserSession).where(
+            UserSession.token_hash == token_hash, UserSession.expires_at > now
+        )
+    )
+
+
+def delete_session(session: Session, token_hash: str) -> None:
+    session.execute(delete(UserSession).where(UserSession.token_hash == token_hash))
+
+
+def live_token(session: Session, token_hash: str, now: datetime) -> ApiToken | None:
+    token = session.scalar(
+        select(ApiToken).where(ApiToken.token_hash == token_hash, ApiToken.revoked_at.is_(None))
+    )
+    if token is None or (token.expires_at is not None and token.expires_at <= now):
+        return None
+    return token

@@ -1,0 +1,37 @@
+from fastapi import APIRouter, Request, Response
+
+from headroom.auth import service
+from headroom.auth.schemas import LoginRequest, Me
+from headroom.core.deps import SESSION_COOKIE, CurrentPrincipal, SessionDep, SettingsDep
+from headroom.workspaces import service as workspace_service
+
+router = APIRouter(prefix="/auth", tags=["auth"])
+
+
+@router.post("/login", response_model=Me)
+def login(body: LoginRequest, response: Response, session: SessionDep, settings: SettingsDep) -> Me:
+    _, token = service.login(session, body.email, body.password, settings.session_ttl_s)
+    response.set_cookie(
+        SESSION_COOKIE,
+        token,
+        max_age=settings.session_ttl_s,
+        httponly=True,
+        samesite="lax",
+        secure=settings.cookie_secure,
+        path="/",
+    )
+    principal = service.principal_from_session_token(session, token)
+    return workspace_service.me(session, principal)
+
+
+@router.post("/logout", status_code=204)
+def logout(request: Request, response: Response, session: SessionDep) -> None:
+    token = request.cookies.get(SESSION_COOKIE)
+    if token:
+        service.logout(session, token)
+    response.delete_cookie(SESSION_COOKIE, path="/")
+
+
+@router.get("/me", response_model=Me)
+def me(principal: CurrentPrincipal, session: SessionDep) -> Me:
+    return workspace_service.me(session, principal)

@@ -1,0 +1,110 @@
+"""Logins, sessions and API tokens. Services never commit; the caller's unit of work does."""
+
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy.orm import Session
+
+from headroom.auth import repository
+from headroom.auth.models import ApiToken, User, UserSession
+from headroom.auth.principal import Principal
+from headroom.core.errors import InvalidCredentials, NotAuthenticated
+from headroom.core.security import (
+    API_TOKEN_PREFIX,
+    hash_password,
+    new_token,
+    token_digest,
+    verify_password,
+)
+from headroom.workspaces.models import Membership, Role, Workspace
+
+_DUMMY_HASH = hash_password("timing-equaliser")
+
+
+def create_user(session: Session, email: str, password: str, name: str | None = None) -> User:
+    email = email.strip().lower()
+    user = User(
+        email=email, name=name or email.split("@")[0], password_hash=hash_password(password)
+    )
+    session.add(user)
+    session.flush()
+    return user
+
+
+def add_member(session: Session, user: User, workspace: Workspace, role: Role) -> Membership:
+    membership = Membership(user_id=user.id, workspace_id=workspace.id, role=role.value)
+    session.add(membership)
+    session.flush()
+    return membership
+
+
+def login(session: Session, email: str, password: str, ttl_s: int) -> tuple[User, str]:
+    """Returns the user and a new session token for the cookie."""
+    user = repository.user_by_email(session, email)
+    if user is None or not user.is_active:
+        verify_password(_DUMMY_HASH, password)  # same cost whether or not the user exists
+        raise InvalidCredentials("wrong email or password")
+    if not verify_password(user.password_hash, password):
+        raise InvalidCredentials("wrong email or password")
+    token = new_token()
+    expires_at = datetime.now(UTC) + timedelta(seconds=ttl_s)
+    session.add(UserSession(user_id=user.id, token_hash=token_digest(token), expires_at=expires_at))
+    return user, token
+
+
+def logout(session: Session, token: str) -> None:
+    repository.delete_session(session, token_digest(token))
+
+
+def create_api_token(
+    session: Session,
+    user: User,
+    workspace: Workspace,
+    scopes: list[str],
+    name: str = "cli",
+    expires_days: int | None = None,
+) -> str:
+    token = new_token(API_TOKEN_PREFIX)
+    expires_at = datetime.now(UTC) + timedelta(days=expires_days) if expires_days else None
+    session.add(
+        ApiToken(
+            user_id=user.id,
+            workspace_id=workspace.id,
+            name=name,
+            token_hash=token_digest(token),
+            scopes=" ".join(sorted(set(scopes))),
+            expires_at=expires_at,
+        )
+    )
+    session.flush()
+    return token
+
+
+def principal_from_session_token(session: Session, token: str) -> Principal:
+    row = repository.live_session(session, token_digest(token), datetime.now(UTC))
+    if row is None:
+        raise NotAuthenticated("your session has expired; sign in again")
+    user = session.get(User, row.user_id)
+    return _principal(session, user)
+
+
+def principal_from_api_token(session: Session, token: str) -> Principal:
+    now = datetime.now(UTC)
+    row = repository.live_token(session, token_digest(token), now)
+    if row is None:
+        raise NotAuthenticated("invalid, expired or revoked API token")
+    row.last_used_at = now
+    user = session.get(User, row.user_id)
+    principal = _principal(session, user)
+    roles = (
+        {row.workspace_id: principal.roles[row.workspace_id]}
+        if (row.workspace_id in principal.roles)
+        else {}
+    )
+    return Principal(user=principal.user, roles=roles, token_scopes=frozenset(row.scopes.split()))
+
+
+def _principal(session: Session, user: User | None) -> Principal:
+    if user is None or not user.is_active:
+        raise NotAuthenticated("this account is disabled")
+    roles = {m.workspace_id: Role(m.role) for m in repository.memberships_of(session, user.id)}
+    return Principal(user=user, roles=roles)

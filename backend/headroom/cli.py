@@ -1,0 +1,157 @@
+"""The `headroom` command: serve the API, run a worker, migrate, seed the demo, admin."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+
+from headroom.core.settings import get_settings
+
+DEMO_EMAIL = "demo@headroom.local"
+DEMO_PASSWORD = "demo-password"
+
+
+@click.group()
+def main() -> None:
+    """Headroom: capacity planning and SLA setting from web access logs."""
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True, type=int)
+@click.option("--with-worker", is_flag=True, help="Also start one Celery worker (embedded mode).")
+def serve(host: str, port: int, with_worker: bool) -> None:
+    """Serve the API and the built UI."""
+    import uvicorn
+
+    from headroom.main import create_app
+
+    worker = _spawn_worker() if with_worker else None
+    try:
+        uvicorn.run(create_app(), host=host, port=port, log_level="info")
+    finally:
+        if worker is not None:
+            _stop(worker)
+
+
+def _spawn_worker() -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "headroom.cli", "worker", "--concurrency", "1"]
+    return subprocess.Popen(command)
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+@main.command()
+@click.option("--concurrency", default=2, show_default=True, type=int)
+@click.option("--loglevel", default="INFO", show_default=True)
+@click.option("--hostname", default=None, help="Celery node name (default: worker@host.pid).")
+def worker(concurrency: int, loglevel: str, hostname: str | None) -> None:
+    """Run a Celery worker that executes ingest and analysis jobs."""
+    from headroom_worker.app import app
+
+    node = hostname or f"worker{os.getpid()}@%h"
+    app.worker_main(
+        [
+            "worker",
+            f"--concurrency={concurrency}",
+            f"--loglevel={loglevel}",
+            f"--hostname={node}",
+            "--without-gossip",
+            "--without-mingle",
+        ]
+    )
+
+
+@main.command()
+def migrate() -> None:
+    """Upgrade the database schema to the latest version (Alembic)."""
+    from headroom.core.migrations import upgrade
+
+    upgrade(get_settings())
+    click.echo("database is up to date")
+
+
+@main.command()
+def openapi() -> None:
+    """Print the OpenAPI schema (JSON)."""
+    from headroom.main import create_app
+
+    click.echo(json.dumps(create_app().openapi(), indent=2, sort_keys=True))
+
+
+@main.command()
+@click.option("--email", default=DEMO_EMAIL, show_default=True)
+@click.option("--password", default=DEMO_PASSWORD, show_default=True)
+@click.option(
+    "--sample",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="Log to ingest into the demo workspace.",
+)
+def demo(email: str, password: str, sample: Path | None) -> None:
+    """Create the demo account and workspace, with a sample log analysed."""
+    from headroom.demo import seed_demo
+
+    dataset_name = seed_demo(get_settings(), email, password, sample)
+    click.echo(f"demo workspace ready: sign in as {email} / {password} ({dataset_name})")
+
+
+@main.group()
+def admin() -> None:
+    """Operator commands that act directly on the configured database."""
+
+
+@admin.command("create-user")
+@click.argument("email")
+@click.option("--password-stdin", is_flag=True, required=True, help="Read the password from stdin.")
+@click.option("--workspace", default=None, help="Add the user to this workspace (created if new).")
+@click.option(
+    "--role", type=click.Choice(["owner", "editor", "viewer"]), default="owner", show_default=True
+)
+def create_user(email: str, password_stdin: bool, workspace: str | None, role: str) -> None:
+    """Create a user (and optionally a workspace membership)."""
+    from headroom.admin import create_user as create
+
+    password = sys.stdin.readline().rstrip("\n")
+    if not password:
+        raise click.UsageError("an empty password was given on stdin")
+    create(get_settings(), email, password, workspace, role)
+    click.echo(f"created {email}")
+
+
+@admin.command("create-token")
+@click.argument("email")
+@click.option("--workspace", required=True)
+@click.option(
+    "--scope",
+    "scopes",
+    multiple=True,
+    type=click.Choice(["read", "write", "admin"]),
+    default=("write",),
+    show_default=True,
+)
+@click.option("--expires-days", type=int, default=None)
+@click.option("--json", "as_json", is_flag=True)
+def create_token(
+    email: str, workspace: str, scopes: tuple[str, ...], expires_days: int | None, as_json: bool
+) -> None:
+    """Create an API token for a user in a workspace; printed once."""
+    from headroom.admin import create_token as create
+
+    token = create(get_settings(), email, workspace, list(scopes), expires_days)
+    click.echo(json.dumps({"token": token}) if as_json else token)
+
+
+if __name__ == "__main__":
+    main()

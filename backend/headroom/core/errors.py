@@ -1,0 +1,60 @@
+"""Typed errors with stable codes; the API turns them into {"error": {...}} bodies."""
+
+from typing import Any
+
+
+class HeadroomError(Exception):
+    status_code = 400
+    code = "bad_request"
+
+    def __init__(
+        self, message: str, *, field: str | None = None, detail: dict[str, Any] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        self.detail = detail
+
+    def to_body(self) -> dict[str, Any]:
+        return {
+            "error": {
+                "code": self.code,
+                "message": self.message,
+                "field": self.field,
+                "detail": self.detail,
+            }
+        }
+
+
+class NotAuthenticated(HeadroomError):
+    status_code, code = 401, "not_authenticated"
+
+
+class InvalidCredentials(HeadroomError):
+    status_code, code = 401, "invalid_credentials"
+
+
+class Forbidden(HeadroomError):
+    status_code, code = 403, "forbidden"
+
+
+class NotFound(HeadroomError):
+    status_code, code = 404, "not_found"
+
+
+class NotReady(HeadroomError):
+    status_code, code = 404, "not_ready"
+
+
+class FileTooLarge(HeadroomError):
+    status_code, code = 413, "file_too_large"
+
+
+class InvalidInput(HeadroomError):
+    """422 with a caller-chosen stable code (empty_file, unparseable_log, ...)."""
+
+    status_code = 422
+
+    def __init__(self, code: str, message: str, **kwargs: Any) -> None:
+        super().__init__(message, **kwargs)
+        self.code = code

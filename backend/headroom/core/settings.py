@@ -1,0 +1,47 @@
+"""Configuration, from environment variables prefixed HEADROOM_ (nothing else)."""
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+REPO_ROOT = Path(__file__).resolve().parents[3]
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="HEADROOM_", extra="ignore")
+
+    data_dir: Path = Field(default=Path("var"), description="Embedded-mode state lives here")
+    database_url: str = ""  # default: SQLite file in data_dir
+    broker_url: str = ""  # default: kombu filesystem transport in data_dir (no server)
+    storage_url: str = ""  # default: file://<data_dir>/storage
+    secret_key: str = "insecure-dev-key-change-me"
+    static_dir: Path = REPO_ROOT / "frontend" / "dist"
+    migrations_dir: Path = REPO_ROOT / "migrations"
+
+    max_upload_bytes: int = 20 * 1024**3
+    session_ttl_s: int = 14 * 24 * 3600
+    cookie_secure: bool = False
+
+    ingest_chunk_bytes: int = 32 * 1024**2
+    job_lease_s: float = 60.0  # a running job whose heartbeat is older is re-queued
+    reaper_interval_s: float = 10.0
+    task_max_retries: int = 5
+
+    def resolved_database_url(self) -> str:
+        return self.database_url or f"sqlite:///{(self.data_dir / 'headroom.db').resolve()}"
+
+    def resolved_broker_url(self) -> str:
+        return self.broker_url or "filesystem://"
+
+    def resolved_storage_url(self) -> str:
+        return self.storage_url or f"file://{(self.data_dir / 'storage').resolve()}"
+
+    def broker_folder(self) -> Path:
+        return (self.data_dir / "broker").resolve()
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,72 @@
+from datetime import datetime
+from pydantic import BaseModel
+
+from headroom.auth.schemas import UserRef
+from headroom.datasets.models import DatasetStatus
+from headroom.jobs.schemas import JobOut
+
+
+class DatasetOut(BaseModel):
+    id: int
+    workspace_id: int
+    name: str
+    size_bytes: int
+    sha256: str
+    format: str | None
+    status: DatasetStatus
+    created_at: datetime
+    uploaded_by: UserRef | None
+    job: JobOut | None
+
+
+class DatasetPage(BaseModel):
+    items: list[DatasetOut]
+    total: int
+
+
+class Reject(BaseModel):
+    line_number: int
+    reason: str
+    text: str
+
+
+class LatencyStats(BaseModel):
+    count: int
+    mean_s: float
+    p50_s: float
+    p95_s: float
+    p99_s: float
+    max_s: float
+
+
+class SeriesPoint(BaseModel):
+    t: datetime
+    requests: int
+    rate_per_min: float
+    s1xx: int
+    s2xx: int
+    s3xx: int
+    s4xx: int
+    s5xx: int
+
+
+class TrafficSummaryOut(BaseModel):
+    dataset_id: int
+    format: str
+    format_confidence: float
+    request_count: int
+    rejected_count: int
+    rejects: list[Reject]
+    first_ts: datetime | None
+    last_ts: datetime | None
+    span_s: float
+    mean_rate_per_s: float
+    peak_rate_per_min: float
+    error_rate: float
+    client_error_rate: float
+    status_counts: dict[str, int]
+    bytes_total: int
+    latency: LatencyStats | None
+    bucket_s: int
+    series: list[SeriesPoint]
+    notes: list[str]

@@ -1,0 +1,138 @@
+"""Datasets: register an upload, list, read, delete, and the traffic summary."""
+
+from sqlalchemy.orm import Session
+
+from headroom.auth.models import User
+from headroom.auth.principal import Principal
+from headroom.auth.schemas import UserRef
+from headroom.core.errors import InvalidInput, NotFound, NotReady
+from headroom.core.storage import LocalStore
+from headroom.datasets import repository
+from headroom.datasets.models import Dataset, DatasetStatus
+from headroom.datasets.schemas import DatasetOut, DatasetPage, TrafficSummaryOut
+from headroom.datasets.uploads import StagedUpload, sniff
+from headroom.engine.logs import Detection
+from headroom.jobs import repository as job_repository
+from headroom.jobs import service as job_service
+from headroom.jobs.models import Job
+from headroom.jobs.schemas import JobOut
+from headroom.workspaces.models import Role
+
+INGEST = "logs.ingest"
+
+
+def resolve_workspace(principal: Principal, workspace_id: int | None) -> int:
+    if workspace_id is not None:
+        return workspace_id
+    if len(principal.roles) == 1:
+        return principal.workspace_ids[0]
+    raise InvalidInput(
+        "validation_error", "say which workspace: ?workspace_id=<id>", field="workspace_id"
+    )
+
+
+def register_upload(
+    session: Session,
+    store: LocalStore,
+    principal: Principal,
+    workspace_id: int,
+    staged: StagedUpload,
+) -> tuple[Dataset, Job | None]:
+    """Turn a staged file into a dataset with a queued ingest job, or return the existing
+    dataset with the same bytes. On any refusal the staged file is deleted."""
+    try:
+        principal.require(workspace_id, Role.editor)
+        detection = sniff(store, staged)
+    except Exception:
+        store.delete(staged.key)
+        raise
+    existing = repository.by_sha256(session, workspace_id, staged.sha256)
+    if existing is not None:
+        store.delete(staged.key)
+        return existing, None
+    return _create(session, store, principal, workspace_id, staged, detection)
+
+
+def _create(
+    session: Session,
+    store: LocalStore,
+    principal: Principal,
+    workspace_id: int,
+    staged: StagedUpload,
+    detection: Detection,
+) -> tuple[Dataset, Job]:
+    dataset = Dataset(
+        workspace_id=workspace_id,
+        name=staged.name,
+        size_bytes=staged.size_bytes,
+        sha256=staged.sha256,
+        format=detection.format,
+        storage_key="",
+        status=DatasetStatus.uploaded,
+        uploaded_by_id=principal.user.id,
+        meta={
+            "detection": {
+                "format": detection.format,
+                "confidence": detection.confidence,
+                "notes": list(detection.notes),
+            }
+        },
+    )
+    session.add(dataset)
+    session.flush()
+    dataset.storage_key = f"datasets/{dataset.id}/upload/{staged.name}"
+    store.move(staged.key, dataset.storage_key)
+    job = job_service.create(session, workspace_id, INGEST, dataset.id)
+    return dataset, job
+
+
+def get_visible(session: Session, principal: Principal, dataset_id: int) -> Dataset:
+    dataset = repository.visible(session, principal.workspace_ids, dataset_id)
+    if dataset is None:
+        raise NotFound(f"dataset {dataset_id} not found")
+    return dataset
+
+
+def list_page(
+    session: Session, principal: Principal, workspace_id: int | None, limit: int, offset: int
+) -> DatasetPage:
+    scope = principal.workspace_ids
+    if workspace_id is not None:
+        principal.require(workspace_id, Role.viewer)
+        scope = [workspace_id]
+    rows, total = repository.page(session, scope, limit, offset)
+    return DatasetPage(items=[to_out(session, d) for d in rows], total=total)
+
+
+def delete(session: Session, store: LocalStore, principal: Principal, dataset_id: int) -> None:
+    dataset = get_visible(session, principal, dataset_id)
+    principal.require(dataset.workspace_id, Role.editor)
+    session.delete(dataset)
+    session.flush()
+    store.delete_prefix(f"datasets/{dataset_id}")
+
+
+def summary(session: Session, principal: Principal, dataset_id: int) -> TrafficSummaryOut:
+    dataset = get_visible(session, principal, dataset_id)
+    job = job_repository.latest_for_dataset(session, dataset.id, INGEST)
+    result = job_repository.result_for_job(session, job.id) if job else None
+    if dataset.status != DatasetStatus.ready or result is None:
+        raise NotReady(f"dataset {dataset_id} is {dataset.status}; its summary is not ready")
+    return TrafficSummaryOut.model_validate(result.document)
+
+
+def to_out(session: Session, dataset: Dataset) -> DatasetOut:
+    job = job_repository.latest_for_dataset(session, dataset.id, INGEST)
+    uploader = session.get(User, dataset.uploaded_by_id) if dataset.uploaded_by_id else None
+    return DatasetOut(
+        id=dataset.id,
+        workspace_id=dataset.workspace_id,
+        name=dataset.name,
+        size_bytes=dataset.size_bytes,
+        sha256=dataset.sha256,
+        format=dataset.format,
+        status=DatasetStatus(dataset.status),
+        created_at=dataset.created_at,
+        uploaded_by=UserRef.model_validate(uploader) if uploader else None,
+        job=JobOut.model_validate(job) if job else None,
+    )

@@ -1,0 +1,55 @@
+from datetime import datetime
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from headroom.jobs.models import Job, JobStatus, Result
+
+
+def visible_job(session: Session, workspace_ids: list[int], job_id: int) -> Job | None:
+    return session.scalar(select(Job).where(Job.id == job_id, Job.workspace_id.in_(workspace_ids)))
+
+
+def latest_for_dataset(session: Session, dataset_id: int, kind: str) -> Job | None:
+    return session.scalar(
+        select(Job)
+        .where(Job.dataset_id == dataset_id, Job.kind == kind)
+        .order_by(Job.id.desc())
+        .limit(1)
+    )
+
+
+def claim(
+    session: Session, job_id: int, worker: str, now: datetime, stale_before: datetime
+) -> bool:
+    """Atomically take a queued job, or a running one whose worker stopped beating."""
+    claimable = (Job.status == JobStatus.queued) | (
+        (Job.status == JobStatus.running) & (Job.heartbeat_at < stale_before)
+    )
+    result = session.execute(
+        update(Job)
+        .where(Job.id == job_id, claimable)
+        .values(
+            status=JobStatus.running,
+            worker=worker,
+            heartbeat_at=now,
+            started_at=now,
+            attempts=Job.attempts + 1,
+            error_code=None,
+            error_message=None,
+        )
+        .execution_options(synchronize_session=False)
+    )
+    return bool(result.rowcount)  # type: ignore[attr-defined]
+
+
+def stale_running(session: Session, stale_before: datetime) -> list[Job]:
+    return list(
+        session.scalars(
+            select(Job).where(Job.status == JobStatus.running, Job.heartbeat_at < stale_before)
+        )
+    )
+
+
+def result_for_job(session: Session, job_id: int) -> Result | None:
+    return session.scalar(select(Result).where(Result.job_id == job_id))

@@ -1,0 +1,12 @@
+from fastapi import APIRouter
+
+from headroom.core.deps import CurrentPrincipal, SessionDep
+from headroom.jobs import service
+from headroom.jobs.schemas import JobOut
+
+router = APIRouter(prefix="/jobs", tags=["jobs"])
+
+
+@router.get("/{job_id}", response_model=JobOut)
+def get_job(job_id: int, principal: CurrentPrincipal, session: SessionDep) -> JobOut:
+    return JobOut.model_validate(service.get_visible(session, principal, job_id))

@@ -1,0 +1,99 @@
+"""Runs a job body under a lease: claim, heartbeat, and map errors to job states.
+
+Used by the Celery tasks and by in-process runs (the demo seed)."""
+
+import logging
+import os
+import socket
+import threading
+from collections.abc import Callable
+
+from sqlalchemy.exc import OperationalError
+
+from headroom.core.db import session_scope
+from headroom.core.settings import Settings
+from headroom.datasets import ingest
+from headroom.engine.logs import LogInputError
+from headroom.jobs import service as job_service
+from headroom.jobs.models import Job, JobStatus
+
+log = logging.getLogger(__name__)
+TRANSIENT = (OperationalError, ConnectionError, TimeoutError)
+OnTransient = Callable[[Exception, int], None]  # (error, attempts so far); raise to retry
+
+
+def run_job(
+    settings: Settings,
+    job_id: int,
+    body: Callable[[Settings], None],
+    on_transient: OnTransient | None = None,
+) -> bool:
+    """Returns False when the job was not ours to run (done, or held by a live worker)."""
+    worker = f"{socket.gethostname()}:{os.getpid()}"
+    with session_scope(settings.resolved_database_url()) as session:
+        if not job_service.claim(session, job_id, worker, settings.job_lease_s):
+            log.info("job %s is done or held by a live worker; skipping", job_id)
+            return False
+    with Heartbeat(settings, job_id):
+        try:
+            body(settings)
+        except LogInputError as error:
+            ingest.mark_failed(settings, job_id, error.code, error.message)
+        except TRANSIENT as error:
+            _transient(settings, job_id, error, on_transient)
+        except Exception as error:
+            log.exception("job %s failed", job_id)
+            ingest.mark_failed(
+                settings,
+                job_id,
+                "internal_error",
+                f"unexpected error: {type(error).__name__}: {error}",
+            )
+    return True
+
+
+def _transient(
+    settings: Settings, job_id: int, error: Exception, on_transient: OnTransient | None
+) -> None:
+    with session_scope(settings.resolved_database_url()) as session:
+        job = session.get(Job, job_id)
+        attempts = job.attempts if job else 0
+        retry = on_transient is not None and attempts <= settings.task_max_retries
+        if retry and job is not None:
+            job.status, job.stage = JobStatus.queued, "retrying"
+    if not retry or on_transient is None:
+        message = f"gave up after {attempts} attempts: {error}"
+        ingest.mark_failed(settings, job_id, "transient_error", message)
+        return
+    on_transient(error, attempts)
+
+
+class Heartbeat:
+    """Keeps the job's lease fresh while the body runs (a thread, every lease/4 s)."""
+
+    def __init__(self, settings: Settings, job_id: int) -> None:
+        self.url = settings.resolved_database_url()
+        self.job_id = job_id
+        self.interval_s = max(settings.job_lease_s / 4, 0.2)
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._beat, daemon=True, name=f"heartbeat-{job_id}")
+
+    def __enter__(self) -> "Heartbeat":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.stop.set()
+        self.thread.join()
+
+    def _beat(self) -> None:
+        while not self.stop.wait(self.interval_s):
+            try:
+                with session_scope(self.url) as session:
+                    job_service.heartbeat(session, self.job_id)
+            except Exception:
+                log.exception("heartbeat of job %s failed", self.job_id)
+
+
+def ingest_body(job_id: int) -> Callable[[Settings], None]:
+    return lambda settings: ingest.run(settings, job_id, ingest.ProgressReporter(settings, job_id))

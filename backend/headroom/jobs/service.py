@@ -1,0 +1,79 @@
+"""Job lifecycle: queued -> running (leased, heartbeating) -> succeeded | failed.
+
+A job belongs to a worker only while that worker's heartbeat is fresh; the reaper puts a
+job back in the queue when it is not, so a killed worker's job is finished by another.
+"""
+
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy.orm import Session
+
+from headroom.auth.principal import Principal
+from headroom.core.errors import NotFound
+from headroom.jobs import repository
+from headroom.jobs.models import Job, JobStatus
+
+
+def now_utc() -> datetime:
+    return datetime.now(UTC)
+
+
+def create(session: Session, workspace_id: int, kind: str, dataset_id: int | None) -> Job:
+    job = Job(
+        workspace_id=workspace_id,
+        kind=kind,
+        dataset_id=dataset_id,
+        status=JobStatus.queued,
+        stage="queued",
+        progress=0.0,
+    )
+    session.add(job)
+    session.flush()
+    return job
+
+
+def get_visible(session: Session, principal: Principal, job_id: int) -> Job:
+    job = repository.visible_job(session, principal.workspace_ids, job_id)
+    if job is None:
+        raise NotFound(f"job {job_id} not found")
+    return job
+
+
+def claim(session: Session, job_id: int, worker: str, lease_s: float) -> bool:
+    now = now_utc()
+    return repository.claim(session, job_id, worker, now, now - timedelta(seconds=lease_s))
+
+
+def heartbeat(session: Session, job_id: int) -> None:
+    job = session.get(Job, job_id)
+    if job is not None and job.status == JobStatus.running:
+        job.heartbeat_at = now_utc()
+
+
+def report(session: Session, job_id: int, progress: float, stage: str, eta_s: float | None) -> None:
+    job = session.get(Job, job_id)
+    if job is None:
+        return
+    job.progress = min(max(progress, 0.0), 1.0)
+    job.stage = stage
+    job.eta_s = eta_s
+    job.heartbeat_at = now_utc()
+
+
+def succeed(session: Session, job: Job) -> None:
+    job.status, job.progress, job.stage, job.eta_s = JobStatus.succeeded, 1.0, "done", 0.0
+    job.finished_at = now_utc()
+
+
+def fail(session: Session, job: Job, code: str, message: str) -> None:
+    job.status, job.stage, job.eta_s = JobStatus.failed, "failed", None
+    job.error_code, job.error_message = code, message
+    job.finished_at = now_utc()
+
+
+def requeue_stale(session: Session, lease_s: float) -> list[int]:
+    """Running jobs whose heartbeat is older than the lease go back to the queue."""
+    stale = repository.stale_running(session, now_utc() - timedelta(seconds=lease_s))
+    for job in stale:
+        job.status, job.stage, job.worker = JobStatus.queued, "requeued", None
+    return [job.id for job in stale]

@@ -1,0 +1,103 @@
+"""The FastAPI application: /api/v1 routers, stable error bodies, and the built UI."""
+
+from pathlib import Path
+
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from sqlalchemy import text
+
+from headroom import __version__
+from headroom.auth.router import router as auth_router
+from headroom.core.db import get_engine
+from headroom.core.errors import HeadroomError
+from headroom.core.settings import Settings, get_settings
+from headroom.datasets.router import router as datasets_router
+from headroom.jobs.router import router as jobs_router
+from headroom.workspaces.router import router as workspaces_router
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+    app = FastAPI(
+        title="Headroom",
+        version=__version__,
+        docs_url="/api/docs",
+        redoc_url=None,
+        openapi_url="/api/openapi.json",
+        description="Capacity planning and SLA setting from web access logs.",
+    )
+    app.state.settings = settings
+    api = APIRouter(prefix="/api/v1")
+    for router in (auth_router, workspaces_router, datasets_router, jobs_router):
+        api.include_router(router)
+    app.include_router(api)
+    app.add_api_route("/api/health", health, methods=["GET"], tags=["health"])
+    _add_error_handlers(app)
+    _mount_ui(app, settings.static_dir)
+    return app
+
+
+def health(request: Request) -> dict[str, str]:
+    settings: Settings = request.app.state.settings
+    with get_engine(settings.resolved_database_url()).connect() as connection:
+        connection.execute(text("SELECT 1"))
+    return {"status": "ok", "version": __version__}
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(HeadroomError)
+    async def headroom_error(_: Request, error: HeadroomError) -> JSONResponse:
+        return JSONResponse(error.to_body(), status_code=error.status_code)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(_: Request, error: RequestValidationError) -> JSONResponse:
+        first = error.errors()[0] if error.errors() else {}
+        field = ".".join(str(p) for p in first.get("loc", ()) if p not in ("body", "query"))
+        body = {
+            "error": {
+                "code": "validation_error",
+                "message": f"{field or 'request'}: {first.get('msg', 'invalid')}",
+                "field": field or None,
+                "detail": None,
+            }
+        }
+        return JSONResponse(body, status_code=422)
+
+
+def _mount_ui(app: FastAPI, static_dir: Path) -> None:
+    index = static_dir / "index.html"
+    if (static_dir / "assets").is_dir():
+        app.mount("/assets", StaticFiles(directory=static_dir / "assets"), name="assets")
+
+    @app.get("/{path:path}", include_in_schema=False, response_model=None)
+    def spa(path: str) -> FileResponse | JSONResponse:
+        if path.startswith("api/"):
+            return JSONResponse(
+                {
+                    "error": {
+                        "code": "not_found",
+                        "message": f"no route /{path}",
+                        "field": None,
+                        "detail": None,
+                    }
+                },
+                status_code=404,
+            )
+        candidate = (static_dir / path).resolve()
+        if path and candidate.is_file() and candidate.is_relative_to(static_dir.resolve()):
+            return FileResponse(candidate)
+        if index.is_file():
+            return FileResponse(index)
+        return JSONResponse(
+            {
+                "error": {
+                    "code": "ui_not_built",
+                    "field": None,
+                    "detail": None,
+                    "message": "the UI is not built: run `make run`",
+                }
+            },
+            status_code=503,
+        )

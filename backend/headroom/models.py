@@ -1,0 +1,19 @@
+"""Every table, imported in one place for Alembic and the tests."""
+
+from headroom.auth.models import ApiToken, User, UserSession
+from headroom.core.db import Base
+from headroom.datasets.models import Dataset
+from headroom.jobs.models import Job, Result
+from headroom.workspaces.models import Membership, Workspace
+
+__all__ = [
+    "ApiToken",
+    "Base",
+    "Dataset",
+    "Job",
+    "Membership",
+    "Result",
+    "User",
+    "UserSession",
+    "Workspace",
+]

@@ -1,0 +1,84 @@
+"""The ingest job against an independent line-by-line reading of the real sample log."""
+
+import gzip
+import re
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
+
+from headroom.core.settings import Settings
+from headroom.jobs.runner import ingest_body, run_job
+from support.factories import member, signed_in
+
+CLF = re.compile(rb'^\S+ \S+ \S+ \[([^\]]+)\] "[^"]*" (\d{3}) (\d+|-)')
+
+
+def reference(path: Path) -> dict[str, object]:
+    """Counts by a plain regex over the Common-Log prefix of each line."""
+    times, classes, total_bytes = [], Counter(), 0
+    for line in path.read_bytes().splitlines():
+        match = CLF.match(line)
+        if match is None:
+            continue
+        times.append(datetime.strptime(match[1].decode(), "%d/%b/%Y:%H:%M:%S %z"))
+        classes[f"{match[2].decode()[0]}xx"] += 1
+        total_bytes += 0 if match[3] == b"-" else int(match[3])
+    return {"count": len(times), "first": min(times), "last": max(times),
+            "classes": classes, "bytes": total_bytes}
+
+
+def ingest(settings: Settings, client, data: bytes, name: str) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    created = client.post("/api/v1/datasets", params={"name": name}, content=data).json()
+    run_job(settings, created["job"]["id"], ingest_body(created["job"]["id"]))
+    response = client.get(f"/api/v1/datasets/{created['id']}/summary")
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def test_summary_matches_an_independent_reading(settings: Settings, sample_log: Path) -> None:
+    client = signed_in(settings, member(settings, "k@example.com", "Shop"))
+    summary = ingest(settings, client, sample_log.read_bytes(), "access.log")
+    expected = reference(sample_log)
+    lines = sample_log.read_bytes().count(b"\n")
+    assert summary["request_count"] + summary["rejected_count"] == lines
+    # the one line with an unterminated user-agent quote still has a valid CLF prefix
+    assert expected["count"] - summary["request_count"] in (0, 1)
+    assert summary["request_count"] >= 9_999
+    assert summary["status_counts"]["2xx"] >= 9_170 and summary["status_counts"]["5xx"] == 3
+    assert datetime.fromisoformat(summary["first_ts"]) == expected["first"].astimezone(UTC)
+    assert datetime.fromisoformat(summary["last_ts"]) == expected["last"].astimezone(UTC)
+    assert abs(summary["bytes_total"] - expected["bytes"]) <= 1_000_000  # one line's body at most
+    assert summary["latency"] is None
+    assert summary["error_rate"] == summary["status_counts"]["5xx"] / summary["request_count"]
+    assert sum(p["requests"] for p in summary["series"]) == summary["request_count"]
+    assert len(summary["series"]) <= 2000
+
+
+def test_gzip_gives_the_same_summary(settings: Settings, sample_log: Path) -> None:
+    client = signed_in(settings, member(settings, "l@example.com", "Shop"))
+    plain = ingest(settings, client, sample_log.read_bytes(), "access.log")
+    packed = ingest(settings, client, gzip.compress(sample_log.read_bytes()), "access.log.gz")
+    for key in ("request_count", "rejected_count", "status_counts", "bytes_total", "series",
+                "first_ts", "last_ts"):
+        assert plain[key] == packed[key], key
+
+
+def test_latency_percentiles_from_a_trailing_response_time(settings: Settings,
+                                                           tmp_path: Path) -> None:
+    """Combined + %D (microseconds): p50/p95/p99 equal numpy's on the same values."""
+    import numpy as np
+
+    micros = np.arange(1, 1001) * 1000  # 1 ms .. 1 s
+    lines = [
+        f'10.0.0.{i % 250} - - [01/Mar/2024:10:{i // 60 % 60:02d}:{i % 60:02d} +0100] '
+        f'"GET /p/{i} HTTP/1.1" 200 {i} "-" "curl/8" {us}\n'
+        for i, us in enumerate(micros)
+    ]
+    client = signed_in(settings, member(settings, "m@example.com", "Shop"))
+    summary = ingest(settings, client, "".join(lines).encode(), "timed.log")
+    latency = summary["latency"]
+    seconds = micros / 1e6
+    assert latency["count"] == 1000
+    for key, q in (("p50_s", 50), ("p95_s", 95), ("p99_s", 99)):
+        assert abs(latency[key] - np.percentile(seconds, q)) < 1e-9
+    assert summary["first_ts"].startswith("2024-03-01T09:00:00")

@@ -1,0 +1,90 @@
+"""Shared fixtures: throwaway PostgreSQL and Redis, migrated databases, settings, clients."""
+
+import itertools
+import shutil
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, text
+
+sys.path.insert(0, str(Path(__file__).parent / "backend" / "tests"))
+
+from support.services import postgres_server, redis_server  # noqa: E402
+
+from headroom.core.migrations import upgrade  # noqa: E402
+from headroom.core.settings import Settings  # noqa: E402
+
+SAMPLE_LOG = Path(__file__).parent / "data" / "logs" / "apache_combined_elastic.log"
+_counter = itertools.count()
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    with postgres_server() as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    with redis_server() as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def postgres_template(postgres_url: str, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A migrated database that each test clones (CREATE DATABASE ... TEMPLATE)."""
+    template_url = postgres_url.rsplit("/", 1)[0] + "/headroom_template"
+    _admin(postgres_url, "CREATE DATABASE headroom_template")
+    upgrade(Settings(data_dir=tmp_path_factory.mktemp("pgtpl"), database_url=template_url))
+    from headroom.core.db import get_engine
+
+    get_engine(template_url).dispose()
+    return "headroom_template"
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("sqlitetpl")
+    settings = Settings(data_dir=folder)
+    upgrade(settings)
+    from headroom.core.db import get_engine
+
+    get_engine(settings.resolved_database_url()).dispose()  # checkpoints the WAL into the file
+    return folder / "headroom.db"
+
+
+def _admin(url: str, statement: str) -> None:
+    engine = create_engine(url, isolation_level="AUTOCOMMIT")
+    with engine.connect() as connection:
+        connection.execute(text(statement))
+    engine.dispose()
+
+
+def fresh_database(kind: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if kind == "sqlite":
+        target = tmp_path / "headroom.db"
+        shutil.copy(request.getfixturevalue("sqlite_template"), target)
+        return f"sqlite:///{target}"
+    server_url: str = request.getfixturevalue("postgres_url")
+    template = request.getfixturevalue("postgres_template")
+    name = f"t{next(_counter)}"
+    _admin(server_url, f"CREATE DATABASE {name} TEMPLATE {template}")
+    return server_url.rsplit("/", 1)[0] + f"/{name}"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    return fresh_database(request.param, request, tmp_path)
+
+
+@pytest.fixture
+def settings(database_url: str, tmp_path: Path) -> Settings:
+    return Settings(data_dir=tmp_path, database_url=database_url,
+                    static_dir=tmp_path / "no-ui", job_lease_s=5.0)
+
+
+@pytest.fixture
+def sample_log() -> Path:
+    return SAMPLE_LOG
