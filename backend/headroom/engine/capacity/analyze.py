@@ -1,0 +1,210 @@
+"""The capacity/SLA analysis of a request table: `analyze(table, params) -> CapacityReport`."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import polars as pl
+
+from headroom.engine.capacity import knee as kn
+from headroom.engine.capacity.models import MmcFit, ModelCurve, fit_mmc, model_curve
+from headroom.engine.capacity.partitions import servers_needed
+from headroom.engine.capacity.power import power_capacity
+from headroom.engine.capacity.report import (
+    BreakingPoint,
+    CapacityParams,
+    CapacityReport,
+    ClassReport,
+    KneePoint,
+)
+from headroom.engine.capacity.sla import LoadCurve, SlaTarget, sla_target, threshold_for_stance
+from headroom.engine.capacity.usl import UslFit, fit_usl
+from headroom.engine.capacity.windows import WindowStats, concat_windows, window_stats
+
+ALL = "all"
+NO_SERVERS = "the log names no servers: the whole site is analysed as one server"
+MODEL_KNEE = "the log stops before the knee: knee extrapolated with an M/M/c model"
+_MODEL_GRID = 400
+
+
+def _class_expr(columns: list[str]) -> pl.Expr:
+    parts = [pl.col(c).fill_null("unknown") for c in ("cls_request", "cls_user") if c in columns]
+    if not parts:
+        return pl.lit(ALL)
+    return pl.concat_str(parts, separator=":") if len(parts) > 1 else parts[0]
+
+
+def _prepare(table: pl.DataFrame) -> pl.DataFrame:
+    for col in ("ts", "latency_s"):
+        if col not in table.columns:
+            raise ValueError(f"request table has no column {col!r}")
+    if not isinstance(table.schema["ts"], pl.Datetime):
+        raise ValueError(f"column 'ts' must be a Datetime, got {table.schema['ts']}")
+    if table.height == 0 or table["latency_s"].null_count() == table.height:
+        raise ValueError("column 'latency_s' has no values: knee curves need latencies")
+    t0 = table["ts"].min()
+    status = pl.col("status") if "status" in table.columns else pl.lit(200)
+    server = pl.col("server") if "server" in table.columns else pl.lit(None, dtype=pl.Utf8)
+    return table.select(
+        t_s=(pl.col("ts") - pl.lit(t0)).dt.total_nanoseconds().cast(pl.Float64) / 1e9,
+        latency_s=pl.col("latency_s").cast(pl.Float64).fill_null(float("nan")),
+        ok=status.fill_null(200) < 500,  # served without a server error
+        server=server.cast(pl.Utf8),
+        cls=_class_expr(table.columns),
+    )
+
+
+def _stream_windows(part: pl.DataFrame, params: CapacityParams, n_windows: int) -> WindowStats:
+    return window_stats(
+        part["t_s"].to_numpy(),
+        part["latency_s"].to_numpy(),
+        part["ok"].to_numpy(),
+        params.window_s,
+        n_windows,
+        params.percentile,
+    )
+
+
+def _pooled_windows(
+    rows: pl.DataFrame, split: bool, params: CapacityParams, n_windows: int
+) -> WindowStats:
+    parts = rows.partition_by("server") if split else [rows]
+    return concat_windows([_stream_windows(p, params, n_windows) for p in parts])
+
+
+def _peak_load(rows: pl.DataFrame, params: CapacityParams, n_windows: int) -> float:
+    idx = np.floor(rows["t_s"].to_numpy() / params.window_s).astype(np.int64)
+    counts = np.bincount(idx[idx < n_windows], minlength=n_windows)
+    return float(counts.max()) / params.window_s
+
+
+def _measured_knee(curve: kn.KneeCurve, upto: float, params: CapacityParams) -> KneePoint | None:
+    sel = curve.load_per_s <= upto  # only the stable part, below the breaking point
+    x, y = curve.load_per_s[sel], curve.latency_iso_s[sel]
+    found = kn.kneedle(x, y)
+    if found is None or found.strength < params.knee_min_strength:
+        return None
+    if y[-1] < params.knee_min_rise * y[0]:
+        return None
+    return KneePoint(found.load_per_s, found.latency_s, "measured", found.strength)
+
+
+def _model_knee(curve: kn.KneeCurve, fit: MmcFit) -> KneePoint | None:
+    load = np.linspace(curve.load_per_s[0], 0.97 * fit.saturation_per_s, _MODEL_GRID)
+    found = kn.kneedle(load, fit.latency_s(load))
+    if found is None:
+        return None
+    return KneePoint(found.load_per_s, found.latency_s, "model", found.strength)
+
+
+def _load_curve(curve: kn.KneeCurve, model: ModelCurve | None) -> LoadCurve:
+    load, lat = curve.load_per_s, curve.latency_iso_s
+    x, q = curve.throughput_per_s, curve.concurrency
+    is_model = np.zeros(load.size, dtype=bool)
+    if model is not None:
+        beyond = model.load_per_s > load[-1]
+        load = np.concatenate((load, model.load_per_s[beyond]))
+        lat = np.concatenate((lat, model.latency_s[beyond]))
+        x = np.concatenate((x, model.throughput_per_s[beyond]))
+        q = np.concatenate((q, model.concurrency[beyond]))
+        is_model = np.concatenate((is_model, np.ones(int(beyond.sum()), dtype=bool)))
+    lat = np.maximum.accumulate(lat)  # model points never dip below the measured curve
+    return LoadCurve(load, lat, x, q, is_model)
+
+
+def _usl(windows: WindowStats) -> UslFit | None:
+    try:
+        return fit_usl(windows.concurrency, windows.throughput_per_s)
+    except (ValueError, RuntimeError):
+        return None
+
+
+def _sla(
+    params: CapacityParams, curve: LoadCurve, knee: KneePoint | None, bp: BreakingPoint | None
+) -> tuple[SlaTarget | None, str | None]:
+    if params.threshold_s is not None:
+        return sla_target(curve, "user", params.percentile, params.threshold_s), None
+    if knee is None or bp is None:
+        return None, "no SLA threshold: neither a knee nor a model fit; give threshold_s"
+    t = threshold_for_stance(curve, params.stance, knee.load_per_s, bp.load_per_s)
+    return sla_target(curve, params.stance, params.percentile, t), None
+
+
+def class_report(
+    name: str, windows: WindowStats, params: CapacityParams, c: int | None, peak: float
+) -> ClassReport:
+    """Knee curve, knee, breaking point, model, SLA target and MaxConn of one class."""
+    rng = np.random.default_rng(params.seed)
+    curve = kn.knee_curve(
+        windows, params.percentile, params.bins, params.min_windows_per_bin, rng,
+        params.bootstrap_resamples, params.confidence,
+    )  # fmt: skip
+    warnings: list[str] = []
+    saturated = kn.is_saturated(curve)
+    bp_measured = kn.breaking_point_per_s(curve)
+    stable_upto = bp_measured if saturated else float(curve.load_per_s[-1])
+    fit = fit_mmc(curve, stable_upto, c)
+    knee = _measured_knee(curve, stable_upto, params)
+    if knee is None and fit is not None:
+        knee = _model_knee(curve, fit)
+        warnings.append(MODEL_KNEE)
+    bp = BreakingPoint(bp_measured, "measured") if saturated else None
+    if bp is None and fit is not None:
+        bp = BreakingPoint(0.97 * fit.saturation_per_s, "model")
+    model = model_curve(fit, curve.load_per_s[0], _MODEL_GRID) if fit is not None else None
+    load_curve = _load_curve(curve, model if not saturated else None)
+    sla, why = _sla(params, load_curve, knee, bp)
+    warnings.extend([why] if why else [])
+    rate = sla.max_rate_per_s if sla is not None else 0.0
+    return ClassReport(
+        name=name,
+        curve=curve,
+        knee=knee,
+        breaking_point=bp,
+        sla=sla,
+        max_conn=None if bp is None else load_curve.concurrency_at(bp.load_per_s),
+        mmc=fit,
+        model=model,
+        usl=_usl(windows),
+        peak_load_per_s=peak,
+        servers_needed=servers_needed(peak, rate) if rate > 0 else None,
+        warnings=tuple(warnings),
+    )
+
+
+def analyze(table: pl.DataFrame, params: CapacityParams | None = None) -> CapacityReport:
+    """Knee curves, SLA targets and capacity of every class of a request table."""
+    params = params or CapacityParams()
+    params.validate()
+    rows = _prepare(table)
+    span_s = rows["t_s"].to_numpy().max()
+    n_windows = math.floor(float(span_s) / params.window_s)
+    if n_windows < params.min_windows_per_bin:
+        raise ValueError(
+            f"the log spans {n_windows} complete windows of {params.window_s} s; "
+            f"need at least {params.min_windows_per_bin}"
+        )
+    servers = tuple(sorted(s for s in rows["server"].unique().to_list() if s is not None))
+    split = params.per_server and bool(servers)
+    c = params.model_servers or (len(servers) if servers and not params.per_server else None)
+    names = sorted(rows["cls"].unique().to_list())
+    groups = {ALL: rows} | (
+        {n: rows.filter(pl.col("cls") == n) for n in names} if names != [ALL] else {}
+    )
+    classes = {}
+    pooled = {}
+    for name, sub in groups.items():
+        pooled[name] = _pooled_windows(sub, split, params, n_windows)
+        peak = _peak_load(sub, params, n_windows)
+        classes[name] = class_report(name, pooled[name], params, c, peak)
+    all_win = pooled[ALL]
+    capacity = power_capacity(all_win.load_per_s, all_win.goodput_per_s, all_win.mean_latency_s)
+    return CapacityReport(
+        params=params,
+        classes=classes,
+        capacity=capacity,
+        per_server=split,
+        servers=servers,
+        warnings=() if split else (NO_SERVERS,),
+    )

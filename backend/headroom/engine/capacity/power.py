@@ -1,0 +1,64 @@
+"""Capacity from the power ratio gamma = goodput / mean response time (capacity-queue.md):
+a cubic least-squares fit of gamma against offered load, maximised inside the observed
+range."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+FloatArray = NDArray[np.float64]
+NOT_REACHED = "capacity not reached in this log"
+
+
+@dataclass(frozen=True)
+class PowerCapacity:
+    power_peak_load_per_s: float | None
+    r2: float | None
+    reason: str | None  # why there is no peak, when there is none
+    coefficients: tuple[float, ...]  # cubic in load, highest power first (numpy.polyval)
+    load_range_per_s: tuple[float, float]
+
+
+def _r2(y: FloatArray, fitted: FloatArray) -> float:
+    total = float(np.sum((y - y.mean()) ** 2))
+    return 1.0 - float(np.sum((y - fitted) ** 2)) / total if total > 0 else 0.0
+
+
+def _interior_max(coef: FloatArray, lo: float, hi: float) -> float | None:
+    """The cubic's maximiser on [lo, hi] when it is a critical point strictly inside."""
+    crit = np.roots(np.polyder(coef))
+    crit = crit[np.isreal(crit)].real
+    crit = crit[(crit > lo) & (crit < hi)]
+    if crit.size == 0:
+        return None
+    candidates = np.concatenate((crit, [lo, hi]))
+    best = float(candidates[int(np.argmax(np.polyval(coef, candidates)))])
+    return best if lo < best < hi else None
+
+
+def power_capacity(
+    load_per_s: FloatArray, goodput_per_s: FloatArray, mean_latency_s: FloatArray
+) -> PowerCapacity:
+    """Fit gamma(load) per window and report the maximiser with the fit's R^2."""
+    keep = np.isfinite(mean_latency_s) & (mean_latency_s > 0)
+    load, gamma = load_per_s[keep], goodput_per_s[keep] / mean_latency_s[keep]
+    if load.size < 5 or np.ptp(load) <= 0:
+        return PowerCapacity(
+            None, None, "too few windows with latencies for a cubic fit", (), (0.0, 0.0)
+        )
+    lo, hi = float(load.min()), float(load.max())
+    scale = hi  # fit on load / hi for conditioning, then convert the coefficients back
+    coef_scaled = np.polyfit(load / scale, gamma, 3)
+    coef = coef_scaled / scale ** np.arange(3, -1, -1)
+    r2 = _r2(gamma, np.asarray(np.polyval(coef, load), dtype=np.float64))
+    peak = _interior_max(coef, lo, hi)
+    return PowerCapacity(
+        power_peak_load_per_s=peak,
+        r2=r2,
+        reason=None if peak is not None else NOT_REACHED,
+        coefficients=tuple(float(c) for c in coef),
+        load_range_per_s=(lo, hi),
+    )

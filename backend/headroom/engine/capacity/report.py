@@ -1,0 +1,145 @@
+"""Parameters and results of a capacity analysis, and their JSON form (issue 4 contract)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from headroom.engine.capacity.knee import KneeCurve
+from headroom.engine.capacity.models import MmcFit, ModelCurve
+from headroom.engine.capacity.power import PowerCapacity
+from headroom.engine.capacity.sla import SlaTarget, Stance
+from headroom.engine.capacity.usl import UslFit
+
+
+@dataclass(frozen=True)
+class CapacityParams:
+    window_s: float = 10.0
+    percentile: float = 95.0
+    bins: int = 20
+    min_windows_per_bin: int = 5
+    stance: Stance = "balanced"
+    threshold_s: float | None = None  # a user threshold overrides the stance
+    model_servers: int | None = None  # c of the M/M/c model; None = host count or fitted
+    per_server: bool = True  # pool per-server windows when the table names servers
+    bootstrap_resamples: int = 1000
+    confidence: float = 0.90
+    knee_min_strength: float = 0.2  # Kneedle distance below the diagonal to trust a knee
+    knee_min_rise: float = 1.5  # latency at the top / at the bottom to trust a knee
+    seed: int = 0
+
+    def validate(self) -> None:
+        if not self.window_s > 0:
+            raise ValueError(f"window_s must be > 0, got {self.window_s}")
+        if not 50.0 <= self.percentile <= 99.9:
+            raise ValueError(f"percentile must be in [50, 99.9], got {self.percentile}")
+        if self.bins < 2:
+            raise ValueError(f"bins must be >= 2, got {self.bins}")
+        if self.threshold_s is not None and not self.threshold_s > 0:
+            raise ValueError(f"threshold_s must be > 0, got {self.threshold_s}")
+        if self.model_servers is not None and self.model_servers < 1:
+            raise ValueError(f"model_servers must be >= 1, got {self.model_servers}")
+
+
+@dataclass(frozen=True)
+class KneePoint:
+    load_per_s: float
+    latency_s: float
+    source: str  # "measured" or "model"
+    strength: float  # Kneedle distance below the diagonal (0..1)
+
+
+@dataclass(frozen=True)
+class BreakingPoint:
+    load_per_s: float
+    source: str
+
+
+@dataclass(frozen=True)
+class ClassReport:
+    name: str
+    curve: KneeCurve
+    knee: KneePoint | None
+    breaking_point: BreakingPoint | None
+    sla: SlaTarget | None
+    max_conn: float | None  # largest sustainable concurrency (at the breaking point)
+    mmc: MmcFit | None
+    model: ModelCurve | None  # extrapolated points (source "model"), when fitted
+    usl: UslFit | None
+    peak_load_per_s: float  # site-wide peak window load of this class
+    servers_needed: int | None  # ceil(peak / MaxRate(T))
+    warnings: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        knee = self.knee
+        sla = self.sla
+        return {
+            "knee": None
+            if knee is None
+            else {
+                "load_per_s": knee.load_per_s,
+                "latency_s": knee.latency_s,
+                "source": knee.source,
+            },
+            "breaking_point_per_s": None
+            if self.breaking_point is None
+            else self.breaking_point.load_per_s,
+            "breaking_point_source": None
+            if self.breaking_point is None
+            else self.breaking_point.source,
+            "sla": None
+            if sla is None
+            else {
+                "percentile": sla.percentile,
+                "threshold_s": sla.threshold_s,
+                "max_rate_per_s": sla.max_rate_per_s,
+                "max_conn": sla.max_conn,
+                "stance": sla.stance,
+                "source": sla.source,
+            },
+            "max_conn": self.max_conn,
+            "model": None if self.mmc is None else _model_dict(self.mmc, self.usl),
+            "peak_load_per_s": self.peak_load_per_s,
+            "servers_needed": self.servers_needed,
+            "warnings": list(self.warnings),
+        }
+
+
+def _finite(x: float | None) -> float | None:
+    return None if x is None or not math.isfinite(x) else x
+
+
+def _model_dict(mmc: MmcFit, usl: UslFit | None) -> dict[str, Any]:
+    return {
+        "servers_c": mmc.servers_c,
+        "c_source": mmc.c_source,
+        "service_time_s": mmc.service_time_s,
+        "fit_error_rel": mmc.fit_error_rel,
+        "usl": None
+        if usl is None
+        else {"sigma": usl.sigma, "kappa": usl.kappa, "n_star": _finite(usl.n_star)},
+    }
+
+
+@dataclass(frozen=True)
+class CapacityReport:
+    params: CapacityParams
+    classes: dict[str, ClassReport]
+    capacity: PowerCapacity
+    per_server: bool
+    servers: tuple[str, ...]
+    warnings: tuple[str, ...] = field(default=())
+
+    def to_dict(self) -> dict[str, Any]:
+        cap = self.capacity
+        return {
+            "classes": {name: rep.to_dict() for name, rep in self.classes.items()},
+            "capacity": None
+            if cap.power_peak_load_per_s is None
+            else {"power_peak_load_per_s": cap.power_peak_load_per_s, "r2": cap.r2},
+            "capacity_reason": cap.reason,
+            "per_server": self.per_server,
+            "servers": list(self.servers),
+            "warnings": list(self.warnings),
+        }
