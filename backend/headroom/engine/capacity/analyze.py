@@ -153,6 +153,11 @@ def class_report(
     if bp is None and fit is not None:
         bp = BreakingPoint(0.97 * fit.saturation_per_s, "model")
     model = model_curve(fit, curve.load_per_s[0], _MODEL_GRID) if fit is not None else None
+    used_model = (knee is not None and knee.source == "model") or (
+        bp is not None and bp.source == "model"
+    )
+    if used_model and fit is not None and fit.c_source == "fitted":
+        warnings.append(f"M/M/c servers fitted as c = {fit.servers_c}; set model_servers to fix it")
     load_curve = _load_curve(curve, model if not saturated else None)
     sla, why = _sla(params, load_curve, knee, bp)
     warnings.extend([why] if why else [])

@@ -25,8 +25,8 @@ class CapacityParams:
     per_server: bool = True  # pool per-server windows when the table names servers
     bootstrap_resamples: int = 1000
     confidence: float = 0.90
-    knee_min_strength: float = 0.2  # Kneedle distance below the diagonal to trust a knee
-    knee_min_rise: float = 1.5  # latency at the top / at the bottom to trust a knee
+    knee_min_strength: float = 0.35  # Kneedle distance below the diagonal to trust a knee
+    knee_min_rise: float = 2.0  # latency at the top / at the bottom to trust a knee
     seed: int = 0
 
     def validate(self) -> None:
