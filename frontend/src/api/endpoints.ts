@@ -1,0 +1,40 @@
+/** One function per REST call used by the UI; hooks and tests go through these. */
+import { api, unwrap } from "./client";
+import { ApiError } from "./errors";
+import type { Dataset, DatasetPage, Job, TrafficSummary, User } from "./models";
+
+export async function getMe(): Promise<User | null> {
+  try {
+    return await unwrap(api.GET("/api/v1/auth/me"));
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) return null;
+    throw err;
+  }
+}
+
+export function login(email: string, password: string): Promise<User> {
+  return unwrap(api.POST("/api/v1/auth/login", { body: { email, password } }));
+}
+
+export async function logout(): Promise<void> {
+  await unwrap(api.POST("/api/v1/auth/logout"));
+}
+
+export function listDatasets(workspaceId: number | null, limit = 50, offset = 0): Promise<DatasetPage> {
+  const query = workspaceId === null ? { limit, offset } : { workspace_id: workspaceId, limit, offset };
+  return unwrap(api.GET("/api/v1/datasets", { params: { query } }));
+}
+
+export function getDataset(datasetId: number): Promise<Dataset> {
+  return unwrap(api.GET("/api/v1/datasets/{dataset_id}", { params: { path: { dataset_id: datasetId } } }));
+}
+
+export function getSummary(datasetId: number): Promise<TrafficSummary> {
+  return unwrap(
+    api.GET("/api/v1/datasets/{dataset_id}/summary", { params: { path: { dataset_id: datasetId } } }),
+  );
+}
+
+export function getJob(jobId: number): Promise<Job> {
+  return unwrap(api.GET("/api/v1/jobs/{job_id}", { params: { path: { job_id: jobId } } }));
+}

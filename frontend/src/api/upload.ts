@@ -1,0 +1,71 @@
+/**
+ * Dataset upload over XMLHttpRequest: fetch() cannot report upload progress.
+ * The raw file is the body (no multipart), so a multi-GB file streams from disk.
+ */
+import { API_PREFIX } from "./client";
+import { ApiError, networkError, parseJson, toApiError } from "./errors";
+import type { Dataset } from "./models";
+
+export interface UploadProgress {
+  loadedBytes: number;
+  totalBytes: number;
+}
+
+export interface UploadResult {
+  dataset: Dataset;
+  /** false when the server answered 200: the same bytes were already in the workspace. */
+  created: boolean;
+}
+
+export interface UploadOptions {
+  file: File;
+  workspaceId: number | null;
+  onProgress?: (progress: UploadProgress) => void;
+  signal?: AbortSignal;
+}
+
+export function uploadUrl(fileName: string, workspaceId: number | null): string {
+  const params = new URLSearchParams();
+  if (workspaceId !== null) params.set("workspace_id", String(workspaceId));
+  params.set("name", fileName);
+  return `${API_PREFIX}/datasets?${params.toString()}`;
+}
+
+export const uploadCancelled = (): ApiError => new ApiError(0, "upload_cancelled", "The upload was cancelled.");
+
+function settle(xhr: XMLHttpRequest): UploadResult {
+  const body = parseJson(xhr.responseText);
+  if (xhr.status === 200 || xhr.status === 201) {
+    if (body === null) throw toApiError(xhr.status, null);
+    return { dataset: body as Dataset, created: xhr.status === 201 };
+  }
+  throw toApiError(xhr.status, body);
+}
+
+export function uploadDataset({ file, workspaceId, onProgress, signal }: UploadOptions): Promise<UploadResult> {
+  return new Promise<UploadResult>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", uploadUrl(file.name, workspaceId));
+    xhr.withCredentials = true;
+    xhr.setRequestHeader("Content-Type", "application/octet-stream");
+    xhr.setRequestHeader("Accept", "application/json");
+    xhr.upload.onprogress = (e: ProgressEvent) => {
+      onProgress?.({ loadedBytes: e.loaded, totalBytes: e.lengthComputable ? e.total : file.size });
+    };
+    xhr.onload = () => {
+      try {
+        resolve(settle(xhr));
+      } catch (err) {
+        reject(err instanceof Error ? err : toApiError(xhr.status, null));
+      }
+    };
+    xhr.onerror = () => reject(networkError());
+    xhr.onabort = () => reject(uploadCancelled());
+    if (signal?.aborted) {
+      reject(uploadCancelled());
+      return;
+    }
+    signal?.addEventListener("abort", () => xhr.abort(), { once: true });
+    xhr.send(file);
+  });
+}

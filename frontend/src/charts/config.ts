@@ -1,0 +1,107 @@
+/** The typed description every chart is built from, and the pure logic behind the wrapper. */
+import type { Formatter } from "../lib/format";
+import { CHART_COLOR_TOKENS, type ColorToken } from "./tokens";
+
+export type ChartKind = "line" | "area" | "stacked-area" | "stacked-bar";
+
+/** Keys of Row whose values are numbers. */
+export type NumericKey<Row> = {
+  [K in keyof Row]-?: Row[K] extends number ? K : never;
+}[keyof Row] &
+  string;
+
+export interface SeriesConfig<Row> {
+  key: NumericKey<Row>;
+  label: string;
+  color: ColorToken;
+}
+
+export interface TimeChartConfig<Row> {
+  /** Also the element's data-testid, e.g. "chart-requests". */
+  id: string;
+  title: string;
+  /** One sentence for screen readers: what is plotted against what. */
+  description: string;
+  kind: ChartKind;
+  /** The x value of a row: an ISO datetime or epoch milliseconds. */
+  time: (row: Row) => string | number;
+  /** Formats a y value with its unit for tooltips, e.g. "1,234 req/min". */
+  unit: Formatter;
+  /** Formats y-axis ticks (short); defaults to `unit`. */
+  axisUnit?: Formatter;
+  yLabel: string;
+  series: SeriesConfig<Row>[];
+}
+
+export type ChartPoint = { t: number } & Record<string, number>;
+
+export interface ChartModel {
+  points: ChartPoint[];
+  spanMs: number;
+}
+
+/** A chart never draws more than this many points; the server downsamples long series. */
+export const MAX_POINTS = 4000;
+
+export function validateConfig<Row>(config: TimeChartConfig<Row>): string[] {
+  const problems: string[] = [];
+  if (config.series.length === 0) problems.push(`${config.id}: no series`);
+  const keys = config.series.map((s) => s.key);
+  if (new Set(keys).size !== keys.length) problems.push(`${config.id}: duplicate series keys`);
+  for (const s of config.series) {
+    if (!(CHART_COLOR_TOKENS as readonly string[]).includes(s.color)) {
+      problems.push(`${config.id}: unknown colour token ${s.color}`);
+    }
+  }
+  return problems;
+}
+
+function toMs(value: string | number): number {
+  return typeof value === "number" ? value : Date.parse(value);
+}
+
+/** Keeps every k-th row so that at most `max` remain (first and last always kept). */
+export function thin<T>(rows: T[], max: number): T[] {
+  if (rows.length <= max) return rows;
+  const step = Math.ceil(rows.length / max);
+  const kept = rows.filter((_, i) => i % step === 0);
+  const last = rows[rows.length - 1];
+  if (last !== undefined && kept[kept.length - 1] !== last) kept.push(last);
+  return kept;
+}
+
+/** Rows -> sorted points {t, <series key>: value}; rows with a bad time are dropped. */
+export function buildChartModel<Row>(config: TimeChartConfig<Row>, rows: Row[]): ChartModel {
+  const points: ChartPoint[] = [];
+  for (const row of thin(rows, MAX_POINTS)) {
+    const t = toMs(config.time(row));
+    if (!Number.isFinite(t)) continue;
+    const point: Record<string, number> = { t };
+    for (const s of config.series) {
+      const v = row[s.key] as unknown;
+      point[s.key] = typeof v === "number" && Number.isFinite(v) ? v : 0;
+    }
+    points.push(point as ChartPoint);
+  }
+  points.sort((a, b) => a.t - b.t);
+  const first = points[0]?.t ?? 0;
+  const last = points[points.length - 1]?.t ?? 0;
+  return { points, spanMs: last - first };
+}
+
+export interface TooltipRow {
+  key: string;
+  label: string;
+  color: ColorToken;
+  text: string;
+}
+
+/** The tooltip lines for one point, in series order, each value with its unit. */
+export function tooltipRows<Row>(config: TimeChartConfig<Row>, point: ChartPoint): TooltipRow[] {
+  return config.series.map((s) => ({
+    key: s.key,
+    label: s.label,
+    color: s.color,
+    text: config.unit(point[s.key] ?? 0),
+  }));
+}

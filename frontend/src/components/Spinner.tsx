@@ -1,0 +1,10 @@
+import styles from "./Spinner.module.css";
+
+export function Loading({ label = "Loading…" }: { label?: string }) {
+  return (
+    <div className={styles.wrap} role="status">
+      <span className={styles.spinner} aria-hidden="true" />
+      <span>{label}</span>
+    </div>
+  );
+}

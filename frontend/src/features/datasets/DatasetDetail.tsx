@@ -1,0 +1,101 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
+import { Link, useLocation } from "react-router";
+import { isDatasetBusy, type Dataset, type Job } from "../../api/models";
+import { isNotFound } from "../../api/client";
+import { Banner } from "../../components/Banner";
+import { ButtonLink } from "../../components/Button";
+import { Card } from "../../components/Card";
+import { ErrorBanner } from "../../components/ErrorBanner";
+import { PageHeader } from "../../components/PageHeader";
+import { Loading } from "../../components/Spinner";
+import { formatBytes, formatDateTime } from "../../lib/format";
+import { JobProgress } from "../jobs/JobProgress";
+import { jobFailure, jobFailureHint } from "../jobs/jobFailure";
+import { useJob } from "../jobs/useJob";
+import styles from "./DatasetDetail.module.css";
+import { datasetKeys, useDataset, useSummary } from "./queries";
+import { SummaryView } from "./SummaryView";
+
+export interface DatasetLocationState {
+  duplicate?: boolean;
+}
+
+function ProcessingCard({ dataset, job }: { dataset: Dataset; job: Job }) {
+  const client = useQueryClient();
+  const live = useJob(job.id, job);
+  const current = live.data ?? job;
+  const finished = current.status === "succeeded" || current.status === "failed";
+  useEffect(() => {
+    if (finished) void client.invalidateQueries({ queryKey: datasetKeys.detail(dataset.id) });
+  }, [finished, client, dataset.id]);
+  return (
+    <Card title="Processing" subtitle="Parsing the log and summarising its traffic. This page updates by itself.">
+      <JobProgress job={current} />
+    </Card>
+  );
+}
+
+function ReadyView({ dataset }: { dataset: Dataset }) {
+  const summary = useSummary(dataset.id, true);
+  if (summary.isPending) return <Loading label="Loading the traffic summary…" />;
+  if (summary.isError) return <ErrorBanner error={summary.error} title="Could not load the traffic summary" />;
+  return <SummaryView summary={summary.data} />;
+}
+
+function Body({ dataset }: { dataset: Dataset }) {
+  if (dataset.job !== null && isDatasetBusy(dataset)) return <ProcessingCard dataset={dataset} job={dataset.job} />;
+  if (isDatasetBusy(dataset)) return <Loading label="Waiting for processing to start…" />;
+  if (dataset.status === "failed") {
+    const error = jobFailure(dataset.job);
+    return (
+      <ErrorBanner
+        error={error}
+        title="This log could not be processed"
+        hint={jobFailureHint(error)}
+        action={<ButtonLink to="/upload" variant="secondary" size="small">Upload another file</ButtonLink>}
+      />
+    );
+  }
+  return <ReadyView dataset={dataset} />;
+}
+
+function Meta({ dataset: d }: { dataset: Dataset }) {
+  return (
+    <div className={styles.meta}>
+      <span>{d.format ?? "format not detected yet"}</span>
+      <span>{formatBytes(d.size_bytes)}</span>
+      <span>uploaded by {d.uploaded_by.name || d.uploaded_by.email}</span>
+      <span>{formatDateTime(d.created_at)}</span>
+    </div>
+  );
+}
+
+export function DatasetDetail({ datasetId }: { datasetId: number }) {
+  const dataset = useDataset(datasetId);
+  const state = useLocation().state as DatasetLocationState | null;
+  const back = <Link to="/datasets">← Datasets</Link>;
+
+  if (dataset.isPending) return <Loading label="Loading dataset…" />;
+  if (dataset.isError) {
+    const title = isNotFound(dataset.error) ? "Dataset not found" : "Could not load the dataset";
+    return (
+      <>
+        <PageHeader title={title} back={back} />
+        <ErrorBanner error={dataset.error} title={title} />
+      </>
+    );
+  }
+  return (
+    <div className={styles.stack}>
+      <PageHeader title={dataset.data.name} titleTestId="dataset-title" back={back} subtitle={<Meta dataset={dataset.data} />} />
+      {state?.duplicate === true && (
+        <Banner tone="info" title="Already uploaded" testId="duplicate-notice">
+          This file was already uploaded to this workspace on {formatDateTime(dataset.data.created_at)}. Showing that
+          dataset; nothing new was stored.
+        </Banner>
+      )}
+      <Body dataset={dataset.data} />
+    </div>
+  );
+}

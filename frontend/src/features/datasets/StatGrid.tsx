@@ -1,0 +1,66 @@
+import type { TrafficSummary } from "../../api/models";
+import { StatCard } from "../../components/StatCard";
+import {
+  formatBytes,
+  formatCount,
+  formatDateTime,
+  formatDuration,
+  formatLatency,
+  formatPercent,
+  formatRatePerMin,
+  formatRatePerS,
+} from "../../lib/format";
+import styles from "./StatGrid.module.css";
+
+function LatencyCards({ latency }: { latency: NonNullable<TrafficSummary["latency"]> }) {
+  const hint = `mean ${formatLatency(latency.mean_s)}, max ${formatLatency(latency.max_s)}`;
+  return (
+    <>
+      <StatCard label="Latency p50" value={formatLatency(latency.p50_s)} hint={hint} testId="stat-latency-p50" />
+      <StatCard label="Latency p95" value={formatLatency(latency.p95_s)} hint={hint} testId="stat-latency-p95" />
+      <StatCard
+        label="Latency p99"
+        value={formatLatency(latency.p99_s)}
+        hint={`${formatCount(latency.count)} timed requests`}
+        testId="stat-latency-p99"
+      />
+    </>
+  );
+}
+
+export function StatGrid({ summary: s }: { summary: TrafficSummary }) {
+  const perRequest = s.request_count > 0 ? s.bytes_total / s.request_count : null;
+  const rejected = s.rejected_count > 0 ? `${formatCount(s.rejected_count)} lines rejected` : "every line parsed";
+  return (
+    <div className={styles.grid}>
+      <StatCard label="Requests" value={formatCount(s.request_count)} hint={rejected} testId="stat-requests" />
+      <StatCard
+        label="Time span"
+        value={formatDuration(s.span_s)}
+        hint={`${formatDateTime(s.first_ts)} → ${formatDateTime(s.last_ts)}`}
+        testId="stat-span"
+      />
+      <StatCard label="Mean rate" value={formatRatePerS(s.mean_rate_per_s)} hint={formatRatePerMin(s.mean_rate_per_s * 60)} />
+      <StatCard label="Peak rate" value={formatRatePerMin(s.peak_rate_per_min)} hint="busiest minute" />
+      <StatCard
+        label="Server errors (5xx)"
+        value={formatPercent(s.error_rate, 2)}
+        hint={`${formatCount(s.status_counts["5xx"] ?? 0)} responses`}
+        tone={s.error_rate >= 0.01 ? "danger" : "neutral"}
+        testId="stat-error-rate"
+      />
+      <StatCard
+        label="Client errors (4xx)"
+        value={formatPercent(s.client_error_rate, 2)}
+        hint={`${formatCount(s.status_counts["4xx"] ?? 0)} responses`}
+        tone={s.client_error_rate >= 0.05 ? "warning" : "neutral"}
+      />
+      <StatCard
+        label="Data volume"
+        value={formatBytes(s.bytes_total)}
+        hint={perRequest === null ? undefined : `${formatBytes(perRequest)} per request`}
+      />
+      {s.latency !== null && <LatencyCards latency={s.latency} />}
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+import { useMemo } from "react";
+import type { TrafficSummary } from "../../api/models";
+import { Banner } from "../../components/Banner";
+import { Card } from "../../components/Card";
+import { TimeSeriesChart } from "../../charts/TimeSeriesChart";
+import { formatDateTime, formatPercent } from "../../lib/format";
+import styles from "./DatasetDetail.module.css";
+import { RejectsCard } from "./RejectsCard";
+import { StatGrid } from "./StatGrid";
+import { requestsChartConfig, statusChartConfig } from "./summaryCharts";
+
+function FormatCard({ summary: s }: { summary: TrafficSummary }) {
+  return (
+    <Card title="Format and notes">
+      <dl className={styles.facts}>
+        <dt>Detected format</dt>
+        <dd>
+          {s.format} ({formatPercent(s.format_confidence, 0)} of sampled lines matched)
+        </dd>
+        <dt>First request</dt>
+        <dd>{formatDateTime(s.first_ts)}</dd>
+        <dt>Last request</dt>
+        <dd>{formatDateTime(s.last_ts)}</dd>
+      </dl>
+      {s.notes.length > 0 && (
+        <ul className={styles.notes}>
+          {s.notes.map((n) => (
+            <li key={n}>{n}</li>
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}
+
+export function SummaryView({ summary }: { summary: TrafficSummary }) {
+  const requests = useMemo(() => requestsChartConfig(summary.bucket_s), [summary.bucket_s]);
+  const status = useMemo(
+    () => statusChartConfig(summary.bucket_s, summary.status_counts),
+    [summary.bucket_s, summary.status_counts],
+  );
+  return (
+    <div className={styles.stack}>
+      <StatGrid summary={summary} />
+      {summary.latency === null && (
+        <Banner tone="info" title="No latency in this log" testId="no-latency">
+          This log has no latency field, so latency percentiles cannot be shown. Log the response time at the end of
+          each line (nginx <code>$request_time</code>, Apache <code>%D</code>) to get them.
+        </Banner>
+      )}
+      <div className={styles.charts}>
+        <Card>
+          <TimeSeriesChart config={requests} rows={summary.series} />
+        </Card>
+        <Card>
+          <TimeSeriesChart config={status} rows={summary.series} />
+        </Card>
+      </div>
+      <RejectsCard summary={summary} />
+      <FormatCard summary={summary} />
+    </div>
+  );
+}

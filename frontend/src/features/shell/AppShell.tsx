@@ -1,0 +1,52 @@
+import { NavLink, Outlet, useNavigate, Link } from "react-router";
+import type { User } from "../../api/models";
+import { Button } from "../../components/Button";
+import { Logo } from "../../components/Logo";
+import { useLogout } from "../auth/useAuth";
+import { WorkspaceProvider } from "../workspaces/WorkspaceProvider";
+import { WorkspaceSwitcher } from "../workspaces/WorkspaceSwitcher";
+import styles from "./AppShell.module.css";
+
+const navClass = ({ isActive }: { isActive: boolean }) => [styles.navLink, isActive ? styles.active : ""].join(" ");
+
+export function AppShell({ user }: { user: User }) {
+  const logout = useLogout();
+  const navigate = useNavigate();
+  const signOut = () => logout.mutate(undefined, { onSettled: () => void navigate("/login", { replace: true }) });
+
+  return (
+    <WorkspaceProvider workspaces={user.workspaces}>
+      <div className={styles.shell}>
+        <header className={styles.header}>
+          <div className={styles.bar}>
+            <Link to="/datasets" className={styles.brand}>
+              <Logo size={26} />
+              Headroom
+            </Link>
+            <nav className={styles.nav} aria-label="Main">
+              <NavLink to="/datasets" className={navClass} end={false}>
+                Datasets
+              </NavLink>
+              <NavLink to="/upload" className={navClass}>
+                Upload
+              </NavLink>
+            </nav>
+            <span className={styles.spacer} />
+            <WorkspaceSwitcher />
+            <div className={styles.user}>
+              <span className={styles.email} title={user.name}>
+                {user.email}
+              </span>
+              <Button variant="ghost" size="small" onClick={signOut} disabled={logout.isPending}>
+                Sign out
+              </Button>
+            </div>
+          </div>
+        </header>
+        <main className={styles.main}>
+          <Outlet />
+        </main>
+      </div>
+    </WorkspaceProvider>
+  );
+}

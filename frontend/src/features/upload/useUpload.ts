@@ -1,0 +1,101 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useReducer, useRef } from "react";
+import { useNavigate } from "react-router";
+import { isNotFound } from "../../api/client";
+import { getDataset } from "../../api/endpoints";
+import { asApiError } from "../../api/errors";
+import { uploadDataset } from "../../api/upload";
+import { datasetKeys } from "../datasets/queries";
+import type { DatasetLocationState } from "../datasets/DatasetDetail";
+import { JOB_POLL_MS, useJob } from "../jobs/useJob";
+import { initialUploadState, isBusy, uploadReducer, type UploadEvent, type UploadState } from "./uploadMachine";
+
+/** Pause on the finished progress bar so the user sees it complete before the page changes. */
+export const DONE_PAUSE_MS = 800;
+
+/** While processing, feeds job (or, without a job, dataset) polls into the machine. */
+function usePollProcessing(state: UploadState, dispatch: (e: UploadEvent) => void) {
+  const processing = state.phase === "processing" ? state : null;
+  const job = useJob(processing?.job?.id ?? null, processing?.job ?? null);
+  const datasetId = processing !== null && processing.job === null ? processing.dataset.id : null;
+  const dataset = useQuery({
+    queryKey: ["upload", "dataset", datasetId],
+    queryFn: () => getDataset(datasetId ?? -1),
+    enabled: datasetId !== null,
+    refetchInterval: JOB_POLL_MS,
+  });
+  useEffect(() => {
+    if (job.data) dispatch({ type: "job", job: job.data });
+  }, [job.data, dispatch]);
+  useEffect(() => {
+    if (dataset.data) dispatch({ type: "dataset", dataset: dataset.data });
+  }, [dataset.data, dispatch]);
+  useEffect(() => {
+    const error = job.error ?? dataset.error;
+    if (error !== null && isNotFound(error)) dispatch({ type: "failed", error: asApiError(error) });
+  }, [job.error, dataset.error, dispatch]);
+}
+
+function useGoToDatasetWhenDone(state: UploadState) {
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  useEffect(() => {
+    if (state.phase !== "done") return;
+    void client.invalidateQueries({ queryKey: datasetKeys.all });
+    const navState: DatasetLocationState = { duplicate: !state.created };
+    const timer = window.setTimeout(
+      () => void navigate(`/datasets/${state.dataset.id}`, { state: navState }),
+      state.created ? DONE_PAUSE_MS : 0,
+    );
+    return () => window.clearTimeout(timer);
+  }, [state, navigate, client]);
+}
+
+function useWarnBeforeLeaving(active: boolean) {
+  useEffect(() => {
+    if (!active) return;
+    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener("beforeunload", warn);
+    return () => window.removeEventListener("beforeunload", warn);
+  }, [active]);
+}
+
+/** Upload with progress, then job polling, then navigation to the dataset. */
+export function useUpload(workspaceId: number | null) {
+  const [state, dispatch] = useReducer(uploadReducer, initialUploadState);
+  const abortRef = useRef<AbortController | null>(null);
+  const busy = isBusy(state);
+
+  usePollProcessing(state, dispatch);
+  useGoToDatasetWhenDone(state);
+  useWarnBeforeLeaving(state.phase === "uploading");
+  useEffect(() => () => abortRef.current?.abort(), []);
+
+  const start = useCallback(
+    (file: File) => {
+      if (busy) return;
+      const controller = new AbortController();
+      abortRef.current = controller;
+      dispatch({ type: "start", file: { name: file.name, sizeBytes: file.size }, nowMs: Date.now() });
+      uploadDataset({
+        file,
+        workspaceId,
+        signal: controller.signal,
+        onProgress: (p) => dispatch({ type: "progress", ...p, nowMs: Date.now() }),
+      }).then(
+        (result) => dispatch({ type: "uploaded", ...result }),
+        (error: unknown) => dispatch({ type: "failed", error: asApiError(error) }),
+      );
+    },
+    [workspaceId, busy],
+  );
+
+  const cancel = useCallback(() => {
+    abortRef.current?.abort();
+    dispatch({ type: "reset" });
+  }, []);
+
+  const reset = useCallback(() => dispatch({ type: "reset" }), []);
+
+  return { state, start, cancel, reset };
+}

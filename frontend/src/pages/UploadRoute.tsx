@@ -1,0 +1,5 @@
+import { UploadPage } from "../features/upload/UploadPage";
+
+export default function UploadRoute() {
+  return <UploadPage />;
+}
