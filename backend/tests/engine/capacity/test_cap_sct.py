@@ -1,0 +1,117 @@
+"""SCT on simulated servers with a known best pool size, the piecewise fit, the USL."""
+
+import math
+
+import numpy as np
+import polars as pl
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from headroom.engine.capacity import synth
+from headroom.engine.capacity.sct import SctParams, _disagrees, analyze_trace, piecewise_fit
+from headroom.engine.capacity.usl import UslFit, fit_usl, usl_throughput
+
+RAMP = list(range(1, 51)) + list(range(50, 0, -1))  # users, one step per 5 s
+
+
+def _server(q_lower: int, q_upper: int, decline: float, seed: int, name: str) -> pl.DataFrame:
+    """Completion rate 100/s per request up to q_lower, flat to q_upper, then falling."""
+    rates = synth.plateau_rates(100.0, q_lower, q_upper, decline, 80)
+    rng = np.random.default_rng(seed)
+    return synth.pool_trace(RAMP, 5.0, 0.005, rates, rng, server=name)
+
+
+@pytest.fixture(scope="module")
+def two_servers() -> pl.DataFrame:
+    one_core = _server(10, 20, 0.02, 1, "app-1core")
+    two_core = _server(20, 30, 0.02, 2, "app-2core")
+    return pl.concat([one_core, two_core]).sort("ts")
+
+
+def test_sct_finds_the_known_pool_optimum(two_servers: pl.DataFrame) -> None:
+    """Q_lower within 1 and Q_upper within 2 of the simulated breakpoints: Q is a 50-ms
+    time average rounded to an integer, and the per-level means smooth the kinks by about
+    one level; tp_max within 3% of the simulated peak (50 completions per interval)."""
+    report = analyze_trace(two_servers, SctParams(window_s=None))
+    assert set(report.servers) == {"app-1core", "app-2core"}
+    for name, (lower, upper) in {"app-1core": (10, 20), "app-2core": (20, 30)}.items():
+        res = report.servers[name]
+        assert res.q_lower is not None and abs(res.q_lower - lower) <= 1
+        assert res.q_upper is not None and abs(res.q_upper - upper) <= 2
+        assert res.tp_max_per_s == pytest.approx(100.0 * lower, rel=0.03)
+        assert res.usl is not None and res.usl.n_star is not None
+    out = report.to_dict()["servers"]["app-1core"]
+    assert set(out) >= {"q_lower", "q_upper", "tp_max_per_s", "usl"}
+    assert set(out["usl"]) == {"sigma", "kappa", "n_star"}
+
+
+def test_no_descent_reports_q_upper_as_above_observed() -> None:
+    trace = _server(10, 200, 0.0, 3, "flat")  # never declines within the ramp
+    res = analyze_trace(trace, SctParams(window_s=None)).servers["flat"]
+    assert res.q_upper is None
+    assert res.q_lower is not None and abs(res.q_lower - 10) <= 1
+    assert res.to_dict()["q_upper"] is None
+
+
+def test_window_keeps_only_recent_intervals(two_servers: pl.DataFrame) -> None:
+    """The last 180 s of the ramp-down hold at most 36 users: no higher levels."""
+    res = analyze_trace(two_servers, SctParams(window_s=180.0)).servers["app-1core"]
+    assert res.levels.n.max() <= 36
+    assert res.levels.intervals.sum() <= 180.0 / 0.05
+
+
+def test_piecewise_fit_recovers_exact_breakpoints() -> None:
+    n = np.arange(1.0, 41.0)
+    tp = np.where(n <= 12, 80 * n, np.where(n <= 25, 960.0, 960 - 30 * (n - 25)))
+    fit = piecewise_fit(n, tp)
+    assert fit is not None
+    assert (fit.q_lower, fit.q_upper) == (12, 25)
+    assert fit.tp_max_per_s == pytest.approx(960.0)
+    assert fit.middle_slope_per_s == pytest.approx(0.0, abs=1e-6)
+    assert fit.last_slope_per_s == pytest.approx(-30.0)
+
+
+def test_piecewise_fit_needs_six_levels() -> None:
+    assert piecewise_fit(np.arange(1.0, 6.0), np.ones(5)) is None
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    lam=st.floats(10.0, 1000.0),
+    sigma=st.floats(0.0, 0.3),
+    kappa=st.floats(0.0005, 0.02),
+)
+def test_usl_fit_recovers_exact_parameters(lam: float, sigma: float, kappa: float) -> None:
+    n = np.arange(1.0, 61.0)
+    fit = fit_usl(n, usl_throughput(n, lam, sigma, kappa))
+    np.testing.assert_allclose(
+        fit.throughput_per_s(n), usl_throughput(n, lam, sigma, kappa), rtol=1e-4
+    )
+    expected = max(math.sqrt((1 - sigma) / kappa), 1.0)
+    assert fit.n_star == pytest.approx(expected, rel=1e-2)
+
+
+def test_disagreement_rule() -> None:
+    def usl(n_star: float | None) -> UslFit:
+        return UslFit(1.0, 0.0, 0.01, n_star, 1.0, 0.0)
+
+    assert not _disagrees(usl(15.0), 10, 20)  # inside the SCT range
+    assert not _disagrees(usl(12.9), 10, 10)  # 29% above a point range
+    assert _disagrees(usl(13.5), 10, 10)  # 35% above
+    assert _disagrees(usl(6.0), 10, 20)  # 40% below
+    assert _disagrees(usl(None), 10, 20)  # no peak at all
+    assert not _disagrees(None, 10, 20)
+
+
+def test_trace_without_server_column_is_one_site() -> None:
+    trace = _server(10, 20, 0.02, 4, "x").drop("server")
+    report = analyze_trace(trace, SctParams(window_s=None))
+    assert list(report.servers) == ["site"]
+
+
+def test_bad_trace_input() -> None:
+    with pytest.raises(ValueError, match="latency_s"):
+        analyze_trace(pl.DataFrame({"ts": [1]}))
+    with pytest.raises(ValueError, match="interval_ms"):
+        analyze_trace(_server(10, 20, 0.02, 5, "x"), SctParams(interval_ms=0))
