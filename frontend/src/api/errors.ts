@@ -45,6 +45,16 @@ function str(value: unknown): string | null {
   return typeof value === "string" && value.trim() !== "" ? value : null;
 }
 
+/** FastAPI's default 422 body: {detail: [{loc: [...], msg}]} -> "field: msg". */
+function validationMessage(detail: unknown): { message: string; field: string | null } | null {
+  if (!Array.isArray(detail) || detail.length === 0) return null;
+  const first: unknown = detail[0];
+  if (!isRecord(first) || typeof first.msg !== "string") return null;
+  const loc = Array.isArray(first.loc) ? first.loc.filter((p) => p !== "body" && p !== "query") : [];
+  const field = loc.length > 0 ? loc.map(String).join(".") : null;
+  return { message: field === null ? first.msg : `${field}: ${first.msg}`, field };
+}
+
 const STATUS_MESSAGES: Record<number, string> = {
   400: "The server could not understand the request.",
   401: "Your session has ended. Please sign in again.",
@@ -76,6 +86,8 @@ export function toApiError(status: number, body: unknown): ApiError {
   if (isRecord(body) && typeof body.detail === "string") {
     return new ApiError(status, `http_${status}`, body.detail);
   }
+  const validation = isRecord(body) ? validationMessage(body.detail) : null;
+  if (validation !== null) return new ApiError(status, "validation_error", validation.message, validation.field);
   return new ApiError(status, `http_${status}`, fallbackMessage(status));
 }
 

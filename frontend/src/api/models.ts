@@ -1,18 +1,22 @@
-/** Friendly names for the API's schemas; the only module that knows where types come from. */
-import type { components } from "./types";
+/**
+ * Friendly names for the API's schemas, generated from frontend/openapi.json
+ * (`npm run gen:api` -> schema.d.ts). The only module that knows the generated names.
+ */
+import type { components, paths } from "./schema";
 
 type Schemas = components["schemas"];
 
-export type User = Schemas["User"];
-export type Workspace = Schemas["WorkspaceMembership"];
-export type Dataset = Schemas["Dataset"];
+export type User = Schemas["Me"];
+export type Workspace = Schemas["WorkspaceRef"];
+export type Dataset = Schemas["DatasetOut"];
 export type DatasetPage = Schemas["DatasetPage"];
-export type Job = Schemas["Job"];
-export type TrafficSummary = Schemas["TrafficSummary"];
+export type Job = Schemas["JobOut"];
+export type TrafficSummary = Schemas["TrafficSummaryOut"];
 export type SeriesPoint = Schemas["SeriesPoint"];
 export type Reject = Schemas["Reject"];
-export type LatencySummary = Schemas["LatencySummary"];
-export type { paths } from "./types";
+export type LatencySummary = Schemas["LatencyStats"];
+export type UserRef = Schemas["UserRef"];
+export type { paths };
 
 export type DatasetStatus = Dataset["status"];
 export type JobStatus = Job["status"];
@@ -23,4 +27,10 @@ export function isJobActive(job: Pick<Job, "status"> | null | undefined): boolea
 
 export function isDatasetBusy(dataset: Pick<Dataset, "status" | "job">): boolean {
   return dataset.status === "processing" || dataset.status === "uploaded" || isJobActive(dataset.job);
+}
+
+/** Who uploaded a dataset, for display; the uploader may have been deleted. */
+export function uploaderName(user: UserRef | null): string {
+  if (user === null) return "a former member";
+  return user.name || user.email;
 }

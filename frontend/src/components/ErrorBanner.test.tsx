@@ -10,6 +10,11 @@ describe("toApiError", () => {
   });
   it("falls back to a sentence for bodies without an envelope", () => {
     expect(toApiError(422, { detail: "Field required" }).message).toBe("Field required");
+    expect(toApiError(422, { detail: [{ loc: ["query", "limit"], msg: "Input should be a valid integer" }] })).toMatchObject({
+      code: "validation_error",
+      field: "limit",
+      message: "limit: Input should be a valid integer",
+    });
     expect(toApiError(500, null).message).toBe("The server hit an unexpected error. Try again in a moment.");
     expect(toApiError(418, [1, 2]).message).toBe("The server answered with HTTP 418.");
     expect(toApiError(400, { error: { code: 5, message: { nested: true } } })).toMatchObject({

@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { Link, useLocation } from "react-router";
-import { isDatasetBusy, type Dataset, type Job } from "../../api/models";
+import { isDatasetBusy, uploaderName, type Dataset, type Job } from "../../api/models";
 import { isNotFound } from "../../api/client";
 import { Banner } from "../../components/Banner";
 import { ButtonLink } from "../../components/Button";
@@ -65,7 +65,7 @@ function Meta({ dataset: d }: { dataset: Dataset }) {
     <div className={styles.meta}>
       <span>{d.format ?? "format not detected yet"}</span>
       <span>{formatBytes(d.size_bytes)}</span>
-      <span>uploaded by {d.uploaded_by.name || d.uploaded_by.email}</span>
+      <span>uploaded by {uploaderName(d.uploaded_by)}</span>
       <span>{formatDateTime(d.created_at)}</span>
     </div>
   );

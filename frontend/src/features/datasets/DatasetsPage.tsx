@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { isJobActive, type Dataset } from "../../api/models";
+import { isJobActive, uploaderName, type Dataset } from "../../api/models";
 import { ButtonLink } from "../../components/Button";
 import { Card } from "../../components/Card";
 import { EmptyState } from "../../components/EmptyState";
@@ -43,7 +43,7 @@ const COLUMNS: Column<Dataset>[] = [
   { key: "status", header: "Status", render: (d) => <StatusCell dataset={d} />, width: "200px" },
   { key: "format", header: "Format", render: (d) => d.format ?? <span className={styles.muted}>—</span> },
   { key: "size", header: "Size", render: (d) => formatBytes(d.size_bytes), align: "right" },
-  { key: "by", header: "Uploaded by", render: (d) => d.uploaded_by.name || d.uploaded_by.email },
+  { key: "by", header: "Uploaded by", render: (d) => uploaderName(d.uploaded_by) },
   { key: "created", header: "Created", render: (d) => formatDateTime(d.created_at), align: "right" },
 ];
 
