@@ -11,10 +11,9 @@ from sqlalchemy import create_engine, text
 
 sys.path.insert(0, str(Path(__file__).parent / "backend" / "tests"))
 
-from support.services import postgres_server, redis_server  # noqa: E402
-
-from headroom.core.migrations import upgrade  # noqa: E402
-from headroom.core.settings import Settings  # noqa: E402
+from headroom.core.migrations import upgrade
+from headroom.core.settings import Settings
+from support.services import postgres_server, redis_server
 
 SAMPLE_LOG = Path(__file__).parent / "data" / "logs" / "apache_combined_elastic.log"
 _counter = itertools.count()
@@ -81,8 +80,9 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 @pytest.fixture
 def settings(database_url: str, tmp_path: Path) -> Settings:
-    return Settings(data_dir=tmp_path, database_url=database_url,
-                    static_dir=tmp_path / "no-ui", job_lease_s=5.0)
+    return Settings(
+        data_dir=tmp_path, database_url=database_url, static_dir=tmp_path / "no-ui", job_lease_s=5.0
+    )
 
 
 @pytest.fixture

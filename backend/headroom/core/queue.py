@@ -29,12 +29,13 @@ def make_celery(settings: Settings) -> Celery:
 def _transport_options(settings: Settings) -> dict[str, object]:
     if settings.resolved_broker_url().startswith("filesystem"):
         folder = settings.broker_folder()
-        for sub in ("queue", "processed"):
+        for sub in ("queue", "processed", "control"):
             (folder / sub).mkdir(parents=True, exist_ok=True)
         return {
             "data_folder_in": str(folder / "queue"),
             "data_folder_out": str(folder / "queue"),
             "processed_folder": str(folder / "processed"),
+            "control_folder": str(folder / "control"),
             "store_processed": False,
         }
     # Redis: a message unacked this long is redelivered; the job lease (reaper) is what

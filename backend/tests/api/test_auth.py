@@ -11,8 +11,9 @@ from support.factories import PASSWORD, api_token, member, signed_in
 def test_login_sets_an_httponly_cookie_and_me_lists_workspaces(settings: Settings) -> None:
     alice = member(settings, "alice@example.com", "Shop")
     client = TestClient(create_app(settings))
-    response = client.post("/api/v1/auth/login",
-                           json={"email": "Alice@Example.com ", "password": PASSWORD})
+    response = client.post(
+        "/api/v1/auth/login", json={"email": "Alice@Example.com ", "password": PASSWORD}
+    )
     assert response.status_code == 200
     cookie = response.headers["set-cookie"].lower()
     assert "httponly" in cookie and "samesite=lax" in cookie
@@ -33,8 +34,13 @@ def test_wrong_password_and_unknown_user_get_the_same_answer(settings: Settings)
 
 def test_every_endpoint_needs_a_user(settings: Settings) -> None:
     client = TestClient(create_app(settings))
-    for path in ("/api/v1/auth/me", "/api/v1/datasets", "/api/v1/datasets/1",
-                 "/api/v1/jobs/1", "/api/v1/workspaces"):
+    for path in (
+        "/api/v1/auth/me",
+        "/api/v1/datasets",
+        "/api/v1/datasets/1",
+        "/api/v1/jobs/1",
+        "/api/v1/workspaces",
+    ):
         response = client.get(path)
         assert response.status_code == 401, path
         assert response.json()["error"]["code"] == "not_authenticated"

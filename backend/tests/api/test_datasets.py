@@ -18,12 +18,17 @@ def stored_files(settings: Settings) -> list[Path]:
 
 
 def upload(client: TestClient, data: bytes, name: str = "access.log", **params: object):  # type: ignore[no-untyped-def]
-    return client.post("/api/v1/datasets", params={"name": name, **params}, content=data,
-                       headers={"Content-Type": "application/octet-stream"})
+    return client.post(
+        "/api/v1/datasets",
+        params={"name": name, **params},
+        content=data,
+        headers={"Content-Type": "application/octet-stream"},
+    )
 
 
 def test_upload_creates_a_dataset_with_a_queued_job_and_dedupes(
-        settings: Settings, sample_log: Path) -> None:
+    settings: Settings, sample_log: Path
+) -> None:
     client = signed_in(settings, member(settings, "a@example.com", "Shop"))
     first = upload(client, sample_log.read_bytes())
     assert first.status_code == 201, first.text
@@ -46,11 +51,14 @@ def test_multipart_upload_of_a_gzip_file(settings: Settings, sample_log: Path) -
     assert response.json()["size_bytes"] == len(packed)
 
 
-@pytest.mark.parametrize("data, code", [
-    (b"", "empty_file"),
-    (b"this is not a log\nnor is this\n" * 50, "unparseable_log"),
-    (bytes(range(256)) * 40, "unparseable_log"),
-])
+@pytest.mark.parametrize(
+    "data, code",
+    [
+        (b"", "empty_file"),
+        (b"this is not a log\nnor is this\n" * 50, "unparseable_log"),
+        (bytes(range(256)) * 40, "unparseable_log"),
+    ],
+)
 def test_refused_files_leave_nothing_behind(settings: Settings, data: bytes, code: str) -> None:
     client = signed_in(settings, member(settings, "c@example.com", "Shop"))
     response = upload(client, data)
@@ -76,7 +84,7 @@ def test_too_large_is_413_and_stores_nothing(settings: Settings, sample_log: Pat
 def _chunks(data: bytes):  # type: ignore[no-untyped-def]
     """A body without Content-Length, so the limit is enforced while streaming."""
     for start in range(0, len(data), 65536):
-        yield data[start:start + 65536]
+        yield data[start : start + 65536]
 
 
 def test_file_names_are_sanitised(settings: Settings, sample_log: Path) -> None:
@@ -92,8 +100,11 @@ def test_another_workspace_is_invisible(settings: Settings, sample_log: Path) ->
     stranger = signed_in(settings, member(settings, "g@example.com", "Theirs"))
     created = upload(owner, sample_log.read_bytes()).json()
     dataset_id, job_id = created["id"], created["job"]["id"]
-    for path in (f"/api/v1/datasets/{dataset_id}", f"/api/v1/datasets/{dataset_id}/summary",
-                 f"/api/v1/jobs/{job_id}"):
+    for path in (
+        f"/api/v1/datasets/{dataset_id}",
+        f"/api/v1/datasets/{dataset_id}/summary",
+        f"/api/v1/jobs/{job_id}",
+    ):
         response = stranger.get(path)
         assert response.status_code == 404, path
         assert response.json()["error"]["code"] == "not_found"

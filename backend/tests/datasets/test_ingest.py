@@ -23,8 +23,13 @@ def reference(path: Path) -> dict[str, object]:
         times.append(datetime.strptime(match[1].decode(), "%d/%b/%Y:%H:%M:%S %z"))
         classes[f"{match[2].decode()[0]}xx"] += 1
         total_bytes += 0 if match[3] == b"-" else int(match[3])
-    return {"count": len(times), "first": min(times), "last": max(times),
-            "classes": classes, "bytes": total_bytes}
+    return {
+        "count": len(times),
+        "first": min(times),
+        "last": max(times),
+        "classes": classes,
+        "bytes": total_bytes,
+    }
 
 
 def ingest(settings: Settings, client, data: bytes, name: str) -> dict[str, object]:  # type: ignore[no-untyped-def]
@@ -58,19 +63,27 @@ def test_gzip_gives_the_same_summary(settings: Settings, sample_log: Path) -> No
     client = signed_in(settings, member(settings, "l@example.com", "Shop"))
     plain = ingest(settings, client, sample_log.read_bytes(), "access.log")
     packed = ingest(settings, client, gzip.compress(sample_log.read_bytes()), "access.log.gz")
-    for key in ("request_count", "rejected_count", "status_counts", "bytes_total", "series",
-                "first_ts", "last_ts"):
+    for key in (
+        "request_count",
+        "rejected_count",
+        "status_counts",
+        "bytes_total",
+        "series",
+        "first_ts",
+        "last_ts",
+    ):
         assert plain[key] == packed[key], key
 
 
-def test_latency_percentiles_from_a_trailing_response_time(settings: Settings,
-                                                           tmp_path: Path) -> None:
+def test_latency_percentiles_from_a_trailing_response_time(
+    settings: Settings, tmp_path: Path
+) -> None:
     """Combined + %D (microseconds): p50/p95/p99 equal numpy's on the same values."""
     import numpy as np
 
     micros = np.arange(1, 1001) * 1000  # 1 ms .. 1 s
     lines = [
-        f'10.0.0.{i % 250} - - [01/Mar/2024:10:{i // 60 % 60:02d}:{i % 60:02d} +0100] '
+        f"10.0.0.{i % 250} - - [01/Mar/2024:10:{i // 60 % 60:02d}:{i % 60:02d} +0100] "
         f'"GET /p/{i} HTTP/1.1" 200 {i} "-" "curl/8" {us}\n'
         for i, us in enumerate(micros)
     ]

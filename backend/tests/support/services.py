@@ -29,9 +29,13 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def wait_for_port(port: int, timeout_s: float = 30.0) -> None:
+def wait_for_port(
+    port: int, timeout_s: float = 30.0, process: subprocess.Popen[bytes] | None = None
+) -> None:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
+        if process is not None and process.poll() is not None:
+            raise RuntimeError(f"the server exited with {process.returncode} before listening")
         with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.5):
             return
         time.sleep(0.1)
@@ -39,8 +43,9 @@ def wait_for_port(port: int, timeout_s: float = 30.0) -> None:
 
 
 def _pg_bin(name: str) -> str:
-    found = shutil.which(name) or next(iter(sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"),
-                                                   reverse=True)), None)
+    found = shutil.which(name) or next(
+        iter(sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"), reverse=True)), None
+    )
     if found is None:
         raise RuntimeError(f"PostgreSQL's {name} is not installed (apt-get install postgresql)")
     return found
@@ -58,20 +63,63 @@ def postgres_server() -> Iterator[str]:
     if os.geteuid() == 0:
         shutil.chown(root, "postgres", "postgres")
     data, port = root / "data", free_port()
-    subprocess.run(_as_postgres([_pg_bin("initdb"), "-D", str(data), "-U", "headroom",
-                                 "--auth=trust", "-E", "UTF8", "--no-sync"]),
-                   check=True, capture_output=True)
+    subprocess.run(
+        _as_postgres(
+            [
+                _pg_bin("initdb"),
+                "-D",
+                str(data),
+                "-U",
+                "headroom",
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--no-sync",
+            ]
+        ),
+        check=True,
+        capture_output=True,
+    )
     options = f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off"
-    subprocess.run(_as_postgres([_pg_bin("pg_ctl"), "-D", str(data), "-o", options,
-                                 "-l", str(root / "log"), "-w", "start"]),
-                   check=True, capture_output=True)
+    subprocess.run(
+        _as_postgres(
+            [
+                _pg_bin("pg_ctl"),
+                "-D",
+                str(data),
+                "-o",
+                options,
+                "-l",
+                str(root / "log"),
+                "-w",
+                "start",
+            ]
+        ),
+        check=True,
+        capture_output=True,
+    )
     try:
-        subprocess.run(_as_postgres([_pg_bin("createdb"), "-h", "127.0.0.1", "-p", str(port),
-                                     "-U", "headroom", "headroom"]), check=True)
+        subprocess.run(
+            _as_postgres(
+                [
+                    _pg_bin("createdb"),
+                    "-h",
+                    "127.0.0.1",
+                    "-p",
+                    str(port),
+                    "-U",
+                    "headroom",
+                    "headroom",
+                ]
+            ),
+            check=True,
+        )
         yield f"postgresql+psycopg://headroom@127.0.0.1:{port}/headroom"
     finally:
-        subprocess.run(_as_postgres([_pg_bin("pg_ctl"), "-D", str(data), "-m", "immediate",
-                                     "stop"]), capture_output=True)
+        subprocess.run(
+            _as_postgres([_pg_bin("pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]),
+            capture_output=True,
+        )
         shutil.rmtree(root, ignore_errors=True)
 
 
@@ -81,9 +129,23 @@ def redis_server() -> Iterator[str]:
     if binary is None:
         raise RuntimeError("redis-server is not installed (apt-get install redis-server)")
     port, root = free_port(), tempfile.mkdtemp(prefix="headroom-redis-")
-    process = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                                "--appendonly", "no", "--dir", root],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [
+            binary,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            root,
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         wait_for_port(port)
         yield f"redis://127.0.0.1:{port}/0"
@@ -104,25 +166,34 @@ class Stack:
     workers: list[subprocess.Popen[bytes]] = field(default_factory=list)
 
     def headroom(self, *args: str, stdin: str | None = None) -> str:
-        done = subprocess.run([*HEADROOM, *args], env=self.env, input=stdin, text=True,
-                              capture_output=True, check=True)
+        done = subprocess.run(
+            [*HEADROOM, *args],
+            env=self.env,
+            input=stdin,
+            text=True,
+            capture_output=True,
+            check=True,
+        )
         return done.stdout
 
-    def start_api(self, port: int) -> None:
-        self.api = self._spawn("api", ["serve", "--host", "127.0.0.1", "--port", str(port)])
-        wait_for_port(port, 60)
+    def start_api(self, port: int, *extra: str) -> None:
+        self.api = self._spawn("api", ["serve", "--host", "127.0.0.1", "--port", str(port), *extra])
+        wait_for_port(port, 60, self.api)
 
     def start_worker(self, concurrency: int = 1) -> subprocess.Popen[bytes]:
         index = len(self.workers)
-        worker = self._spawn(f"worker{index}", ["worker", "--concurrency", str(concurrency),
-                                                "--hostname", f"w{index}@%h"])
+        worker = self._spawn(
+            f"worker{index}",
+            ["worker", "--concurrency", str(concurrency), "--hostname", f"w{index}@%h"],
+        )
         self.workers.append(worker)
         return worker
 
     def _spawn(self, name: str, args: list[str]) -> subprocess.Popen[bytes]:
         log = open(self.log_dir / f"{name}.log", "ab")  # noqa: SIM115 - closed with the process
-        return subprocess.Popen([*HEADROOM, *args], env=self.env, stdout=log, stderr=log,
-                                start_new_session=True)
+        return subprocess.Popen(
+            [*HEADROOM, *args], env=self.env, stdout=log, stderr=log, start_new_session=True
+        )
 
     def kill_worker(self, worker: subprocess.Popen[bytes]) -> None:
         """SIGKILL the worker and its pool children: nothing gets to clean up."""
@@ -146,13 +217,16 @@ class Stack:
         return httpx.Client(base_url=self.base_url, headers=headers, timeout=60)
 
 
-def stack_env(data_dir: Path, database_url: str, broker_url: str,
-              **extra: str) -> dict[str, str]:
+def stack_env(data_dir: Path, database_url: str, broker_url: str, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("HEADROOM_")}
-    env.update(HEADROOM_DATA_DIR=str(data_dir), HEADROOM_DATABASE_URL=database_url,
-               HEADROOM_BROKER_URL=broker_url,
-               HEADROOM_STORAGE_URL=f"file://{data_dir / 'storage'}",
-               HEADROOM_SECRET_KEY="test-secret", PYTHONUNBUFFERED="1")
+    env.update(
+        HEADROOM_DATA_DIR=str(data_dir),
+        HEADROOM_DATABASE_URL=database_url,
+        HEADROOM_BROKER_URL=broker_url,
+        HEADROOM_STORAGE_URL=f"file://{data_dir / 'storage'}",
+        HEADROOM_SECRET_KEY="test-secret",
+        PYTHONUNBUFFERED="1",
+    )
     env.update({f"HEADROOM_{k.upper()}": v for k, v in extra.items()})
     return env
 

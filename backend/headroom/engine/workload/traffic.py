@@ -77,7 +77,7 @@ def summarize(requests: pl.LazyFrame, max_points: int = 2000) -> TrafficSummary:
         last_ts=last,
         span_s=span_s,
         mean_rate_per_s=count / span_s if span_s > 0 else float(count),
-        peak_rate_per_min=max((p.rate_per_min for p in series), default=0.0),
+        peak_rate_per_min=_peak_per_minute(requests),
         error_rate=status_counts["5xx"] / count,
         client_error_rate=status_counts["4xx"] / count,
         status_counts=status_counts,
@@ -116,6 +116,12 @@ def _series(requests: pl.LazyFrame, bucket_s: int) -> list[SeriesPoint]:
         .with_columns((pl.col("requests") * 60.0 / bucket_s).alias("rate_per_min"))
     )
     return [SeriesPoint(**row) for row in frame.iter_rows(named=True)]
+
+
+def _peak_per_minute(requests: pl.LazyFrame) -> float:
+    """The busiest calendar minute, whatever the width of the display buckets."""
+    per_minute = requests.group_by(pl.col("ts").dt.truncate("1m")).agg(pl.len().alias("n"))
+    return float(per_minute.select(pl.col("n").max()).collect().item())
 
 
 def _latency(requests: pl.LazyFrame) -> LatencyStats | None:

@@ -1,0 +1,92 @@
+# Headroom: `make run` starts the product, `make test` runs every check.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HEADROOM := $(BIN)/headroom
+STAMPS := .stamps
+UI_SOURCES := $(shell find frontend/src frontend/index.html frontend/vite.config.ts frontend/tsconfig*.json -type f 2>/dev/null)
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint typecheck pytest vitest e2e bench install ui system-deps openapi clean
+
+## run: install everything, migrate SQLite, seed the demo, serve API + UI + one worker
+run: install ui
+	@$(HEADROOM) migrate
+	@$(HEADROOM) demo
+	@echo ""
+	@echo "  Headroom is running at http://$(HOST):$(PORT)"
+	@echo "  Sign in as demo@headroom.local / demo-password   (Ctrl-C stops everything)"
+	@echo ""
+	@exec $(HEADROOM) serve --host $(HOST) --port $(PORT) --with-worker
+
+## test: every check; keeps going after a failure and exits non-zero if any failed
+test:
+	@$(MAKE) --no-print-directory -k lint typecheck pytest vitest e2e
+
+install: $(STAMPS)/venv
+
+$(STAMPS)/venv: backend/pyproject.toml worker/pyproject.toml
+	@mkdir -p $(STAMPS)
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check -e 'backend[dev]' -e worker
+	@touch $@
+
+$(STAMPS)/npm: frontend/package-lock.json
+	@mkdir -p $(STAMPS)
+	cd frontend && npm ci --no-audit --no-fund
+	@touch $@
+
+$(STAMPS)/e2e-npm: e2e/package-lock.json
+	@mkdir -p $(STAMPS)
+	cd e2e && npm ci --no-audit --no-fund
+	@touch $@
+
+ui: frontend/dist/index.html
+
+frontend/dist/index.html: $(STAMPS)/npm $(UI_SOURCES)
+	cd frontend && npm run build
+
+lint: install $(STAMPS)/npm $(STAMPS)/e2e-npm
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	cd frontend && npm run lint
+	cd e2e && npm run lint
+
+typecheck: install $(STAMPS)/npm $(STAMPS)/e2e-npm
+	$(BIN)/mypy backend/headroom worker/headroom_worker
+	cd frontend && npm run typecheck
+	cd e2e && npm run typecheck
+
+# pytest exits 5 when it collects nothing; that is not a failure here
+pytest: install system-deps
+	$(BIN)/python -m pytest -q || [ $$? -eq 5 ]
+
+vitest: $(STAMPS)/npm
+	cd frontend && npm test
+
+e2e: install ui system-deps $(STAMPS)/e2e-npm
+	cd e2e && npm test
+
+bench: install
+	@for script in bench/bench_*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
+
+## openapi: refresh the schema the frontend client is generated from
+openapi: install
+	$(HEADROOM) openapi > frontend/openapi.json
+	cd frontend && npm run gen:api
+
+# Servers and a browser the tests start themselves (throwaway PostgreSQL and Redis, Chromium).
+system-deps:
+	@missing=""; \
+	command -v chromium >/dev/null || missing="$$missing chromium"; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
+	command -v redis-server >/dev/null || missing="$$missing redis-server"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  else echo "please install:$$missing (apt-get install -y$$missing)"; exit 1; fi; \
+	fi
+
+clean:
+	rm -rf $(STAMPS) $(VENV) frontend/node_modules frontend/dist e2e/node_modules var

@@ -1,0 +1,54 @@
+import { expect, test, type Page } from "@playwright/test";
+import { fileURLToPath } from "node:url";
+import path from "node:path";
+import { writeFileSync, mkdtempSync } from "node:fs";
+import os from "node:os";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const sampleLog = path.resolve(here, "../../data/logs/apache_combined_elastic.log");
+const artifacts = path.resolve(here, "../artifacts");
+const email = process.env.E2E_EMAIL ?? "e2e@headroom.local";
+const password = process.env.E2E_PASSWORD ?? "e2e-password";
+// the sample has 10,000 lines, each a request (one with a truncated user agent)
+const trueRequestCount = "10,000";
+
+async function signIn(page: Page) {
+  await page.goto("/");
+  await page.getByLabel(/email/i).fill(email);
+  await page.getByLabel(/password/i).fill(password);
+  await page.getByRole("button", { name: /sign in|log in/i }).click();
+  await expect(page.getByRole("link", { name: /upload/i }).first()).toBeVisible();
+}
+
+test("upload a real log and see its traffic", async ({ page }) => {
+  await signIn(page);
+  await page.getByRole("link", { name: /upload/i }).first().click();
+
+  // Both bars may be brief on a fast local machine: watch for them before the upload starts.
+  const uploadBar = page.getByTestId("upload-progress");
+  const jobBar = page.getByTestId("job-progress");
+  const sawUploadBar = uploadBar.waitFor({ state: "attached", timeout: 60_000 });
+  const sawJobBar = jobBar.waitFor({ state: "attached", timeout: 60_000 });
+  await page.getByTestId("file-input").setInputFiles(sampleLog);
+  await sawUploadBar;
+  await sawJobBar;
+
+  await expect(page.getByTestId("dataset-title")).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId("stat-requests")).toContainText(trueRequestCount);
+  await expect(page.getByTestId("chart-requests").locator("svg").first()).toBeVisible();
+  await expect(page.getByTestId("chart-status").locator("svg").first()).toBeVisible();
+  await page.waitForTimeout(800); // let the chart animations settle for the screenshot
+  await page.screenshot({ path: path.join(artifacts, "dataset-page.png"), fullPage: true });
+});
+
+test("a file that is not a log is refused with the failing line", async ({ page }) => {
+  await signIn(page);
+  await page.getByRole("link", { name: /upload/i }).first().click();
+  const folder = mkdtempSync(path.join(os.tmpdir(), "headroom-e2e-"));
+  const notALog = path.join(folder, "notes.txt");
+  writeFileSync(notALog, "dear diary\n".repeat(100));
+  await page.getByTestId("file-input").setInputFiles(notALog);
+  await expect(page.getByText(/no supported log format/i)).toBeVisible();
+  await expect(page.getByText("dear diary").first()).toBeVisible();
+  await page.screenshot({ path: path.join(artifacts, "upload-refused.png"), fullPage: true });
+});

@@ -1,0 +1,133 @@
+"""The whole stack as production runs it: API and Celery workers as processes, PostgreSQL
+and Redis (and the embedded SQLite + filesystem-broker mode), driven over HTTP."""
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from support.services import Stack, free_port, stack_env, wait_for_job
+
+PASSWORD = "pipeline-password"
+
+
+@pytest.fixture
+def stack(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Stack]:
+    from conftest import fresh_database
+
+    database_url = fresh_database("postgresql", request, tmp_path)
+    env = stack_env(
+        tmp_path,
+        database_url,
+        request.getfixturevalue("redis_url"),
+        job_lease_s="5",
+        reaper_interval_s="1",
+        ingest_chunk_bytes=str(256 * 1024),
+        static_dir=str(tmp_path / "no-ui"),
+    )
+    port = free_port()
+    running = Stack(env=env, base_url=f"http://127.0.0.1:{port}", log_dir=tmp_path)
+    running.start_api(port)
+    yield running
+    running.stop()
+
+
+def token_for(stack: Stack, email: str, workspace: str) -> str:
+    stack.headroom(
+        "admin",
+        "create-user",
+        email,
+        "--password-stdin",
+        "--workspace",
+        workspace,
+        stdin=PASSWORD + "\n",
+    )
+    out = stack.headroom(
+        "admin", "create-token", email, "--workspace", workspace, "--scope", "write", "--json"
+    )
+    return str(httpx.Response(200, content=out).json()["token"])
+
+
+def upload(client: httpx.Client, data: bytes, name: str) -> dict:  # type: ignore[type-arg]
+    response = client.post("/api/v1/datasets", files={"file": (name, data)})
+    assert response.status_code == 201, response.text
+    return response.json()  # type: ignore[no-any-return]
+
+
+def summary_of(client: httpx.Client, dataset_id: int) -> dict:  # type: ignore[type-arg]
+    body = client.get(f"/api/v1/datasets/{dataset_id}/summary").raise_for_status().json()
+    body.pop("dataset_id")
+    return body  # type: ignore[no-any-return]
+
+
+def test_pipeline_upload_poll_and_summary(stack: Stack, sample_log: Path) -> None:
+    stack.start_worker()
+    client = stack.client(token_for(stack, "ci@example.com", "Pipelines"))
+    created = upload(client, sample_log.read_bytes(), "access.log")
+    job = wait_for_job(client, created["job"]["id"])
+    assert job["status"] == "succeeded", job
+    summary = summary_of(client, created["id"])
+    assert summary["request_count"] + summary["rejected_count"] == 10_000
+    assert summary["status_counts"]["5xx"] == 3
+
+
+def test_killed_worker_job_is_finished_by_another(stack: Stack, sample_log: Path) -> None:
+    big_log = sample_log.read_bytes() * 20  # 200,000 lines, ~47 MB
+    victim = stack.start_worker()
+    client = stack.client(token_for(stack, "ops@example.com", "Ops"))
+    created = upload(client, big_log, "big.log")
+    job_id = created["job"]["id"]
+    _wait_until_running(client, job_id, min_progress=0.1)
+    stack.kill_worker(victim)
+    stack.start_worker()
+    job = wait_for_job(client, job_id, timeout_s=180)
+    assert job["status"] == "succeeded", job
+    assert job["attempts"] == 2
+    other = stack.client(token_for(stack, "ops2@example.com", "Ops2"))
+    clean = upload(other, big_log, "big.log")
+    assert wait_for_job(other, clean["job"]["id"], timeout_s=180)["status"] == "succeeded"
+    assert summary_of(client, created["id"]) == summary_of(other, clean["id"])
+
+
+def _wait_until_running(client: httpx.Client, job_id: int, min_progress: float) -> None:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        job = client.get(f"/api/v1/jobs/{job_id}").json()
+        assert job["status"] in ("queued", "running"), job
+        if job["status"] == "running" and job["progress"] >= min_progress:
+            return
+        time.sleep(0.05)
+    raise TimeoutError("the job never got going")
+
+
+def test_bad_input_fails_once_without_retries(stack: Stack, sample_log: Path) -> None:
+    client = stack.client(token_for(stack, "qa@example.com", "QA"))
+    created = upload(client, sample_log.read_bytes(), "access.log")
+    stored = next((Path(stack.env["HEADROOM_DATA_DIR"]) / "storage" / "datasets").rglob("*.log"))
+    stored.write_bytes(b"\x00garbage that is no log at all\n" * 1000)  # storage went bad
+    stack.start_worker()
+    job = wait_for_job(client, created["job"]["id"])
+    assert job["status"] == "failed" and job["attempts"] == 1
+    assert job["error_code"] == "unparseable_log" and job["error_message"]
+    time.sleep(3)
+    assert client.get(f"/api/v1/jobs/{created['job']['id']}").json()["attempts"] == 1
+    assert client.get(f"/api/v1/datasets/{created['id']}").json()["status"] == "failed"
+
+
+def test_embedded_mode_sqlite_and_filesystem_broker(tmp_path: Path, sample_log: Path) -> None:
+    env = stack_env(
+        tmp_path, f"sqlite:///{tmp_path / 'headroom.db'}", "", static_dir=str(tmp_path / "no-ui")
+    )
+    port = free_port()
+    embedded = Stack(env=env, base_url=f"http://127.0.0.1:{port}", log_dir=tmp_path)
+    embedded.headroom("migrate")
+    try:
+        embedded.start_api(port, "--with-worker")
+        client = embedded.client(token_for(embedded, "solo@example.com", "Solo"))
+        created = upload(client, sample_log.read_bytes(), "access.log")
+        assert wait_for_job(client, created["job"]["id"])["status"] == "succeeded"
+        assert summary_of(client, created["id"])["status_counts"]["5xx"] == 3
+    finally:
+        embedded.stop()
