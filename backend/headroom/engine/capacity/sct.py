@@ -95,11 +95,12 @@ class SctReport:
 
 
 def sct_levels(arrive_s: FloatArray, depart_s: FloatArray, params: SctParams) -> SctLevels:
-    """Per-interval TP, Q, RT over the recent window, averaged per rounded level of Q."""
+    """Per-interval TP, Q, RT over the recent window, averaged per rounded level of Q.
+
+    Times are seconds >= 0 from an origin shared by all servers, so intervals line up."""
     width = params.interval_ms / 1000.0
-    origin = float(arrive_s.min())
-    n_all = math.floor((float(arrive_s.max()) - origin) / width)
-    counts = interval_counts(arrive_s - origin, depart_s - origin, width, n_all)
+    n_all = math.floor(float(arrive_s.max()) / width)
+    counts = interval_counts(arrive_s, depart_s, width, n_all)
     first = 0 if params.window_s is None else max(0, n_all - math.ceil(params.window_s / width))
     done = counts.completions[first:]
     tp = done / width

@@ -6,9 +6,12 @@ requests have arrive_s >= 0. Window k covers [k w, (k + 1) w).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
+import numba
 import numpy as np
+import polars as pl
 from numpy.typing import NDArray
 
 FloatArray = NDArray[np.float64]
@@ -31,19 +34,55 @@ class IntervalCounts:
         return self.in_system_s / self.width_s
 
 
-def _index(times_s: FloatArray, width_s: float, n: int) -> IntArray:
-    """Interval index, with everything at or past the end sent to the overflow slot n."""
-    idx = np.floor(times_s / width_s)
-    return np.clip(idx, 0, n).astype(np.int64)
+@numba.njit(cache=True)
+def _slot(t: float, width: float, n: int) -> int:
+    k = math.floor(t / width)
+    return 0 if k < 0 else (n if k > n else int(k))
 
 
-def _edge_sums(times_s: FloatArray, width_s: float, n: int) -> tuple[IntArray, FloatArray]:
-    """Count per interval, and summed time left from each event to its interval's end."""
-    idx = _index(times_s, width_s, n)
-    count = np.bincount(idx, minlength=n + 1).astype(np.int64)
-    remaining = (idx + 1) * width_s - times_s
-    left = np.bincount(idx, weights=remaining, minlength=n + 1).astype(np.float64)
-    return count, left
+@numba.njit(cache=True)
+def _stream_sums(
+    arrive: FloatArray, depart: FloatArray, width: float, n: int
+) -> tuple[IntArray, FloatArray]:
+    """One pass: counts (arrivals, completions) and sums (time from each arrival to its
+    interval's end, the same for departures, latency of completions) per interval."""
+    counts = np.zeros((2, n + 1), dtype=np.int64)
+    sums = np.zeros((3, n + 1))
+    for i in range(arrive.size):
+        a = _slot(arrive[i], width, n)
+        d = _slot(depart[i], width, n)
+        counts[0, a] += 1
+        counts[1, d] += 1
+        sums[0, a] += (a + 1) * width - arrive[i]
+        sums[1, d] += (d + 1) * width - depart[i]
+        sums[2, d] += depart[i] - arrive[i]
+    return counts, sums
+
+
+@numba.njit(cache=True)
+def _arrival_sums(
+    arrive: FloatArray,
+    latency: FloatArray,
+    depart: FloatArray,
+    success: NDArray[np.bool_],
+    width: float,
+    n: int,
+) -> tuple[IntArray, IntArray, FloatArray, IntArray]:
+    """One pass: window of each arrival, known latencies and their sum per arrival window,
+    successful completions per departure window."""
+    win = np.empty(arrive.size, dtype=np.int64)
+    known = np.zeros(n + 1, dtype=np.int64)
+    lat_sum = np.zeros(n + 1)
+    good = np.zeros(n + 1, dtype=np.int64)
+    for i in range(arrive.size):
+        w = _slot(arrive[i], width, n)
+        win[i] = w
+        if not math.isnan(latency[i]):
+            known[w] += 1
+            lat_sum[w] += latency[i]
+        if success[i]:
+            good[_slot(depart[i], width, n)] += 1
+    return win, known, lat_sum, good
 
 
 def interval_counts(
@@ -56,39 +95,31 @@ def interval_counts(
     stays exact in float64 however long the stream is.
     """
     n = n_intervals
-    arr_count, arr_left = _edge_sums(arrive_s, width_s, n)
-    dep_count, dep_left = _edge_sums(depart_s, width_s, n)
-    before = np.concatenate(([0], np.cumsum(arr_count - dep_count)[:-1]))
-    in_system = width_s * before[:n] + arr_left[:n] - dep_left[:n]
-    dep_idx = _index(depart_s, width_s, n)
-    lat = np.bincount(dep_idx, weights=depart_s - arrive_s, minlength=n + 1)
+    arrive = np.ascontiguousarray(arrive_s, dtype=np.float64)
+    depart = np.ascontiguousarray(depart_s, dtype=np.float64)
+    counts, sums = _stream_sums(arrive, depart, float(width_s), n)
+    before = np.concatenate(([0], np.cumsum(counts[0] - counts[1])[:-1]))
+    in_system = width_s * before[:n] + sums[0, :n] - sums[1, :n]
     return IntervalCounts(
         width_s=width_s,
-        arrivals=arr_count[:n].astype(np.int64),
-        completions=dep_count[:n].astype(np.int64),
+        arrivals=counts[0, :n],
+        completions=counts[1, :n],
         in_system_s=np.maximum(in_system, 0.0),
-        completed_latency_s=lat[:n].astype(np.float64),
+        completed_latency_s=sums[2, :n],
     )
 
 
 def grouped_quantile(groups: IntArray, values: FloatArray, n: int, q: float) -> FloatArray:
     """Linear-interpolated q-quantile (0-1) of `values` per group 0..n-1; NaN when empty.
 
-    NaN values are ignored. Matches numpy.quantile(method="linear") per group.
+    NaN values are ignored. Matches numpy.quantile(method="linear") per group; polars'
+    multi-threaded group-by does the sorting.
     """
     keep = ~np.isnan(values) & (groups >= 0) & (groups < n)
-    g, v = groups[keep], values[keep]
-    order = np.lexsort((v, g))
-    v = v[order]
-    counts = np.bincount(g, minlength=n)
-    starts = np.cumsum(counts) - counts
-    pos = np.maximum(counts - 1, 0) * q
-    lo = np.floor(pos).astype(np.int64)
-    frac = pos - lo
-    hi = np.minimum(lo + 1, np.maximum(counts - 1, 0))
+    frame = pl.DataFrame({"g": groups[keep], "v": values[keep]})
+    per = frame.group_by("g").agg(pl.col("v").quantile(q, interpolation="linear"))
     out = np.full(n, np.nan)
-    has = counts > 0
-    out[has] = v[starts[has] + lo[has]] * (1.0 - frac[has]) + v[starts[has] + hi[has]] * frac[has]
+    out[per["g"].to_numpy()] = per["v"].to_numpy()
     return out
 
 
@@ -116,15 +147,19 @@ def window_stats(
     percentile: float,
 ) -> WindowStats:
     """Figures per window; NaN latency = unknown (counted as an arrival, completes at once)."""
-    lat0 = np.nan_to_num(latency_s, nan=0.0)
-    depart = arrive_s + lat0
+    latency = np.ascontiguousarray(latency_s, dtype=np.float64)
+    depart = arrive_s + np.nan_to_num(latency, nan=0.0)
     counts = interval_counts(arrive_s, depart, window_s, n_windows)
-    win = _index(arrive_s, window_s, n_windows)
-    pct = grouped_quantile(win, latency_s, n_windows, percentile / 100.0)
-    known = ~np.isnan(latency_s)
-    n_known = np.bincount(win[known], minlength=n_windows + 1)[:n_windows]
-    lat_sum = np.bincount(win[known], weights=latency_s[known], minlength=n_windows + 1)
-    good = np.bincount(_index(depart[success], window_s, n_windows), minlength=n_windows + 1)
+    win, n_known, lat_sum, good = _arrival_sums(
+        np.ascontiguousarray(arrive_s, dtype=np.float64),
+        latency,
+        depart,
+        np.ascontiguousarray(success, dtype=np.bool_),
+        float(window_s),
+        n_windows,
+    )
+    n_known = n_known[:n_windows]
+    pct = grouped_quantile(win, latency, n_windows, percentile / 100.0)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean_lat = lat_sum[:n_windows] / n_known
     throughput = counts.completions / window_s
