@@ -199,10 +199,16 @@ def analyze(table: pl.DataFrame, params: CapacityParams | None = None) -> Capaci
     )
     classes = {}
     pooled = {}
+    skipped = []
     for name, sub in groups.items():
         pooled[name] = _pooled_windows(sub, split, params, n_windows)
         peak = _peak_load(sub, params, n_windows)
-        classes[name] = class_report(name, pooled[name], params, c, peak)
+        try:
+            classes[name] = class_report(name, pooled[name], params, c, peak)
+        except ValueError as err:
+            if name == ALL:
+                raise
+            skipped.append(f"class {name!r} skipped: {err}")
     all_win = pooled[ALL]
     capacity = power_capacity(all_win.load_per_s, all_win.goodput_per_s, all_win.mean_latency_s)
     return CapacityReport(
@@ -211,5 +217,5 @@ def analyze(table: pl.DataFrame, params: CapacityParams | None = None) -> Capaci
         capacity=capacity,
         per_server=split,
         servers=servers,
-        warnings=() if split else (NO_SERVERS,),
+        warnings=(*(() if split else (NO_SERVERS,)), *skipped),
     )

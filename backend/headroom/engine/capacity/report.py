@@ -12,6 +12,8 @@ from headroom.engine.capacity.power import PowerCapacity
 from headroom.engine.capacity.sla import SlaTarget, Stance
 from headroom.engine.capacity.usl import UslFit
 
+MODEL_POINTS = 40  # model points sent to a chart
+
 
 @dataclass(frozen=True)
 class CapacityParams:
@@ -71,6 +73,15 @@ class ClassReport:
     servers_needed: int | None  # ceil(peak / MaxRate(T))
     warnings: tuple[str, ...] = ()
 
+    def curve_points(self) -> list[dict[str, Any]]:
+        """The chart's points: measured bins, then model points past the last of them."""
+        points = _measured_points(self.curve)
+        if self.model is not None and self.mmc is not None:
+            last = float(self.curve.load_per_s[-1])
+            extra = _model_points(self.model, self.mmc.fit_error_rel)
+            points += [p for p in extra if p["load_per_s"] > last]
+        return points
+
     def to_dict(self) -> dict[str, Any]:
         knee = self.knee
         sla = self.sla
@@ -97,13 +108,47 @@ class ClassReport:
                 "max_conn": sla.max_conn,
                 "stance": sla.stance,
                 "source": sla.source,
+                "capped": sla.capped,
             },
             "max_conn": self.max_conn,
             "model": None if self.mmc is None else _model_dict(self.mmc, self.usl),
             "peak_load_per_s": self.peak_load_per_s,
             "servers_needed": self.servers_needed,
+            "curve": self.curve_points(),
             "warnings": list(self.warnings),
         }
+
+
+def _measured_points(curve: KneeCurve) -> list[dict[str, Any]]:
+    return [
+        {
+            "load_per_s": float(curve.load_per_s[i]),
+            "latency_s": float(curve.latency_s[i]),
+            "latency_low_s": float(curve.latency_low_s[i]),
+            "latency_high_s": float(curve.latency_high_s[i]),
+            "latency_fit_s": float(curve.latency_iso_s[i]),
+            "throughput_per_s": float(curve.throughput_per_s[i]),
+            "concurrency": float(curve.concurrency[i]),
+            "windows": int(curve.n_windows[i]),
+            "source": "measured",
+        }
+        for i in range(curve.load_per_s.size)
+    ]
+
+
+def _model_points(model: ModelCurve, fit_error: float) -> list[dict[str, Any]]:
+    step = max(1, model.load_per_s.size // MODEL_POINTS)
+    return [
+        {
+            "load_per_s": float(model.load_per_s[i]),
+            "latency_s": float(model.latency_s[i]),
+            "throughput_per_s": float(model.throughput_per_s[i]),
+            "concurrency": float(model.concurrency[i]),
+            "fit_error_rel": fit_error,
+            "source": "model",
+        }
+        for i in range(0, model.load_per_s.size, step)
+    ]
 
 
 def _finite(x: float | None) -> float | None:

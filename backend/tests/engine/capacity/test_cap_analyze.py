@@ -127,3 +127,14 @@ def test_all_null_latency_is_rejected() -> None:
     )
     with pytest.raises(ValueError, match="latency_s"):
         analyze(table)
+
+
+def test_a_class_with_too_few_windows_is_skipped_with_a_warning() -> None:
+    table = _mm1(100.0, 9, rates=[20.0, 40.0, 60.0, 80.0], segment_s=100.0)
+    rare = pl.int_range(pl.len()) < 3  # three requests: one window at most
+    table = table.with_columns(
+        cls_request=pl.when(rare).then(pl.lit("rare")).otherwise(pl.lit("x"))
+    )
+    report = analyze(table)
+    assert "rare" not in report.classes and "x" in report.classes
+    assert any("'rare' skipped" in w for w in report.warnings)

@@ -128,3 +128,8 @@ def test_log_stopping_before_the_knee_is_extrapolated_as_model(c: int) -> None:
     out = report.to_dict()["classes"]["all"]
     assert out["knee"]["source"] == "model"
     assert out["knee"]["load_per_s"] > max(EARLY)  # never passed off as a measured load
+    measured = [p for p in out["curve"] if p["source"] == "measured"]
+    model = [p for p in out["curve"] if p["source"] == "model"]
+    assert measured and model
+    assert min(p["load_per_s"] for p in model) > max(p["load_per_s"] for p in measured)
+    assert all(p["fit_error_rel"] == cls.mmc.fit_error_rel for p in model)
