@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
@@ -126,9 +127,39 @@ def _sla(
     if params.threshold_s is not None:
         return sla_target(curve, "user", params.percentile, params.threshold_s), None
     if knee is None or bp is None:
-        return None, "no SLA threshold: neither a knee nor a model fit; give threshold_s"
+        return None, "no SLA threshold: no knee or breaking point was found; give threshold_s"
     t = threshold_for_stance(curve, params.stance, knee.load_per_s, bp.load_per_s)
     return sla_target(curve, params.stance, params.percentile, t), None
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """Where the curve bends and where it stops: measured when seen, else from the model."""
+
+    knee: KneePoint | None
+    breaking_point: BreakingPoint | None
+    fit: MmcFit | None
+    saturated: bool
+    warnings: tuple[str, ...]
+
+
+def _shape(curve: kn.KneeCurve, params: CapacityParams, c: int | None) -> _Shape:
+    saturated = kn.is_saturated(curve)
+    bp_measured = kn.breaking_point_per_s(curve)
+    stable_upto = bp_measured if saturated else float(curve.load_per_s[-1])
+    fit = fit_mmc(curve, stable_upto, c)
+    warnings = []
+    knee = _measured_knee(curve, stable_upto, params)
+    if knee is None and fit is not None:
+        knee = _model_knee(curve, fit)
+        warnings.append(MODEL_KNEE)
+    bp = BreakingPoint(bp_measured, "measured") if saturated else None
+    if bp is None and fit is not None:
+        bp = BreakingPoint(0.97 * fit.saturation_per_s, "model")
+    sources = {p.source for p in (knee, bp) if p is not None}
+    if "model" in sources and fit is not None and fit.c_source == "fitted":
+        warnings.append(f"M/M/c servers fitted as c = {fit.servers_c}; set model_servers to fix it")
+    return _Shape(knee, bp, fit, saturated, tuple(warnings))
 
 
 def class_report(
@@ -140,32 +171,16 @@ def class_report(
         windows, params.percentile, params.bins, params.min_windows_per_bin, rng,
         params.bootstrap_resamples, params.confidence,
     )  # fmt: skip
-    warnings: list[str] = []
-    saturated = kn.is_saturated(curve)
-    bp_measured = kn.breaking_point_per_s(curve)
-    stable_upto = bp_measured if saturated else float(curve.load_per_s[-1])
-    fit = fit_mmc(curve, stable_upto, c)
-    knee = _measured_knee(curve, stable_upto, params)
-    if knee is None and fit is not None:
-        knee = _model_knee(curve, fit)
-        warnings.append(MODEL_KNEE)
-    bp = BreakingPoint(bp_measured, "measured") if saturated else None
-    if bp is None and fit is not None:
-        bp = BreakingPoint(0.97 * fit.saturation_per_s, "model")
+    shape = _shape(curve, params, c)
+    fit, bp = shape.fit, shape.breaking_point
     model = model_curve(fit, curve.load_per_s[0], _MODEL_GRID) if fit is not None else None
-    used_model = (knee is not None and knee.source == "model") or (
-        bp is not None and bp.source == "model"
-    )
-    if used_model and fit is not None and fit.c_source == "fitted":
-        warnings.append(f"M/M/c servers fitted as c = {fit.servers_c}; set model_servers to fix it")
-    load_curve = _load_curve(curve, model if not saturated else None)
-    sla, why = _sla(params, load_curve, knee, bp)
-    warnings.extend([why] if why else [])
+    load_curve = _load_curve(curve, None if shape.saturated else model)
+    sla, why = _sla(params, load_curve, shape.knee, bp)
     rate = sla.max_rate_per_s if sla is not None else 0.0
     return ClassReport(
         name=name,
         curve=curve,
-        knee=knee,
+        knee=shape.knee,
         breaking_point=bp,
         sla=sla,
         max_conn=None if bp is None else load_curve.concurrency_at(bp.load_per_s),
@@ -174,7 +189,7 @@ def class_report(
         usl=_usl(windows),
         peak_load_per_s=peak,
         servers_needed=servers_needed(peak, rate) if rate > 0 else None,
-        warnings=tuple(warnings),
+        warnings=shape.warnings + ((why,) if why else ()),
     )
 
 

@@ -82,6 +82,21 @@ class SctResult:
             if usl is None
             else {"sigma": usl.sigma, "kappa": usl.kappa, "n_star": usl.n_star},
             "warnings": list(self.warnings),
+            "levels": [
+                {
+                    "n": int(n),
+                    "throughput_per_s": float(tp),
+                    "response_s": float(rt),
+                    "intervals": int(k),
+                }
+                for n, tp, rt, k in zip(
+                    self.levels.n,
+                    self.levels.throughput_per_s,
+                    self.levels.response_s,
+                    self.levels.intervals,
+                    strict=True,
+                )
+            ],
         }
 
 

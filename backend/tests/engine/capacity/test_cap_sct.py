@@ -1,5 +1,6 @@
 """SCT on simulated servers with a known best pool size, the piecewise fit, the USL."""
 
+import json
 import math
 
 import numpy as np
@@ -44,6 +45,13 @@ def test_sct_finds_the_known_pool_optimum(two_servers: pl.DataFrame) -> None:
     out = report.to_dict()["servers"]["app-1core"]
     assert set(out) >= {"q_lower", "q_upper", "tp_max_per_s", "usl"}
     assert set(out["usl"]) == {"sigma", "kappa", "n_star"}
+    levels = out["levels"]
+    assert [lv["n"] for lv in levels] == sorted(lv["n"] for lv in levels)
+    assert all(lv["intervals"] >= 10 for lv in levels)
+    # response time grows with concurrency past the plateau (Little: R = n / X)
+    by_n = {lv["n"]: lv for lv in levels}
+    assert by_n[30]["response_s"] > by_n[10]["response_s"]
+    assert json.loads(json.dumps(out, allow_nan=False)) == out
 
 
 def test_no_descent_reports_q_upper_as_above_observed() -> None:
