@@ -56,9 +56,18 @@ function renderSeries<Row>(config: TimeChartConfig<Row>) {
     if (config.kind === "stacked-bar") {
       return <Bar {...common} fill={color} />;
     }
-    const opacity = stackId === undefined ? 0.18 : 0.75;
+    // Buckets hold a count from t to the next t: a step curve draws exactly that. Stacked
+    // series get no outline, or each top edge would trace the running total in its colour.
+    const stacked = stackId !== undefined;
     return (
-      <Area {...common} type="monotone" stroke={color} strokeWidth={1.5} fill={color} fillOpacity={opacity} />
+      <Area
+        {...common}
+        type="stepAfter"
+        stroke={stacked ? "none" : color}
+        strokeWidth={1.2}
+        fill={color}
+        fillOpacity={stacked ? 0.9 : 0.25}
+      />
     );
   });
 }
@@ -115,6 +124,7 @@ export function TimeSeriesChart<Row>({ config, rows, height = 280 }: TimeSeriesC
               type="number"
               scale="time"
               domain={["dataMin", "dataMax"]}
+              ticks={model.ticks}
               tickFormatter={(v: number) => formatTimeTick(v, model.spanMs)}
               tick={axisTick}
               stroke={colorVar("chart-axis")}

@@ -2,7 +2,15 @@ import { describe, expect, it } from "vitest";
 import tokensCss from "../styles/tokens.css?raw";
 import { requestsChartConfig, statusChartConfig } from "../features/datasets/summaryCharts";
 import { makeSeries } from "../test/fixtures";
-import { buildChartModel, MAX_POINTS, thin, tooltipRows, validateConfig, type TimeChartConfig } from "./config";
+import {
+  buildChartModel,
+  MAX_POINTS,
+  thin,
+  timeTicks,
+  tooltipRows,
+  validateConfig,
+  type TimeChartConfig,
+} from "./config";
 import { CHART_COLOR_TOKENS, colorVar, type ColorToken } from "./tokens";
 
 interface Row {
@@ -86,6 +94,25 @@ describe("buildChartModel", () => {
     const model = buildChartModel(requestsChartConfig(60), rows);
     expect(model.points.length).toBeLessThanOrEqual(MAX_POINTS + 1);
     expect(model.points[model.points.length - 1]?.t).toBe(Date.parse(rows[rows.length - 1]?.t ?? ""));
+  });
+});
+
+describe("timeTicks", () => {
+  const h = 3600_000;
+  it("puts at most 8 ticks on round UTC hours or days", () => {
+    const start = Date.UTC(2015, 4, 17, 10, 5);
+    const ticks = timeTicks(start, start + 83 * h);
+    expect(ticks.length).toBeLessThanOrEqual(8);
+    expect(ticks.length).toBeGreaterThanOrEqual(4);
+    expect(ticks[0]).toBe(Date.UTC(2015, 4, 17, 12));
+    for (const t of ticks) expect(t % (12 * h)).toBe(0);
+  });
+  it("uses minute steps for short spans and copes with a single point", () => {
+    const start = Date.UTC(2026, 0, 1, 9, 1, 30);
+    expect(timeTicks(start, start + 20 * 60_000)).toEqual(
+      [5, 10, 15, 20].map((m) => Date.UTC(2026, 0, 1, 9, m)),
+    );
+    expect(timeTicks(start, start)).toEqual([start]);
   });
 });
 

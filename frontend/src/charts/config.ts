@@ -38,6 +38,29 @@ export type ChartPoint = { t: number } & Record<string, number>;
 export interface ChartModel {
   points: ChartPoint[];
   spanMs: number;
+  /** x-axis ticks on round UTC times (whole minutes, hours, days). */
+  ticks: number[];
+}
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const TICK_STEPS_MS = [
+  ...[1, 2, 5, 10, 15, 30].map((n) => n * SECOND),
+  ...[1, 2, 5, 10, 15, 30].map((n) => n * MINUTE),
+  ...[1, 2, 3, 6, 12].map((n) => n * HOUR),
+  ...[1, 2, 7, 14, 28, 56].map((n) => n * DAY),
+];
+
+/** At most `maxTicks` ticks on multiples of a round step (UTC-aligned: the epoch is a midnight). */
+export function timeTicks(startMs: number, endMs: number, maxTicks = 8): number[] {
+  if (!(endMs > startMs)) return Number.isFinite(startMs) ? [startMs] : [];
+  const span = endMs - startMs;
+  const step = TICK_STEPS_MS.find((s) => span / s <= maxTicks) ?? Math.ceil(span / maxTicks / DAY) * DAY;
+  const ticks: number[] = [];
+  for (let t = Math.ceil(startMs / step) * step; t <= endMs; t += step) ticks.push(t);
+  return ticks;
 }
 
 /** A chart never draws more than this many points; the server downsamples long series. */
@@ -86,7 +109,7 @@ export function buildChartModel<Row>(config: TimeChartConfig<Row>, rows: Row[]):
   points.sort((a, b) => a.t - b.t);
   const first = points[0]?.t ?? 0;
   const last = points[points.length - 1]?.t ?? 0;
-  return { points, spanMs: last - first };
+  return { points, spanMs: last - first, ticks: points.length > 0 ? timeTicks(first, last) : [] };
 }
 
 export interface TooltipRow {

@@ -4,6 +4,7 @@ import {
   formatBytes,
   formatCompact,
   formatCount,
+  formatCountOf,
   formatDateTime,
   formatDuration,
   formatEta,
@@ -24,6 +25,14 @@ describe("formatCount", () => {
   it("shows a dash for missing values", () => {
     expect(formatCount(null)).toBe("—");
     expect(formatCount(Number.NaN)).toBe("—");
+  });
+});
+
+describe("formatCountOf", () => {
+  it("pluralises", () => {
+    expect(formatCountOf(1, "response")).toBe("1 response");
+    expect(formatCountOf(2000, "response")).toBe("2,000 responses");
+    expect(formatCountOf(0, "line")).toBe("0 lines");
   });
 });
 
@@ -107,7 +116,9 @@ describe("dates", () => {
   it("adapts axis ticks to the span", () => {
     const hour = 3600_000;
     expect(formatTimeTick(ms, 6 * hour)).toBe("01:58");
-    expect(formatTimeTick(ms, 72 * hour)).toBe("Nov 22 01:58");
+    expect(formatTimeTick(ms, 72 * hour)).toBe("01:58");
+    expect(formatTimeTick(Date.UTC(2026, 10, 22), 72 * hour)).toBe("Nov 22");
     expect(formatTimeTick(ms, 30 * 24 * hour)).toBe("Nov 22");
+    expect(formatTimeTick(ms, 60_000)).toBe("01:58:07");
   });
 });

@@ -15,6 +15,11 @@ export function formatCount(value: number | null | undefined): string {
   return isMissing(value) ? DASH : countFmt.format(value);
 }
 
+/** "1 response", "2,000 responses". */
+export function formatCountOf(value: number, singular: string, plural = `${singular}s`): string {
+  return `${formatCount(value)} ${value === 1 ? singular : plural}`;
+}
+
 export function formatCompact(value: number | null | undefined): string {
   return isMissing(value) ? DASH : compactFmt.format(value);
 }
@@ -117,13 +122,15 @@ export function formatDateTime(value: string | number | Date | null | undefined)
   return `${date} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} UTC`;
 }
 
-/** Axis tick for a time axis: clock time for short spans, day and time for long ones. */
+/** Axis tick for a time axis: the date at midnight and for long spans, else the clock time. */
 export function formatTimeTick(ms: number, spanMs: number): string {
   const d = new Date(ms);
+  const midnight = d.getUTCHours() === 0 && d.getUTCMinutes() === 0 && d.getUTCSeconds() === 0;
+  if (spanMs > 10 * 86400 * 1000 || (midnight && spanMs > 3600 * 1000)) {
+    return `${MONTHS[d.getUTCMonth()] ?? ""} ${d.getUTCDate()}`;
+  }
   const clock = `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
-  if (spanMs <= 36 * 3600 * 1000) return clock;
-  const day = `${MONTHS[d.getUTCMonth()] ?? ""} ${d.getUTCDate()}`;
-  return spanMs <= 10 * 86400 * 1000 ? `${day} ${clock}` : day;
+  return spanMs < 120 * 1000 ? `${clock}:${pad(d.getUTCSeconds())}` : clock;
 }
 
 /** Tooltip label for a time bucket: "Nov 22, 01:58:00 UTC". */

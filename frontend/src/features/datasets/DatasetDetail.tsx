@@ -78,11 +78,16 @@ export function DatasetDetail({ datasetId }: { datasetId: number }) {
 
   if (dataset.isPending) return <Loading label="Loading dataset…" />;
   if (dataset.isError) {
-    const title = isNotFound(dataset.error) ? "Dataset not found" : "Could not load the dataset";
+    const missing = isNotFound(dataset.error);
+    const hint = missing ? "It may have been deleted, or it belongs to a workspace you are not a member of." : undefined;
     return (
       <>
-        <PageHeader title={title} back={back} />
-        <ErrorBanner error={dataset.error} title={title} />
+        <PageHeader title={`Dataset ${datasetId}`} back={back} />
+        <ErrorBanner
+          error={dataset.error}
+          title={missing ? "Dataset not found" : "Could not load the dataset"}
+          hint={hint}
+        />
       </>
     );
   }

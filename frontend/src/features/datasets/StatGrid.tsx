@@ -3,6 +3,7 @@ import { StatCard } from "../../components/StatCard";
 import {
   formatBytes,
   formatCount,
+  formatCountOf,
   formatDateTime,
   formatDuration,
   formatLatency,
@@ -21,7 +22,7 @@ function LatencyCards({ latency }: { latency: NonNullable<TrafficSummary["latenc
       <StatCard
         label="Latency p99"
         value={formatLatency(latency.p99_s)}
-        hint={`${formatCount(latency.count)} timed requests`}
+        hint={formatCountOf(latency.count, "timed request")}
         testId="stat-latency-p99"
       />
     </>
@@ -30,7 +31,7 @@ function LatencyCards({ latency }: { latency: NonNullable<TrafficSummary["latenc
 
 export function StatGrid({ summary: s }: { summary: TrafficSummary }) {
   const perRequest = s.request_count > 0 ? s.bytes_total / s.request_count : null;
-  const rejected = s.rejected_count > 0 ? `${formatCount(s.rejected_count)} lines rejected` : "every line parsed";
+  const rejected = s.rejected_count > 0 ? `${formatCountOf(s.rejected_count, "line")} rejected` : "every line parsed";
   return (
     <div className={styles.grid}>
       <StatCard label="Requests" value={formatCount(s.request_count)} hint={rejected} testId="stat-requests" />
@@ -45,14 +46,14 @@ export function StatGrid({ summary: s }: { summary: TrafficSummary }) {
       <StatCard
         label="Server errors (5xx)"
         value={formatPercent(s.error_rate, 2)}
-        hint={`${formatCount(s.status_counts["5xx"] ?? 0)} responses`}
+        hint={formatCountOf(s.status_counts["5xx"] ?? 0, "response")}
         tone={s.error_rate >= 0.01 ? "danger" : "neutral"}
         testId="stat-error-rate"
       />
       <StatCard
         label="Client errors (4xx)"
         value={formatPercent(s.client_error_rate, 2)}
-        hint={`${formatCount(s.status_counts["4xx"] ?? 0)} responses`}
+        hint={formatCountOf(s.status_counts["4xx"] ?? 0, "response")}
         tone={s.client_error_rate >= 0.05 ? "warning" : "neutral"}
       />
       <StatCard

@@ -44,8 +44,10 @@ export function SummaryView({ summary }: { summary: TrafficSummary }) {
       <StatGrid summary={summary} />
       {summary.latency === null && (
         <Banner tone="info" title="No latency in this log" testId="no-latency">
-          This log has no latency field, so latency percentiles cannot be shown. Log the response time at the end of
-          each line (nginx <code>$request_time</code>, Apache <code>%D</code>) to get them.
+          <p>
+            This log has no latency field, so latency percentiles cannot be shown. Log the response time at the end of
+            each line (nginx <code>$request_time</code>, Apache <code>%D</code>) to get them.
+          </p>
         </Banner>
       )}
       <div className={styles.charts}>

@@ -63,7 +63,12 @@ function Progress({ state, onCancel }: { state: UploadState; onCancel: () => voi
 }
 
 function Failure({ state, onRetry }: { state: Extract<UploadState, { phase: "failed" }>; onRetry: () => void }) {
-  const title = state.stage === "upload" ? "The upload failed" : "The log could not be processed";
+  const title =
+    state.stage === "processing"
+      ? "The log could not be processed"
+      : state.error.status >= 400 && state.error.status < 500
+        ? "The file was not accepted"
+        : "The upload failed";
   const action = (
     <div className={styles.actions}>
       <Button size="small" onClick={onRetry}>
