@@ -10,15 +10,16 @@ from typing import Any
 import numpy as np
 import polars as pl
 from numpy.typing import NDArray
-from scipy import stats
 
+from headroom.engine.capacity.piecewise import PiecewiseFit, fit_segments
 from headroom.engine.capacity.usl import UslFit, fit_usl
 from headroom.engine.capacity.windows import interval_counts
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 DISAGREEMENT = 0.30
-MATERIAL = 0.10  # a significant middle slope is only reported when it moves TP this much
+FRINGE = 0.5  # fringe levels: visited less than this fraction of the median level
+MATERIAL = 0.10  # a significant slope counts only when it moves TP this much (of TP_max)
 SITE = "site"
 
 
@@ -44,20 +45,6 @@ class SctLevels:
     throughput_per_s: FloatArray
     response_s: FloatArray
     intervals: IntArray
-
-
-@dataclass(frozen=True)
-class PiecewiseFit:
-    """Continuous three-segment fit of throughput against concurrency."""
-
-    q_lower: int  # first breakpoint
-    q_upper: int  # second breakpoint (a descent only when descent_significant)
-    tp_max_per_s: float
-    middle_slope_per_s: float
-    middle_p_value: float
-    last_slope_per_s: float
-    last_p_value: float
-    sse: float
 
 
 @dataclass(frozen=True)
@@ -133,63 +120,11 @@ def sct_levels(arrive_s: FloatArray, depart_s: FloatArray, params: SctParams) ->
     )
 
 
-def _design(x: FloatArray, b1: FloatArray, b2: FloatArray) -> FloatArray:
-    """(pairs, m, 4) design matrices [1, x, (x - b1)+, (x - b2)+]."""
-    ones = np.ones((b1.size, x.size))
-    xs = np.broadcast_to(x, (b1.size, x.size))
-    h1 = np.maximum(x[None, :] - b1[:, None], 0.0)
-    h2 = np.maximum(x[None, :] - b2[:, None], 0.0)
-    return np.stack((ones, xs, h1, h2), axis=2)
-
-
-def _slope_test(
-    beta: FloatArray, cov: FloatArray, weights: FloatArray, df: int
-) -> tuple[float, float]:
-    """Slope (weights . beta) and its two-sided t-test p-value against zero."""
-    slope = float(weights @ beta)
-    se = math.sqrt(max(float(weights @ cov @ weights), 0.0))
-    if se == 0.0:
-        return slope, 0.0 if slope != 0.0 else 1.0
-    return slope, float(2.0 * stats.t.sf(abs(slope / se), df))
-
-
 def piecewise_fit(
     n: FloatArray, tp: FloatArray, weights: FloatArray | None = None
 ) -> PiecewiseFit | None:
-    """Weighted least squares over every pair of candidate breakpoints (each segment has
-    >= 2 levels). The weights (intervals per level) make a level's mean count as much as
-    the intervals behind it, so sparsely visited edge levels cannot pull a breakpoint."""
-    m = n.size
-    if m < 6:
-        return None
-    w = np.ones(m) if weights is None else np.asarray(weights, dtype=np.float64)
-    w = w * m / w.sum()
-    i, j = np.triu_indices(m, k=1)
-    ok = (i >= 1) & (j <= m - 2)
-    i, j = i[ok], j[ok]
-    x = n.astype(np.float64)
-    design = _design(x, x[i], x[j])
-    gram = np.einsum("pmk,m,pml->pkl", design, w, design)
-    rhs = np.einsum("pmk,m,m->pk", design, w, tp)
-    beta = np.linalg.solve(gram + 1e-12 * np.eye(4), rhs[..., None])[..., 0]
-    resid = tp[None, :] - np.einsum("pmk,pk->pm", design, beta)
-    sse = np.sum(w * resid**2, axis=1)
-    best = int(np.argmin(sse))
-    df = m - 4
-    cov = sse[best] / df * np.linalg.inv(gram[best])
-    mid, p_mid = _slope_test(beta[best], cov, np.array([0.0, 1.0, 1.0, 0.0]), df)
-    last, p_last = _slope_test(beta[best], cov, np.array([0.0, 1.0, 1.0, 1.0]), df)
-    fitted = design[best] @ beta[best]
-    return PiecewiseFit(
-        q_lower=int(x[i[best]]),
-        q_upper=int(x[j[best]]),
-        tp_max_per_s=float(fitted.max()),
-        middle_slope_per_s=mid,
-        middle_p_value=p_mid,
-        last_slope_per_s=last,
-        last_p_value=p_last,
-        sse=float(sse[best]),
-    )
+    """The three-stage fit (ascending, stable, descending)."""
+    return fit_segments(n, tp, weights, segments=3)
 
 
 def _disagrees(usl: UslFit | None, q_lower: int, q_high: int) -> bool:
@@ -202,32 +137,68 @@ def _disagrees(usl: UslFit | None, q_lower: int, q_high: int) -> bool:
     return distance > DISAGREEMENT * q_lower
 
 
+def core_levels(intervals: IntArray) -> slice:
+    """The levels left after trimming the fringe at both ends of the observed range.
+
+    Q is averaged over the same interval whose completions give TP, so an interval lands
+    on an extreme level largely because few (top end) or many (bottom end) requests
+    completed in it: the mean TP of a level visited only by such swings is biased (low at
+    the top, which would fake a descent). Those fringe levels show as a tail of rarely
+    visited levels: trailing levels visited less than half as often as the median level
+    are left out of the fits (they stay in the scatter), at most a quarter of the levels
+    per end, so a genuinely sparse region is never dropped whole.
+    """
+    cut = FRINGE * float(np.median(intervals)) if intervals.size else 0.0
+    most = intervals.size // 4
+    lo, hi = 0, intervals.size
+    while lo < most and intervals[lo] < cut:
+        lo += 1
+    while intervals.size - hi < most and intervals[hi - 1] < cut:
+        hi -= 1
+    return slice(lo, hi)
+
+
+def _has_descent(fit: PiecewiseFit, n_top: float, alpha: float) -> bool:
+    """A descent: the last slope is significantly negative and costs TP materially."""
+    drop = -fit.last_slope_per_s * (n_top - fit.q_upper)
+    significant = fit.last_slope_per_s < 0 and fit.last_p_value < alpha
+    return significant and drop > MATERIAL * fit.tp_max_per_s
+
+
+def _plateau_warning(fit: PiecewiseFit, end: float, alpha: float) -> str | None:
+    slope, p = fit.slopes_per_s[1], fit.p_values[1]  # the stable stage is segment 1
+    if p < alpha and abs(slope * (end - fit.q_lower)) > MATERIAL * fit.tp_max_per_s:
+        return (
+            f"no flat stage: throughput still changes by {slope:.3g}/s per request "
+            f"past Q_lower (p = {p:.2g})"
+        )
+    return None
+
+
 def sct_result(server: str, levels: SctLevels, alpha: float) -> SctResult:
-    fit = piecewise_fit(
-        levels.n.astype(np.float64), levels.throughput_per_s, levels.intervals.astype(np.float64)
-    )
+    """Q_lower, Q_upper and TP_max from the three-stage fit; when the third stage (a
+    material, significant descent) is absent, the rise-and-plateau fit places Q_lower."""
+    core = core_levels(levels.intervals)
+    n = levels.n[core].astype(np.float64)
+    tp = levels.throughput_per_s[core]
+    w = levels.intervals[core].astype(np.float64)
+    three = piecewise_fit(n, tp, w)
     try:
-        usl: UslFit | None = fit_usl(levels.n.astype(np.float64), levels.throughput_per_s)
+        usl: UslFit | None = fit_usl(n, tp)
     except (ValueError, RuntimeError):
         usl = None
-    if fit is None:
-        why = f"only {levels.n.size} concurrency levels with enough intervals (need 6)"
+    if three is None:
+        why = f"only {n.size} concurrency levels with enough intervals (need 6)"
         return SctResult(server, levels, None, usl, None, None, None, (why,))
-    warnings = []
-    descent = fit.last_slope_per_s < 0 and fit.last_p_value < alpha
-    q_upper = fit.q_upper if descent else None
-    span = fit.middle_slope_per_s * (fit.q_upper - fit.q_lower)
-    if fit.middle_p_value < alpha and abs(span) > MATERIAL * fit.tp_max_per_s:
-        warnings.append(
-            f"no flat stage: throughput still changes by {fit.middle_slope_per_s:.3g}/s per "
-            f"request between the breakpoints (p = {fit.middle_p_value:.2g})"
-        )
-    q_high = q_upper if q_upper is not None else int(levels.n.max())
+    descent = _has_descent(three, float(n.max()), alpha)
+    fit = three if descent else (fit_segments(n, tp, w, segments=2) or three)
+    q_upper = three.q_upper if descent else None
+    q_high = q_upper if q_upper is not None else int(n.max())
+    warnings = [_plateau_warning(fit, q_high, alpha)]
     if _disagrees(usl, fit.q_lower, q_high):
         warnings.append("the USL peak and the SCT range disagree by more than 30%")
-    return SctResult(
-        server, levels, fit, usl, fit.q_lower, q_upper, fit.tp_max_per_s, tuple(warnings)
-    )
+    kept = tuple(w for w in warnings if w)
+    return SctResult(server, levels, fit, usl, fit.q_lower, q_upper, fit.tp_max_per_s, kept)
 
 
 def analyze_trace(table: pl.DataFrame, params: SctParams | None = None) -> SctReport:
