@@ -7,8 +7,7 @@ import numpy as np
 from .formats import registry
 from .parse import as_buffer
 from .records import Detection, UnrecognisedLogError
-from .scanner import split_lines
-from .template import Scan, TemplateParser
+from .tabulate import Scan, TemplateParser
 
 SAMPLE_LINES = 1000
 MIN_PARSED_FRACTION = 0.5
@@ -60,18 +59,18 @@ def detect_format(sample: bytes) -> Detection:
     format parses at least half of them.
     """
     buf = as_buffer(_sample_lines(sample))
-    starts, ends = split_lines(buf)
-    if starts.size == 0:
+    scans = [(p, p.scan(buf)) for p in _candidates()]
+    n_lines = scans[0][1].starts.size
+    if n_lines == 0:
         raise UnrecognisedLogError("the log is empty")
-    scans = [(p, p.scan(buf, starts, ends)) for p in _candidates()]
     ranked = sorted(scans, key=lambda ps: (_fraction(ps[1]), ps[0].fields_count()), reverse=True)
     best, scan = ranked[0]
     fraction = _fraction(scan)
     if fraction < MIN_PARSED_FRACTION:
         closest, cscan = max(scans, key=lambda ps: (_fraction(ps[1]), ps[1].progress))
-        _refuse(closest, cscan, buf, starts, ends, _fraction(cscan))
+        _refuse(closest, cscan, buf, _fraction(cscan))
     runner_up = _fraction(ranked[1][1]) if len(ranked) > 1 else 0.0
-    name, unit, notes = best.name, None, [f"{fraction:.1%} of {starts.size} lines parse"]
+    name, unit, notes = best.name, None, [f"{fraction:.1%} of {n_lines} lines parse"]
     if scan.latency_raw is not None and scan.latency_point is not None:
         unit, note = latency_unit(scan.latency_raw, scan.latency_point)
         name = name.removesuffix("_latency_s") + f"_latency_{unit}"
@@ -86,11 +85,10 @@ def _refuse(
     best: TemplateParser,
     scan: Scan,
     buf: np.ndarray,
-    starts: np.ndarray,
-    ends: np.ndarray,
     fraction: float,
 ) -> None:
     i = int(np.flatnonzero(scan.err != 0)[0])
+    starts, ends = scan.starts, scan.ends
     line = bytes(buf[starts[i] : ends[i]]).decode("utf-8", "replace")[:500]
     closest = best.name.removesuffix("_latency_s") + ("_latency" if best.latency_unit else "")
     raise UnrecognisedLogError(

@@ -7,7 +7,7 @@ from numba import njit
 
 NS_PER_S = 1_000_000_000
 # month name -> number, keyed by the lower-cased 3 bytes packed into an int
-_MONTHS = np.array(
+MONTHS = np.array(
     [
         (ord(m[0]) << 16) | (ord(m[1]) << 8) | ord(m[2])
         for m in (
@@ -29,7 +29,7 @@ _MONTHS = np.array(
 )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def days_from_civil(y: int, m: int, d: int) -> int:
     """Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm)."""
     y -= m <= 2
@@ -41,7 +41,7 @@ def days_from_civil(y: int, m: int, d: int) -> int:
     return era * 146097 + doe - 719468
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _digits(buf: np.ndarray, pos: int, end: int, n_max: int) -> tuple[int, int]:
     """Parse up to n_max digits: (value, new_pos); new_pos == pos when none."""
     v = 0
@@ -52,7 +52,7 @@ def _digits(buf: np.ndarray, pos: int, end: int, n_max: int) -> tuple[int, int]:
     return v, j
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _month(buf: np.ndarray, pos: int, end: int, months: np.ndarray) -> int:
     if pos + 3 > end:
         return 0
@@ -63,7 +63,7 @@ def _month(buf: np.ndarray, pos: int, end: int, months: np.ndarray) -> int:
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _fraction_ns(buf: np.ndarray, pos: int, end: int) -> tuple[int, int]:
     """Parse `.ddd...` at pos: (nanoseconds, new_pos)."""
     if pos >= end or buf[pos] != 46:
@@ -78,7 +78,7 @@ def _fraction_ns(buf: np.ndarray, pos: int, end: int) -> tuple[int, int]:
     return ns, j
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tz_offset_s(buf: np.ndarray, pos: int, end: int) -> tuple[int, int, bool]:
     """Parse an optional ` +hhmm`/`Z` suffix: (offset seconds, new_pos, ok)."""
     j = pos
@@ -102,9 +102,42 @@ def _tz_offset_s(buf: np.ndarray, pos: int, end: int) -> tuple[int, int, bool]:
     return sign * (hh * 3600 + mm * 60), k2, True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _d2(buf: np.ndarray, s: int) -> int:
+    """Two ASCII digits at s, or -1000 when either is not a digit."""
+    a = int(buf[s]) - 48
+    b = int(buf[s + 1]) - 48
+    if a < 0 or a > 9 or b < 0 or b > 9:
+        return -1000
+    return a * 10 + b
+
+
+@njit(cache=True, inline="always")
+def _clf_fixed(buf: np.ndarray, s: int, months: np.ndarray) -> tuple[bool, int]:
+    """The layout Apache and nginx always write: `dd/Mon/yyyy:HH:MM:SS +hhmm`."""
+    if buf[s + 2] != 47 or buf[s + 6] != 47 or buf[s + 11] != 58 or buf[s + 20] != 32:
+        return False, 0
+    if buf[s + 14] != 58 or buf[s + 17] != 58 or (buf[s + 21] != 43 and buf[s + 21] != 45):
+        return False, 0
+    d, y1, y2, hh = _d2(buf, s), _d2(buf, s + 7), _d2(buf, s + 9), _d2(buf, s + 12)
+    mi, ss, oh, om = _d2(buf, s + 15), _d2(buf, s + 18), _d2(buf, s + 22), _d2(buf, s + 24)
+    mon = _month(buf, s + 3, s + 6, months)
+    if min(d, y1, y2, hh, mi, ss, oh, om) < 0 or mon == 0 or d < 1 or d > 31:
+        return False, 0
+    if hh > 23 or mi > 59 or ss > 60:
+        return False, 0
+    off = (oh * 3600 + om * 60) * (1 if buf[s + 21] == 43 else -1)
+    days = days_from_civil(y1 * 100 + y2, mon, d)
+    return True, (days * 86400 + hh * 3600 + mi * 60 + ss - off) * NS_PER_S
+
+
+@njit(cache=True, inline="always")
 def parse_clf_time(buf: np.ndarray, s: int, e: int, months: np.ndarray) -> tuple[bool, int]:
     """`10/Oct/2000:13:55:36[.fff] [-0700]` -> (ok, UTC ns)."""
+    if e - s == 26:
+        ok, v = _clf_fixed(buf, s, months)
+        if ok:
+            return ok, v
     d, j = _digits(buf, s, e, 2)
     if j == s or j >= e or buf[j] != 47:
         return False, 0
@@ -130,58 +163,8 @@ def parse_clf_time(buf: np.ndarray, s: int, e: int, months: np.ndarray) -> tuple
     return True, secs * NS_PER_S + frac
 
 
-@njit(cache=True)
-def clf_times(
-    buf: np.ndarray, fs: np.ndarray, fe: np.ndarray, err: np.ndarray, code: int, months: np.ndarray
-) -> np.ndarray:
-    n = fs.size
-    out = np.zeros(n, np.int64)
-    for i in range(n):
-        if err[i] != 0:
-            continue
-        ok, v = parse_clf_time(buf, fs[i], fe[i], months)
-        if ok:
-            out[i] = v
-        else:
-            err[i] = code
-    return out
-
-
-@njit(cache=True)
-def integers(
-    buf: np.ndarray,
-    fs: np.ndarray,
-    fe: np.ndarray,
-    err: np.ndarray,
-    code: int,
-    dash_value: int,
-    dash_valid: bool,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Signed integers; `-` becomes dash_value (valid iff dash_valid); others flag `code`."""
-    n = fs.size
-    out = np.zeros(n, np.int64)
-    valid = np.zeros(n, np.bool_)
-    for i in range(n):
-        s = fs[i]
-        e = fe[i]
-        if err[i] != 0 or s < 0:
-            continue
-        if e - s == 1 and buf[s] == 45:
-            out[i] = dash_value
-            valid[i] = dash_valid
-            continue
-        neg = s < e and buf[s] == 45
-        v, j = _digits(buf, s + neg, e, 18)
-        if j == s + neg or j != e:
-            err[i] = code
-            continue
-        out[i] = -v if neg else v
-        valid[i] = True
-    return out, valid
-
-
-@njit(cache=True)
-def _decimal(buf: np.ndarray, s: int, e: int) -> tuple[bool, float, bool]:
+@njit(cache=True, inline="always")
+def parse_decimal(buf: np.ndarray, s: int, e: int) -> tuple[bool, float, bool]:
     """`12`, `0.004` -> (ok, value, had_point)."""
     v, j = _digits(buf, s, e, 18)
     if j == s:
@@ -196,64 +179,89 @@ def _decimal(buf: np.ndarray, s: int, e: int) -> tuple[bool, float, bool]:
     return True, v + f / 10.0 ** (k - j - 1), True
 
 
-@njit(cache=True)
-def decimals(
-    buf: np.ndarray, fs: np.ndarray, fe: np.ndarray, err: np.ndarray, code: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Non-negative decimals; `-` is null. Returns values, validity, had-a-decimal-point."""
-    n = fs.size
-    out = np.zeros(n, np.float64)
-    valid = np.zeros(n, np.bool_)
-    point = np.zeros(n, np.bool_)
-    for i in range(n):
-        s = fs[i]
-        e = fe[i]
-        if err[i] != 0 or s < 0 or (e - s == 1 and buf[s] == 45):
-            continue
-        ok, v, p = _decimal(buf, s, e)
-        if not ok:
-            err[i] = code
-            continue
-        out[i] = v
-        valid[i] = True
-        point[i] = p
-    return out, valid, point
-
-
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _is_protocol(buf: np.ndarray, s: int, e: int) -> bool:
     return e - s >= 5 and buf[s] == 72 and buf[s + 1] == 84 and buf[s + 4] == 47  # H T . . /
 
 
-@njit(cache=True)
-def split_requests(buf: np.ndarray, fs: np.ndarray, fe: np.ndarray) -> np.ndarray:
-    """`METHOD target [PROTO]` -> spans of method, path, query (-1 = null)."""
-    n = fs.size
-    out = np.full((n, 6), -1, np.int64)
-    for i in range(n):
-        s = fs[i]
-        e = fe[i]
-        if s < 0:
-            continue
-        sp1 = s
-        while sp1 < e and buf[sp1] != 32:
-            sp1 += 1
-        if sp1 >= e - 1:
-            continue  # `-` or a single token: not a request line
-        t_end = e
-        sp2 = e - 1
-        while sp2 > sp1 and buf[sp2] != 32:
-            sp2 -= 1
-        if sp2 > sp1 and _is_protocol(buf, sp2 + 1, e):
-            t_end = sp2
-        out[i, 0] = s
-        out[i, 1] = sp1
-        q = sp1 + 1
-        while q < t_end and buf[q] != 63:
-            q += 1
-        out[i, 2] = sp1 + 1
-        out[i, 3] = q
-        if q < t_end:
-            out[i, 4] = q + 1
-            out[i, 5] = t_end
-    return out
+@njit(cache=True, inline="always")
+def parse_int(buf: np.ndarray, s: int, e: int) -> tuple[bool, int]:
+    """A signed integer of up to 18 digits filling [s, e)."""
+    neg = s < e and buf[s] == 45
+    v, j = _digits(buf, s + neg, e, 18)
+    if j == s + neg or j != e:
+        return False, 0
+    return True, -v if neg else v
+
+
+@njit(cache=True, inline="always")
+def split_request(buf: np.ndarray, s: int, e: int, out: np.ndarray, i: int) -> None:
+    """`METHOD target [PROTO]` -> spans of method, path, query in out[0:6, i] (-1 = null)."""
+    for r in range(6):
+        out[r, i] = -1
+    sp1 = s
+    while sp1 < e and buf[sp1] != 32:
+        sp1 += 1
+    if sp1 >= e - 1:
+        return  # `-` or a single token: not a request line
+    t_end = e
+    sp2 = e - 1
+    while sp2 > sp1 and buf[sp2] != 32:
+        sp2 -= 1
+    if sp2 > sp1 and _is_protocol(buf, sp2 + 1, e):
+        t_end = sp2
+    q = sp1 + 1
+    while q < t_end and buf[q] != 63:
+        q += 1
+    out[0, i], out[1, i], out[2, i], out[3, i] = s, sp1, sp1 + 1, q
+    if q < t_end:
+        out[4, i], out[5, i] = q + 1, t_end
+
+
+@njit(cache=True, inline="always")
+def parse_iso_time(buf: np.ndarray, s: int, e: int) -> tuple[bool, int]:
+    """`2000-10-10T13:55:36[.fff][Z|+hh:mm]` (T or space) -> (ok, UTC ns); no zone = UTC."""
+    y, j = _digits(buf, s, e, 4)
+    if j != s + 4 or j + 15 > e or buf[j] != 45 or buf[j + 3] != 45:
+        return False, 0
+    mo, _ = _digits(buf, j + 1, e, 2)
+    d, _ = _digits(buf, j + 4, e, 2)
+    if buf[j + 6] != 84 and buf[j + 6] != 32 and buf[j + 6] != 116:
+        return False, 0
+    hh, k1 = _digits(buf, j + 7, e, 2)
+    mi, k2 = _digits(buf, j + 10, e, 2)
+    ss, k3 = _digits(buf, j + 13, e, 2)
+    if k1 != j + 9 or k2 != j + 12 or k3 != j + 15 or buf[k1] != 58 or buf[k2] != 58:
+        return False, 0
+    if not (1 <= mo <= 12 and 1 <= d <= 31 and hh <= 23 and mi <= 59 and ss <= 60):
+        return False, 0
+    frac, k4 = _fraction_ns(buf, k3, e)
+    off, k5, ok = _tz_offset_s(buf, k4, e)
+    if not ok or k5 != e:
+        return False, 0
+    secs = days_from_civil(y, mo, d) * 86400 + hh * 3600 + mi * 60 + ss - off
+    return True, secs * NS_PER_S + frac
+
+
+@njit(cache=True, inline="always")
+def parse_decimal_sum(buf: np.ndarray, s: int, e: int) -> tuple[bool, float, bool, bool]:
+    """`0.012, 0.004 : -` (nginx upstream times) -> (ok, sum, any value, had point)."""
+    total = 0.0
+    seen = False
+    point = False
+    j = s
+    while j < e:
+        k = j
+        while k < e and buf[k] != 44 and buf[k] != 58 and buf[k] != 32:
+            k += 1
+        if k > j and not (k - j == 1 and buf[j] == 45):
+            ok, v, p = parse_decimal(buf, j, k)
+            if not ok:
+                return False, 0.0, False, False
+            total += v
+            seen = True
+            point = point or p
+        j = k
+        while j < e and (buf[j] == 44 or buf[j] == 58 or buf[j] == 32):
+            j += 1
+    return True, total, seen, point

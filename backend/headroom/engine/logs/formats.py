@@ -9,36 +9,14 @@ from __future__ import annotations
 from functools import cache
 
 from .records import LogInputError
-from .template import Field, TemplateParser
+from .tabulate import TemplateParser
+from .template import LATENCY_UNITS, Field, Parts, join
 
 F = Field
-Parts = tuple[bytes | Field, ...]
-COMMON: Parts = (
-    F("client"),
-    b" ",
-    F("skip"),
-    b" ",
-    F("skip"),
-    b" [",
-    F("time"),
-    b'] "',
-    F("request"),
-)
-COMMON += (b'" ', F("status"), b" ", F("bytes"))
+COMMON: Parts = (F("client"), b" ", F("skip"), b" ", F("skip"), b" [", F("time"), b'] "')
+COMMON += (F("request"), b'" ', F("status"), b" ", F("bytes"))
 COMBINED = (*COMMON, b' "', F("referer"), b'" "', F("user_agent"), b'"')
 VHOST = (F("server"), b":", F("skip"), b" ")
-LATENCY_UNITS = ("s", "ms", "us")
-
-
-def _join(*groups: tuple[bytes | Field, ...]) -> tuple[bytes | Field, ...]:
-    """Concatenate parts, merging literals that end up adjacent."""
-    out: list[bytes | Field] = []
-    for part in (p for g in groups for p in g):
-        if isinstance(part, bytes) and out and isinstance(out[-1], bytes):
-            out[-1] += part
-        else:
-            out.append(part)
-    return tuple(out)
 
 
 def clf_family() -> dict[str, TemplateParser]:
@@ -47,11 +25,10 @@ def clf_family() -> dict[str, TemplateParser]:
         for base_name, base in (("common", COMMON), ("combined", COMBINED)):
             name = ("vhost_" if vhost else "") + base_name
             head = VHOST if vhost else ()
-            out[name] = TemplateParser(name, _join(head, base))
+            out[name] = TemplateParser(name, join(head, base))
             for unit in LATENCY_UNITS:
                 lat = f"{name}_latency_{unit}"
-                parts = _join(head, base, (b" ", F("latency")))
-                out[lat] = TemplateParser(lat, parts, latency_unit=unit)
+                out[lat] = TemplateParser(lat, join(head, base, (b" ", F("latency", unit))))
     return out
 
 

@@ -6,7 +6,6 @@ import numpy as np
 
 from .formats import get_parser
 from .records import REJECT_TEXT_CHARS, REJECTS_KEPT, Chunk, Detection, ParsedChunk, Reject
-from .scanner import split_lines
 
 
 def as_buffer(data: bytes) -> np.ndarray:
@@ -29,8 +28,8 @@ def parse_chunk(
         data = bytes(chunk)
     parser = get_parser(fmt.format if isinstance(fmt, Detection) else fmt)
     buf = as_buffer(data)
-    starts, ends = split_lines(buf)
-    scan = parser.scan(buf, starts, ends)
+    scan = parser.scan(buf)
+    starts, ends = scan.starts, scan.ends
     bad = np.flatnonzero(scan.err != 0)
     rejects = tuple(
         Reject(

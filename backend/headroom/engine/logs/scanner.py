@@ -9,6 +9,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .fields import (
+    parse_clf_time,
+    parse_decimal,
+    parse_decimal_sum,
+    parse_int,
+    parse_iso_time,
+    split_request,
+)
+
 # step kinds
 LIT = 0
 FIELD = 1
@@ -17,6 +26,7 @@ TOKEN = 0  # runs to the terminator byte (next literal's first byte); last field
 QUOTED = 1  # backslash escapes; ends at a quote followed by the next literal's 2nd byte
 QUOTED_LAST = 2  # last quoted field: ends at the line's final quote; unterminated is tolerated
 REST = 3  # to the end of the line
+TOKEN_LIST = 4  # like TOKEN, but `, ` and ` : ` separators do not end it (upstream times)
 
 # line error codes (0 = ok)
 E_EMPTY = 1
@@ -24,132 +34,251 @@ E_LITERAL = 2
 E_EARLY_END = 3
 E_TRAILING = 4
 E_UNTERMINATED = 5
-E_TIME = 6
-E_STATUS = 7
-E_BYTES = 8
-E_LATENCY = 9
-E_NUMBER = 10
+E_VALUE = 6  # a typed field failed to convert; err_step holds its slot
+# typed conversions per slot
+C_NONE = 0
+C_TIME_CLF = 1  # 10/Oct/2000:13:55:36 -0700 -> UTC ns
+C_INT = 2  # `-` is null
+C_INT_DASH0 = 3  # `-` is 0 (CLF %b)
+C_DECIMAL = 4  # `-` is null; flag POINT when written with a decimal point
+C_REQUEST = 5  # request line -> method/path/query spans
+C_TIME_ISO = 6  # 2000-10-10T13:55:36-07:00 -> UTC ns
+C_EPOCH = 7  # decimal epoch time (unit from the field) -> fval
+C_DECIMAL_SUM = 8  # `0.012, 0.004` -> their sum; all `-` is null
+VALID = 1
+POINT = 2
+ESCAPED = 4  # a quoted field holding backslash escapes
 
 
-@njit(cache=True)
-def split_lines(buf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Line spans (start, end); end excludes the newline and trailing CR/space/tab."""
-    n = buf.size
-    count = 0
-    for i in range(n):
-        if buf[i] == 10:
-            count += 1
-    if n > 0 and buf[n - 1] != 10:
-        count += 1
-    starts = np.empty(count, np.int64)
-    ends = np.empty(count, np.int64)
-    k = 0
-    s = 0
-    for i in range(n + 1):
-        if i == n and (n == 0 or buf[n - 1] == 10):
-            break
-        if i == n or buf[i] == 10:
-            e = i
-            while e > s and (buf[e - 1] == 13 or buf[e - 1] == 32 or buf[e - 1] == 9):
-                e -= 1
-            starts[k] = s
-            ends[k] = e
-            k += 1
-            s = i + 1
-    return starts, ends
-
-
-@njit(cache=True)
-def _scan_quoted(buf: np.ndarray, pos: int, end: int, after: int) -> int:
+@njit(cache=True, inline="always")
+def _scan_quoted(buf: np.ndarray, pos: int, end: int, after: int) -> tuple[int, bool]:
+    """End of a quoted field: the first unescaped quote followed by `after` (any when < 0)
+    or ending the line; -1 when there is none. Also whether a backslash was seen."""
     j = pos
+    esc = False
     while j < end:
         b = buf[j]
         if b == 92:  # backslash escapes the next byte
+            esc = True
             j += 2
             continue
         if b == 34 and (j + 1 >= end or after < 0 or buf[j + 1] == after):
-            return j
+            return j, esc
         j += 1
-    return -1
+    return -1, esc
 
 
-@njit(cache=True)
-def _scan_field(buf: np.ndarray, pos: int, end: int, mode: int, term: int, after: int) -> int:
-    """Return the field's end (exclusive), -1 when the line ends early, -2 unterminated."""
+@njit(cache=True, inline="always")
+def _scan_last_quoted(buf: np.ndarray, pos: int, end: int) -> tuple[int, bool]:
+    """The last field's end: its closing quote must end the line (-3 otherwise); with no
+    unescaped quote at all the field was truncated and runs to the end of the line."""
+    j = pos
+    esc = False
+    last = -1
+    while j < end:
+        b = buf[j]
+        if b == 92:
+            esc = True
+            j += 2
+            continue
+        if b == 34:
+            last = j
+        j += 1
+    if last < 0:
+        return end, esc  # tolerated: truncated before its closing quote
+    return (last if last == end - 1 else -3), esc
+
+
+@njit(cache=True, inline="always")
+def _scan_field(
+    buf: np.ndarray, pos: int, end: int, mode: int, term: int, after: int
+) -> tuple[int, bool]:
+    """(field end (exclusive) or -1 line ends early / -2 unterminated / -3 text after the
+    closing quote, whether it holds a backslash escape)."""
     if mode == REST:
-        return end
+        return end, False
     if mode == QUOTED:
-        j = _scan_quoted(buf, pos, end, after)
-        return j if j >= 0 else -2
+        j, esc = _scan_quoted(buf, pos, end, after)
+        return (j if j >= 0 else -2), esc
     if mode == QUOTED_LAST:
-        if end > pos and buf[end - 1] == 34 and (end - 1 == pos or buf[end - 2] != 92):
-            return end - 1
-        if _scan_quoted(buf, pos, end, -1) >= 0:
-            return -3  # a closing quote with text after it
-        return end  # tolerated: a last field truncated before its closing quote
+        return _scan_last_quoted(buf, pos, end)
+    j = pos
+    if mode == TOKEN_LIST:
+        j = _scan_list(buf, pos, end, term)
+    else:
+        while j < end and buf[j] != term:
+            j += 1
+    if j == end and term != 32:
+        return -1, False
+    return j, False
+
+
+@njit(cache=True, inline="always")
+def _scan_list(buf: np.ndarray, pos: int, end: int, term: int) -> int:
+    """Like a token, but `, ` and ` : ` separators (nginx upstream times) do not end it."""
     j = pos
     while j < end and buf[j] != term:
         j += 1
-    if j == end and term != 32:
-        return -1
+        if j < end and buf[j] == 32:
+            if buf[j - 1] == 44:  # `, `
+                j += 1
+            elif j + 2 < end and buf[j + 1] == 58 and buf[j + 2] == 32:  # ` : `
+                j += 3
     return j
 
 
 @njit(cache=True)
-def tokenise(
+def line_spans(buf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Line (start, end); end excludes the newline and trailing CR/space/tab."""
+    n = buf.size
+    count = 0
+    for i in range(n):  # a branch-free count vectorises: cheaper than growing arrays
+        count += buf[i] == 10
+    k_max = count + (1 if n > 0 and buf[n - 1] != 10 else 0)
+    starts = np.empty(k_max, np.int64)
+    ends = np.empty(k_max, np.int64)
+    k = 0
+    s = 0
+    for i in range(n):
+        if buf[i] == 10:
+            starts[k] = s
+            ends[k] = _rstrip(buf, s, i)
+            k += 1
+            s = i + 1
+    if k < k_max:
+        starts[k] = s
+        ends[k] = _rstrip(buf, s, n)
+    return starts, ends
+
+
+@njit(cache=True, inline="always")
+def _rstrip(buf: np.ndarray, s: int, e: int) -> int:
+    while e > s and (buf[e - 1] == 13 or buf[e - 1] == 32 or buf[e - 1] == 9):
+        e -= 1
+    return e
+
+
+@njit(cache=True, inline="always")
+def _match_line(
     buf: np.ndarray,
-    starts: np.ndarray,
-    ends: np.ndarray,
-    kind: np.ndarray,
-    lit: np.ndarray,
-    lit_off: np.ndarray,
-    lit_len: np.ndarray,
-    slot: np.ndarray,
-    mode: np.ndarray,
-    term: np.ndarray,
-    after: np.ndarray,
-    n_slots: int,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Delimit every line's fields: spans (n, n_slots) and an error code and step per line."""
+    pos: int,
+    end: int,
+    prog: tuple,
+    fs: np.ndarray,
+    fe: np.ndarray,
+    flag: np.ndarray,
+    i: int,
+) -> tuple[int, int, int]:
+    """Delimit line i's fields into fs/fe[:, i] (flagging ESCAPED ones): (error code,
+    failing step, position)."""
+    kind, lit, lit_off, lit_len, slot, mode, term, after = prog
+    n_steps = kind.size
+    for k in range(n_steps):
+        if kind[k] == LIT:
+            m = lit_len[k]
+            if k == n_steps - 1 and pos == end and k > 0 and mode[k - 1] == QUOTED_LAST:
+                return 0, k, pos  # truncated last quoted field: its closing quote is missing
+            if pos + m > end:
+                return E_EARLY_END, k, pos
+            o = lit_off[k]
+            for t in range(m):
+                if buf[pos + t] != lit[o + t]:
+                    return E_LITERAL, k, pos
+            pos += m
+        else:
+            j, esc = _scan_field(buf, pos, end, mode[k], term[k], after[k])
+            if j < 0:
+                code = E_EARLY_END if j == -1 else (E_UNTERMINATED if j == -2 else E_TRAILING)
+                return code, k, pos
+            fs[slot[k], i] = pos
+            fe[slot[k], i] = j
+            if esc:
+                flag[slot[k], i] = ESCAPED
+            pos = j
+    if pos != end:
+        return E_TRAILING, n_steps - 1, pos
+    return 0, 0, pos
+
+
+@njit(cache=True, inline="always")
+def _convert(
+    buf: np.ndarray,
+    conv: np.ndarray,
+    fs: np.ndarray,
+    fe: np.ndarray,
+    i: int,
+    ival: np.ndarray,
+    fval: np.ndarray,
+    flag: np.ndarray,
+    req: np.ndarray,
+    months: np.ndarray,
+) -> int:
+    """Convert line i's typed fields; returns the failing slot or -1."""
+    for c in range(conv.size):
+        code = conv[c]
+        if code == C_NONE:
+            continue
+        s, e = fs[c, i], fe[c, i]
+        ok = True
+        if code == C_REQUEST:
+            split_request(buf, s, e, req, i)
+            continue
+        if code in (C_TIME_CLF, C_TIME_ISO):
+            if code == C_TIME_CLF:
+                ok, v = parse_clf_time(buf, s, e, months)
+            else:
+                ok, v = parse_iso_time(buf, s, e)
+            ival[c, i] = v
+            flag[c, i] = VALID
+        elif code == C_DECIMAL_SUM:
+            ok, x, seen, point = parse_decimal_sum(buf, s, e)
+            fval[c, i] = x
+            flag[c, i] = (VALID if seen else 0) | (POINT if point else 0)
+        elif e - s == 1 and buf[s] == 45:  # `-`
+            ival[c, i] = 0
+            fval[c, i] = 0.0
+            flag[c, i] = VALID if code == C_INT_DASH0 else 0
+        elif code in (C_DECIMAL, C_EPOCH):
+            ok, x, point = parse_decimal(buf, s, e)
+            fval[c, i] = x
+            flag[c, i] = VALID | (POINT if point else 0)
+        else:
+            ok, v = parse_int(buf, s, e)
+            ival[c, i] = v
+            flag[c, i] = VALID
+        if not ok:
+            return c
+    return -1
+
+
+@njit(cache=True)
+def scan_template(buf: np.ndarray, prog: tuple, conv: np.ndarray, months: np.ndarray) -> tuple:
+    """Split, delimit and convert every line in one pass (each line is touched while cached).
+
+    Returns starts, ends, fs, fe, ival, fval, flag, req, err, err_step, err_pos; the
+    per-field arrays are (slot, line), only meaningful where err == 0.
+    """
+    starts, ends = line_spans(buf)
     n = starts.size
-    fs = np.full((n, n_slots), -1, np.int64)
-    fe = np.full((n, n_slots), -1, np.int64)
+    n_slots = conv.size
+    fs = np.empty((n_slots, n), np.int32)  # chunks are < 2 GiB
+    fe = np.empty((n_slots, n), np.int32)
+    ival = np.empty((n_slots, n), np.int64)  # rows of untyped slots are never touched
+    fval = np.empty((n_slots, n), np.float64)
+    flag = np.zeros((n_slots, n), np.uint8)
+    req = np.empty((6, n), np.int32)
     err = np.zeros(n, np.int8)
     err_step = np.zeros(n, np.int16)
     err_pos = np.zeros(n, np.int64)
-    n_steps = kind.size
     for i in range(n):
-        pos = starts[i]
-        end = ends[i]
+        pos, end = starts[i], ends[i]
         if pos == end:
             err[i] = E_EMPTY
-            continue
-        for k in range(n_steps):
-            if kind[k] == LIT:
-                m = lit_len[k]
-                if k == n_steps - 1 and pos == end and k > 0 and mode[k - 1] == QUOTED_LAST:
-                    break  # truncated last quoted field: its closing quote is missing
-                ok = pos + m <= end
-                if ok:
-                    for t in range(m):
-                        if buf[pos + t] != lit[lit_off[k] + t]:
-                            ok = False
-                            break
-                if not ok:
-                    err[i] = E_LITERAL if pos < end else E_EARLY_END
-                    break
-                pos += m
-            else:
-                j = _scan_field(buf, pos, end, mode[k], term[k], after[k])
-                if j < 0:
-                    err[i] = E_EARLY_END if j == -1 else (E_UNTERMINATED if j == -2 else E_TRAILING)
-                    break
-                fs[i, slot[k]] = pos
-                fe[i, slot[k]] = j
-                pos = j
-        if err[i] == 0 and pos != end:
-            err[i] = E_TRAILING
-        if err[i] != 0:
-            err_step[i] = k
-            err_pos[i] = pos - starts[i]
-    return fs, fe, err, err_step, err_pos
+        else:
+            code, step, at = _match_line(buf, pos, end, prog, fs, fe, flag, i)
+            err[i], err_step[i], err_pos[i] = code, step, at - pos
+            if code == 0:
+                bad = _convert(buf, conv, fs, fe, i, ival, fval, flag, req, months)
+                if bad >= 0:
+                    err[i], err_step[i] = E_VALUE, bad
+    return starts, ends, fs, fe, ival, fval, flag, req, err, err_step, err_pos

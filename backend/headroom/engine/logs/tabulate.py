@@ -1,0 +1,183 @@
+"""TemplateParser: scanner outputs -> the request table, plus why each bad line failed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import polars as pl
+import pyarrow as pa
+
+from . import fields as fx
+from . import scanner as sc
+from .records import REQUEST_SCHEMA
+from .template import SCALE_S, STRING_ROLES, Parts, Program, compile_template
+from .views import string_columns
+
+DASH_NULL = {"client": False, "method": False, "path": False, "query": False}
+
+
+@dataclass(frozen=True)
+class Scan:
+    """Per-line outcome of a parser over a buffer, before rejects are collected."""
+
+    table: pl.DataFrame  # rows of the lines with err == 0, in order
+    starts: np.ndarray
+    ends: np.ndarray
+    err: np.ndarray
+    reason: Callable[[int], str]  # line index -> why it was rejected
+    progress: float = 0.0  # mean fraction of the template matched per line (1 = parsed)
+    latency_raw: np.ndarray | None = None  # the parsed lines' response times, unscaled
+    latency_point: np.ndarray | None = None  # ... and whether each had a decimal point
+
+
+@dataclass(frozen=True)
+class TemplateParser:
+    """A parser for one line template. `time_is_completion`: the logged time is when the
+    response finished (nginx $time_local), so arrival = time - latency."""
+
+    name: str
+    parts: Parts
+    time_is_completion: bool = False
+    notes: tuple[str, ...] = ()
+    program: Program = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "program", compile_template(self.parts))
+
+    @property
+    def latency_unit(self) -> str | None:
+        k = self.program.slot("latency", "latency_sum")
+        return self.program.fields[k].unit if k >= 0 else None
+
+    def fields_count(self) -> int:
+        return sum(1 for f in self.program.fields if f.role != "skip")
+
+    def scan(self, buf: np.ndarray) -> Scan:
+        p = self.program
+        out = sc.scan_template(buf, p.arrays, p.conv, fx.MONTHS)
+        starts, ends, fs, fe, ival, fval, flag, req, err, step, pos = out
+        ok = np.flatnonzero(err == 0)
+        table = _assemble(self, buf, ok, fs, fe, ival, fval, flag, req)
+        reason = _reasons(p, buf, fs, fe, err, step, pos)
+        done = np.where(err == 0, 1.0, step / max(p.n_steps, 1))
+        progress = float(done.mean()) if done.size else 0.0
+        k = p.slot("latency", "latency_sum")
+        if k < 0:
+            return Scan(table, starts, ends, err, reason, progress)
+        flags = flag[k, ok]
+        valid = (flags & sc.VALID) != 0
+        point = (flags & sc.POINT) != 0
+        return Scan(table, starts, ends, err, reason, progress, fval[k, ok][valid], point[valid])
+
+
+def null_series(name: str, dtype: pl.DataType, n: int) -> pl.Series:
+    return pl.repeat(None, n, dtype=dtype, eager=True).alias(name)
+
+
+def _masked(name: str, values: np.ndarray, valid: np.ndarray, dtype: pl.DataType) -> pl.Series:
+    mask = None if valid.all() else ~valid
+    return pl.Series(name, pa.array(values, mask=mask)).cast(dtype)
+
+
+def _time_ns(p: Program, ok: np.ndarray, ival: np.ndarray, fval: np.ndarray) -> np.ndarray | None:
+    k = p.slot("time", "time_iso", "time_epoch")
+    if k < 0:
+        return None
+    f = p.fields[k]
+    if f.role != "time_epoch":
+        return ival[k, ok]
+    return np.round(fval[k, ok] * (SCALE_S[f.unit or "s"] * 1e9)).astype(np.int64)
+
+
+def _numeric_columns(
+    parser: TemplateParser, ok: np.ndarray, ival: np.ndarray, fval: np.ndarray, flag: np.ndarray
+) -> dict[str, pl.Series]:
+    p = parser.program
+    cols: dict[str, pl.Series] = {}
+    for role, dtype in (("status", pl.Int16()), ("bytes", pl.Int64())):
+        if (k := p.slot(role)) >= 0:
+            cols[role] = _masked(role, ival[k, ok], (flag[k, ok] & sc.VALID) != 0, dtype)
+    latency = None
+    if (k := p.slot("latency", "latency_sum")) >= 0:
+        lat_valid = (flag[k, ok] & sc.VALID) != 0
+        latency = fval[k, ok] * SCALE_S[p.fields[k].unit or "s"]
+        cols["latency_s"] = _masked("latency_s", latency, lat_valid, pl.Float64())
+    ts = _time_ns(p, ok, ival, fval)
+    if ts is not None:
+        if parser.time_is_completion and latency is not None:
+            ts = ts - np.where(lat_valid, np.round(latency * 1e9), 0).astype(np.int64)
+        cols["ts"] = pl.Series("ts", ts).cast(pl.Datetime("ns")).dt.replace_time_zone("UTC")
+    return cols
+
+
+def _string_sources(p: Program) -> list[tuple[str, int, int, bool]]:
+    """(column, source, escape slot, dash_null) for every string column present; a source
+    < 0 is request-line part -1-j (0 method, 1 path, 2 query), else the field's slot."""
+    out: dict[str, tuple[str, int, int, bool]] = {}
+    if (k := p.slot("request")) >= 0:
+        for j, name in enumerate(("method", "path", "query")):
+            out[name] = (name, -1 - j, k if p.quoted[k] else -1, False)
+    for role in STRING_ROLES:
+        if (k := p.slot(role)) >= 0:
+            out[role] = (role, k, k if p.quoted[k] else -1, DASH_NULL.get(role, True))
+    return list(out.values())
+
+
+def _assemble(
+    parser: TemplateParser,
+    buf: np.ndarray,
+    ok: np.ndarray,
+    fs: np.ndarray,
+    fe: np.ndarray,
+    ival: np.ndarray,
+    fval: np.ndarray,
+    flag: np.ndarray,
+    req: np.ndarray,
+) -> pl.DataFrame:
+    cols = _numeric_columns(parser, ok, ival, fval, flag)
+    sources = _string_sources(parser.program)
+    if sources:
+        for series in string_columns(sources, buf, (fs, fe, req, flag), ok):
+            cols[series.name] = series
+    if "query" in cols and parser.program.slot("query") >= 0:  # Apache %q keeps its `?`
+        q = cols["query"].str.strip_prefix("?")
+        cols["query"] = pl.select(pl.when(q != "").then(q)).to_series().alias("query")
+    n = ok.size
+    return pl.DataFrame([cols.get(c, null_series(c, t, n)) for c, t in REQUEST_SCHEMA.items()])
+
+
+_LIT_WHERE = {sc.E_EARLY_END: "line ends", sc.E_LITERAL: "mismatch"}
+
+
+def _reasons(
+    p: Program,
+    buf: np.ndarray,
+    fs: np.ndarray,
+    fe: np.ndarray,
+    err: np.ndarray,
+    step: np.ndarray,
+    pos: np.ndarray,
+) -> Callable[[int], str]:
+    """A function explaining line i's error; called only for the few rejects kept."""
+    kind, lit, lit_off, lit_len, slot = p.arrays[:5]
+
+    def reason(i: int) -> str:
+        code, k, col = int(err[i]), int(step[i]), int(pos[i]) + 1
+        if code == sc.E_EMPTY:
+            return "empty line"
+        if code == sc.E_VALUE:
+            value = bytes(buf[fs[k, i] : fe[k, i]]).decode("utf-8", "replace")[:80]
+            return f"bad {p.fields[k].role} {value!r}"
+        if code == sc.E_TRAILING:
+            return f"unexpected text after the last field at column {col}"
+        if kind[k] == sc.LIT:
+            text = bytes(lit[lit_off[k] : lit_off[k] + lit_len[k]]).decode("utf-8", "replace")
+            return f"{_LIT_WHERE.get(code, 'mismatch')}: expected {text!r} at column {col}"
+        role = p.fields[slot[k]].role
+        if code == sc.E_UNTERMINATED:
+            return f"unterminated quote in {role} at column {col}"
+        return f"line ends inside {role} at column {col}"
+
+    return reason
