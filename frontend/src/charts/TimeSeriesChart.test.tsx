@@ -13,10 +13,10 @@ describe("TimeSeriesChart", () => {
     expect(figure).toHaveAccessibleDescription(/by HTTP status class/);
     const legend = within(figure).getByRole("list", { name: "Series" });
     expect(within(legend).getAllByRole("listitem").map((li) => li.textContent)).toEqual([
-      "2xx success",
-      "3xx redirect",
-      "4xx client error",
       "5xx server error",
+      "4xx client error",
+      "3xx redirect",
+      "2xx success",
     ]);
   });
 });

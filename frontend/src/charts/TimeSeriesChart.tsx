@@ -56,18 +56,10 @@ function renderSeries<Row>(config: TimeChartConfig<Row>) {
     if (config.kind === "stacked-bar") {
       return <Bar {...common} fill={color} />;
     }
-    // Buckets hold a count from t to the next t: a step curve draws exactly that. Stacked
-    // series get no outline, or each top edge would trace the running total in its colour.
+    // Buckets hold a count from t to the next t: a step curve draws exactly that.
     const stacked = stackId !== undefined;
     return (
-      <Area
-        {...common}
-        type="stepAfter"
-        stroke={stacked ? "none" : color}
-        strokeWidth={1.2}
-        fill={color}
-        fillOpacity={stacked ? 0.9 : 0.25}
-      />
+      <Area {...common} type="stepAfter" stroke={color} strokeWidth={1} fill={color} fillOpacity={stacked ? 0.85 : 0.25} />
     );
   });
 }

@@ -139,11 +139,11 @@ describe("tooltipRows", () => {
 });
 
 describe("statusChartConfig", () => {
-  it("stacks the status classes the log returned, 2xx first", () => {
+  it("stacks the status classes the log returned, errors at the bottom and 2xx on top", () => {
     const counts = { "1xx": 0, "2xx": 10, "3xx": 0, "4xx": 2, "5xx": 1 };
     const cfg = statusChartConfig(300, counts);
     expect(cfg.kind).toBe("stacked-area");
-    expect(cfg.series.map((s) => s.key)).toEqual(["s2xx", "s4xx", "s5xx"]);
+    expect(cfg.series.map((s) => s.key)).toEqual(["s5xx", "s4xx", "s2xx"]);
     expect(cfg.yLabel).toBe("per 5 min");
     expect(cfg.unit(1500)).toBe("1,500 responses");
   });

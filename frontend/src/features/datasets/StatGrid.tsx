@@ -14,15 +14,19 @@ import {
 import styles from "./StatGrid.module.css";
 
 function LatencyCards({ latency }: { latency: NonNullable<TrafficSummary["latency"]> }) {
-  const hint = `mean ${formatLatency(latency.mean_s)}, max ${formatLatency(latency.max_s)}`;
   return (
     <>
-      <StatCard label="Latency p50" value={formatLatency(latency.p50_s)} hint={hint} testId="stat-latency-p50" />
-      <StatCard label="Latency p95" value={formatLatency(latency.p95_s)} hint={hint} testId="stat-latency-p95" />
+      <StatCard
+        label="Latency p50"
+        value={formatLatency(latency.p50_s)}
+        hint={`median · mean ${formatLatency(latency.mean_s)}`}
+        testId="stat-latency-p50"
+      />
+      <StatCard label="Latency p95" value={formatLatency(latency.p95_s)} hint="95% of requests took at most this" testId="stat-latency-p95" />
       <StatCard
         label="Latency p99"
         value={formatLatency(latency.p99_s)}
-        hint={formatCountOf(latency.count, "timed request")}
+        hint={`max ${formatLatency(latency.max_s)} · ${formatCountOf(latency.count, "timed request")}`}
         testId="stat-latency-p99"
       />
     </>

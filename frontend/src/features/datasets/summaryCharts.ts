@@ -21,12 +21,16 @@ export function requestsChartConfig(bucketS: number): TimeChartConfig<SeriesPoin
   };
 }
 
+/**
+ * Bottom to top: errors sit on the baseline where their size is easy to read, and the
+ * dominant 2xx class on top outlines the total.
+ */
 const STATUS_SERIES: (SeriesConfig<SeriesPoint> & { cls: string })[] = [
-  { key: "s2xx", label: "2xx success", color: "status-2xx", cls: "2xx" },
-  { key: "s3xx", label: "3xx redirect", color: "status-3xx", cls: "3xx" },
-  { key: "s4xx", label: "4xx client error", color: "status-4xx", cls: "4xx" },
   { key: "s5xx", label: "5xx server error", color: "status-5xx", cls: "5xx" },
+  { key: "s4xx", label: "4xx client error", color: "status-4xx", cls: "4xx" },
+  { key: "s3xx", label: "3xx redirect", color: "status-3xx", cls: "3xx" },
   { key: "s1xx", label: "1xx informational", color: "status-1xx", cls: "1xx" },
+  { key: "s2xx", label: "2xx success", color: "status-2xx", cls: "2xx" },
 ];
 
 /** Status classes stacked; classes the log never returned are left out of the legend. */
