@@ -1,0 +1,87 @@
+"""Arrival processes, drawn one segment [t0, t1) at a time as sorted time arrays.
+
+Poisson at a constant rate; non-homogeneous Poisson following a step profile by
+thinning (Lewis-Shedler: candidates at the segment's peak rate, each kept with
+probability rate(t) / peak); replay of given times scaled by a factor.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+from numpy.typing import NDArray
+
+F64 = NDArray[np.float64]
+
+
+class ArrivalProcess(Protocol):
+    def between(self, rng: np.random.Generator, t0_s: float, t1_s: float) -> F64: ...
+
+    def mean_rate_per_s(self, duration_s: float) -> float: ...
+
+
+def _uniform_points(rng: np.random.Generator, rate: float, t0: float, t1: float) -> F64:
+    n = rng.poisson(rate * (t1 - t0)) if rate > 0 else 0
+    return np.sort(rng.uniform(t0, t1, n))
+
+
+@dataclass(frozen=True)
+class PoissonArrivals:
+    rate_per_s: float
+
+    def between(self, rng: np.random.Generator, t0_s: float, t1_s: float) -> F64:
+        return _uniform_points(rng, self.rate_per_s, t0_s, t1_s)
+
+    def mean_rate_per_s(self, duration_s: float) -> float:
+        return self.rate_per_s
+
+
+@dataclass(frozen=True)
+class ProfileArrivals:
+    """Rate follows a step function: ``starts_s[i]`` onwards the rate is ``rates_per_s[i]``."""
+
+    starts_s: tuple[float, ...]
+    rates_per_s: tuple[float, ...]
+
+    def rate_at(self, t_s: F64) -> F64:
+        idx = np.searchsorted(np.asarray(self.starts_s), t_s, side="right") - 1
+        rates = np.asarray(self.rates_per_s)
+        return np.where(idx >= 0, rates[np.maximum(idx, 0)], 0.0)
+
+    def _peak(self, t0: float, t1: float) -> float:
+        starts = np.asarray(self.starts_s)
+        inside = np.asarray(self.rates_per_s)[(starts > t0) & (starts < t1)]
+        return float(max(self.rate_at(np.array([t0]))[0], *inside, 0.0))
+
+    def between(self, rng: np.random.Generator, t0_s: float, t1_s: float) -> F64:
+        peak = self._peak(t0_s, t1_s)
+        candidates = _uniform_points(rng, peak, t0_s, t1_s)
+        keep = rng.uniform(0.0, peak, len(candidates)) < self.rate_at(candidates)
+        return candidates[keep]
+
+    def mean_rate_per_s(self, duration_s: float) -> float:
+        edges = np.append(np.minimum(self.starts_s, duration_s), duration_s)
+        return float(np.sum(np.diff(edges) * np.asarray(self.rates_per_s)) / duration_s)
+
+
+@dataclass(frozen=True)
+class ReplayArrivals:
+    """Logged arrival times (sorted, seconds from the start) multiplied by ``time_scale``."""
+
+    times_s: F64
+    time_scale: float = 1.0
+
+    def between(self, rng: np.random.Generator, t0_s: float, t1_s: float) -> F64:
+        lo, hi = self.window(t0_s, t1_s)
+        return self.times_s[lo:hi] * self.time_scale
+
+    def window(self, t0_s: float, t1_s: float) -> tuple[int, int]:
+        """Index range of the (sorted) logged arrivals that fall in [t0, t1) once scaled."""
+        bounds = np.array([t0_s, t1_s]) / self.time_scale
+        lo, hi = np.searchsorted(self.times_s, bounds, side="left")
+        return int(lo), int(hi)
+
+    def mean_rate_per_s(self, duration_s: float) -> float:
+        return float(np.sum(self.times_s * self.time_scale < duration_s) / duration_s)

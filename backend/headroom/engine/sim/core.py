@@ -1,0 +1,437 @@
+"""The compiled event loop: arrivals, client requests, completions, boots, monitoring ticks.
+
+:func:`run_until` processes every event before ``t_end`` (and every monitoring tick up to
+it). Before an event it checks that pools and capacities suffice and otherwise returns a
+``NEED_*`` status without changing anything; the caller refills or grows and calls again.
+
+Page-level helpers take the whole state as one tuple W of arrays, in this order:
+VMs (vf, vi, vtag, vjob), requests (jf, ji), pages (pf, pi), event heap (et, ei),
+scalars (ic, sc, ip, fp), pools of demands, gaps and uniforms (qd, qg, qu), outputs
+(hists = latency and PLT sketches, win, winh = per-window counts and sketches, tr).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import carray, njit, types
+from numba.extending import intrinsic
+
+from headroom.engine.sim import sketch
+from headroom.engine.sim import state as S
+from headroom.engine.sim.vm import (
+    activate,
+    advance,
+    heap_pop,
+    heap_push,
+    maybe_release,
+    promote_waiting,
+    reschedule,
+    service_pop,
+    set_rate,
+    submit,
+)
+
+_INV_FINE = 1.0 / sketch.log_gamma(sketch.FINE_ALPHA)
+_INV_COARSE = 1.0 / sketch.log_gamma(sketch.COARSE_ALPHA)
+_ACTIVE = S.VM_ACTIVE
+
+
+@njit(cache=True)
+def choose_vm(vf, vi, ic, ip, qu, now):
+    """The dispatcher: pick an active VM by the configured policy; -1 if none."""
+    code, nv, best = ip[S.IP_DISPATCH], len(vi), -1
+    start, pick, total = ic[S.IC_LAST_VM] + 1, 0, 0.0
+    if code == 4:
+        n_active = 0
+        for v in range(nv):
+            n_active += vi[v, S.VI_STATE] == _ACTIVE
+        if n_active == 0:
+            return -1
+        pick = int(qu[ic[S.IC_UNI_PTR]] * n_active)
+        ic[S.IC_UNI_PTR] += 1
+    for k in range(nv):
+        v = (start + k) % nv if code != 1 else k
+        if vi[v, S.VI_STATE] != _ACTIVE:
+            continue
+        if code == 0:
+            best = v
+            break
+        if code == 1:
+            vf[v, S.VF_WRR] += vf[v, S.VF_WEIGHT]
+            total += vf[v, S.VF_WEIGHT]
+            better = best < 0 or vf[v, S.VF_WRR] > vf[best, S.VF_WRR]
+        elif code == 2:
+            better = best < 0 or vi[v, S.VI_N] < vi[best, S.VI_N]
+        elif code == 3:
+            better = best < 0 or vf[v, S.VF_LAST_DISPATCH] < vf[best, S.VF_LAST_DISPATCH]
+        else:
+            better = pick == 0
+            pick -= 1
+        if better:
+            best = v
+    if best >= 0:
+        vf[best, S.VF_WRR] -= total
+        ic[S.IC_LAST_VM] = best
+        vf[best, S.VF_LAST_DISPATCH] = now
+    return best
+
+
+@njit(cache=True, inline="always")
+def _new_job(jf, ji, ic, qd, page, base, now):
+    j = ic[S.IC_JOB_FREE]
+    ic[S.IC_JOB_FREE] = ji[j, S.JI_NEXT]
+    ic[S.IC_JOBS_FREE_N] -= 1
+    ji[j, S.JI_PAGE], ji[j, S.JI_BASE] = page, base
+    jf[j, S.JF_ARRIVAL], jf[j, S.JF_DEMAND] = now, qd[ic[S.IC_DEM_PTR]]
+    ic[S.IC_DEM_PTR] += 1
+    ic[S.IC_ARRIVED] += 1
+    ic[S.IC_TICK_ARR] += 1
+    return j
+
+
+@njit(cache=True, inline="always")
+def _free_job(ji, ic, j):
+    ji[j, S.JI_VM] = -1
+    ji[j, S.JI_NEXT] = ic[S.IC_JOB_FREE]
+    ic[S.IC_JOB_FREE] = j
+    ic[S.IC_JOBS_FREE_N] += 1
+
+
+@njit(cache=True, inline="always")
+def _record_window(win, winh, fp, x, now):
+    w = min(int(now / fp[S.FP_WINDOW_S]), len(win) - 1)
+    win[w, 0] += 1
+    win[w, 1] += x > fp[S.FP_SLA_THRESHOLD_S]
+    winh[w, sketch.bucket_of(x, _INV_COARSE, winh.shape[1])] += 1
+
+
+@njit(cache=True)
+def _page_done(vf, vi, pf, pi, ic, sc, ip, fp, hists, win, winh, p, now):
+    ic[S.IC_PAGES_DONE] += 1
+    if pi[p, S.PI_FAILED]:
+        ic[S.IC_PAGES_FAILED] += 1
+    else:
+        plt = now - pf[p, S.PF_ARRIVAL]
+        hists[1, sketch.bucket_of(plt, _INV_FINE, hists.shape[1])] += 1
+        sc[S.SC_PLT_SUM] += plt
+        sc[S.SC_PLT_MAX] = max(sc[S.SC_PLT_MAX], plt)
+        _record_window(win, winh, fp, plt, now)
+    v = pi[p, S.PI_VM]
+    if ip[S.IP_PER_REQUEST] == 0 and v >= 0:
+        vi[v, S.VI_PAGES] -= 1
+        maybe_release(vf, vi, sc, v, now)
+    pi[p, S.PI_NEXT] = ic[S.IC_PAGE_FREE]
+    ic[S.IC_PAGE_FREE] = p
+    ic[S.IC_PAGES_FREE_N] += 1
+
+
+@njit(cache=True)
+def _reject(vf, vi, ji, pf, pi, ic, sc, ip, fp, hists, win, winh, j, now):
+    ic[S.IC_REJECTED] += 1
+    ic[S.IC_TICK_REJ] += 1
+    p = ji[j, S.JI_PAGE]
+    _free_job(ji, ic, j)
+    if p >= 0:
+        pi[p, S.PI_FAILED] = 1
+        pi[p, S.PI_OUTSTANDING] -= 1
+        if pi[p, S.PI_OUTSTANDING] == 0:
+            _page_done(vf, vi, pf, pi, ic, sc, ip, fp, hists, win, winh, p, now)
+
+
+@njit(cache=True)
+def _send(W, p, j, now, current):
+    """Send request j of page p (sticky, or dispatched per request) or reject it."""
+    vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp, qd, qg, qu, hists, win, winh, tr = W  # noqa: RUF059
+    if p >= 0 and ip[S.IP_PER_REQUEST] == 0:
+        v = pi[p, S.PI_VM]
+    else:
+        v = choose_vm(vf, vi, ic, ip, qu, now)
+    if not submit(vf, vi, vtag, vjob, jf, ji, et, ei, ic, ip, fp, v, j, now, v != current):
+        _reject(vf, vi, ji, pf, pi, ic, sc, ip, fp, hists, win, winh, j, now)
+
+
+@njit(cache=True, inline="always")
+def _schedule_client(pf, et, ei, ic, qg, p, now):
+    pf[p, S.PF_CLOCK] += qg[ic[S.IC_GAP_PTR]]
+    ic[S.IC_GAP_PTR] += 1
+    heap_push(et, ei, ic, max(now, pf[p, S.PF_CLOCK]), S.EV_CLIENT_REQUEST, p, 0)
+
+
+@njit(cache=True)
+def _base_done(W, p, v, now):
+    """The base response left VM v: push objects, hint them, or start the client chain."""
+    vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp, qd, qg, qu, hists, win, winh, tr = W  # noqa: RUF059
+    nobj, npush = pi[p, S.PI_NOBJ], pi[p, S.PI_NPUSH]
+    if ip[S.IP_EARLY_HINTS]:
+        for _ in range(nobj):
+            j = _new_job(jf, ji, ic, qd, p, 0, now)
+            _send(W, p, j, now, v)
+        return
+    for _ in range(npush):
+        j = _new_job(jf, ji, ic, qd, p, 0, now)
+        if not submit(vf, vi, vtag, vjob, jf, ji, et, ei, ic, ip, fp, v, j, now, False):
+            _reject(vf, vi, ji, pf, pi, ic, sc, ip, fp, hists, win, winh, j, now)
+    pi[p, S.PI_TO_ISSUE] = nobj - npush
+    pf[p, S.PF_CLOCK] = pf[p, S.PF_ARRIVAL]
+    if nobj > npush:
+        _schedule_client(pf, et, ei, ic, qg, p, now)
+
+
+@njit(cache=True, inline="always")
+def _record_latency(jf, ji, pf, ic, sc, ip, hists, tr, j, now):
+    lat = now - jf[j, S.JF_ARRIVAL]
+    hists[0, sketch.bucket_of(lat, _INV_FINE, hists.shape[1])] += 1
+    sc[S.SC_LAT_SUM] += lat
+    sc[S.SC_LAT_MAX] = max(sc[S.SC_LAT_MAX], lat)
+    if ip[S.IP_TRACE]:
+        n = ic[S.IC_TRACE_N]
+        tr[n, 0], tr[n, 1], tr[n, 2] = jf[j, S.JF_ARRIVAL], jf[j, S.JF_START], now
+        tr[n, 3], tr[n, 4] = jf[j, S.JF_DEMAND], ji[j, S.JI_VM]
+        p = ji[j, S.JI_PAGE]
+        tr[n, 5] = pf[p, S.PF_ARRIVAL] if p >= 0 else math.nan
+        ic[S.IC_TRACE_N] = n + 1
+    ic[S.IC_IN_SYSTEM] -= 1
+    ic[S.IC_COMPLETED] += 1
+    ic[S.IC_TICK_DONE] += 1
+    return lat
+
+
+@njit(cache=True, inline="always")
+def _completion(W, v, now):
+    """VM v finishes its request with the smallest tag."""
+    vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp, qd, qg, qu, hists, win, winh, tr = W  # noqa: RUF059
+    advance(vf, vi, ip, v, now)
+    j = service_pop(vi, vtag, vjob, v)
+    vi[v, S.VI_N] -= 1
+    promote_waiting(vf, vi, vtag, vjob, jf, ji, ic, ip, v, now)
+    set_rate(vf, vi, ip, fp, v)
+    lat = _record_latency(jf, ji, pf, ic, sc, ip, hists, tr, j, now)
+    p, base = ji[j, S.JI_PAGE], ji[j, S.JI_BASE]
+    _free_job(ji, ic, j)
+    if p < 0:
+        _record_window(win, winh, fp, lat, now)
+    else:
+        pi[p, S.PI_OUTSTANDING] -= 1
+        if base:
+            _base_done(W, p, v, now)
+        if pi[p, S.PI_OUTSTANDING] == 0:
+            _page_done(vf, vi, pf, pi, ic, sc, ip, fp, hists, win, winh, p, now)
+    reschedule(vf, vi, vtag, et, ei, ic, v, now)
+    maybe_release(vf, vi, sc, v, now)
+
+
+@njit(cache=True, inline="always")
+def _client_request(W, p, now):
+    vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp, qd, qg, qu, hists, win, winh, tr = W  # noqa: RUF059
+    pi[p, S.PI_TO_ISSUE] -= 1
+    j = _new_job(jf, ji, ic, qd, p, 0, now)
+    if pi[p, S.PI_TO_ISSUE] > 0:
+        _schedule_client(pf, et, ei, ic, qg, p, now)
+    _send(W, p, j, now, -1)
+
+
+@njit(cache=True, inline="always")
+def _arrival(W, nobj, npush, now):
+    vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp, qd, qg, qu, hists, win, winh, tr = W  # noqa: RUF059
+    p = -1
+    if ip[S.IP_PAGES]:
+        p = ic[S.IC_PAGE_FREE]
+        ic[S.IC_PAGE_FREE] = pi[p, S.PI_NEXT]
+        ic[S.IC_PAGES_FREE_N] -= 1
+        ic[S.IC_PAGES_ARRIVED] += 1
+        pf[p, S.PF_ARRIVAL], pi[p, S.PI_NOBJ], pi[p, S.PI_NPUSH] = now, nobj, npush
+        pi[p, S.PI_OUTSTANDING], pi[p, S.PI_TO_ISSUE], pi[p, S.PI_FAILED] = 1 + nobj, 0, 0
+    j = _new_job(jf, ji, ic, qd, p, 1, now)
+    v = choose_vm(vf, vi, ic, ip, qu, now)
+    if p >= 0:
+        pi[p, S.PI_VM] = v
+        if ip[S.IP_PER_REQUEST] == 0 and v >= 0:
+            vi[v, S.VI_PAGES] += 1
+    if not submit(vf, vi, vtag, vjob, jf, ji, et, ei, ic, ip, fp, v, j, now, True):
+        if p >= 0:
+            ic[S.IC_PAGES_REJECTED] += 1
+            pi[p, S.PI_OUTSTANDING], pi[p, S.PI_NOBJ] = 1, 0
+        _reject(vf, vi, ji, pf, pi, ic, sc, ip, fp, hists, win, winh, j, now)
+
+
+@njit(cache=True)
+def _tick(vf, vi, ic, ip, fp, ts, tsu, box, k, now):
+    """Monitoring: per-VM utilisation over the interval ending ``now``, and the counters."""
+    allocated = active = 0
+    cores = ip[S.IP_CORES]
+    for v in range(len(vi)):
+        if vi[v, S.VI_STATE] != S.VM_FREE:
+            allocated += 1
+            dt = now - vf[v, S.VF_LAST]
+            if dt > 0:
+                vf[v, S.VF_VCLOCK] += vf[v, S.VF_RATE] * dt
+                vf[v, S.VF_BUSY] += min(vi[v, S.VI_NSRV], cores) * dt
+                vf[v, S.VF_LAST] = now
+    scale = 1.0 / (fp[S.FP_MONITOR_S] * cores)
+    total = 0.0
+    for v in range(len(vi)):
+        if vi[v, S.VI_STATE] == _ACTIVE:
+            u = min(vf[v, S.VF_BUSY] * scale, 1.0)
+            total += u
+            active += 1
+            box[allocated, int(u * S.BOX_BINS)] += 1
+        vf[v, S.VF_BUSY] = 0.0
+    ts[k, S.TS_ALLOCATED], ts[k, S.TS_ACTIVE] = allocated, active
+    tsu[k] = total / active if active > 0 else 0.0
+    ts[k, S.TS_ARRIVALS], ts[k, S.TS_COMPLETIONS] = ic[S.IC_TICK_ARR], ic[S.IC_TICK_DONE]
+    ts[k, S.TS_REJECTED], ts[k, S.TS_WAITING] = ic[S.IC_TICK_REJ], ic[S.IC_WAITING]
+    ts[k, S.TS_IN_SYSTEM] = ic[S.IC_IN_SYSTEM]
+    ic[S.IC_TICK_ARR] = ic[S.IC_TICK_DONE] = ic[S.IC_TICK_REJ] = 0
+
+
+@njit(cache=True, inline="always")
+def _needs(vi, vtag, ji, et, ic, ip, qd, qg, qu, tr, jobs, demand, gap, uni, heap, v):
+    """Status code if the pools or capacities cannot cover an event's worst case."""
+    if ic[S.IC_JOBS_FREE_N] < jobs + 1:
+        return S.NEED_JOBS
+    if ic[S.IC_DEM_PTR] + demand > len(qd):
+        return S.NEED_DEMAND
+    if ic[S.IC_GAP_PTR] + gap > len(qg):
+        return S.NEED_GAP
+    if ip[S.IP_DISPATCH] == 4 and ic[S.IC_UNI_PTR] + uni > len(qu):
+        return S.NEED_UNIFORM
+    if ic[S.IC_HEAP_N] + heap > len(et):
+        return S.NEED_HEAP
+    if ip[S.IP_TRACE] and ic[S.IC_TRACE_N] + 1 > len(tr):
+        return S.NEED_TRACE
+    cap = vtag.shape[1]
+    if v >= 0 and ip[S.IP_PER_REQUEST] == 0:
+        return S.NEED_VM_HEAP if vi[v, S.VI_NSRV] + jobs + 1 > cap else S.DONE
+    for w in range(len(vi)):
+        if vi[w, S.VI_NSRV] + jobs + 1 > cap:
+            return S.NEED_VM_HEAP
+    return S.DONE
+
+
+@njit(cache=True, inline="always")
+def _event_needs(W):
+    vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp, qd, qg, qu, hists, win, winh, tr = W  # noqa: RUF059
+    kind, ident = ei[0, S.EI_KIND], ei[0, S.EI_ID]
+    if kind == S.EV_CLIENT_REQUEST:
+        v = pi[ident, S.PI_VM]
+        return _needs(vi, vtag, ji, et, ic, ip, qd, qg, qu, tr, 1, 1, 1, 1, 2, v)
+    if kind != S.EV_COMPLETION:
+        return S.DONE
+    j = vjob[ident, 0]
+    p = ji[j, S.JI_PAGE]
+    if p < 0 or ji[j, S.JI_BASE] == 0:
+        return _needs(vi, vtag, ji, et, ic, ip, qd, qg, qu, tr, 0, 0, 0, 0, 1, ident)
+    n = pi[p, S.PI_NOBJ]
+    v = ident if ip[S.IP_EARLY_HINTS] == 0 else -1
+    return _needs(vi, vtag, ji, et, ic, ip, qd, qg, qu, tr, n, n, 1, n, n + 2, v)
+
+
+@njit(cache=True, inline="always")
+def _area(ic, sc, now):
+    sc[S.SC_AREA] += ic[S.IC_IN_SYSTEM] * (now - sc[S.SC_LAST])
+    sc[S.SC_LAST] = now
+    sc[S.SC_NOW] = now
+
+
+@njit(cache=True, inline="always")
+def _dispatch_event(W, now):
+    vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp, qd, qg, qu, hists, win, winh, tr = W  # noqa: RUF059
+    kind, ident = ei[0, S.EI_KIND], ei[0, S.EI_ID]
+    heap_pop(et, ei, ic)
+    _area(ic, sc, now)
+    if kind == S.EV_COMPLETION:
+        _completion(W, ident, now)
+    elif kind == S.EV_CLIENT_REQUEST:
+        _client_request(W, ident, now)
+    elif kind == S.EV_BOOT and vi[ident, S.VI_STATE] == S.VM_BOOTING:
+        activate(vf, vi, fp, ident, now)
+
+
+@njit(cache=True, inline="always")
+def _next_step(W, arr_t, arr_n, t_end):
+    """Handle the next event before t_end; returns DONE, a NEED_* code, or -1 at t_end."""
+    vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp, qd, qg, qu, hists, win, winh, tr = W  # noqa: RUF059
+    t_heap = et[0] if ic[S.IC_HEAP_N] > 0 else math.inf
+    i = ic[S.IC_ARR_PTR]
+    t_arr = arr_t[i] if i < len(arr_t) else math.inf
+    t = min(t_heap, t_arr)
+    if t >= t_end:
+        return -1
+    if t_heap <= t_arr:
+        if ei[0, S.EI_KIND] == S.EV_COMPLETION and ei[0, S.EI_VER] != vi[ei[0, 1], S.VI_VERSION]:
+            heap_pop(et, ei, ic)
+            return S.DONE
+        status = _event_needs(W)
+        if status == S.DONE:
+            _dispatch_event(W, t)
+            ic[S.IC_EVENTS] += 1
+        return status
+    status = _needs(vi, vtag, ji, et, ic, ip, qd, qg, qu, tr, 1, 1, 0, 1, 1, -1)
+    if status == S.DONE and ip[S.IP_PAGES] and ic[S.IC_PAGES_FREE_N] < 1:
+        status = S.NEED_PAGES
+    if status == S.DONE:
+        _area(ic, sc, t)
+        _arrival(W, arr_n[i, 0], arr_n[i, 1], t)
+        ic[S.IC_ARR_PTR] = i + 1
+        ic[S.IC_EVENTS] += 1
+    return status
+
+
+@njit(cache=True)
+def _loop(W, arr_t, arr_n, ts, tsu, box, t_end):
+    vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp, qd, qg, qu, hists, win, winh, tr = W  # noqa: RUF059
+    n_ticks, monitor = len(tsu), fp[S.FP_MONITOR_S]
+    while True:
+        k = ic[S.IC_TICK]
+        t_tick = (k + 1) * monitor if k < n_ticks else math.inf
+        end = min(t_tick, t_end)
+        status = _next_step(W, arr_t, arr_n, end)
+        if status > 0:
+            return status
+        if status < 0:
+            if t_tick <= t_end:
+                _area(ic, sc, t_tick)
+                _tick(vf, vi, ic, ip, fp, ts, tsu, box, k, t_tick)
+                ic[S.IC_TICK] = k + 1
+            else:
+                _area(ic, sc, t_end)
+                return S.DONE
+
+
+@intrinsic
+def _data_ptr(typingctx, arr):
+    """The raw data pointer of an array."""
+    sig = types.CPointer(arr.dtype)(arr)
+
+    def codegen(context, builder, signature, args):
+        return context.make_array(signature.args[0])(context, builder, args[0]).data
+
+    return sig, codegen
+
+
+@njit(cache=True)
+def _bare(a):
+    """A view without a reference count: passing it between compiled helpers costs no
+    atomic increments (the caller keeps the owner alive for the duration of the call)."""
+    return carray(_data_ptr(a), a.shape)  # type: ignore[call-arg]
+
+
+@njit(cache=True)
+def _loop_bare(W, arr_t, arr_n, ts, tsu, box, t_end):
+    """Run the loop on reference-count-free views of every array."""
+    vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp, qd, qg, qu, hists, win, winh, tr = W
+    a = (_bare(vf), _bare(vi), _bare(vtag), _bare(vjob), _bare(jf), _bare(ji), _bare(pf))
+    b = (_bare(pi), _bare(et), _bare(ei), _bare(ic), _bare(sc), _bare(ip), _bare(fp))
+    c = (_bare(qd), _bare(qg), _bare(qu), _bare(hists), _bare(win), _bare(winh), _bare(tr))
+    return _loop(a + b + c, _bare(arr_t), _bare(arr_n), _bare(ts), _bare(tsu), _bare(box), t_end)
+
+
+def run_until(s: S.CoreState, t_end: float) -> int:
+    """Process all events before t_end; DONE, or a NEED_* status to refill and resume."""
+    world: tuple[np.ndarray, ...] = (s.vf, s.vi, s.vtag, s.vjob, s.jf, s.ji, s.pf, s.pi)
+    world += (s.et, s.ei, s.ic, s.sc, s.ip, s.fp, s.pool_demand, s.pool_gap, s.pool_uniform)
+    world += (s.hists, s.win, s.win_hist, s.trace)
+    status: int = _loop_bare(world, s.arr_t, s.arr_n, s.ts, s.ts_utilization, s.box_hist, t_end)
+    return status

@@ -1,0 +1,269 @@
+"""The one runner: ``Simulation(scenario).run()``.
+
+The compiled core runs one decision period (``autoscaling.step_s``) at a time. Before a
+period the runner draws that period's arrivals (with each page's object and push
+counts) and tops up the pools of i.i.d. service demands, client gaps and uniforms the
+core consumes; after it, the policy decides in Python and the runner boots or drains
+VMs. Decisions are rare, so the Python side costs little.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Mapping
+from importlib import metadata
+from typing import Any
+
+import numpy as np
+
+from headroom.engine.sim import state as st
+from headroom.engine.sim.autoscaling import Observation, ScalingPolicy, build_policy
+from headroom.engine.sim.core import run_until
+from headroom.engine.sim.feed import Feeder
+from headroom.engine.sim.results import (
+    LatencyStats,
+    LittleCheck,
+    RequestTrace,
+    ScalingAction,
+    SimulationResult,
+    TimeSeries,
+    VmStats,
+    utilization_boxes,
+)
+from headroom.engine.sim.scenario import Scenario, load_scenario
+from headroom.engine.sim.sketch import COARSE_ALPHA, window_quantile
+from headroom.engine.sim.vm import allocate_vms, count_states, drain_least_loaded
+
+
+def _engine_version() -> str:
+    try:
+        return f"headroom-{metadata.version('headroom')}/sim-1"
+    except metadata.PackageNotFoundError:
+        return "headroom-unknown/sim-1"
+
+
+ENGINE_VERSION = _engine_version()
+_POOL_STATUSES = (st.NEED_DEMAND, st.NEED_GAP, st.NEED_UNIFORM)
+
+
+def _params(s: Scenario, trace: bool) -> tuple[st.I64, st.F64]:
+    c, page = s.cluster, s.workload.page
+    fcfs = c.discipline == "fcfs"
+    pool = c.pool_limit if c.pool_limit is not None else st.UNBOUNDED
+    slots = min(c.cores, pool) if fcfs else pool
+    wait_bound = st.UNBOUNDED
+    if c.accept_queue is not None:
+        wait_bound = c.accept_queue + (max(pool - c.cores, 0) if fcfs and c.pool_limit else 0)
+    q_upper = c.overhead.q_upper if c.overhead else st.UNBOUNDED
+    ip = np.zeros(st.N_IP, dtype=np.int64)
+    ip[[st.IP_FCFS, st.IP_CORES, st.IP_SLOTS, st.IP_WAIT_BOUND, st.IP_Q_UPPER]] = (
+        fcfs,
+        c.cores,
+        slots,
+        wait_bound,
+        q_upper,
+    )
+    ip[st.IP_DISPATCH] = st.DISPATCH_CODES[s.dispatch.policy]
+    ip[st.IP_PER_REQUEST] = s.dispatch.per == "request"
+    ip[st.IP_PAGES] = page is not None
+    ip[st.IP_EARLY_HINTS] = bool(page and page.early_hints)
+    ip[st.IP_TRACE] = trace
+    fp = np.zeros(st.N_FP)
+    fp[st.FP_SPEED] = c.speed
+    fp[st.FP_OVERHEAD] = c.overhead.factor if c.overhead else 1.0
+    fp[st.FP_MONITOR_S] = s.autoscaling.monitor_s
+    fp[st.FP_SLA_THRESHOLD_S] = s.sla.threshold_s if s.sla else math.inf
+    fp[st.FP_WINDOW_S] = s.sla.window_s if s.sla else 60.0
+    return ip, fp
+
+
+class Simulation:
+    """Builds the core state for a scenario and runs it to ``duration_s``."""
+
+    def __init__(
+        self,
+        scenario: Scenario | str | Mapping[str, Any],
+        datasets: Mapping[str, np.ndarray] | None = None,
+        trace: bool = False,
+    ) -> None:
+        self.scenario = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
+        self.datasets = datasets or {}
+        self.trace = trace
+
+    def _new_state(self) -> st.CoreState:
+        s = self.scenario
+        ip, fp = _params(s, self.trace)
+        weights = np.asarray(s.dispatch.weights, dtype=np.float64)
+        weights = np.resize(weights, s.cluster.vms.max)
+        n_ticks = math.ceil(s.duration_s / fp[st.FP_MONITOR_S] - 1e-9)
+        n_windows = math.ceil(s.duration_s / fp[st.FP_WINDOW_S] - 1e-9) + 1
+        state = st.new_state(ip, fp, weights, n_ticks, n_windows, 4096 if self.trace else 0)
+        allocate_vms(state, s.cluster.vms.start, 0.0, 0.0)
+        return state
+
+    def run(
+        self, seed: int | None = None, progress: Callable[[float], None] | None = None
+    ) -> SimulationResult:
+        """Run the whole scenario; ``seed`` overrides the scenario's."""
+        started = time.perf_counter()
+        s = self.scenario
+        seed = s.seed if seed is None else seed
+        feeder = Feeder(s, self.datasets, seed)
+        state = self._new_state()
+        policy = build_policy(s, feeder.service.mean)
+        actions: list[ScalingAction] = []
+        step, duration = s.autoscaling.step_s, s.duration_s
+        for k in range(math.ceil(duration / step - 1e-9)):
+            t0, t1 = k * step, min((k + 1) * step, duration)
+            state = feeder.segment(state, t0, t1)
+            state = _run_segment(state, feeder, t1)
+            if t1 < duration:
+                state = self._decide(state, policy, t1, actions)
+            if progress is not None:
+                progress(t1 / duration)
+        return _result(s, seed, state, tuple(actions), time.perf_counter() - started)
+
+    def _decide(
+        self, state: st.CoreState, policy: ScalingPolicy, now: float, log: list[ScalingAction]
+    ) -> st.CoreState:
+        vms = self.scenario.cluster.vms
+        booting, active, draining = count_states(state.vi)
+        target = policy.decide(_observe(state, now, booting, active))
+        target = max(vms.min, min(target, vms.max - draining))
+        current = booting + active
+        if target > current:
+            while state.ic[st.IC_HEAP_N] + target - current > len(state.et):
+                state = st.grow(state, st.NEED_HEAP)
+            added = allocate_vms(state, target - current, now, self.scenario.cluster.boot_s)
+            new = current + added
+        else:
+            new = current
+            while (
+                new > target
+                and active > 1
+                and drain_least_loaded(state.vf, state.vi, state.sc, now) >= 0
+            ):
+                new, active = new - 1, active - 1
+        if new != current:
+            log.append(ScalingAction(now, current, new))
+            policy.acted(now)
+        return state
+
+
+def _run_segment(state: st.CoreState, feeder: Feeder, t_end: float) -> st.CoreState:
+    while True:
+        status = run_until(state, t_end)
+        if status == st.DONE:
+            return state
+        refill = status in _POOL_STATUSES
+        state = feeder.refill(state, status) if refill else st.grow(state, status)
+
+
+def _observe(state: st.CoreState, now: float, booting: int, active: int) -> Observation:
+    ticks = int(state.ic[st.IC_TICK])
+    window_s = float(state.fp[st.FP_WINDOW_S])
+    complete_windows = int(now / window_s + 1e-9)
+    return Observation(
+        now_s=now,
+        monitor_s=float(state.fp[st.FP_MONITOR_S]),
+        booting=booting,
+        active=active,
+        utilization=state.ts_utilization[:ticks],
+        active_series=state.ts[:ticks, st.TS_ACTIVE],
+        arrivals=state.ts[:ticks, st.TS_ARRIVALS],
+        window_s=window_s,
+        window_hist=state.win_hist[:complete_windows],
+    )
+
+
+def _series(s: Scenario, state: st.CoreState) -> TimeSeries:
+    m = float(state.fp[st.FP_MONITOR_S])
+    n, ts = len(state.ts), state.ts
+    n_windows = math.ceil(s.duration_s / state.fp[st.FP_WINDOW_S] - 1e-9)
+    q = s.sla.percentile / 100 if s.sla else 0.95
+    count, over = state.win[:n_windows, 0], state.win[:n_windows, 1]
+    rate = lambda a: (a / m).astype(np.float32)  # noqa: E731
+    return TimeSeries(
+        monitor_s=m,
+        t_s=(np.arange(1, n + 1) * m).astype(np.float64),
+        allocated_vms=ts[:, st.TS_ALLOCATED],
+        active_vms=ts[:, st.TS_ACTIVE],
+        arrivals_per_s=rate(ts[:, st.TS_ARRIVALS]),
+        completions_per_s=rate(ts[:, st.TS_COMPLETIONS]),
+        rejected_per_s=rate(ts[:, st.TS_REJECTED]),
+        utilization=state.ts_utilization,
+        waiting=ts[:, st.TS_WAITING],
+        in_system=ts[:, st.TS_IN_SYSTEM],
+        window_s=float(state.fp[st.FP_WINDOW_S]),
+        window_p95_latency_s=window_quantile(state.win_hist[:n_windows], COARSE_ALPHA, q),
+        window_violated=(count > 0) & (over > (1 - q) * count),
+    )
+
+
+def _vm_stats(s: Scenario, state: st.CoreState, n_actions: int) -> VmStats:
+    live = state.vi[:, st.VI_STATE] != st.VM_FREE
+    alloc_t = state.vf[live, st.VF_ALLOC_T]
+    vm_s = state.sc[st.SC_VM_SECONDS] + float(np.sum(s.duration_s - alloc_t))
+    hours = vm_s / 3600
+    return VmStats(
+        mean_allocated=float(state.ts[:, st.TS_ALLOCATED].mean()),
+        mean_active=float(state.ts[:, st.TS_ACTIVE].mean()),
+        max_allocated=int(state.ts[:, st.TS_ALLOCATED].max()),
+        vm_hours=hours,
+        cost=hours * s.cluster.price_per_vm_hour,
+        scaling_actions=n_actions,
+    )
+
+
+def _little(s: Scenario, state: st.CoreState) -> LittleCheck:
+    ic, sc, horizon = state.ic, state.sc, s.duration_s
+    live = state.ji[:, st.JI_VM] >= 0
+    accepted = int(ic[st.IC_COMPLETED] + ic[st.IC_IN_SYSTEM])
+    residual = float(np.sum(horizon - state.jf[live, st.JF_ARRIVAL]))
+    return LittleCheck(
+        mean_in_system=float(sc[st.SC_AREA]) / horizon,
+        arrival_rate_per_s=accepted / horizon,
+        mean_time_in_system_s=(float(sc[st.SC_LAT_SUM]) + residual) / max(accepted, 1),
+    )
+
+
+def _result(
+    s: Scenario, seed: int, state: st.CoreState, actions: tuple[ScalingAction, ...], wall_s: float
+) -> SimulationResult:
+    ic, sc = state.ic, state.sc
+    series = _series(s, state)
+    has_pages = s.workload.page is not None
+    trace = None
+    if state.ip[st.IP_TRACE]:
+        n = int(ic[st.IC_TRACE_N])
+        tr = state.trace[:n]
+        col = [tr[:, i].copy() for i in range(6)]
+        trace = RequestTrace(col[0], col[1], col[2], col[3], col[4].astype(np.int64), col[5])
+    windows = series.window_violated[series.window_p95_latency_s == series.window_p95_latency_s]
+    return SimulationResult(
+        scenario=s,
+        seed=seed,
+        engine_version=ENGINE_VERSION,
+        duration_s=s.duration_s,
+        requests=int(ic[st.IC_ARRIVED]),
+        completed=int(ic[st.IC_COMPLETED]),
+        rejected=int(ic[st.IC_REJECTED]),
+        in_system_at_end=int(ic[st.IC_IN_SYSTEM]),
+        pages=int(ic[st.IC_PAGES_ARRIVED]),
+        pages_completed=int(ic[st.IC_PAGES_DONE] - ic[st.IC_PAGES_FAILED]),
+        pages_failed=int(ic[st.IC_PAGES_FAILED]),
+        latency=LatencyStats.from_sketch(state.hists[0], sc[st.SC_LAT_SUM], sc[st.SC_LAT_MAX]),
+        plt=LatencyStats.from_sketch(state.hists[1], sc[st.SC_PLT_SUM], sc[st.SC_PLT_MAX])
+        if has_pages
+        else None,
+        sla_violation_fraction=float(windows.mean()) if s.sla and len(windows) else None,
+        vms=_vm_stats(s, state, len(actions)),
+        actions=actions,
+        utilization_boxes=utilization_boxes(state.box_hist),
+        series=series,
+        little=_little(s, state),
+        events=int(ic[st.IC_EVENTS]),
+        wall_s=wall_s,
+        trace=trace,
+    )

@@ -1,0 +1,196 @@
+"""The compiled core's state: a few typed 2-D arrays, one row per entity.
+
+Each entity keeps its fields as columns of one float64 and one int64 matrix (VMs,
+requests, pages, the event heap), so compiled helpers take a handful of arrays rather
+than dozens. Scalars live in small arrays indexed by the constants below (``ic`` int64
+counters, ``sc`` float64 accumulators, ``ip``/``fp`` parameters). Capacities grow on
+demand: the core returns a ``NEED_*`` status before touching anything and :func:`grow`
+enlarges the array it names, so a run resumes exactly where it stopped.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+from headroom.engine.sim import sketch
+
+# --- int counters (ic) ---
+(
+    IC_ARRIVED,
+    IC_COMPLETED,
+    IC_REJECTED,
+    IC_IN_SYSTEM,
+    IC_WAITING,
+    IC_PAGES_ARRIVED,
+    IC_PAGES_DONE,
+    IC_PAGES_REJECTED,
+    IC_PAGES_FAILED,
+    IC_HEAP_N,
+    IC_JOB_FREE,
+    IC_PAGE_FREE,
+    IC_ARR_PTR,
+    IC_DEM_PTR,
+    IC_GAP_PTR,
+    IC_UNI_PTR,
+    IC_TICK,
+    IC_TICK_ARR,
+    IC_TICK_DONE,
+    IC_TICK_REJ,
+    IC_LAST_VM,
+    IC_TRACE_N,
+    IC_EVENTS,
+    IC_JOBS_FREE_N,
+    IC_PAGES_FREE_N,
+) = range(25)
+N_IC = 25
+# --- float accumulators (sc) ---
+SC_NOW, SC_AREA, SC_LAST, SC_LAT_SUM, SC_LAT_MAX, SC_PLT_SUM, SC_PLT_MAX, SC_VM_SECONDS = range(8)
+N_SC = 8
+# --- int params (ip) ---
+IP_FCFS, IP_CORES, IP_SLOTS, IP_WAIT_BOUND, IP_Q_UPPER, IP_DISPATCH, IP_PER_REQUEST = range(7)
+IP_PAGES, IP_EARLY_HINTS, IP_TRACE = range(7, 10)
+N_IP = 10
+# --- float params (fp) ---
+FP_SPEED, FP_OVERHEAD, FP_MONITOR_S, FP_SLA_THRESHOLD_S, FP_WINDOW_S = range(5)
+N_FP = 5
+UNBOUNDED = 1 << 62
+
+# --- VM columns ---
+VF_VCLOCK, VF_LAST, VF_RATE, VF_BUSY, VF_LAST_DISPATCH, VF_WRR, VF_WEIGHT, VF_ALLOC_T = range(8)
+VI_STATE, VI_N, VI_NSRV, VI_VERSION, VI_QHEAD, VI_QTAIL, VI_PAGES = range(7)
+# --- request (job) columns ---
+JF_ARRIVAL, JF_START, JF_DEMAND = range(3)
+JI_PAGE, JI_BASE, JI_VM, JI_NEXT = range(4)
+# --- page columns ---
+PF_ARRIVAL, PF_CLOCK = range(2)
+PI_VM, PI_OUTSTANDING, PI_TO_ISSUE, PI_NOBJ, PI_NPUSH, PI_FAILED, PI_NEXT = range(7)
+# --- event heap columns ---
+EI_KIND, EI_ID, EI_VER = range(3)
+# --- monitoring columns (int32, one row per tick) ---
+TS_ALLOCATED, TS_ACTIVE, TS_ARRIVALS, TS_COMPLETIONS, TS_REJECTED, TS_WAITING = range(6)
+TS_IN_SYSTEM = 6
+N_TS = 7
+
+DISPATCH_CODES = {
+    "round_robin": 0,
+    "weighted_round_robin": 1,
+    "least_connections": 2,
+    "lru": 3,
+    "random": 4,
+}
+VM_FREE, VM_BOOTING, VM_ACTIVE, VM_DRAINING = 0, 1, 2, 3
+EV_COMPLETION, EV_CLIENT_REQUEST, EV_BOOT = 0, 1, 2
+DONE, NEED_DEMAND, NEED_GAP, NEED_UNIFORM, NEED_JOBS, NEED_PAGES, NEED_HEAP = range(7)
+NEED_VM_HEAP, NEED_TRACE = 7, 8
+BOX_BINS = 200  # utilisation histogram bins per allocated-VM count (width 0.005)
+
+F64 = NDArray[np.float64]
+I64 = NDArray[np.int64]
+I32 = NDArray[np.int32]
+
+
+class CoreState(NamedTuple):
+    ic: I64
+    sc: F64
+    ip: I64
+    fp: F64
+    vf: F64  # VMs x VF_*
+    vi: I64  # VMs x VI_*
+    vtag: F64  # VMs x capacity: each VM's service heap (tags)
+    vjob: I64  # VMs x capacity: each VM's service heap (request ids)
+    jf: F64  # requests x JF_*
+    ji: I64  # requests x JI_*
+    pf: F64  # pages x PF_*
+    pi: I64  # pages x PI_*
+    et: F64  # event heap: times
+    ei: I64  # event heap: EI_*
+    arr_t: F64  # this segment's arrival times
+    arr_n: I64  # this segment's (objects, pushed objects) per arrival
+    pool_demand: F64
+    pool_gap: F64
+    pool_uniform: F64
+    ts: I32  # ticks x TS_*
+    ts_utilization: NDArray[np.float32]
+    box_hist: I64  # (allocated VMs) x utilisation bin
+    hists: I64  # 2 x fine sketch buckets: request latency, page load time
+    win: I64  # windows x (completions, over the SLA threshold)
+    win_hist: I32  # windows x coarse latency buckets
+    trace: F64  # requests x (arrival, start, end, demand, vm, page arrival), when tracing
+
+
+def _free_rows(n: int, ncols: int, next_col: int, first: int = 0) -> I64:
+    rows = np.zeros((n, ncols), dtype=np.int64)
+    rows[:, next_col] = np.arange(first + 1, first + n + 1)
+    rows[-1, next_col] = -1
+    return rows
+
+
+def new_state(
+    ip: I64, fp: F64, weights: F64, n_ticks: int, n_windows: int, trace_cap: int
+) -> CoreState:
+    """Empty state for ``len(weights)`` VM slots (all free)."""
+    vms, jobs, pages, heap, vm_cap = len(weights), 1024, 256, 1024, 64
+    ic = np.zeros(N_IC, dtype=np.int64)
+    ic[IC_JOBS_FREE_N], ic[IC_PAGES_FREE_N] = jobs, pages
+    vf = np.zeros((vms, 8))
+    vf[:, VF_WEIGHT] = weights
+    vi = np.zeros((vms, 7), dtype=np.int64)
+    vi[:, VI_QHEAD] = vi[:, VI_QTAIL] = -1
+    ji = _free_rows(jobs, 4, JI_NEXT)
+    ji[:, JI_VM] = -1
+    empty = np.zeros(0)
+    return CoreState(
+        ic=ic, sc=np.zeros(N_SC), ip=ip, fp=fp, vf=vf, vi=vi,
+        vtag=np.zeros((vms, vm_cap)), vjob=np.zeros((vms, vm_cap), dtype=np.int64),
+        jf=np.zeros((jobs, 3)), ji=ji, pf=np.zeros((pages, 2)), pi=_free_rows(pages, 7, PI_NEXT),
+        et=np.zeros(heap), ei=np.zeros((heap, 3), dtype=np.int64),
+        arr_t=empty, arr_n=np.zeros((0, 2), dtype=np.int64),
+        pool_demand=empty, pool_gap=empty, pool_uniform=empty,
+        ts=np.zeros((n_ticks, N_TS), dtype=np.int32),
+        ts_utilization=np.zeros(n_ticks, dtype=np.float32),
+        box_hist=np.zeros((vms + 1, BOX_BINS + 1), dtype=np.int64),
+        hists=np.zeros((2, sketch.n_buckets(sketch.FINE_ALPHA)), dtype=np.int64),
+        win=np.zeros((n_windows, 2), dtype=np.int64),
+        win_hist=np.zeros((n_windows, sketch.n_buckets(sketch.COARSE_ALPHA)), dtype=np.int32),
+        trace=np.zeros((trace_cap, 6)),
+    )  # fmt: skip
+
+
+def _grow_rows(free: I64, next_col: int, head: int) -> I64:
+    """Double a free-list-linked int matrix; new rows go to the front of the free list."""
+    n = len(free)
+    new = _free_rows(n, free.shape[1], next_col, first=n)
+    new[-1, next_col] = head
+    return np.concatenate([free, new])
+
+
+def _double_rows(a: NDArray[Any]) -> NDArray[Any]:
+    return np.concatenate([a, np.zeros_like(a)])
+
+
+def grow(s: CoreState, status: int) -> CoreState:
+    """Enlarge the capacity named by ``status`` (a NEED_* code other than the pools)."""
+    if status == NEED_JOBS:
+        n = len(s.ji)
+        ji = _grow_rows(s.ji, JI_NEXT, int(s.ic[IC_JOB_FREE]))
+        ji[n:, JI_VM] = -1
+        s.ic[IC_JOB_FREE], s.ic[IC_JOBS_FREE_N] = n, s.ic[IC_JOBS_FREE_N] + n
+        return s._replace(ji=ji, jf=_double_rows(s.jf))
+    if status == NEED_PAGES:
+        n = len(s.pi)
+        pi = _grow_rows(s.pi, PI_NEXT, int(s.ic[IC_PAGE_FREE]))
+        s.ic[IC_PAGE_FREE], s.ic[IC_PAGES_FREE_N] = n, s.ic[IC_PAGES_FREE_N] + n
+        return s._replace(pi=pi, pf=_double_rows(s.pf))
+    if status == NEED_HEAP:
+        return s._replace(et=_double_rows(s.et), ei=_double_rows(s.ei))
+    if status == NEED_VM_HEAP:
+        return s._replace(
+            vtag=np.concatenate([s.vtag, np.zeros_like(s.vtag)], axis=1),
+            vjob=np.concatenate([s.vjob, np.zeros_like(s.vjob)], axis=1),
+        )
+    if status == NEED_TRACE:
+        return s._replace(trace=_double_rows(s.trace))
+    raise ValueError(f"cannot grow for status {status}")

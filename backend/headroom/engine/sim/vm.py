@@ -1,0 +1,272 @@
+"""Compiled per-VM mechanics: the event heap, each VM's service heap and FIFO queue.
+
+Every request in service on a VM progresses at the same rate (processor sharing: the
+VM's effective speed times min(1, cores / n); FCFS: the effective speed on its own
+core), so a per-VM virtual clock V advances by rate x dt and a request finishes when V
+reaches its tag (V at service start + demand). The VM's next completion is one event
+in the global heap, re-pushed with a new version whenever the VM's state changes
+(stale versions are skipped when popped).
+
+Helpers take the state's arrays explicitly (see state.py for their columns): numba
+passes arrays cheaply, while unpacking tuples of arrays per call costs reference counting.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from headroom.engine.sim.state import (
+    EI_ID,
+    EI_KIND,
+    EI_VER,
+    EV_BOOT,
+    EV_COMPLETION,
+    FP_OVERHEAD,
+    FP_SPEED,
+    IC_HEAP_N,
+    IC_IN_SYSTEM,
+    IC_WAITING,
+    IP_CORES,
+    IP_FCFS,
+    IP_Q_UPPER,
+    IP_SLOTS,
+    IP_WAIT_BOUND,
+    JF_DEMAND,
+    JF_START,
+    JI_NEXT,
+    JI_VM,
+    SC_VM_SECONDS,
+    VF_ALLOC_T,
+    VF_BUSY,
+    VF_LAST,
+    VF_LAST_DISPATCH,
+    VF_RATE,
+    VF_VCLOCK,
+    VF_WRR,
+    VI_N,
+    VI_NSRV,
+    VI_PAGES,
+    VI_QHEAD,
+    VI_QTAIL,
+    VI_STATE,
+    VI_VERSION,
+    VM_ACTIVE,
+    VM_BOOTING,
+    VM_DRAINING,
+    VM_FREE,
+    CoreState,
+)
+
+
+@njit(cache=True, inline="always")
+def heap_push(et, ei, ic, t, kind, ident, ver):
+    i = ic[IC_HEAP_N]
+    ic[IC_HEAP_N] = i + 1
+    while i > 0:
+        parent = (i - 1) >> 1
+        if et[parent] <= t:
+            break
+        et[i] = et[parent]
+        ei[i, 0], ei[i, 1], ei[i, 2] = ei[parent, 0], ei[parent, 1], ei[parent, 2]
+        i = parent
+    et[i] = t
+    ei[i, EI_KIND], ei[i, EI_ID], ei[i, EI_VER] = kind, ident, ver
+
+
+@njit(cache=True, inline="always")
+def heap_pop(et, ei, ic):
+    n = ic[IC_HEAP_N] - 1
+    ic[IC_HEAP_N] = n
+    t, kind, ident, ver = et[n], ei[n, 0], ei[n, 1], ei[n, 2]
+    i = 0
+    while True:
+        child = 2 * i + 1
+        if child >= n:
+            break
+        if child + 1 < n and et[child + 1] < et[child]:
+            child += 1
+        if et[child] >= t:
+            break
+        et[i] = et[child]
+        ei[i, 0], ei[i, 1], ei[i, 2] = ei[child, 0], ei[child, 1], ei[child, 2]
+        i = child
+    et[i] = t
+    ei[i, 0], ei[i, 1], ei[i, 2] = kind, ident, ver
+
+
+@njit(cache=True, inline="always")
+def _service_push(vi, vtag, vjob, v, tag, job):
+    i = vi[v, VI_NSRV]
+    vi[v, VI_NSRV] = i + 1
+    while i > 0:
+        parent = (i - 1) >> 1
+        if vtag[v, parent] <= tag:
+            break
+        vtag[v, i], vjob[v, i] = vtag[v, parent], vjob[v, parent]
+        i = parent
+    vtag[v, i], vjob[v, i] = tag, job
+
+
+@njit(cache=True, inline="always")
+def service_pop(vi, vtag, vjob, v):
+    """Remove and return the request with the smallest tag on VM v."""
+    top = vjob[v, 0]
+    n = vi[v, VI_NSRV] - 1
+    vi[v, VI_NSRV] = n
+    tag, job = vtag[v, n], vjob[v, n]
+    i = 0
+    while True:
+        child = 2 * i + 1
+        if child >= n:
+            break
+        if child + 1 < n and vtag[v, child + 1] < vtag[v, child]:
+            child += 1
+        if vtag[v, child] >= tag:
+            break
+        vtag[v, i], vjob[v, i] = vtag[v, child], vjob[v, child]
+        i = child
+    vtag[v, i], vjob[v, i] = tag, job
+    return top
+
+
+@njit(cache=True, inline="always")
+def advance(vf, vi, ip, v, now):
+    """Bring VM v's virtual clock and busy-core integral up to ``now``."""
+    dt = now - vf[v, VF_LAST]
+    if dt > 0:
+        vf[v, VF_VCLOCK] += vf[v, VF_RATE] * dt
+        vf[v, VF_BUSY] += min(vi[v, VI_NSRV], ip[IP_CORES]) * dt
+        vf[v, VF_LAST] = now
+
+
+@njit(cache=True, inline="always")
+def set_rate(vf, vi, ip, fp, v):
+    nsrv = vi[v, VI_NSRV]
+    conc = nsrv if ip[IP_FCFS] == 0 else vi[v, VI_N]
+    speed = fp[FP_SPEED]
+    extra = conc - ip[IP_Q_UPPER]
+    if extra > 0:
+        speed *= fp[FP_OVERHEAD] ** extra
+    if ip[IP_FCFS] == 0 and nsrv > ip[IP_CORES]:
+        speed *= ip[IP_CORES] / nsrv
+    vf[v, VF_RATE] = max(speed, 1e-300)
+
+
+@njit(cache=True, inline="always")
+def reschedule(vf, vi, vtag, et, ei, ic, v, now):
+    """Invalidate VM v's pending completion and push its next one."""
+    vi[v, VI_VERSION] += 1
+    if vi[v, VI_NSRV] > 0:
+        dt = max(vtag[v, 0] - vf[v, VF_VCLOCK], 0.0) / vf[v, VF_RATE]
+        heap_push(et, ei, ic, now + dt, EV_COMPLETION, v, vi[v, VI_VERSION])
+
+
+@njit(cache=True, inline="always")
+def start_service(vf, vi, vtag, vjob, jf, v, job, now):
+    jf[job, JF_START] = now
+    _service_push(vi, vtag, vjob, v, vf[v, VF_VCLOCK] + jf[job, JF_DEMAND], job)
+
+
+@njit(cache=True, inline="always")
+def submit(vf, vi, vtag, vjob, jf, ji, et, ei, ic, ip, fp, v, job, now, resched):
+    """Admit a request to VM v: into service, the FIFO queue, or refused (False)."""
+    if v < 0:
+        return False
+    if vi[v, VI_NSRV] >= ip[IP_SLOTS] and vi[v, VI_N] - vi[v, VI_NSRV] >= ip[IP_WAIT_BOUND]:
+        return False
+    advance(vf, vi, ip, v, now)
+    ji[job, JI_VM], ji[job, JI_NEXT] = v, -1
+    vi[v, VI_N] += 1
+    ic[IC_IN_SYSTEM] += 1
+    if vi[v, VI_NSRV] < ip[IP_SLOTS]:
+        start_service(vf, vi, vtag, vjob, jf, v, job, now)
+    else:
+        if vi[v, VI_QTAIL] >= 0:
+            ji[vi[v, VI_QTAIL], JI_NEXT] = job
+        else:
+            vi[v, VI_QHEAD] = job
+        vi[v, VI_QTAIL] = job
+        ic[IC_WAITING] += 1
+    set_rate(vf, vi, ip, fp, v)
+    if resched:
+        reschedule(vf, vi, vtag, et, ei, ic, v, now)
+    return True
+
+
+@njit(cache=True, inline="always")
+def promote_waiting(vf, vi, vtag, vjob, jf, ji, ic, ip, v, now):
+    """Move the head of VM v's FIFO queue into service if a slot is free."""
+    head = vi[v, VI_QHEAD]
+    if head < 0 or vi[v, VI_NSRV] >= ip[IP_SLOTS]:
+        return
+    vi[v, VI_QHEAD] = ji[head, JI_NEXT]
+    if vi[v, VI_QHEAD] < 0:
+        vi[v, VI_QTAIL] = -1
+    ic[IC_WAITING] -= 1
+    start_service(vf, vi, vtag, vjob, jf, v, head, now)
+
+
+@njit(cache=True, inline="always")
+def maybe_release(vf, vi, sc, v, now):
+    """A draining VM that holds nothing is released; its cost stops accruing."""
+    if vi[v, VI_STATE] == VM_DRAINING and vi[v, VI_N] == 0 and vi[v, VI_PAGES] == 0:
+        vi[v, VI_STATE] = VM_FREE
+        vi[v, VI_VERSION] += 1
+        sc[SC_VM_SECONDS] += now - vf[v, VF_ALLOC_T]
+
+
+@njit(cache=True)
+def activate(vf, vi, fp, v, now):
+    vi[v, VI_STATE] = VM_ACTIVE
+    vf[v, VF_LAST], vf[v, VF_BUSY], vf[v, VF_VCLOCK] = now, 0.0, 0.0
+    vf[v, VF_RATE], vf[v, VF_WRR] = fp[FP_SPEED], 0.0
+
+
+@njit(cache=True)
+def allocate(vf, vi, et, ei, ic, fp, k, now, boot_s):
+    """Request up to k VMs (free slots only); returns how many were allocated."""
+    done = 0
+    for v in range(len(vi)):
+        if done == k:
+            break
+        if vi[v, VI_STATE] != VM_FREE:
+            continue
+        vf[v, VF_ALLOC_T], vf[v, VF_LAST_DISPATCH] = now, now
+        done += 1
+        if boot_s <= 0:
+            activate(vf, vi, fp, v, now)
+        else:
+            vi[v, VI_STATE] = VM_BOOTING
+            heap_push(et, ei, ic, now + boot_s, EV_BOOT, v, 0)
+    return done
+
+
+@njit(cache=True)
+def drain_least_loaded(vf, vi, sc, now):
+    """Put the active VM holding the fewest requests into draining; -1 if none."""
+    best = -1
+    for v in range(len(vi)):
+        if vi[v, VI_STATE] == VM_ACTIVE and (best < 0 or vi[v, VI_N] < vi[best, VI_N]):
+            best = v
+    if best >= 0:
+        vi[best, VI_STATE] = VM_DRAINING
+        maybe_release(vf, vi, sc, best, now)
+    return best
+
+
+@njit(cache=True)
+def count_states(vi):
+    """(booting, active, draining) VM counts."""
+    booting = active = draining = 0
+    for v in range(len(vi)):
+        st = vi[v, VI_STATE]
+        booting += st == VM_BOOTING
+        active += st == VM_ACTIVE
+        draining += st == VM_DRAINING
+    return booting, active, draining
+
+
+def allocate_vms(s: CoreState, k: int, now: float, boot_s: float) -> int:
+    """Python entry: allocate k VMs on a state (boot events go to its heap)."""
+    n: int = allocate(s.vf, s.vi, s.et, s.ei, s.ic, s.fp, k, now, boot_s)
+    return n

@@ -1,0 +1,95 @@
+"""The scenario document: the spec's reference YAML, the JSON Schema, field-path errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+
+from headroom.engine.sim import ScenarioError, load_scenario, scenario_json_schema
+from headroom.engine.sim.scenario import NoPolicy, ThresholdPolicy
+
+REFERENCE = Path(__file__).with_name("reference_scenario.yaml").read_text()
+MINIMAL = {
+    "duration_s": 10,
+    "workload": {"arrivals": {"rate_per_s": 1}, "service_s": {"dist": "exponential", "mean": 1}},
+}
+
+
+def test_reference_yaml_validates_as_written() -> None:
+    s = load_scenario(REFERENCE)
+    assert s.duration_s == 86400 and s.seed == 1
+    assert isinstance(s.autoscaling, ThresholdPolicy)
+    assert (s.autoscaling.lower, s.autoscaling.upper, s.autoscaling.time_steps) == (0.4, 0.8, 4)
+    assert s.cluster.vms.start == 20 and s.dispatch.policy == "least_connections"
+    assert s.workload.page is not None and s.workload.page.push_fraction == 0.5
+
+
+def test_reference_validates_against_published_schema() -> None:
+    schema = scenario_json_schema()
+    jsonschema.Draft202012Validator.check_schema(schema)
+    jsonschema.validate(yaml.safe_load(REFERENCE), schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({**MINIMAL, "bogus": 1}, schema)
+
+
+def test_json_and_mapping_inputs() -> None:
+    assert load_scenario(json.dumps(MINIMAL)) == load_scenario(MINIMAL)
+
+
+def test_defaults() -> None:
+    s = load_scenario(MINIMAL)
+    assert isinstance(s.autoscaling, NoPolicy) and s.autoscaling.monitor_s == 0.1
+    assert s.cluster.discipline == "ps" and s.cluster.boot_s == 30 and s.sla is None
+    assert load_scenario({**MINIMAL, "autoscaling": {"monitor_s": 1}}).autoscaling.policy == "none"
+
+
+@pytest.mark.parametrize(
+    ("patch", "path"),
+    [
+        ({"workload": {**MINIMAL["workload"], "foo": 1}}, "workload.foo"),  # type: ignore[dict-item]
+        ({"cluster": {"vms": {"min": 2, "max": 1, "start": 1}}}, "cluster.vms"),
+        ({"cluster": {"discipline": "lifo"}}, "cluster.discipline"),
+        ({"dispatch": "fastest"}, "dispatch.policy"),
+        ({"autoscaling": {"policy": "threshold", "upper": 2}}, "autoscaling.threshold.upper"),
+        ({"duration_s": -1}, "duration_s"),
+        (
+            {
+                "workload": {
+                    "arrivals": {"rate_per_s": 1},
+                    "service_s": {"dist": "uniform", "low": 2, "high": 1},
+                }
+            },
+            "workload.service_s.uniform",
+        ),
+        (
+            {"workload": {"arrivals": {}, "service_s": {"dist": "constant", "value": 1}}},
+            "workload.arrivals",
+        ),
+    ],
+)
+def test_errors_name_the_field_path(patch: dict[str, object], path: str) -> None:
+    with pytest.raises(ScenarioError) as err:
+        load_scenario({**MINIMAL, **patch})
+    assert str(err.value).startswith(path), str(err.value)
+
+
+def test_required_fields() -> None:
+    with pytest.raises(ScenarioError, match=r"^duration_s"):
+        load_scenario({"workload": MINIMAL["workload"]})
+    with pytest.raises(ScenarioError, match=r"^workload"):
+        load_scenario({"duration_s": 1})
+    with pytest.raises(ScenarioError, match="not valid YAML"):
+        load_scenario("a: [")
+
+
+def test_latency_slo_needs_a_threshold() -> None:
+    with pytest.raises(ScenarioError, match="threshold_s"):
+        load_scenario({**MINIMAL, "autoscaling": {"policy": "latency_slo"}})
+    s = load_scenario(
+        {**MINIMAL, "autoscaling": {"policy": "latency_slo"}, "sla": {"threshold_s": 1}}
+    )
+    assert s.autoscaling.policy == "latency_slo"
