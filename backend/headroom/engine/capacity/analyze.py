@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
+from numpy.typing import NDArray
 
 from headroom.engine.capacity import knee as kn
 from headroom.engine.capacity.models import MmcFit, ModelCurve, fit_mmc, model_curve
@@ -21,7 +22,14 @@ from headroom.engine.capacity.report import (
 )
 from headroom.engine.capacity.sla import LoadCurve, SlaTarget, sla_target, threshold_for_stance
 from headroom.engine.capacity.usl import UslFit, fit_usl
-from headroom.engine.capacity.windows import WindowStats, concat_windows, window_stats
+from headroom.engine.capacity.windows import (
+    FloatArray,
+    IntArray,
+    WindowStats,
+    concat_windows,
+    row_groups,
+    window_stats,
+)
 
 ALL = "all"
 NO_SERVERS = "the log names no servers: the whole site is analysed as one server"
@@ -56,28 +64,44 @@ def _prepare(table: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _stream_windows(part: pl.DataFrame, params: CapacityParams, n_windows: int) -> WindowStats:
-    return window_stats(
-        part["t_s"].to_numpy(),
-        part["latency_s"].to_numpy(),
-        part["ok"].to_numpy(),
-        params.window_s,
-        n_windows,
-        params.percentile,
-    )
+@dataclass(frozen=True)
+class _Columns:
+    t_s: FloatArray
+    latency_s: FloatArray
+    ok: NDArray[np.bool_]
+
+    @classmethod
+    def of(cls, rows: pl.DataFrame) -> _Columns:
+        return cls(rows["t_s"].to_numpy(), rows["latency_s"].to_numpy(), rows["ok"].to_numpy())
 
 
 def _pooled_windows(
-    rows: pl.DataFrame, split: bool, params: CapacityParams, n_windows: int
+    cols: _Columns, streams: list[IntArray], params: CapacityParams, n_windows: int
 ) -> WindowStats:
-    parts = rows.partition_by("server") if split else [rows]
-    return concat_windows([_stream_windows(p, params, n_windows) for p in parts])
+    """Windows of every stream (one per server, or the whole class), pooled."""
+    w, pct = params.window_s, params.percentile
+    parts = [
+        window_stats(cols.t_s[i], cols.latency_s[i], cols.ok[i], w, n_windows, pct) for i in streams
+    ]
+    return concat_windows(parts)
 
 
-def _peak_load(rows: pl.DataFrame, params: CapacityParams, n_windows: int) -> float:
-    idx = np.floor(rows["t_s"].to_numpy() / params.window_s).astype(np.int64)
+def _peak_load(t_s: FloatArray, params: CapacityParams, n_windows: int) -> float:
+    idx = np.floor(t_s / params.window_s).astype(np.int64)
     counts = np.bincount(idx[idx < n_windows], minlength=n_windows)
     return float(counts.max()) / params.window_s
+
+
+def _class_streams(rows: pl.DataFrame, split: bool) -> dict[str, list[IntArray]]:
+    """Row indices of each class ("all" first), split into one stream per server."""
+    keys = ["server"] if split else []
+    out: dict[str, list[IntArray]] = {ALL: list(row_groups(rows, keys).values())}
+    by_class = row_groups(rows, ["cls", *keys])
+    for key, idx in sorted(by_class.items(), key=lambda kv: str(kv[0])):
+        name = str(key[0])
+        if name != ALL:
+            out.setdefault(name, []).append(idx)
+    return out
 
 
 def _measured_knee(curve: kn.KneeCurve, upto: float, params: CapacityParams) -> KneePoint | None:
@@ -208,16 +232,11 @@ def analyze(table: pl.DataFrame, params: CapacityParams | None = None) -> Capaci
     servers = tuple(sorted(s for s in rows["server"].unique().to_list() if s is not None))
     split = params.per_server and bool(servers)
     c = params.model_servers or (len(servers) if servers and not params.per_server else None)
-    names = sorted(rows["cls"].unique().to_list())
-    groups = {ALL: rows} | (
-        {n: rows.filter(pl.col("cls") == n) for n in names} if names != [ALL] else {}
-    )
-    classes = {}
-    pooled = {}
-    skipped = []
-    for name, sub in groups.items():
-        pooled[name] = _pooled_windows(sub, split, params, n_windows)
-        peak = _peak_load(sub, params, n_windows)
+    cols = _Columns.of(rows)
+    classes, pooled, skipped = {}, {}, []
+    for name, streams in _class_streams(rows, split).items():
+        pooled[name] = _pooled_windows(cols, streams, params, n_windows)
+        peak = _peak_load(cols.t_s[np.concatenate(streams)], params, n_windows)
         try:
             classes[name] = class_report(name, pooled[name], params, c, peak)
         except ValueError as err:

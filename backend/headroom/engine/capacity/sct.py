@@ -13,7 +13,7 @@ from numpy.typing import NDArray
 
 from headroom.engine.capacity.piecewise import PiecewiseFit, fit_segments
 from headroom.engine.capacity.usl import UslFit, fit_usl
-from headroom.engine.capacity.windows import interval_counts
+from headroom.engine.capacity.windows import interval_counts, row_groups
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
@@ -216,9 +216,11 @@ def analyze_trace(table: pl.DataFrame, params: SctParams | None = None) -> SctRe
     )
     if rows.height == 0:
         raise ValueError("latency trace has no rows with a latency_s")
+    t_s = rows["t_s"].to_numpy()
+    lat = rows["latency_s"].to_numpy()
     results = {}
-    for (name,), part in sorted(rows.partition_by("server", as_dict=True).items()):
-        arrive = part["t_s"].to_numpy()
-        levels = sct_levels(arrive, arrive + part["latency_s"].to_numpy(), params)
+    for (name,), idx in sorted(row_groups(rows, ["server"]).items(), key=lambda kv: str(kv[0])):
+        arrive = t_s[idx]
+        levels = sct_levels(arrive, arrive + lat[idx], params)
         results[str(name)] = sct_result(str(name), levels, params.alpha)
     return SctReport(params=params, servers=results)

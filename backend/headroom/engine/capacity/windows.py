@@ -16,6 +16,7 @@ from numpy.typing import NDArray
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
+_FEW_GROUPS = 32  # up to this many groups, one mask per group beats a sort
 
 
 @dataclass(frozen=True)
@@ -193,3 +194,30 @@ def concat_windows(parts: list[WindowStats]) -> WindowStats:
     ]
     joined = {f: np.concatenate([getattr(p, f) for p in parts]) for f in fields}
     return WindowStats(window_s=parts[0].window_s, **joined)
+
+
+def _key_codes(frame: pl.DataFrame, key: str) -> IntArray:
+    """Small integer code per row for a column's values (null gets its own code)."""
+    col = pl.col(key).cast(pl.Utf8).cast(pl.Categorical).to_physical().cast(pl.Int64)
+    codes = frame.select(col).to_series()
+    top = codes.max()
+    fill = int(top) + 1 if isinstance(top, int) else 0
+    return codes.fill_null(fill).to_numpy().astype(np.int64)
+
+
+def row_groups(frame: pl.DataFrame, keys: list[str]) -> dict[tuple[object, ...], IntArray]:
+    """Row indices per distinct value of `keys`, from categorical codes (no copies of the
+    other columns, unlike partition_by)."""
+    if not keys:
+        return {(): np.arange(frame.height, dtype=np.int64)}
+    codes = np.zeros(frame.height, dtype=np.int64)
+    for key in keys:
+        part = _key_codes(frame, key)
+        codes = codes * (int(part.max()) + 1) + part
+    present = np.flatnonzero(np.bincount(codes))
+    if present.size <= _FEW_GROUPS:
+        groups = [np.flatnonzero(codes == code) for code in present]
+    else:
+        order = np.argsort(codes, kind="stable")
+        groups = np.split(order, np.cumsum(np.bincount(codes)[present])[:-1])
+    return {tuple(frame[k][int(g[0])] for k in keys): g.astype(np.int64) for g in groups}

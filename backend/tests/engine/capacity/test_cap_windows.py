@@ -1,11 +1,17 @@
 """Window sums: quantiles per group, time-averaged concurrency, Little's law."""
 
 import numpy as np
+import polars as pl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from headroom.engine.capacity.windows import grouped_quantile, interval_counts, window_stats
+from headroom.engine.capacity.windows import (
+    grouped_quantile,
+    interval_counts,
+    row_groups,
+    window_stats,
+)
 
 requests = st.lists(st.tuples(st.floats(0.0, 50.0), st.floats(0.0, 20.0)), min_size=1, max_size=60)
 
@@ -79,3 +85,26 @@ def test_window_stats_unknown_latency_counts_as_load_only() -> None:
     np.testing.assert_allclose(w.load_per_s, 2.0)
     np.testing.assert_allclose(w.mean_latency_s, 0.1)
     assert np.all(w.goodput_per_s < w.throughput_per_s)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    a=st.lists(st.sampled_from(["x", "y", None]), min_size=1, max_size=80),
+    data=st.data(),
+)
+def test_row_groups_match_a_python_grouping(a: list[str | None], data: st.DataObject) -> None:
+    b = data.draw(st.lists(st.integers(0, 40), min_size=len(a), max_size=len(a)))
+    frame = pl.DataFrame({"a": a, "b": [str(v) for v in b]}, schema={"a": pl.Utf8, "b": pl.Utf8})
+    expected: dict[tuple[object, ...], list[int]] = {}
+    for i, key in enumerate(zip(a, [str(v) for v in b], strict=True)):
+        expected.setdefault(key, []).append(i)
+    got = row_groups(frame, ["a", "b"])  # up to 123 groups: both the mask and sort paths
+    assert {k: v.tolist() for k, v in got.items()} == expected
+    assert list(row_groups(frame, [])[()]) == list(range(len(a)))
+
+
+def test_row_groups_many_groups_take_the_sort_path() -> None:
+    keys = [f"s{i % 100}" for i in range(1000)]
+    got = row_groups(pl.DataFrame({"k": keys}), ["k"])
+    assert len(got) == 100
+    assert got[("s7",)].tolist() == list(range(7, 1000, 100))
