@@ -45,9 +45,13 @@ def power_capacity(
     """Fit gamma(load) per window and report the maximiser with the fit's R^2."""
     keep = np.isfinite(mean_latency_s) & (mean_latency_s > 0)
     load, gamma = load_per_s[keep], goodput_per_s[keep] / mean_latency_s[keep]
-    if load.size < 5 or np.ptp(load) <= 0:
+    if load.size < 5:
         return PowerCapacity(
             None, None, "too few windows with latencies for a cubic fit", (), (0.0, 0.0)
+        )
+    if np.ptp(load) <= 0:
+        return PowerCapacity(
+            None, None, "the offered load never varies in this log", (), (0.0, 0.0)
         )
     lo, hi = float(load.min()), float(load.max())
     scale = hi  # fit on load / hi for conditioning, then convert the coefficients back

@@ -73,7 +73,7 @@ class SctResult:
                 {
                     "n": int(n),
                     "throughput_per_s": float(tp),
-                    "response_s": float(rt),
+                    "response_s": None if math.isnan(rt) else float(rt),
                     "intervals": int(k),
                 }
                 for n, tp, rt, k in zip(
@@ -113,7 +113,9 @@ def sct_levels(arrive_s: FloatArray, depart_s: FloatArray, params: SctParams) ->
     tp_mean = np.bincount(level, weights=tp) / np.maximum(per, 1)
     has_rt = ~np.isnan(rt)
     rt_n = np.bincount(level[has_rt], weights=rt[has_rt], minlength=per.size)
-    rt_mean = rt_n / np.maximum(np.bincount(level[has_rt], minlength=per.size), 1)
+    rt_count = np.bincount(level[has_rt], minlength=per.size)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rt_mean = np.where(rt_count > 0, rt_n / rt_count, np.nan)
     keep = np.flatnonzero((per >= params.min_intervals) & (np.arange(per.size) > 0))
     return SctLevels(
         keep.astype(np.int64), tp_mean[keep], rt_mean[keep], per[keep].astype(np.int64)

@@ -10,6 +10,7 @@ from numpy.typing import NDArray
 from scipy.optimize import curve_fit
 
 FloatArray = NDArray[np.float64]
+_KAPPA_ZERO = 1e-9
 
 
 @dataclass(frozen=True)
@@ -31,7 +32,7 @@ def usl_throughput(n: FloatArray, lam: float, sigma: float, kappa: float) -> Flo
 
 
 def _peak(lam: float, sigma: float, kappa: float) -> tuple[float | None, float]:
-    if kappa <= 0.0:
+    if kappa <= _KAPPA_ZERO:  # a solver's round-off, not coherency: no peak
         return None, (lam / sigma if sigma > 0 else math.inf)
     n_star = math.sqrt(max(1.0 - sigma, 0.0) / kappa)
     n_star = max(n_star, 1.0)

@@ -138,3 +138,14 @@ def test_a_class_with_too_few_windows_is_skipped_with_a_warning() -> None:
     report = analyze(table)
     assert "rare" not in report.classes and "x" in report.classes
     assert any("'rare' skipped" in w for w in report.warnings)
+
+
+def test_constant_load_gives_reasons_not_numbers() -> None:
+    """Every window at the same load: no curve shape to read, and no crash."""
+    arrive = np.arange(0.0, 200.0, 0.1)
+    report = analyze(synth.to_table(arrive, np.full(arrive.size, 0.05)))
+    cls = report.classes["all"]
+    assert cls.knee is None and cls.sla is None and cls.warnings
+    assert report.capacity.power_peak_load_per_s is None
+    assert report.capacity.reason == "the offered load never varies in this log"
+    json.dumps(report.to_dict(), allow_nan=False)

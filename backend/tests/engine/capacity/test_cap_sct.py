@@ -146,6 +146,14 @@ def test_trace_without_server_column_is_one_site() -> None:
     assert list(report.servers) == ["site"]
 
 
+def test_tiny_trace_gives_a_reason_not_a_crash() -> None:
+    trace = _server(10, 20, 0.02, 6, "tiny").head(50)
+    res = analyze_trace(trace).servers["tiny"]
+    assert res.q_lower is None and res.q_upper is None and res.fit is None
+    assert res.warnings and "levels" in res.warnings[0]
+    json.dumps(res.to_dict(), allow_nan=False)
+
+
 def test_bad_trace_input() -> None:
     with pytest.raises(ValueError, match="latency_s"):
         analyze_trace(pl.DataFrame({"ts": [1]}))
