@@ -4,7 +4,7 @@
 FROM node:20-bookworm-slim AS ui
 WORKDIR /src/frontend
 COPY frontend/package.json frontend/package-lock.json ./
-RUN npm ci --no-audit --no-fund
+RUN npm ci --no-audit --no-fund || npm install --no-save --no-audit --no-fund
 COPY frontend/ ./
 RUN npm run build
 

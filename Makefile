@@ -35,7 +35,9 @@ $(STAMPS)/venv: backend/pyproject.toml worker/pyproject.toml
 
 $(STAMPS)/npm: frontend/package-lock.json
 	@mkdir -p $(STAMPS)
-	cd frontend && npm ci --no-audit --no-fund
+	# npm ci refuses a lock whose optional per-platform packages (rollup's) a registry mirror
+	# could not list; npm install --no-save then installs the same locked versions.
+	cd frontend && (npm ci --no-audit --no-fund || npm install --no-save --no-audit --no-fund)
 	@touch $@
 
 $(STAMPS)/e2e-npm: e2e/package-lock.json

@@ -15,6 +15,7 @@ from headroom.core.settings import REPO_ROOT, Settings
 from headroom.core.storage import open_store
 from headroom.datasets import service as dataset_service
 from headroom.datasets import uploads
+from headroom.datasets.sniffing import sniff_file
 from headroom.jobs.models import Job, JobStatus
 from headroom.jobs.runner import ingest_body, run_job
 from headroom.workspaces.models import Membership, Role
@@ -40,8 +41,9 @@ def seed_demo(settings: Settings, email: str, password: str, sample: Path | None
             session.add(Membership(user_id=user.id, workspace_id=workspace.id, role="owner"))
             session.flush()
         principal = Principal(user=user, roles={workspace.id: Role.owner})
+        sniffed = sniff_file(str(store.local_path(staged.key)))
         dataset, job = dataset_service.register_upload(
-            session, store, principal, workspace.id, staged
+            session, store, principal, workspace.id, staged, sniffed
         )
         job_id = job.id if job else None
     if job_id is not None:

@@ -1,5 +1,7 @@
 """The FastAPI application: /api/v1 routers, stable error bodies, and the built UI."""
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import APIRouter, FastAPI, Request
@@ -14,6 +16,7 @@ from headroom.core.db import get_engine
 from headroom.core.errors import HeadroomError
 from headroom.core.settings import Settings, get_settings
 from headroom.datasets.router import router as datasets_router
+from headroom.datasets.sniffing import shutdown_pool
 from headroom.jobs.router import router as jobs_router
 from headroom.workspaces.router import router as workspaces_router
 
@@ -21,6 +24,7 @@ from headroom.workspaces.router import router as workspaces_router
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     app = FastAPI(
+        lifespan=_lifespan,
         title="Headroom",
         version=__version__,
         docs_url="/api/docs",
@@ -37,6 +41,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     _add_error_handlers(app)
     _mount_ui(app, settings.static_dir)
     return app
+
+
+@asynccontextmanager
+async def _lifespan(_: FastAPI) -> AsyncIterator[None]:
+    yield
+    shutdown_pool()
 
 
 def health(request: Request) -> dict[str, str]:

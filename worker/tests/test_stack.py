@@ -1,6 +1,7 @@
 """The whole stack as production runs it: API and Celery workers as processes, PostgreSQL
 and Redis (and the embedded SQLite + filesystem-broker mode), driven over HTTP."""
 
+import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -32,6 +33,7 @@ def stack(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Stack]:
     running.start_api(port)
     yield running
     running.stop()
+    shutil.rmtree(tmp_path / "storage", ignore_errors=True)  # the 2 GB uploads
 
 
 def token_for(stack: Stack, email: str, workspace: str) -> str:
@@ -131,3 +133,55 @@ def test_embedded_mode_sqlite_and_filesystem_broker(tmp_path: Path, sample_log: 
         assert summary_of(client, created["id"])["status_counts"]["5xx"] == 3
     finally:
         embedded.stop()
+
+
+def _peak_rss_bytes(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) * 1024
+    raise RuntimeError("no VmHWM in /proc status")
+
+
+@pytest.mark.parametrize("encoding", ["raw", "multipart"])
+def test_a_2gb_upload_streams_in_constant_memory(
+    stack: Stack, sample_log: Path, encoding: str
+) -> None:
+    """The API's peak RSS stays under 300 MB while 2 GB stream through it to storage."""
+    total_bytes, piece = 2 * 1024**3, sample_log.read_bytes()
+
+    def body():  # type: ignore[no-untyped-def]
+        sent = 0
+        while sent < total_bytes:
+            chunk = piece[: total_bytes - sent]
+            sent += len(chunk)
+            yield chunk
+
+    client = stack.client(token_for(stack, f"{encoding}@example.com", f"Big-{encoding}"))
+    if encoding == "raw":
+        response = client.post("/api/v1/datasets", params={"name": "big.log"}, content=body())
+    else:
+        response = client.post("/api/v1/datasets", files={"file": ("big.log", _Stream(body()))})
+    assert response.status_code == 201, response.text
+    assert response.json()["size_bytes"] == total_bytes
+    assert stack.api is not None
+    peak_bytes = _peak_rss_bytes(stack.api.pid)
+    print(f"API peak RSS after a 2 GB {encoding} upload: {peak_bytes / 1024**2:.0f} MB")
+    assert peak_bytes < 300 * 1024**2
+
+
+class _Stream:
+    """A file-like over a generator, so httpx streams the multipart body too."""
+
+    def __init__(self, chunks) -> None:  # type: ignore[no-untyped-def]
+        self.chunks, self.buffer = chunks, b""
+
+    def read(self, size: int = -1) -> bytes:
+        while size < 0 or len(self.buffer) < size:
+            try:
+                self.buffer += next(self.chunks)
+            except StopIteration:
+                break
+        data, self.buffer = (
+            (self.buffer, b"") if size < 0 else (self.buffer[:size], self.buffer[size:])
+        )
+        return data

@@ -1,13 +1,12 @@
-from collections.abc import AsyncIterator
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Request, Response
-from starlette.datastructures import UploadFile
 
 from headroom.core.deps import CurrentPrincipal, SessionDep, SettingsDep, StoreDep
-from headroom.core.errors import FileTooLarge, InvalidInput
+from headroom.core.errors import FileTooLarge
 from headroom.core.queue import enqueue
 from headroom.datasets import service, uploads
+from headroom.datasets.multipart import MultipartFile
 from headroom.datasets.schemas import DatasetOut, DatasetPage, TrafficSummaryOut
 
 router = APIRouter(prefix="/datasets", tags=["datasets"])
@@ -56,10 +55,17 @@ async def upload_dataset(
     name: str | None = None,
 ) -> DatasetOut:
     workspace_id = service.resolve_workspace(principal, workspace_id)
+    service.require_upload_rights(principal, workspace_id)
     _refuse_declared_oversize(request, settings.max_upload_bytes)
-    chunks, name = await _body_chunks(request, name)
-    staged = await uploads.stage(store, chunks, name, settings.max_upload_bytes)
-    dataset, job = service.register_upload(session, store, principal, workspace_id, staged)
+    content_type = request.headers.get("content-type", "")
+    if content_type.startswith("multipart/form-data"):
+        form_file = MultipartFile(request.stream(), content_type)
+        staged = await uploads.stage(store, aiter(form_file), None, settings.max_upload_bytes)
+        staged = uploads.renamed(staged, name or form_file.filename)
+    else:
+        staged = await uploads.stage(store, request.stream(), name, settings.max_upload_bytes)
+    sniffed = await uploads.sniff(store, staged)
+    dataset, job = service.register_upload(session, store, principal, workspace_id, staged, sniffed)
     if job is None:
         response.status_code = 200
     else:
@@ -94,24 +100,3 @@ def _refuse_declared_oversize(request: Request, max_bytes: int) -> None:
             f"the file is larger than the limit of {max_bytes:,} bytes",
             detail={"max_bytes": max_bytes},
         )
-
-
-async def _body_chunks(
-    request: Request, name: str | None
-) -> tuple[AsyncIterator[bytes], str | None]:
-    content_type = request.headers.get("content-type", "")
-    if not content_type.startswith("multipart/form-data"):
-        return request.stream(), name
-    form = await request.form(max_files=1, max_fields=10)
-    upload = form.get("file")
-    if not isinstance(upload, UploadFile):
-        raise InvalidInput(
-            "validation_error", "the multipart body needs a field 'file'", field="file"
-        )
-    return _read_upload(upload), name or upload.filename
-
-
-async def _read_upload(upload: UploadFile) -> AsyncIterator[bytes]:
-    while chunk := await upload.read(1 << 20):
-        yield chunk
-    await upload.close()

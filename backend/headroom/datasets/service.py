@@ -10,8 +10,8 @@ from headroom.core.storage import LocalStore
 from headroom.datasets import repository
 from headroom.datasets.models import Dataset, DatasetStatus
 from headroom.datasets.schemas import DatasetOut, DatasetPage, TrafficSummaryOut
-from headroom.datasets.uploads import StagedUpload, sniff
-from headroom.engine.logs import Detection
+from headroom.datasets.sniffing import Sniffed
+from headroom.datasets.uploads import StagedUpload
 from headroom.jobs import repository as job_repository
 from headroom.jobs import service as job_service
 from headroom.jobs.models import Job
@@ -31,26 +31,30 @@ def resolve_workspace(principal: Principal, workspace_id: int | None) -> int:
     )
 
 
+def require_upload_rights(principal: Principal, workspace_id: int) -> None:
+    principal.require(workspace_id, Role.editor)
+
+
 def register_upload(
     session: Session,
     store: LocalStore,
     principal: Principal,
     workspace_id: int,
     staged: StagedUpload,
+    sniffed: Sniffed,
 ) -> tuple[Dataset, Job | None]:
-    """Turn a staged file into a dataset with a queued ingest job, or return the existing
-    dataset with the same bytes. On any refusal the staged file is deleted."""
+    """Turn a staged, sniffed file into a dataset with a queued ingest job, or return the
+    existing dataset with the same bytes. On any refusal the staged file is deleted."""
     try:
-        principal.require(workspace_id, Role.editor)
-        detection = sniff(store, staged)
+        require_upload_rights(principal, workspace_id)
+        existing = repository.by_sha256(session, workspace_id, staged.sha256)
+        if existing is not None:
+            store.delete(staged.key)
+            return existing, None
+        return _create(session, store, principal, workspace_id, staged, sniffed)
     except Exception:
         store.delete(staged.key)
         raise
-    existing = repository.by_sha256(session, workspace_id, staged.sha256)
-    if existing is not None:
-        store.delete(staged.key)
-        return existing, None
-    return _create(session, store, principal, workspace_id, staged, detection)
 
 
 def _create(
@@ -59,24 +63,23 @@ def _create(
     principal: Principal,
     workspace_id: int,
     staged: StagedUpload,
-    detection: Detection,
+    sniffed: Sniffed,
 ) -> tuple[Dataset, Job]:
+    detection = {
+        "format": sniffed.format,
+        "confidence": sniffed.confidence,
+        "notes": list(sniffed.notes),
+    }
     dataset = Dataset(
         workspace_id=workspace_id,
         name=staged.name,
         size_bytes=staged.size_bytes,
         sha256=staged.sha256,
-        format=detection.format,
+        format=sniffed.format,
         storage_key="",
         status=DatasetStatus.uploaded,
         uploaded_by_id=principal.user.id,
-        meta={
-            "detection": {
-                "format": detection.format,
-                "confidence": detection.confidence,
-                "notes": list(detection.notes),
-            }
-        },
+        meta={"detection": detection},
     )
     session.add(dataset)
     session.flush()

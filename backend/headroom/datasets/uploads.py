@@ -5,20 +5,13 @@ import re
 import unicodedata
 import uuid
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import PurePosixPath, PureWindowsPath
 
 from headroom.core.errors import FileTooLarge, InvalidInput
 from headroom.core.storage import HashingWriter, LocalStore
-from headroom.engine.logs import (
-    Detection,
-    LogInputError,
-    UnrecognisedLogError,
-    detect_format,
-    open_log,
-)
+from headroom.datasets.sniffing import Sniffed, sniff_in_pool
 
-SNIFF_BYTES = 1 << 20
 _UNSAFE = re.compile(r"[^A-Za-z0-9._ -]+")
 
 
@@ -61,35 +54,19 @@ async def stage(
     return staged
 
 
-def sniff(store: LocalStore, staged: StagedUpload) -> Detection:
-    """Detect the log format from the first megabyte; refuse what is not a log (422)."""
-    try:
-        with open_log(store.local_path(staged.key)) as stream:
-            sample = _whole_lines(stream.read(SNIFF_BYTES))
-        return detect_format(sample)
-    except UnrecognisedLogError as error:
+def renamed(staged: StagedUpload, name: str | None) -> StagedUpload:
+    return replace(staged, name=safe_name(name))
+
+
+async def sniff(store: LocalStore, staged: StagedUpload) -> Sniffed:
+    """Detect the log format; refuse what is not a log (422), deleting the staged file."""
+    sniffed = await sniff_in_pool(store.local_path(staged.key))
+    if sniffed.error_code is not None:
+        store.delete(staged.key)
         raise InvalidInput(
-            "unparseable_log",
-            _unparseable_message(error),
+            sniffed.error_code,
+            sniffed.error_message or "not a log file",
             field="file",
-            detail={
-                "line_number": error.line_number,
-                "line": error.line,
-                "closest_format": error.closest_format,
-            },
-        ) from None
-    except LogInputError as error:
-        raise InvalidInput(error.code, error.message, field="file") from None
-
-
-def _whole_lines(sample: bytes) -> bytes:
-    if len(sample) < SNIFF_BYTES:
-        return sample
-    cut = sample.rfind(b"\n")
-    return sample[: cut + 1] if cut > 0 else sample
-
-
-def _unparseable_message(error: UnrecognisedLogError) -> str:
-    where = f" (line {error.line_number})" if error.line_number else ""
-    closest = f"; the closest format is {error.closest_format}" if error.closest_format else ""
-    return f"no supported log format matches this file{where}{closest}"
+            detail=sniffed.error_detail,
+        )
+    return sniffed

@@ -136,3 +136,27 @@ def test_summary_is_not_ready_until_the_job_succeeds(settings: Settings, sample_
     job = client.get(f"/api/v1/jobs/{created['job']['id']}").json()
     assert job["status"] == "succeeded" and job["progress"] == 1.0 and job["attempts"] == 1
     assert client.get(f"/api/v1/datasets/{created['id']}").json()["status"] == "ready"
+
+
+def test_multipart_without_a_file_field_is_refused(settings: Settings) -> None:
+    client = signed_in(settings, member(settings, "n@example.com", "Shop"))
+    response = client.post(
+        "/api/v1/datasets", data={"note": "hello"}, files={"other": ("a.log", b"x")}
+    )
+    assert response.status_code == 422
+    assert response.json()["error"]["field"] == "file"
+    assert stored_files(settings) == []
+
+
+def test_multipart_with_extra_fields_takes_the_file_part(
+    settings: Settings, sample_log: Path
+) -> None:
+    client = signed_in(settings, member(settings, "o@example.com", "Shop"))
+    response = client.post(
+        "/api/v1/datasets",
+        data={"comment": "nightly"},
+        files={"file": ("nightly.log", sample_log.read_bytes())},
+    )
+    assert response.status_code == 201, response.text
+    assert response.json()["size_bytes"] == sample_log.stat().st_size
+    assert response.json()["name"] == "nightly.log"

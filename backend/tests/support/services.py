@@ -214,7 +214,7 @@ class Stack:
 
     def client(self, token: str | None = None) -> httpx.Client:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        return httpx.Client(base_url=self.base_url, headers=headers, timeout=60)
+        return httpx.Client(base_url=self.base_url, headers=headers, timeout=300)
 
 
 def stack_env(data_dir: Path, database_url: str, broker_url: str, **extra: str) -> dict[str, str]:

@@ -1,0 +1,73 @@
+"""Streams the `file` part of a multipart/form-data body, chunk by chunk, without spooling
+the whole upload to a temporary file first (python-multipart's push parser)."""
+
+from collections.abc import AsyncIterator
+
+from python_multipart.multipart import MultipartParser, parse_options_header
+
+from headroom.core.errors import InvalidInput
+
+FILE_FIELD = b"file"
+
+
+class MultipartFile:
+    """Async iterator over the bytes of the form field `file`; `filename` once known."""
+
+    def __init__(self, body: AsyncIterator[bytes], content_type: str) -> None:
+        _, params = parse_options_header(content_type)
+        boundary = params.get(b"boundary")
+        if not boundary:
+            raise InvalidInput(
+                "validation_error", "the multipart body has no boundary", field="file"
+            )
+        self.body = body
+        self.filename: str | None = None
+        self.found = False
+        self._pending: list[bytes] = []
+        self._header_field, self._header_value = b"", b""
+        self._in_file = False
+        self.parser = MultipartParser(
+            boundary,
+            {
+                "on_part_begin": self._part_begin,
+                "on_header_field": self._collect_field,
+                "on_header_value": self._collect_value,
+                "on_header_end": self._header_end,
+                "on_part_data": self._data,
+            },
+        )
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        async for chunk in self.body:
+            self.parser.write(chunk)
+            while self._pending:
+                yield self._pending.pop(0)
+        self.parser.finalize()
+        while self._pending:
+            yield self._pending.pop(0)
+        if not self.found:
+            raise InvalidInput(
+                "validation_error", "the multipart body needs a field 'file'", field="file"
+            )
+
+    def _part_begin(self) -> None:
+        self._in_file = False
+
+    def _collect_field(self, data: bytes, start: int, end: int) -> None:
+        self._header_field += data[start:end]
+
+    def _collect_value(self, data: bytes, start: int, end: int) -> None:
+        self._header_value += data[start:end]
+
+    def _header_end(self) -> None:
+        if self._header_field.lower() == b"content-disposition":
+            _, params = parse_options_header(self._header_value)
+            if params.get(b"name") == FILE_FIELD and not self.found:
+                self._in_file = self.found = True
+                raw_name = params.get(b"filename")
+                self.filename = raw_name.decode("utf-8", "replace") if raw_name else None
+        self._header_field, self._header_value = b"", b""
+
+    def _data(self, data: bytes, start: int, end: int) -> None:
+        if self._in_file:
+            self._pending.append(bytes(data[start:end]))
