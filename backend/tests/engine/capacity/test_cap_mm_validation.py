@@ -141,3 +141,22 @@ def test_log_stopping_before_the_knee_is_extrapolated_as_model(c: int) -> None:
     assert measured and model
     assert min(p["load_per_s"] for p in model) > max(p["load_per_s"] for p in measured)
     assert all(p["fit_error_rel"] == cls.mmc.fit_error_rel for p in model)
+
+
+@pytest.mark.parametrize("c", [1, 4])
+def test_max_rate_beyond_the_log_comes_from_the_erlang_c_model(c: int) -> None:
+    """T above every measured latency: MaxRate(T) is read off the model curve, so it must
+    equal the Erlang-C inversion with the fitted D and c (1%: linear interpolation on a
+    400-point grid), and the true inversion (80/s) within 5% (D is within 5%)."""
+    t_80 = float(q.response_quantile_s(80.0, CAP / c, c, 95.0))
+    cls = analyze(_log(EARLY, c, 2), CapacityParams(model_servers=c, threshold_s=t_80)).classes[
+        "all"
+    ]
+    assert cls.sla is not None and cls.mmc is not None
+    assert cls.sla.source == "model" and not cls.sla.capped
+    fitted = q.max_rate_per_s(t_80, cls.mmc.mu_per_s, c, 95.0)
+    assert cls.sla.max_rate_per_s == pytest.approx(fitted, rel=0.01)
+    assert cls.sla.max_rate_per_s == pytest.approx(80.0, abs=0.05 * CAP)
+    # MaxConn(T) on the model part is Little's lambda E[T] of the fitted model
+    little = fitted * float(q.mean_response_s(fitted, cls.mmc.mu_per_s, c))
+    assert cls.sla.max_conn == pytest.approx(little, rel=0.01)
