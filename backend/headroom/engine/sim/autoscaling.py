@@ -53,6 +53,11 @@ class Observation:
         )
 
 
+def _ceil(x: float) -> int:
+    """Ceiling that ignores float32 rounding of the utilisation (2.0000001 -> 2)."""
+    return math.ceil(x - 1e-6)
+
+
 class ScalingPolicy(Protocol):
     def decide(self, obs: Observation) -> int: ...
 
@@ -95,7 +100,7 @@ class ThresholdPolicy(_Cooldown):
         if util > c.upper:
             if c.step_size == "band_middle":
                 middle = (c.lower + c.upper) / 2
-                return max(obs.allocated + 1, math.ceil(obs.active * util / middle))
+                return max(obs.allocated + 1, _ceil(obs.active * util / middle))
             return obs.allocated + c.step_size
         if util < c.lower:
             return obs.allocated - 1
@@ -114,7 +119,7 @@ class TargetTrackingPolicy:
         ratio = obs.mean_utilization(c.step_s) / c.target
         desired = obs.allocated
         if abs(ratio - 1) > c.tolerance and obs.active > 0:
-            desired = math.ceil(obs.active * ratio)
+            desired = _ceil(obs.active * ratio)
         self.history.append((obs.now_s, desired))
         while self.history and self.history[0][0] < obs.now_s - c.stabilization_s:
             self.history.popleft()
@@ -183,7 +188,7 @@ class PredictivePolicy(ThresholdPolicy):
     def decide(self, obs: Observation) -> int:
         reactive = super().decide(obs)
         rate = self.forecast_rate_per_s(obs)
-        needed = math.ceil(rate * self.work_s / (self.pcfg.target_utilization * self.capacity))
+        needed = _ceil(rate * self.work_s / (self.pcfg.target_utilization * self.capacity))
         return max(reactive, needed) if rate > 0 else reactive
 
 

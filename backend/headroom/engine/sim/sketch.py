@@ -48,21 +48,21 @@ def bucket_values(alpha: float) -> NDArray[np.float64]:
 def sketch_quantiles(
     counts: NDArray[np.integer], alpha: float, qs: NDArray[np.float64]
 ) -> NDArray[np.float64]:
-    """Quantiles (of rank floor(q * (n - 1))) from bucket counts; NaN when empty."""
+    """Nearest-rank quantiles (the ceil(q n)-th smallest value) from bucket counts."""
     total = int(counts.sum())
     if total == 0:
         return np.full(len(qs), np.nan)
     cumulative = np.cumsum(counts)
-    ranks = np.floor(np.asarray(qs) * (total - 1)).astype(np.int64)
+    ranks = np.maximum(np.ceil(np.asarray(qs) * total - 1e-9).astype(np.int64) - 1, 0)
     idx = np.searchsorted(cumulative, ranks, side="right")
     return bucket_values(alpha)[idx]
 
 
 def window_quantile(hist: NDArray[np.integer], alpha: float, q: float) -> NDArray[np.float64]:
-    """Quantile q of each row of a (windows x buckets) histogram; NaN for empty rows."""
+    """Nearest-rank quantile q of each row of a (windows x buckets) histogram; NaN if empty."""
     totals = hist.sum(axis=1)
     cumulative = np.cumsum(hist, axis=1)
-    ranks = np.floor(q * np.maximum(totals - 1, 0))
+    ranks = np.maximum(np.ceil(q * totals - 1e-9) - 1, 0)
     idx = (cumulative <= ranks[:, None]).sum(axis=1)
     values = bucket_values(alpha)[np.minimum(idx, hist.shape[1] - 1)]
     return np.where(totals > 0, values, np.nan)
