@@ -217,18 +217,29 @@ def class_report(
     )
 
 
-def analyze(table: pl.DataFrame, params: CapacityParams | None = None) -> CapacityReport:
-    """Knee curves, SLA targets and capacity of every class of a request table."""
-    params = params or CapacityParams()
-    params.validate()
-    rows = _prepare(table)
-    span_s = rows["t_s"].to_numpy().max()
-    n_windows = math.floor(float(span_s) / params.window_s)
+def _window_count(rows: pl.DataFrame, params: CapacityParams) -> int:
+    """Complete windows in the log (a partial last window would understate its load)."""
+    span_s = float(rows["t_s"].to_numpy().max())
+    n_windows = math.floor(span_s / params.window_s)
     if n_windows < params.min_windows_per_bin:
         raise ValueError(
             f"the log spans {n_windows} complete windows of {params.window_s} s; "
             f"need at least {params.min_windows_per_bin}"
         )
+    return n_windows
+
+
+def analyze(table: pl.DataFrame, params: CapacityParams | None = None) -> CapacityReport:
+    """Knee curves, SLA targets and capacity of every class of a request table.
+
+    When the table names servers, each server's windows are computed apart and pooled, so
+    loads and limits are per server (the SLA is per server); otherwise the whole site is
+    one server and the report says so.
+    """
+    params = params or CapacityParams()
+    params.validate()
+    rows = _prepare(table)
+    n_windows = _window_count(rows, params)
     servers = tuple(sorted(s for s in rows["server"].unique().to_list() if s is not None))
     split = params.per_server and bool(servers)
     c = params.model_servers or (len(servers) if servers and not params.per_server else None)
@@ -243,12 +254,11 @@ def analyze(table: pl.DataFrame, params: CapacityParams | None = None) -> Capaci
             if name == ALL:
                 raise
             skipped.append(f"class {name!r} skipped: {err}")
-    all_win = pooled[ALL]
-    capacity = power_capacity(all_win.load_per_s, all_win.goodput_per_s, all_win.mean_latency_s)
+    win = pooled[ALL]
     return CapacityReport(
         params=params,
         classes=classes,
-        capacity=capacity,
+        capacity=power_capacity(win.load_per_s, win.goodput_per_s, win.mean_latency_s),
         per_server=split,
         servers=servers,
         warnings=(*(() if split else (NO_SERVERS,)), *skipped),

@@ -96,34 +96,30 @@ def knee_curve(
             f"need at least {min_windows} windows with latencies, got {windows.load_per_s.size}"
         )
     bins = load_bins(windows.load_per_s, n_bins, min_windows)
-    m = int(bins.max()) + 1
-    cols: dict[str, list[float]] = {k: [] for k in ("load", "lat", "lo", "hi", "x", "q", "r")}
-    for b in range(m):
-        sel = bins == b
-        pct = windows.latency_pct_s[sel]
-        low, high = bootstrap_median_interval(pct, rng, resamples, confidence)
-        cols["load"].append(float(np.median(windows.load_per_s[sel])))
-        cols["lat"].append(float(np.median(pct)))
-        cols["lo"].append(low)
-        cols["hi"].append(high)
-        cols["x"].append(float(np.median(windows.throughput_per_s[sel])))
-        cols["q"].append(float(np.median(windows.concurrency[sel])))
-        cols["r"].append(float(np.median(windows.mean_latency_s[sel])))
-    counts = np.bincount(bins, minlength=m).astype(np.int64)
-    lat = np.asarray(cols["lat"])
+    members = [bins == b for b in range(int(bins.max()) + 1)]
+    pct = windows.latency_pct_s
+    band = np.array(
+        [bootstrap_median_interval(pct[sel], rng, resamples, confidence) for sel in members]
+    )
+    counts = np.array([int(sel.sum()) for sel in members], dtype=np.int64)
+    lat = _medians(pct, members)
     iso = isotonic_regression(lat, weights=counts.astype(np.float64), increasing=True).x
     return KneeCurve(
         percentile=percentile,
-        load_per_s=np.asarray(cols["load"]),
+        load_per_s=_medians(windows.load_per_s, members),
         latency_s=lat,
-        latency_low_s=np.asarray(cols["lo"]),
-        latency_high_s=np.asarray(cols["hi"]),
+        latency_low_s=band[:, 0],
+        latency_high_s=band[:, 1],
         latency_iso_s=np.asarray(iso, dtype=np.float64),
-        throughput_per_s=np.asarray(cols["x"]),
-        concurrency=np.asarray(cols["q"]),
-        mean_latency_s=np.asarray(cols["r"]),
+        throughput_per_s=_medians(windows.throughput_per_s, members),
+        concurrency=_medians(windows.concurrency, members),
+        mean_latency_s=_medians(windows.mean_latency_s, members),
         n_windows=counts,
     )
+
+
+def _medians(values: FloatArray, members: list[NDArray[np.bool_]]) -> FloatArray:
+    return np.array([np.median(values[sel]) for sel in members], dtype=np.float64)
 
 
 def kneedle(x: FloatArray, y: FloatArray) -> Knee | None:
