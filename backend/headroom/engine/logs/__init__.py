@@ -9,11 +9,15 @@ Typical use::
             parsed = parse_chunk(chunk, detection)
 """
 
-from .chunks import iter_chunks
-from .compression import open_log
-from .detect import detect_format
-from .parse import parse_chunk
-from .records import (
+from .jitcache import invalidate_stale_cache
+
+invalidate_stale_cache()  # before any kernel module is imported
+
+from .chunks import iter_chunks  # noqa: E402
+from .compression import open_log  # noqa: E402
+from .detect import detect_format  # noqa: E402
+from .parse import parse_chunk  # noqa: E402
+from .records import (  # noqa: E402
     REQUEST_SCHEMA,
     Chunk,
     Detection,

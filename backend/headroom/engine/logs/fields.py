@@ -219,6 +219,21 @@ def split_request(buf: np.ndarray, s: int, e: int, out: np.ndarray, i: int) -> N
 
 
 @njit(cache=True, inline="always")
+def split_url(buf: np.ndarray, s: int, e: int, out: np.ndarray, i: int) -> None:
+    """`path[?query]` -> path and query spans in out[2:6, i]; `-` is null."""
+    for r in range(6):
+        out[r, i] = -1
+    if e - s == 1 and buf[s] == 45:
+        return
+    q = s
+    while q < e and buf[q] != 63:
+        q += 1
+    out[2, i], out[3, i] = s, q
+    if q < e:
+        out[4, i], out[5, i] = q + 1, e
+
+
+@njit(cache=True, inline="always")
 def parse_iso_time(buf: np.ndarray, s: int, e: int) -> tuple[bool, int]:
     """`2000-10-10T13:55:36[.fff][Z|+hh:mm]` (T or space) -> (ok, UTC ns); no zone = UTC."""
     y, j = _digits(buf, s, e, 4)

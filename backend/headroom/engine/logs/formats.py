@@ -2,12 +2,14 @@
 
 Names: ``[vhost_]{common|combined}[_latency_{s|ms|us}]``; the latency variants read a
 trailing response-time field in the given unit (nginx `$request_time` = s, Apache `%D` = us).
+Any Apache LogFormat is named ``apache:<LogFormat>``, any nginx log_format ``nginx:<...>``.
 """
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
+from .apache import compile_log_format
 from .records import LogInputError
 from .tabulate import TemplateParser
 from .template import LATENCY_UNITS, Field, Parts, join
@@ -37,7 +39,12 @@ def registry() -> dict[str, TemplateParser]:
     return clf_family()
 
 
+@lru_cache(maxsize=128)
 def get_parser(name: str) -> TemplateParser:
+    """A parser by name: a registered format, ``apache:<LogFormat>`` or ``nginx:<log_format>``."""
+    kind, _, spec = name.partition(":")
+    if kind == "apache" and spec:
+        return compile_log_format(spec)
     parser = registry().get(name)
     if parser is None:
         known = ", ".join(sorted(registry()))

@@ -16,7 +16,9 @@ from .fields import (
     parse_int,
     parse_iso_time,
     split_request,
+    split_url,
 )
+from .strftime import match_strftime
 
 # step kinds
 LIT = 0
@@ -27,6 +29,8 @@ QUOTED = 1  # backslash escapes; ends at a quote followed by the next literal's 
 QUOTED_LAST = 2  # last quoted field: ends at the line's final quote; unterminated is tolerated
 REST = 3  # to the end of the line
 TOKEN_LIST = 4  # like TOKEN, but `, ` and ` : ` separators do not end it (upstream times)
+PATTERN = 5  # a strftime pattern decides the extent (and the value) of the field
+WORDS = 6  # an unquoted request line: `-`, or method and target and an optional HTTP/x
 
 # line error codes (0 = ok)
 E_EMPTY = 1
@@ -45,6 +49,7 @@ C_REQUEST = 5  # request line -> method/path/query spans
 C_TIME_ISO = 6  # 2000-10-10T13:55:36-07:00 -> UTC ns
 C_EPOCH = 7  # decimal epoch time (unit from the field) -> fval
 C_DECIMAL_SUM = 8  # `0.012, 0.004` -> their sum; all `-` is null
+C_URL = 9  # path[?query] -> path/query spans
 VALID = 1
 POINT = 2
 ESCAPED = 4  # a quoted field holding backslash escapes
@@ -102,6 +107,8 @@ def _scan_field(
         return (j if j >= 0 else -2), esc
     if mode == QUOTED_LAST:
         return _scan_last_quoted(buf, pos, end)
+    if mode == WORDS:
+        return _scan_words(buf, pos, end), False
     j = pos
     if mode == TOKEN_LIST:
         j = _scan_list(buf, pos, end, term)
@@ -111,6 +118,24 @@ def _scan_field(
     if j == end and term != 32:
         return -1, False
     return j, False
+
+
+@njit(cache=True, inline="always")
+def _token_end(buf: np.ndarray, pos: int, end: int) -> int:
+    while pos < end and buf[pos] != 32:
+        pos += 1
+    return pos
+
+
+@njit(cache=True, inline="always")
+def _scan_words(buf: np.ndarray, pos: int, end: int) -> int:
+    j = _token_end(buf, pos, end)
+    if (j - pos == 1 and buf[pos] == 45) or j >= end:
+        return j
+    j = _token_end(buf, j + 1, end)
+    if j + 6 <= end and buf[j + 1] == 72 and buf[j + 2] == 84 and buf[j + 5] == 80:  # HTTP/
+        j = _token_end(buf, j + 1, end)
+    return j
 
 
 @njit(cache=True, inline="always")
@@ -159,6 +184,31 @@ def _rstrip(buf: np.ndarray, s: int, e: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def _scan_pattern(
+    buf: np.ndarray,
+    pos: int,
+    end: int,
+    prog: tuple,
+    k: int,
+    ival: np.ndarray,
+    flag: np.ndarray,
+    i: int,
+) -> int:
+    """A strftime-pattern field at step k: stores its time, returns its end (-1: no match).
+    A lone `-` (Apache's conditional directives) is a null time."""
+    slot, term = prog[4], prog[6]
+    pat_op, pat_arg, pat_off, pat_len = prog[8], prog[9], prog[10], prog[11]
+    if pos < end and buf[pos] == 45 and (pos + 1 == end or buf[pos + 1] == term[k]):
+        return pos + 1
+    o, m = pat_off[k], pat_len[k]
+    j, has_date, ns = match_strftime(buf, pos, end, pat_op[o : o + m], pat_arg[o : o + m])
+    if j >= 0 and has_date:
+        ival[slot[k], i] = ns
+        flag[slot[k], i] = VALID
+    return j
+
+
+@njit(cache=True, inline="always")
 def _match_line(
     buf: np.ndarray,
     pos: int,
@@ -166,12 +216,13 @@ def _match_line(
     prog: tuple,
     fs: np.ndarray,
     fe: np.ndarray,
+    ival: np.ndarray,
     flag: np.ndarray,
     i: int,
 ) -> tuple[int, int, int]:
     """Delimit line i's fields into fs/fe[:, i] (flagging ESCAPED ones): (error code,
     failing step, position)."""
-    kind, lit, lit_off, lit_len, slot, mode, term, after = prog
+    kind, lit, lit_off, lit_len, slot, mode, term, after = prog[:8]
     n_steps = kind.size
     for k in range(n_steps):
         if kind[k] == LIT:
@@ -185,6 +236,13 @@ def _match_line(
                 if buf[pos + t] != lit[o + t]:
                     return E_LITERAL, k, pos
             pos += m
+        elif mode[k] == PATTERN:
+            j = _scan_pattern(buf, pos, end, prog, k, ival, flag, i)
+            if j < 0:
+                return E_VALUE, k, pos
+            fs[slot[k], i] = pos
+            fe[slot[k], i] = j
+            pos = j
         else:
             j, esc = _scan_field(buf, pos, end, mode[k], term[k], after[k])
             if j < 0:
@@ -223,7 +281,10 @@ def _convert(
         if code == C_REQUEST:
             split_request(buf, s, e, req, i)
             continue
-        if code in (C_TIME_CLF, C_TIME_ISO):
+        if code == C_URL:
+            split_url(buf, s, e, req, i)
+            continue
+        if code in (C_TIME_CLF, C_TIME_ISO) and not (e - s == 1 and buf[s] == 45):
             if code == C_TIME_CLF:
                 ok, v = parse_clf_time(buf, s, e, months)
             else:
@@ -275,7 +336,7 @@ def scan_template(buf: np.ndarray, prog: tuple, conv: np.ndarray, months: np.nda
         if pos == end:
             err[i] = E_EMPTY
         else:
-            code, step, at = _match_line(buf, pos, end, prog, fs, fe, flag, i)
+            code, step, at = _match_line(buf, pos, end, prog, fs, fe, ival, flag, i)
             err[i], err_step[i], err_pos[i] = code, step, at - pos
             if code == 0:
                 bad = _convert(buf, conv, fs, fe, i, ival, fval, flag, req, months)

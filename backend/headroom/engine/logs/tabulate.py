@@ -81,14 +81,18 @@ def _masked(name: str, values: np.ndarray, valid: np.ndarray, dtype: pl.DataType
     return pl.Series(name, pa.array(values, mask=mask)).cast(dtype)
 
 
-def _time_ns(p: Program, ok: np.ndarray, ival: np.ndarray, fval: np.ndarray) -> np.ndarray | None:
-    k = p.slot("time", "time_iso", "time_epoch")
+def _time_ns(
+    p: Program, ok: np.ndarray, ival: np.ndarray, fval: np.ndarray, flag: np.ndarray
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """(UTC ns, valid) of the first time field, or None without one."""
+    k = p.slot("time", "time_iso", "time_pattern", "time_epoch")
     if k < 0:
         return None
     f = p.fields[k]
+    valid = (flag[k, ok] & sc.VALID) != 0
     if f.role != "time_epoch":
-        return ival[k, ok]
-    return np.round(fval[k, ok] * (SCALE_S[f.unit or "s"] * 1e9)).astype(np.int64)
+        return ival[k, ok], valid
+    return np.round(fval[k, ok] * (SCALE_S[f.unit or "s"] * 1e9)).astype(np.int64), valid
 
 
 def _numeric_columns(
@@ -104,11 +108,13 @@ def _numeric_columns(
         lat_valid = (flag[k, ok] & sc.VALID) != 0
         latency = fval[k, ok] * SCALE_S[p.fields[k].unit or "s"]
         cols["latency_s"] = _masked("latency_s", latency, lat_valid, pl.Float64())
-    ts = _time_ns(p, ok, ival, fval)
-    if ts is not None:
+    time = _time_ns(p, ok, ival, fval, flag)
+    if time is not None:
+        ts, ts_valid = time
         if parser.time_is_completion and latency is not None:
             ts = ts - np.where(lat_valid, np.round(latency * 1e9), 0).astype(np.int64)
-        cols["ts"] = pl.Series("ts", ts).cast(pl.Datetime("ns")).dt.replace_time_zone("UTC")
+        ts_series = _masked("ts", ts, ts_valid, pl.Int64())
+        cols["ts"] = ts_series.cast(pl.Datetime("ns")).dt.replace_time_zone("UTC")
     return cols
 
 
@@ -116,7 +122,7 @@ def _string_sources(p: Program) -> list[tuple[str, int, int, bool]]:
     """(column, source, escape slot, dash_null) for every string column present; a source
     < 0 is request-line part -1-j (0 method, 1 path, 2 query), else the field's slot."""
     out: dict[str, tuple[str, int, int, bool]] = {}
-    if (k := p.slot("request")) >= 0:
+    if (k := p.slot("request", "url")) >= 0:
         for j, name in enumerate(("method", "path", "query")):
             out[name] = (name, -1 - j, k if p.quoted[k] else -1, False)
     for role in STRING_ROLES:
@@ -141,8 +147,9 @@ def _assemble(
     if sources:
         for series in string_columns(sources, buf, (fs, fe, req, flag), ok):
             cols[series.name] = series
-    if "query" in cols and parser.program.slot("query") >= 0:  # Apache %q keeps its `?`
-        q = cols["query"].str.strip_prefix("?")
+    if "query" in cols:  # Apache %q keeps its `?`; an empty query is no query
+        q = cols["query"]
+        q = q.str.strip_prefix("?") if parser.program.slot("query") >= 0 else q
         cols["query"] = pl.select(pl.when(q != "").then(q)).to_series().alias("query")
     n = ok.size
     return pl.DataFrame([cols.get(c, null_series(c, t, n)) for c, t in REQUEST_SCHEMA.items()])

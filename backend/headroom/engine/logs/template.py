@@ -19,6 +19,7 @@ ROLE_CONVERSION = {
     "latency": sc.C_DECIMAL,
     "latency_sum": sc.C_DECIMAL_SUM,
     "request": sc.C_REQUEST,
+    "url": sc.C_URL,
 }
 STRING_ROLES = ("client", "referer", "user_agent", "server", "method", "path", "query")
 LATENCY_UNITS = ("s", "ms", "us")
@@ -32,6 +33,7 @@ class Field:
 
     role: str
     unit: str | None = None
+    pattern: tuple[tuple[int, int], ...] = ()  # strftime ops (role time_pattern)
 
 
 Parts = tuple[bytes | Field, ...]
@@ -39,7 +41,8 @@ Parts = tuple[bytes | Field, ...]
 
 @dataclass(frozen=True)
 class Program:
-    arrays: tuple[np.ndarray, ...]  # kind, lit, lit_off, lit_len, slot, mode, term, after
+    arrays: tuple[np.ndarray, ...]  # kind, lit, lit_off, lit_len, slot, mode, term, after,
+    # pat_op, pat_arg, pat_off, pat_len
     conv: np.ndarray  # slot -> conversion code
     fields: tuple[Field, ...]  # slot -> field
     quoted: tuple[bool, ...]  # slot -> written inside quotes (so escapes are undone)
@@ -72,6 +75,10 @@ def _field_mode(prev: bytes | Field | None, nxt: bytes | Field | None, last: boo
     quoted = isinstance(prev, bytes) and isinstance(nxt, bytes) and prev.endswith(b'"')
     if quoted and isinstance(nxt, bytes) and nxt.startswith(b'"'):
         return sc.QUOTED_LAST if (nxt == b'"' and last) else sc.QUOTED
+    if f.pattern:
+        return sc.PATTERN
+    if f.role == "request":
+        return sc.REST if nxt is None else sc.WORDS
     if f.role == "latency_sum" and (nxt is None or (isinstance(nxt, bytes) and nxt[:1] == b" ")):
         return sc.TOKEN_LIST
     return sc.TOKEN
@@ -80,7 +87,8 @@ def _field_mode(prev: bytes | Field | None, nxt: bytes | Field | None, last: boo
 def compile_template(parts: Parts) -> Program:
     """Turn merged literals and fields into the scanner's step arrays."""
     n = len(parts)
-    kind, lit_off, lit_len, slot, mode, term, after = ([0] * n for _ in range(7))
+    kind, lit_off, lit_len, slot, mode, term, after, pat_off, pat_len = ([0] * n for _ in range(9))
+    pat: list[tuple[int, int]] = []
     lit = b""
     fields: list[Field] = []
     for k, part in enumerate(parts):
@@ -96,11 +104,17 @@ def compile_template(parts: Parts) -> Program:
         mode[k] = _field_mode(prev, nxt, k + 1 == n - 1, part)
         term[k] = nxt[0] if nxt else 32
         after[k] = nxt[1] if nxt and len(nxt) > 1 else -1
+        pat_off[k], pat_len[k] = len(pat), len(part.pattern)
+        pat.extend(part.pattern)
         fields.append(part)
     arrays: tuple[np.ndarray, ...] = (
         np.asarray(kind, np.int8),
         np.frombuffer(lit, np.uint8).copy() if lit else np.zeros(1, np.uint8),
         *(np.asarray(x, np.int64) for x in (lit_off, lit_len, slot, mode, term, after)),
+        np.asarray([op for op, _ in pat] or [0], np.int64),
+        np.asarray([arg for _, arg in pat] or [0], np.int64),
+        np.asarray(pat_off, np.int64),
+        np.asarray(pat_len, np.int64),
     )
     conv = np.asarray([ROLE_CONVERSION.get(f.role, sc.C_NONE) for f in fields], np.int8)
     quoted = tuple(mode[k] in (sc.QUOTED, sc.QUOTED_LAST) for k in range(n) if kind[k] == sc.FIELD)

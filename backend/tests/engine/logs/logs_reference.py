@@ -26,7 +26,7 @@ def parse_line(line: str) -> dict[str, object] | None:
         "client": m["client"],
         "method": parts[0] if len(parts) >= 2 else None,
         "path": path if target is not None else None,
-        "query": query if "?" in (target or "") else None,
+        "query": query or None,  # an empty query is no query
         "status": int(m["status"]),
         "bytes": 0 if m["bytes"] == "-" else int(m["bytes"]),
         "referer": None if m["referer"] in (None, "-") else m["referer"],
