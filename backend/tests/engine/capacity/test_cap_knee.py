@@ -13,7 +13,7 @@ def _windows(load: np.ndarray, pct: np.ndarray, x: np.ndarray | None = None) -> 
     x = load if x is None else x
     return WindowStats(
         window_s=10.0,
-        start_s=np.arange(load.size) * 10.0,
+        start_s=np.arange(load.size, dtype=np.float64) * 10.0,
         load_per_s=load,
         throughput_per_s=x,
         goodput_per_s=x,
