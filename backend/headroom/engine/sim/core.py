@@ -38,7 +38,7 @@ _INV_COARSE = 1.0 / sketch.log_gamma(sketch.COARSE_ALPHA)
 _ACTIVE = S.VM_ACTIVE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_vm(vf, vi, ic, ip, qu, now):
     """The dispatcher: pick an active VM by the configured policy; -1 if none."""
     code, nv, best = ip[S.IP_DISPATCH], len(vi), -1

@@ -175,6 +175,7 @@ def submit(vf, vi, vtag, vjob, jf, ji, et, ei, ic, ip, fp, v, job, now, resched)
     if vi[v, VI_NSRV] >= ip[IP_SLOTS] and vi[v, VI_N] - vi[v, VI_NSRV] >= ip[IP_WAIT_BOUND]:
         return False
     advance(vf, vi, ip, v, now)
+    top, rate = vjob[v, 0] if vi[v, VI_NSRV] > 0 else -1, vf[v, VF_RATE]
     ji[job, JI_VM], ji[job, JI_NEXT] = v, -1
     vi[v, VI_N] += 1
     ic[IC_IN_SYSTEM] += 1
@@ -188,7 +189,8 @@ def submit(vf, vi, vtag, vjob, jf, ji, et, ei, ic, ip, fp, v, job, now, resched)
         vi[v, VI_QTAIL] = job
         ic[IC_WAITING] += 1
     set_rate(vf, vi, ip, fp, v)
-    if resched:
+    # The pending completion stays valid when neither the first finisher nor the rate changed.
+    if resched and (top < 0 or vjob[v, 0] != top or vf[v, VF_RATE] != rate):
         reschedule(vf, vi, vtag, et, ei, ic, v, now)
     return True
 

@@ -1,0 +1,161 @@
+"""Benchmark of headroom.engine.sim against SimPy, and the spec's full-day reference scenario.
+
+    python bench/bench_sim.py [--quick] [--runs 3]
+
+1. M/M/c FCFS (c = 4, utilisation 0.8, 1,000,000 customers): our compiled engine against
+   an equivalent SimPy model (one Resource with c slots, exponential service), events/s
+   where an event is an arrival or a departure (2 per customer, the same count for both).
+   Both mean waits are printed beside Erlang C as a sanity check.
+2. The reference university scenario of simulation.md (24 h, diurnal profile, 40
+   objects per page, 50% push, threshold autoscaling at 0.1 s monitoring): wall time and
+   peak memory (each run in a fresh process), plus the one-off numba compile time (cold
+   cache in a temporary directory) reported separately.
+Medians of --runs runs (>= 3) and ratios are printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import simpy
+
+from headroom.engine.sim import Simulation, load_scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+REFERENCE = ROOT / "backend" / "tests" / "engine" / "sim" / "reference_scenario.yaml"
+C, RHO, MU = 4, 0.8, 1.0
+
+
+def erlang_c_wait(c: int, lam: float, mu: float) -> float:
+    a = lam / mu
+    top = a**c / math.factorial(c) * c / (c - a)
+    pw = top / (sum(a**k / math.factorial(k) for k in range(c)) + top)
+    return pw / (c * mu - lam)
+
+
+def ours(n: int, seed: int) -> tuple[float, float]:
+    lam = RHO * C * MU
+    doc = {
+        "duration_s": n / lam,
+        "seed": seed,
+        "workload": {
+            "arrivals": {"rate_per_s": lam},
+            "service_s": {"dist": "exponential", "mean": 1 / MU},
+        },
+        "cluster": {"cores": C, "discipline": "fcfs"},
+        "autoscaling": {"policy": "none", "monitor_s": 60.0, "step_s": n / lam / 4},
+    }
+    start = time.perf_counter()
+    r = Simulation(load_scenario(doc)).run()
+    wall = time.perf_counter() - start
+    mean_wait = r.latency.mean_s - 1 / MU  # FCFS: response = wait + service (mean 1/mu)
+    return 2 * r.completed / wall, mean_wait
+
+
+def simpy_model(n: int, seed: int) -> tuple[float, float]:
+    lam = RHO * C * MU
+    rng = np.random.default_rng(seed)
+    gaps, services = rng.exponential(1 / lam, n), rng.exponential(1 / MU, n)
+    env = simpy.Environment()
+    server = simpy.Resource(env, capacity=C)
+    waits: list[float] = []
+
+    def customer(i: int) -> Any:
+        arrived = env.now
+        with server.request() as req:
+            yield req
+            waits.append(env.now - arrived)
+            yield env.timeout(services[i])
+
+    def source() -> Any:
+        for i in range(n):
+            yield env.timeout(gaps[i])
+            env.process(customer(i))
+
+    env.process(source())
+    start = time.perf_counter()
+    env.run(until=float(gaps.sum()))
+    wall = time.perf_counter() - start
+    return 2 * len(waits) / wall, float(np.mean(waits))
+
+
+def reference_run(duration_s: float, env: dict[str, str] | None = None) -> dict[str, Any]:
+    """One reference run in a fresh interpreter: wall time, peak RSS, summary."""
+    code = f"""
+import json, resource, time
+from headroom.engine.sim import Simulation, load_scenario
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+s = load_scenario(open({str(REFERENCE)!r}).read()).model_copy(update={{"duration_s": {duration_s}}})
+t = time.perf_counter(); r = Simulation(s).run(); wall = time.perf_counter() - t
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({{"wall_s": wall, "peak_mb": peak / 1024, "base_mb": base / 1024,
+                  "summary": r.summary()}}, default=float))
+"""
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    )
+    result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
+def compile_seconds() -> float:
+    """Cold numba compile: a tiny run with an empty cache directory."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        start = time.perf_counter()
+        reference_run(60.0, env)
+        return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true", help="200k customers, 2 h reference")
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    runs = max(3, args.runs)
+    n = 200_000 if args.quick else 1_000_000
+    ref_s = 7200.0 if args.quick else 86400.0
+
+    ours(10_000, 0)  # load the compiled core from the cache outside the timings
+    print(f"M/M/{C} FCFS, utilisation {RHO}, {n:,} customers, {runs} runs (medians)")
+    ours_runs = [ours(n, seed) for seed in range(runs)]
+    simpy_runs = [simpy_model(n, seed) for seed in range(runs)]
+    ours_eps = statistics.median(r[0] for r in ours_runs)
+    simpy_eps = statistics.median(r[0] for r in simpy_runs)
+    theory = erlang_c_wait(C, RHO * C * MU, MU)
+    ours_wait = statistics.median(r[1] for r in ours_runs)
+    simpy_wait = statistics.median(r[1] for r in simpy_runs)
+    print(f"  mean wait: Erlang C {theory:.4f} s, ours {ours_wait:.4f} s, SimPy {simpy_wait:.4f} s")
+    print(f"  headroom.engine.sim  {ours_eps:>14,.0f} events/s")
+    print(f"  SimPy                {simpy_eps:>14,.0f} events/s")
+    print(f"  ratio                {ours_eps / simpy_eps:>14.1f}x")
+
+    print(f"\nReference scenario ({ref_s / 3600:.0f} h), {runs} runs in fresh processes (medians)")
+    refs = [reference_run(ref_s) for _ in range(runs)]
+    summary = refs[0]["summary"]
+    actions = summary["vms"]["scaling_actions"]
+    print(f"  pages {summary['pages']:,}, requests {summary['requests']:,}")
+    print(f"  events {summary['events']:,}, scaling actions {actions}")
+    wall = statistics.median(r["wall_s"] for r in refs)
+    print(f"  wall time            {wall:>10.2f} s (goal < 60 s)")
+    print(f"  events/s             {summary['events'] / wall:>10,.0f}")
+    peak = statistics.median(r["peak_mb"] for r in refs)
+    base = statistics.median(r["base_mb"] for r in refs)
+    print(f"  peak memory          {peak:>10.0f} MB (interpreter + imports {base:.0f} MB)")
+    if not args.quick:
+        print(f"  numba compile (cold cache, incl. a 60 s run) {compile_seconds():.1f} s")
+
+
+if __name__ == "__main__":
+    main()
