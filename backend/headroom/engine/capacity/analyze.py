@@ -27,6 +27,7 @@ from headroom.engine.capacity.windows import (
     IntArray,
     WindowStats,
     concat_windows,
+    key_codes,
     row_groups,
     window_stats,
 )
@@ -55,7 +56,9 @@ def _prepare(table: pl.DataFrame) -> pl.DataFrame:
     t0 = table["ts"].min()
     status = pl.col("status") if "status" in table.columns else pl.lit(200)
     server = pl.col("server") if "server" in table.columns else pl.lit(None, dtype=pl.Utf8)
+    client = [pl.col("client").cast(pl.Utf8)] if "client" in table.columns else []
     return table.select(
+        *client,
         t_s=(pl.col("ts") - pl.lit(t0)).dt.total_nanoseconds().cast(pl.Float64) / 1e9,
         latency_s=pl.col("latency_s").cast(pl.Float64).fill_null(float("nan")),
         ok=status.fill_null(200) < 500,  # served without a server error
@@ -69,10 +72,13 @@ class _Columns:
     t_s: FloatArray
     latency_s: FloatArray
     ok: NDArray[np.bool_]
+    client: IntArray | None  # client codes (-1 unknown), when the table names clients
 
     @classmethod
     def of(cls, rows: pl.DataFrame) -> _Columns:
-        return cls(rows["t_s"].to_numpy(), rows["latency_s"].to_numpy(), rows["ok"].to_numpy())
+        client = key_codes(rows, "client", null_code=-1) if "client" in rows.columns else None
+        t_s, lat, ok = (rows[c].to_numpy() for c in ("t_s", "latency_s", "ok"))
+        return cls(t_s, lat, ok, client)
 
 
 def _pooled_windows(
@@ -80,9 +86,12 @@ def _pooled_windows(
 ) -> WindowStats:
     """Windows of every stream (one per server, or the whole class), pooled."""
     w, pct = params.window_s, params.percentile
-    parts = [
-        window_stats(cols.t_s[i], cols.latency_s[i], cols.ok[i], w, n_windows, pct) for i in streams
-    ]
+    parts = []
+    for i in streams:
+        client = None if cols.client is None else cols.client[i]
+        parts.append(
+            window_stats(cols.t_s[i], cols.latency_s[i], cols.ok[i], w, n_windows, pct, client)
+        )
     return concat_windows(parts)
 
 

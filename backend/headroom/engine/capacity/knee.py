@@ -28,6 +28,7 @@ class KneeCurve:
     throughput_per_s: FloatArray
     concurrency: FloatArray
     mean_latency_s: FloatArray
+    new_clients_per_s: FloatArray  # NaN when the table names no clients
     n_windows: IntArray
 
 
@@ -114,6 +115,7 @@ def knee_curve(
         throughput_per_s=_medians(windows.throughput_per_s, members),
         concurrency=_medians(windows.concurrency, members),
         mean_latency_s=_medians(windows.mean_latency_s, members),
+        new_clients_per_s=_medians(windows.new_clients_per_s, members),
         n_windows=counts,
     )
 

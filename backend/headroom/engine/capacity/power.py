@@ -11,6 +11,7 @@ from numpy.typing import NDArray
 
 FloatArray = NDArray[np.float64]
 NOT_REACHED = "capacity not reached in this log"
+FLAT_LOAD = "the offered load takes fewer than 4 distinct values in this log"
 
 
 @dataclass(frozen=True)
@@ -49,10 +50,8 @@ def power_capacity(
         return PowerCapacity(
             None, None, "too few windows with latencies for a cubic fit", (), (0.0, 0.0)
         )
-    if np.ptp(load) <= 0:
-        return PowerCapacity(
-            None, None, "the offered load never varies in this log", (), (0.0, 0.0)
-        )
+    if np.unique(load).size < 4:  # a cubic needs 4 distinct loads
+        return PowerCapacity(None, None, FLAT_LOAD, (), (0.0, 0.0))
     lo, hi = float(load.min()), float(load.max())
     scale = hi  # fit on load / hi for conditioning, then convert the coefficients back
     coef_scaled = np.polyfit(load / scale, gamma, 3)

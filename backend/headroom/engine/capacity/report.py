@@ -129,6 +129,7 @@ def _measured_points(curve: KneeCurve) -> list[dict[str, Any]]:
             "latency_fit_s": float(curve.latency_iso_s[i]),
             "throughput_per_s": float(curve.throughput_per_s[i]),
             "concurrency": float(curve.concurrency[i]),
+            "new_clients_per_s": _finite(float(curve.new_clients_per_s[i])),
             "windows": int(curve.n_windows[i]),
             "source": "measured",
         }

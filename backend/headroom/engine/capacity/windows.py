@@ -137,6 +137,33 @@ class WindowStats:
     mean_latency_s: FloatArray  # mean latency of the window's arrivals
     concurrency: FloatArray  # measured time-averaged number in system
     concurrency_little: FloatArray  # X x mean latency (Little's law)
+    new_clients_per_s: FloatArray  # clients first seen in the window / window; NaN: unknown
+
+
+@numba.njit(cache=True)
+def _first_seen(arrive: FloatArray, codes: IntArray, n_codes: int) -> FloatArray:
+    first = np.full(n_codes, np.inf)
+    for i in range(arrive.size):
+        c = codes[i]
+        if c >= 0 and arrive[i] < first[c]:
+            first[c] = arrive[i]
+    return first
+
+
+def new_client_counts(
+    arrive_s: FloatArray, client_codes: IntArray, width_s: float, n: int
+) -> IntArray:
+    """Clients whose first request of the stream falls in each window (code < 0: unknown)."""
+    if client_codes.size == 0:
+        return np.zeros(n, dtype=np.int64)
+    first = _first_seen(
+        np.ascontiguousarray(arrive_s, dtype=np.float64),
+        np.ascontiguousarray(client_codes, dtype=np.int64),
+        int(client_codes.max()) + 1,
+    )
+    first = first[np.isfinite(first)]
+    idx = np.minimum(np.floor(first / width_s), n).astype(np.int64)
+    return np.bincount(idx, minlength=n + 1)[:n].astype(np.int64)
 
 
 def window_stats(
@@ -146,8 +173,10 @@ def window_stats(
     window_s: float,
     n_windows: int,
     percentile: float,
+    client_codes: IntArray | None = None,
 ) -> WindowStats:
-    """Figures per window; NaN latency = unknown (counted as an arrival, completes at once)."""
+    """Figures per window; NaN latency = unknown (counted as an arrival, completes at once).
+    `client_codes` (one small integer per client, < 0 unknown) adds new clients/s."""
     latency = np.ascontiguousarray(latency_s, dtype=np.float64)
     depart = arrive_s + np.nan_to_num(latency, nan=0.0)
     counts = interval_counts(arrive_s, depart, window_s, n_windows)
@@ -165,6 +194,9 @@ def window_stats(
         mean_lat = lat_sum[:n_windows] / n_known
     throughput = counts.completions / window_s
     keep = (counts.arrivals > 0) & (n_known > 0)
+    new_clients = np.full(n_windows, np.nan)
+    if client_codes is not None:
+        new_clients = new_client_counts(arrive_s, client_codes, window_s, n_windows) / window_s
     return WindowStats(
         window_s=window_s,
         start_s=np.arange(n_windows, dtype=np.float64)[keep] * window_s,
@@ -175,6 +207,7 @@ def window_stats(
         mean_latency_s=mean_lat[keep],
         concurrency=counts.concurrency[keep],
         concurrency_little=(throughput * mean_lat)[keep],
+        new_clients_per_s=new_clients[keep],
     )
 
 
@@ -191,18 +224,21 @@ def concat_windows(parts: list[WindowStats]) -> WindowStats:
         "mean_latency_s",
         "concurrency",
         "concurrency_little",
+        "new_clients_per_s",
     ]
     joined = {f: np.concatenate([getattr(p, f) for p in parts]) for f in fields}
     return WindowStats(window_s=parts[0].window_s, **joined)
 
 
-def _key_codes(frame: pl.DataFrame, key: str) -> IntArray:
-    """Small integer code per row for a column's values (null gets its own code)."""
+def key_codes(frame: pl.DataFrame, key: str, null_code: int | None = None) -> IntArray:
+    """Small integer code per row for a column's values; null gets `null_code`, or a code
+    of its own when None."""
     col = pl.col(key).cast(pl.Utf8).cast(pl.Categorical).to_physical().cast(pl.Int64)
     codes = frame.select(col).to_series()
     top = codes.max()
-    fill = int(top) + 1 if isinstance(top, int) else 0
-    return codes.fill_null(fill).to_numpy().astype(np.int64)
+    if null_code is None:
+        null_code = int(top) + 1 if isinstance(top, int) else 0
+    return codes.fill_null(null_code).to_numpy().astype(np.int64)
 
 
 def row_groups(frame: pl.DataFrame, keys: list[str]) -> dict[tuple[object, ...], IntArray]:
@@ -212,7 +248,7 @@ def row_groups(frame: pl.DataFrame, keys: list[str]) -> dict[tuple[object, ...],
         return {(): np.arange(frame.height, dtype=np.int64)}
     codes = np.zeros(frame.height, dtype=np.int64)
     for key in keys:
-        part = _key_codes(frame, key)
+        part = key_codes(frame, key)
         codes = codes * (int(part.max()) + 1) + part
     present = np.flatnonzero(np.bincount(codes))
     if present.size <= _FEW_GROUPS:

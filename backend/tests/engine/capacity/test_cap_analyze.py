@@ -8,6 +8,7 @@ import pytest
 
 from headroom.engine.capacity import CapacityParams, analyze, synth
 from headroom.engine.capacity.analyze import NO_SERVERS
+from headroom.engine.capacity.power import FLAT_LOAD
 
 RATES = list(np.linspace(5.0, 90.0, 18))
 
@@ -147,5 +148,5 @@ def test_constant_load_gives_reasons_not_numbers() -> None:
     cls = report.classes["all"]
     assert cls.knee is None and cls.sla is None and cls.warnings
     assert report.capacity.power_peak_load_per_s is None
-    assert report.capacity.reason == "the offered load never varies in this log"
+    assert report.capacity.reason == FLAT_LOAD
     json.dumps(report.to_dict(), allow_nan=False)

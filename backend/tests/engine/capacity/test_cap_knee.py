@@ -21,6 +21,7 @@ def _windows(load: np.ndarray, pct: np.ndarray, x: np.ndarray | None = None) -> 
         mean_latency_s=pct / 3,
         concurrency=x * pct / 3,
         concurrency_little=x * pct / 3,
+        new_clients_per_s=np.full(load.size, np.nan),
     )
 
 

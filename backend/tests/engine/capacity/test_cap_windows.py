@@ -6,9 +6,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from headroom.engine.capacity import analyze, synth
 from headroom.engine.capacity.windows import (
     grouped_quantile,
     interval_counts,
+    new_client_counts,
     row_groups,
     window_stats,
 )
@@ -108,3 +110,34 @@ def test_row_groups_many_groups_take_the_sort_path() -> None:
     got = row_groups(pl.DataFrame({"k": keys}), ["k"])
     assert len(got) == 100
     assert got[("s7",)].tolist() == list(range(7, 1000, 100))
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    visits=st.lists(st.tuples(st.floats(0.0, 99.0), st.integers(-1, 15)), min_size=1, max_size=80),
+    width=st.floats(1.0, 20.0),
+)
+def test_new_clients_are_counted_once_at_their_first_request(
+    visits: list[tuple[float, int]], width: float
+) -> None:
+    t = np.array([v[0] for v in visits])
+    codes = np.array([v[1] for v in visits], dtype=np.int64)
+    n = int(np.ceil(100.0 / width))
+    counts = new_client_counts(t, codes, width, n)
+    assert counts.sum() == len({c for c in codes.tolist() if c >= 0})
+    for c in set(codes.tolist()) - {-1}:  # each client lands in its first request's window
+        assert counts[int(np.floor(t[codes == c].min() / width))] >= 1
+
+
+def test_analyze_reports_new_clients_per_window() -> None:
+    """Two requests per client, 1 s apart, one new client every 0.5 s: 2 new clients/s."""
+    first = np.arange(0.0, 400.0, 0.5)
+    arrive = np.concatenate((first, first + 1.0))
+    client = np.concatenate((np.arange(first.size), np.arange(first.size))).astype(str)
+    order = np.argsort(arrive, kind="stable")
+    table = synth.to_table(arrive[order], np.full(arrive.size, 0.01)).with_columns(
+        client=pl.Series(client[order])
+    )
+    curve = analyze(table).classes["all"].curve
+    np.testing.assert_allclose(curve.new_clients_per_s, 2.0)
+    np.testing.assert_allclose(curve.load_per_s, 4.0)
