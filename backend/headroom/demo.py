@@ -47,7 +47,7 @@ def seed_demo(settings: Settings, email: str, password: str, sample: Path | None
         )
         job_id = job.id if job else None
     if job_id is not None:
-        run_job(settings, job_id, ingest_body(job_id))
+        run_job(settings, job_id, ingest_body)
         _raise_if_failed(settings, job_id)
     return dataset.name
 

@@ -1,14 +1,16 @@
 """The FastAPI application: /api/v1 routers, stable error bodies, and the built UI."""
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import text
+from swagger_ui_bundle import swagger_ui_path
 
 from headroom import __version__
 from headroom.auth.router import router as auth_router
@@ -27,7 +29,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=_lifespan,
         title="Headroom",
         version=__version__,
-        docs_url="/api/docs",
+        docs_url=None,
         redoc_url=None,
         openapi_url="/api/openapi.json",
         description="Capacity planning and SLA setting from web access logs.",
@@ -38,7 +40,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         api.include_router(router)
     app.include_router(api)
     app.add_api_route("/api/health", health, methods=["GET"], tags=["health"])
+    _add_docs(app)
     _add_error_handlers(app)
+    app.middleware("http")(_security_headers)
     _mount_ui(app, settings.static_dir)
     return app
 
@@ -54,6 +58,43 @@ def health(request: Request) -> dict[str, str]:
     with get_engine(settings.resolved_database_url()).connect() as connection:
         connection.execute(text("SELECT 1"))
     return {"status": "ok", "version": __version__}
+
+
+DOCS_PATH = "/api/docs"
+SECURITY_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+        "script-src 'self'; frame-ancestors 'none'"
+    ),
+}
+
+
+async def _security_headers(
+    request: Request, call_next: Callable[[Request], Awaitable[Response]]
+) -> Response:
+    response = await call_next(request)
+    for name, value in SECURITY_HEADERS.items():
+        if name != "Content-Security-Policy" or request.url.path != DOCS_PATH:
+            response.headers.setdefault(name, value)  # Swagger UI's page has an inline script
+    return response
+
+
+def _add_docs(app: FastAPI) -> None:
+    """Swagger UI served from the installed package, so the docs work without internet."""
+    app.mount("/api/docs-assets", StaticFiles(directory=swagger_ui_path), name="docs-assets")
+
+    @app.get(DOCS_PATH, include_in_schema=False)
+    def docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url="/api/openapi.json",
+            title="Headroom API",
+            swagger_js_url="/api/docs-assets/swagger-ui-bundle.js",
+            swagger_css_url="/api/docs-assets/swagger-ui.css",
+            swagger_favicon_url="/api/docs-assets/favicon-32x32.png",
+        )
 
 
 def _add_error_handlers(app: FastAPI) -> None:

@@ -17,10 +17,12 @@ log = logging.getLogger(__name__)
 
 def reap_once(app: Celery, settings: Settings) -> list[int]:
     with session_scope(settings.resolved_database_url()) as session:
-        job_ids = job_service.requeue_stale(session, settings.job_lease_s)
+        job_ids = job_service.requeue_stale(
+            session, settings.job_lease_s, settings.resend_queued_after_s
+        )
         kinds = {job_id: session.get(Job, job_id).kind for job_id in job_ids}  # type: ignore[union-attr]
     for job_id in job_ids:
-        log.warning("job %s lost its worker; re-queued", job_id)
+        log.warning("job %s re-sent (its worker died or its message was lost)", job_id)
         app.send_task(kinds[job_id], args=[job_id], queue=QUEUE)
     return job_ids
 

@@ -12,4 +12,4 @@ def ingest_log(self: Task, job_id: int) -> None:
     def retry(error: Exception, attempts: int) -> None:
         raise self.retry(exc=error, countdown=min(2**attempts, 300))
 
-    run_job(get_settings(), job_id, ingest_body(job_id), on_transient=retry)
+    run_job(get_settings(), job_id, ingest_body, on_transient=retry)

@@ -78,7 +78,7 @@ class RejectTally:
         )
 
 
-def run(settings: Settings, job_id: int, report: Report) -> None:
+def run(settings: Settings, job_id: int, worker: str, report: Report) -> None:
     """Parse, store and summarise; raises LogInputError for bad input (a final failure)."""
     url = settings.resolved_database_url()
     store = open_store(settings.resolved_storage_url())
@@ -95,7 +95,7 @@ def run(settings: Settings, job_id: int, report: Report) -> None:
     report(0.95, "summarising")
     document = _summary_document(store, keys, dataset_id, detection, rejects)
     with session_scope(url) as session:
-        _save(session, job_id, dataset_id, document, keys, detection)
+        _save(session, job_id, worker, dataset_id, document, keys, detection)
 
 
 def _job(session: Session, job_id: int) -> Job:
@@ -186,11 +186,16 @@ def _jsonable(value: Any) -> Any:
 def _save(
     session: Session,
     job_id: int,
+    worker: str,
     dataset_id: int,
     document: dict[str, Any],
     keys: list[str],
     detection: Detection,
 ) -> None:
+    job = job_service.owned(session, job_id, worker)
+    dataset = session.get(Dataset, dataset_id)
+    if dataset is None:
+        raise LookupError("the dataset was deleted while it was being ingested")
     session.execute(delete(Result).where(Result.job_id == job_id))
     session.add(
         Result(
@@ -201,10 +206,6 @@ def _save(
             table_keys=keys,
         )
     )
-    dataset = session.get(Dataset, dataset_id)
-    job = session.get(Job, job_id)
-    if dataset is None or job is None:
-        raise LookupError("the dataset was deleted while it was being ingested")
     dataset.status, dataset.format = DatasetStatus.ready, detection.format
     job_service.succeed(session, job)
 
@@ -224,10 +225,15 @@ class ProgressReporter:
     """Writes progress at most every few percent (or seconds), with an ETA."""
 
     def __init__(
-        self, settings: Settings, job_id: int, min_step: float = 0.02, min_interval_s: float = 2.0
+        self,
+        settings: Settings,
+        job_id: int,
+        worker: str,
+        min_step: float = 0.02,
+        min_interval_s: float = 2.0,
     ) -> None:
         self.url = settings.resolved_database_url()
-        self.job_id = job_id
+        self.job_id, self.worker = job_id, worker
         self.min_step, self.min_interval_s = min_step, min_interval_s
         self.started = time.monotonic()
         self.last_fraction, self.last_time, self.last_stage = -1.0, 0.0, ""
@@ -242,5 +248,5 @@ class ProgressReporter:
         elapsed = now - self.started
         eta_s = elapsed * (1 - fraction) / fraction if fraction > 0.01 else None
         with session_scope(self.url) as session:
-            job_service.report(session, self.job_id, fraction, stage, eta_s)
+            job_service.report(session, self.job_id, self.worker, fraction, stage, eta_s)
         self.last_fraction, self.last_time, self.last_stage = fraction, now, stage

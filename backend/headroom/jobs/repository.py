@@ -51,5 +51,13 @@ def stale_running(session: Session, stale_before: datetime) -> list[Job]:
     )
 
 
+def long_queued(session: Session, sent_before: datetime) -> list[Job]:
+    return list(
+        session.scalars(
+            select(Job).where(Job.status == JobStatus.queued, Job.heartbeat_at < sent_before)
+        )
+    )
+
+
 def result_for_job(session: Session, job_id: int) -> Result | None:
     return session.scalar(select(Result).where(Result.job_id == job_id))

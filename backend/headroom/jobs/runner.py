@@ -6,7 +6,9 @@ import logging
 import os
 import socket
 import threading
+import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from sqlalchemy.exc import OperationalError
 
@@ -22,21 +24,30 @@ TRANSIENT = (OperationalError, ConnectionError, TimeoutError)
 OnTransient = Callable[[Exception, int], None]  # (error, attempts so far); raise to retry
 
 
+@dataclass(frozen=True)
+class JobContext:
+    settings: Settings
+    job_id: int
+    worker: str  # who holds the lease; every write checks it still does
+
+
+Body = Callable[[JobContext], None]
+
+
 def run_job(
-    settings: Settings,
-    job_id: int,
-    body: Callable[[Settings], None],
-    on_transient: OnTransient | None = None,
+    settings: Settings, job_id: int, body: Body, on_transient: OnTransient | None = None
 ) -> bool:
     """Returns False when the job was not ours to run (done, or held by a live worker)."""
-    worker = f"{socket.gethostname()}:{os.getpid()}"
+    context = JobContext(settings, job_id, _worker_name())
     with session_scope(settings.resolved_database_url()) as session:
-        if not job_service.claim(session, job_id, worker, settings.job_lease_s):
+        if not job_service.claim(session, job_id, context.worker, settings.job_lease_s):
             log.info("job %s is done or held by a live worker; skipping", job_id)
             return False
-    with Heartbeat(settings, job_id):
+    with Heartbeat(context):
         try:
-            body(settings)
+            body(context)
+        except job_service.JobLost:
+            log.warning("job %s: lease lost to another worker; stopping", job_id)
         except LogInputError as error:
             ingest.mark_failed(settings, job_id, error.code, error.message)
         except TRANSIENT as error:
@@ -52,6 +63,10 @@ def run_job(
     return True
 
 
+def _worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
 def _transient(
     settings: Settings, job_id: int, error: Exception, on_transient: OnTransient | None
 ) -> None:
@@ -60,7 +75,7 @@ def _transient(
         attempts = job.attempts if job else 0
         retry = on_transient is not None and attempts <= settings.task_max_retries
         if retry and job is not None:
-            job.status, job.stage = JobStatus.queued, "retrying"
+            job.status, job.stage, job.worker = JobStatus.queued, "retrying", None
     if not retry or on_transient is None:
         message = f"gave up after {attempts} attempts: {error}"
         ingest.mark_failed(settings, job_id, "transient_error", message)
@@ -71,12 +86,13 @@ def _transient(
 class Heartbeat:
     """Keeps the job's lease fresh while the body runs (a thread, every lease/4 s)."""
 
-    def __init__(self, settings: Settings, job_id: int) -> None:
-        self.url = settings.resolved_database_url()
-        self.job_id = job_id
-        self.interval_s = max(settings.job_lease_s / 4, 0.2)
+    def __init__(self, context: JobContext) -> None:
+        self.context = context
+        self.interval_s = max(context.settings.job_lease_s / 4, 0.2)
         self.stop = threading.Event()
-        self.thread = threading.Thread(target=self._beat, daemon=True, name=f"heartbeat-{job_id}")
+        self.thread = threading.Thread(
+            target=self._beat, daemon=True, name=f"heartbeat-{context.job_id}"
+        )
 
     def __enter__(self) -> "Heartbeat":
         self.thread.start()
@@ -87,13 +103,21 @@ class Heartbeat:
         self.thread.join()
 
     def _beat(self) -> None:
+        url = self.context.settings.resolved_database_url()
         while not self.stop.wait(self.interval_s):
             try:
-                with session_scope(self.url) as session:
-                    job_service.heartbeat(session, self.job_id)
+                with session_scope(url) as session:
+                    job_service.heartbeat(session, self.context.job_id, self.context.worker)
+            except job_service.JobLost:
+                return
             except Exception:
-                log.exception("heartbeat of job %s failed", self.job_id)
+                log.exception("heartbeat of job %s failed", self.context.job_id)
 
 
-def ingest_body(job_id: int) -> Callable[[Settings], None]:
-    return lambda settings: ingest.run(settings, job_id, ingest.ProgressReporter(settings, job_id))
+def ingest_body(context: JobContext) -> None:
+    ingest.run(
+        context.settings,
+        context.job_id,
+        context.worker,
+        ingest.ProgressReporter(context.settings, context.job_id, context.worker),
+    )

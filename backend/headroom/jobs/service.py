@@ -20,6 +20,7 @@ def now_utc() -> datetime:
 
 def create(session: Session, workspace_id: int, kind: str, dataset_id: int | None) -> Job:
     job = Job(
+        heartbeat_at=now_utc(),
         workspace_id=workspace_id,
         kind=kind,
         dataset_id=dataset_id,
@@ -44,16 +45,25 @@ def claim(session: Session, job_id: int, worker: str, lease_s: float) -> bool:
     return repository.claim(session, job_id, worker, now, now - timedelta(seconds=lease_s))
 
 
-def heartbeat(session: Session, job_id: int) -> None:
-    job = session.get(Job, job_id)
-    if job is not None and job.status == JobStatus.running:
-        job.heartbeat_at = now_utc()
+class JobLost(Exception):
+    """This worker's lease on the job ran out and the job went to someone else."""
 
 
-def report(session: Session, job_id: int, progress: float, stage: str, eta_s: float | None) -> None:
+def owned(session: Session, job_id: int, worker: str) -> Job:
     job = session.get(Job, job_id)
-    if job is None:
-        return
+    if job is None or job.status != JobStatus.running or job.worker != worker:
+        raise JobLost(f"job {job_id} is no longer held by {worker}")
+    return job
+
+
+def heartbeat(session: Session, job_id: int, worker: str) -> None:
+    owned(session, job_id, worker).heartbeat_at = now_utc()
+
+
+def report(
+    session: Session, job_id: int, worker: str, progress: float, stage: str, eta_s: float | None
+) -> None:
+    job = owned(session, job_id, worker)
     job.progress = min(max(progress, 0.0), 1.0)
     job.stage = stage
     job.eta_s = eta_s
@@ -71,9 +81,19 @@ def fail(session: Session, job: Job, code: str, message: str) -> None:
     job.finished_at = now_utc()
 
 
-def requeue_stale(session: Session, lease_s: float) -> list[int]:
-    """Running jobs whose heartbeat is older than the lease go back to the queue."""
-    stale = repository.stale_running(session, now_utc() - timedelta(seconds=lease_s))
+def requeue_stale(session: Session, lease_s: float, resend_after_s: float) -> list[int]:
+    """Jobs to send again: running ones whose heartbeat is older than the lease (their worker
+    died), and queued ones sent longer ago than resend_after_s (their message was lost).
+    A duplicate message is harmless: only one worker can claim a job."""
+    now = now_utc()
+    stale = repository.stale_running(session, now - timedelta(seconds=lease_s))
     for job in stale:
         job.status, job.stage, job.worker = JobStatus.queued, "requeued", None
-    return [job.id for job in stale]
+    forgotten = repository.long_queued(session, now - timedelta(seconds=resend_after_s))
+    for job in [*stale, *forgotten]:
+        job.heartbeat_at = now  # for a queued job: when its message was last sent
+    return [job.id for job in [*stale, *forgotten]]
+
+
+def mark_sent(session: Session, job: Job) -> None:
+    job.heartbeat_at = now_utc()

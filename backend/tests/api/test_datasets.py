@@ -130,7 +130,7 @@ def test_summary_is_not_ready_until_the_job_succeeds(settings: Settings, sample_
     created = upload(client, sample_log.read_bytes()).json()
     pending = client.get(f"/api/v1/datasets/{created['id']}/summary")
     assert pending.status_code == 404 and pending.json()["error"]["code"] == "not_ready"
-    assert run_job(settings, created["job"]["id"], ingest_body(created["job"]["id"]))
+    assert run_job(settings, created["job"]["id"], ingest_body)
     summary = client.get(f"/api/v1/datasets/{created['id']}/summary")
     assert summary.status_code == 200
     job = client.get(f"/api/v1/jobs/{created['job']['id']}").json()

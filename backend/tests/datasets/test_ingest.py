@@ -34,7 +34,7 @@ def reference(path: Path) -> dict[str, object]:
 
 def ingest(settings: Settings, client, data: bytes, name: str) -> dict[str, object]:  # type: ignore[no-untyped-def]
     created = client.post("/api/v1/datasets", params={"name": name}, content=data).json()
-    run_job(settings, created["job"]["id"], ingest_body(created["job"]["id"]))
+    run_job(settings, created["job"]["id"], ingest_body)
     response = client.get(f"/api/v1/datasets/{created['id']}/summary")
     assert response.status_code == 200, response.text
     return response.json()
