@@ -14,6 +14,7 @@ from swagger_ui_bundle import swagger_ui_path
 
 from headroom import __version__
 from headroom.auth.router import router as auth_router
+from headroom.auth.throttle import LoginThrottle
 from headroom.core.db import get_engine
 from headroom.core.errors import HeadroomError
 from headroom.core.settings import Settings, get_settings
@@ -35,6 +36,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description="Capacity planning and SLA setting from web access logs.",
     )
     app.state.settings = settings
+    app.state.login_throttle = LoginThrottle()
     api = APIRouter(prefix="/api/v1")
     for router in (auth_router, workspaces_router, datasets_router, jobs_router):
         api.include_router(router)
@@ -100,7 +102,9 @@ def _add_docs(app: FastAPI) -> None:
 def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(HeadroomError)
     async def headroom_error(_: Request, error: HeadroomError) -> JSONResponse:
-        return JSONResponse(error.to_body(), status_code=error.status_code)
+        retry_after = getattr(error, "retry_after_s", None)
+        headers = {"Retry-After": str(retry_after)} if retry_after else None
+        return JSONResponse(error.to_body(), status_code=error.status_code, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, error: RequestValidationError) -> JSONResponse:

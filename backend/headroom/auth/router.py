@@ -2,15 +2,32 @@ from fastapi import APIRouter, Request, Response
 
 from headroom.auth import service
 from headroom.auth.schemas import LoginRequest, Me
+from headroom.auth.throttle import LoginThrottle
 from headroom.core.deps import SESSION_COOKIE, CurrentPrincipal, SessionDep, SettingsDep
+from headroom.core.errors import InvalidCredentials
 from headroom.workspaces import service as workspace_service
 
 router = APIRouter(prefix="/auth", tags=["auth"])
 
 
 @router.post("/login", response_model=Me)
-def login(body: LoginRequest, response: Response, session: SessionDep, settings: SettingsDep) -> Me:
-    _, token = service.login(session, body.email, body.password, settings.session_ttl_s)
+def login(
+    body: LoginRequest,
+    request: Request,
+    response: Response,
+    session: SessionDep,
+    settings: SettingsDep,
+) -> Me:
+    throttle: LoginThrottle = request.app.state.login_throttle
+    client = request.client.host if request.client else "unknown"
+    keys = (f"email:{body.email.strip().lower()}", f"ip:{client}")
+    throttle.check(*keys)
+    try:
+        _, token = service.login(session, body.email, body.password, settings.session_ttl_s)
+    except InvalidCredentials:
+        throttle.failed(*keys)
+        raise
+    throttle.succeeded(keys[0])
     response.set_cookie(
         SESSION_COOKIE,
         token,

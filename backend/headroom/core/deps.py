@@ -2,6 +2,7 @@
 
 from collections.abc import Iterator
 from typing import Annotated
+from urllib.parse import urlsplit
 
 from fastapi import Depends, Request
 from sqlalchemy.orm import Session
@@ -9,11 +10,12 @@ from sqlalchemy.orm import Session
 from headroom.auth import service as auth_service
 from headroom.auth.principal import Principal
 from headroom.core.db import get_sessionmaker
-from headroom.core.errors import NotAuthenticated
+from headroom.core.errors import Forbidden, NotAuthenticated
 from headroom.core.settings import Settings
 from headroom.core.storage import LocalStore, open_store
 
 SESSION_COOKIE = "headroom_session"
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 def get_app_settings(request: Request) -> Settings:
@@ -52,8 +54,22 @@ def get_principal(request: Request, session: SessionDep) -> Principal:
         return auth_service.principal_from_api_token(session, authorization[7:].strip())
     cookie = request.cookies.get(SESSION_COOKIE)
     if cookie:
+        if request.method not in SAFE_METHODS:
+            _require_same_origin(request)
         return auth_service.principal_from_session_token(session, cookie)
     raise NotAuthenticated("sign in, or send an API token as 'Authorization: Bearer <token>'")
+
+
+def _require_same_origin(request: Request) -> None:
+    """CSRF defence for cookie-authenticated writes (on top of SameSite=Lax): a browser
+    always names the page that sent a cross-site request in Origin (or Referer); it must be
+    this host. Clients that send neither are not browsers and carry no ambient cookie risk."""
+    source = request.headers.get("origin") or request.headers.get("referer")
+    if source is None:
+        return
+    host = request.headers.get("x-forwarded-host") or request.headers.get("host", "")
+    if urlsplit(source).netloc != host:
+        raise Forbidden("cross-site request refused (the Origin does not match this site)")
 
 
 CurrentPrincipal = Annotated[Principal, Depends(get_principal)]

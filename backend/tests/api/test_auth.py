@@ -72,3 +72,25 @@ def test_read_scope_cannot_upload(settings: Settings, sample_log) -> None:  # ty
     response = client.post("/api/v1/datasets", content=sample_log.read_bytes()[:5000])
     assert response.status_code == 403
     assert response.json()["error"]["code"] == "forbidden"
+
+
+def test_repeated_failures_are_throttled_with_retry_after(settings: Settings) -> None:
+    member(settings, "frank@example.com", "Shop")
+    client = TestClient(create_app(settings))
+    for _ in range(10):
+        wrong = {"email": "frank@example.com", "password": "guess"}
+        assert client.post("/api/v1/auth/login", json=wrong).status_code == 401
+    right = {"email": "frank@example.com", "password": PASSWORD}
+    blocked = client.post("/api/v1/auth/login", json=right)
+    assert blocked.status_code == 429
+    assert blocked.json()["error"]["code"] == "too_many_attempts"
+    assert int(blocked.headers["retry-after"]) > 0
+
+
+def test_cookie_writes_from_another_site_are_refused(settings: Settings) -> None:
+    gina = member(settings, "gina@example.com", "Shop")
+    client = signed_in(settings, gina)
+    evil = client.delete("/api/v1/datasets/999", headers={"Origin": "https://evil.example"})
+    assert evil.status_code == 403
+    same = client.delete("/api/v1/datasets/999", headers={"Origin": "http://testserver"})
+    assert same.status_code == 404
