@@ -120,7 +120,7 @@ export function TimeSeriesChart<Row>({ config, rows, height = 280 }: TimeSeriesC
               tickFormatter={(v: number) => formatTimeTick(v, model.spanMs)}
               tick={axisTick}
               stroke={colorVar("chart-axis")}
-              minTickGap={48}
+              interval={0}
               tickMargin={6}
             />
             <YAxis

@@ -53,8 +53,8 @@ const TICK_STEPS_MS = [
   ...[1, 2, 7, 14, 28, 56].map((n) => n * DAY),
 ];
 
-/** At most `maxTicks` ticks on multiples of a round step (UTC-aligned: the epoch is a midnight). */
-export function timeTicks(startMs: number, endMs: number, maxTicks = 8): number[] {
+/** At most `maxTicks` ticks (few enough to all fit on a phone-width chart) on multiples of a round step (UTC-aligned: the epoch is a midnight). */
+export function timeTicks(startMs: number, endMs: number, maxTicks = 6): number[] {
   if (!(endMs > startMs)) return Number.isFinite(startMs) ? [startMs] : [];
   const span = endMs - startMs;
   const step = TICK_STEPS_MS.find((s) => span / s <= maxTicks) ?? Math.ceil(span / maxTicks / DAY) * DAY;

@@ -14,6 +14,7 @@ import {
   formatRatePerS,
   formatTimeLabel,
   formatTimeTick,
+  splitUnit,
 } from "./format";
 
 describe("formatCount", () => {
@@ -120,5 +121,15 @@ describe("dates", () => {
     expect(formatTimeTick(Date.UTC(2026, 10, 22), 72 * hour)).toBe("Nov 22");
     expect(formatTimeTick(ms, 30 * 24 * hour)).toBe("Nov 22");
     expect(formatTimeTick(ms, 60_000)).toBe("01:58:07");
+  });
+});
+
+describe("splitUnit", () => {
+  it("separates the number from its unit", () => {
+    expect(splitUnit("8,160 req/min")).toEqual({ value: "8,160", unit: "req/min" });
+    expect(splitUnit("1.23 s")).toEqual({ value: "1.23", unit: "s" });
+    expect(splitUnit("3 d 11 h")).toEqual({ value: "3", unit: "d 11 h" });
+    expect(splitUnit("1.5%")).toEqual({ value: "1.5%", unit: "" });
+    expect(splitUnit("—")).toEqual({ value: "—", unit: "" });
   });
 });

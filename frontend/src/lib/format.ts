@@ -139,3 +139,9 @@ export function formatTimeLabel(ms: number): string {
   const day = `${MONTHS[d.getUTCMonth()] ?? ""} ${d.getUTCDate()}, ${d.getUTCFullYear()}`;
   return `${day} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} UTC`;
 }
+
+/** "8,160 req/min" -> {value: "8,160", unit: "req/min"}; text without a unit is all value. */
+export function splitUnit(text: string): { value: string; unit: string } {
+  const match = /^(-?[\d.,]+)\s+(\S.*)$/.exec(text);
+  return match ? { value: match[1] ?? text, unit: match[2] ?? "" } : { value: text, unit: "" };
+}

@@ -10,6 +10,7 @@ import {
   formatPercent,
   formatRatePerMin,
   formatRatePerS,
+  splitUnit,
 } from "../../lib/format";
 import styles from "./StatGrid.module.css";
 
@@ -18,14 +19,14 @@ function LatencyCards({ latency }: { latency: NonNullable<TrafficSummary["latenc
     <>
       <StatCard
         label="Latency p50"
-        value={formatLatency(latency.p50_s)}
+        {...splitUnit(formatLatency(latency.p50_s))}
         hint={`median · mean ${formatLatency(latency.mean_s)}`}
         testId="stat-latency-p50"
       />
-      <StatCard label="Latency p95" value={formatLatency(latency.p95_s)} hint="95% of requests took at most this" testId="stat-latency-p95" />
+      <StatCard label="Latency p95" {...splitUnit(formatLatency(latency.p95_s))} hint="95% of requests took at most this" testId="stat-latency-p95" />
       <StatCard
         label="Latency p99"
-        value={formatLatency(latency.p99_s)}
+        {...splitUnit(formatLatency(latency.p99_s))}
         hint={`max ${formatLatency(latency.max_s)} · ${formatCountOf(latency.count, "timed request")}`}
         testId="stat-latency-p99"
       />
@@ -45,8 +46,8 @@ export function StatGrid({ summary: s }: { summary: TrafficSummary }) {
         hint={`${formatDateTime(s.first_ts)} → ${formatDateTime(s.last_ts)}`}
         testId="stat-span"
       />
-      <StatCard label="Mean rate" value={formatRatePerS(s.mean_rate_per_s)} hint={formatRatePerMin(s.mean_rate_per_s * 60)} />
-      <StatCard label="Peak rate" value={formatRatePerMin(s.peak_rate_per_min)} hint="busiest minute" />
+      <StatCard label="Mean rate" {...splitUnit(formatRatePerS(s.mean_rate_per_s))} hint={formatRatePerMin(s.mean_rate_per_s * 60)} />
+      <StatCard label="Peak rate" {...splitUnit(formatRatePerMin(s.peak_rate_per_min))} hint="busiest minute" />
       <StatCard
         label="Server errors (5xx)"
         value={formatPercent(s.error_rate, 2)}
@@ -62,7 +63,7 @@ export function StatGrid({ summary: s }: { summary: TrafficSummary }) {
       />
       <StatCard
         label="Data volume"
-        value={formatBytes(s.bytes_total)}
+        {...splitUnit(formatBytes(s.bytes_total))}
         hint={perRequest === null ? undefined : `${formatBytes(perRequest)} per request`}
       />
       {s.latency !== null && <LatencyCards latency={s.latency} />}
