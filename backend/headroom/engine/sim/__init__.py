@@ -17,6 +17,7 @@ from headroom.engine.sim.distributions import (
     parse_distribution,
 )
 from headroom.engine.sim.results import (
+    ClassStats,
     LatencyStats,
     LittleCheck,
     RequestTrace,
@@ -36,6 +37,7 @@ from headroom.engine.sim.simulation import ENGINE_VERSION, Simulation
 
 __all__ = [
     "ENGINE_VERSION",
+    "ClassStats",
     "Constant",
     "Distribution",
     "Empirical",

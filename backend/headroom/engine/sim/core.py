@@ -6,8 +6,9 @@ it). Before an event it checks that pools and capacities suffice and otherwise r
 
 Page-level helpers take the whole state as one tuple W of arrays, in this order:
 VMs (vf, vi, vtag, vjob), requests (jf, ji), pages (pf, pi), event heap (et, ei),
-scalars (ic, sc, ip, fp), pools of demands, gaps and uniforms (qd, qg, qu), outputs
-(hists = latency and PLT sketches, win, winh = per-window counts and sketches, tr).
+scalars (ic, sc, ip, fp), per-class pools of demands and gaps (qd, qg), uniforms (qu),
+per-class cursors (cls), outputs (hists = latency and PLT sketches per class, csum =
+their sums and maxima, win, winh = per-window counts and sketches, tr = trace).
 """
 
 from __future__ import annotations
@@ -79,13 +80,13 @@ def choose_vm(vf, vi, ic, ip, qu, now):
 
 
 @njit(cache=True, inline="always")
-def _new_job(jf, ji, ic, qd, page, base, now):
+def _new_job(jf, ji, ic, qd, cls, page, base, c, now):
     j = ic[S.IC_JOB_FREE]
     ic[S.IC_JOB_FREE] = ji[j, S.JI_NEXT]
     ic[S.IC_JOBS_FREE_N] -= 1
-    ji[j, S.JI_PAGE], ji[j, S.JI_BASE] = page, base
-    jf[j, S.JF_ARRIVAL], jf[j, S.JF_DEMAND] = now, qd[ic[S.IC_DEM_PTR]]
-    ic[S.IC_DEM_PTR] += 1
+    ji[j, S.JI_PAGE], ji[j, S.JI_BASE], ji[j, S.JI_CLASS] = page, base, c
+    jf[j, S.JF_ARRIVAL], jf[j, S.JF_DEMAND] = now, qd[c, cls[c, S.CL_DEM_PTR]]
+    cls[c, S.CL_DEM_PTR] += 1
     ic[S.IC_ARRIVED] += 1
     ic[S.IC_TICK_ARR] += 1
     return j
@@ -108,15 +109,15 @@ def _record_window(win, winh, fp, x, now):
 
 
 @njit(cache=True)
-def _page_done(vf, vi, pf, pi, ic, sc, ip, fp, hists, win, winh, p, now):
+def _page_done(vf, vi, pf, pi, ic, sc, ip, fp, hists, csum, win, winh, p, now):
     ic[S.IC_PAGES_DONE] += 1
     if pi[p, S.PI_FAILED]:
         ic[S.IC_PAGES_FAILED] += 1
     else:
-        plt = now - pf[p, S.PF_ARRIVAL]
-        hists[1, sketch.bucket_of(plt, _INV_FINE, hists.shape[1])] += 1
-        sc[S.SC_PLT_SUM] += plt
-        sc[S.SC_PLT_MAX] = max(sc[S.SC_PLT_MAX], plt)
+        plt, c = now - pf[p, S.PF_ARRIVAL], pi[p, S.PI_CLASS]
+        hists[2 * c + 1, sketch.bucket_of(plt, _INV_FINE, hists.shape[1])] += 1
+        csum[c, S.CS_PLT_SUM] += plt
+        csum[c, S.CS_PLT_MAX] = max(csum[c, S.CS_PLT_MAX], plt)
         _record_window(win, winh, fp, plt, now)
     v = pi[p, S.PI_VM]
     if ip[S.IP_PER_REQUEST] == 0 and v >= 0:
@@ -128,7 +129,7 @@ def _page_done(vf, vi, pf, pi, ic, sc, ip, fp, hists, win, winh, p, now):
 
 
 @njit(cache=True)
-def _reject(vf, vi, ji, pf, pi, ic, sc, ip, fp, hists, win, winh, j, now):
+def _reject(vf, vi, ji, pf, pi, ic, sc, ip, fp, hists, csum, win, winh, j, now):
     ic[S.IC_REJECTED] += 1
     ic[S.IC_TICK_REJ] += 1
     p = ji[j, S.JI_PAGE]
@@ -137,60 +138,64 @@ def _reject(vf, vi, ji, pf, pi, ic, sc, ip, fp, hists, win, winh, j, now):
         pi[p, S.PI_FAILED] = 1
         pi[p, S.PI_OUTSTANDING] -= 1
         if pi[p, S.PI_OUTSTANDING] == 0:
-            _page_done(vf, vi, pf, pi, ic, sc, ip, fp, hists, win, winh, p, now)
+            _page_done(vf, vi, pf, pi, ic, sc, ip, fp, hists, csum, win, winh, p, now)
 
 
 @njit(cache=True)
 def _send(W, p, j, now, current):
     """Send request j of page p (sticky, or dispatched per request) or reject it."""
-    vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp, qd, qg, qu, hists, win, winh, tr = W  # noqa: RUF059
+    (vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp) = W[:14]
+    (qd, qg, qu, cls, hists, csum, win, winh, tr) = W[14:]  # noqa: RUF059
     if p >= 0 and ip[S.IP_PER_REQUEST] == 0:
         v = pi[p, S.PI_VM]
     else:
         v = choose_vm(vf, vi, ic, ip, qu, now)
     if not submit(vf, vi, vtag, vjob, jf, ji, et, ei, ic, ip, fp, v, j, now, v != current):
-        _reject(vf, vi, ji, pf, pi, ic, sc, ip, fp, hists, win, winh, j, now)
+        _reject(vf, vi, ji, pf, pi, ic, sc, ip, fp, hists, csum, win, winh, j, now)
 
 
 @njit(cache=True, inline="always")
-def _schedule_client(pf, et, ei, ic, qg, p, now):
-    pf[p, S.PF_CLOCK] += qg[ic[S.IC_GAP_PTR]]
-    ic[S.IC_GAP_PTR] += 1
+def _schedule_client(pf, pi, et, ei, ic, qg, cls, p, now):
+    c = pi[p, S.PI_CLASS]
+    pf[p, S.PF_CLOCK] += qg[c, cls[c, S.CL_GAP_PTR]]
+    cls[c, S.CL_GAP_PTR] += 1
     heap_push(et, ei, ic, max(now, pf[p, S.PF_CLOCK]), S.EV_CLIENT_REQUEST, p, 0)
 
 
 @njit(cache=True)
 def _base_done(W, p, v, now):
     """The base response left VM v: push objects, hint them, or start the client chain."""
-    vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp, qd, qg, qu, hists, win, winh, tr = W  # noqa: RUF059
-    nobj, npush = pi[p, S.PI_NOBJ], pi[p, S.PI_NPUSH]
-    if ip[S.IP_EARLY_HINTS]:
+    (vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp) = W[:14]
+    (qd, qg, qu, cls, hists, csum, win, winh, tr) = W[14:]  # noqa: RUF059
+    nobj, npush, c = pi[p, S.PI_NOBJ], pi[p, S.PI_NPUSH], pi[p, S.PI_CLASS]
+    if cls[c, S.CL_EARLY_HINTS]:
         for _ in range(nobj):
-            j = _new_job(jf, ji, ic, qd, p, 0, now)
+            j = _new_job(jf, ji, ic, qd, cls, p, 0, c, now)
             _send(W, p, j, now, v)
         return
     for _ in range(npush):
-        j = _new_job(jf, ji, ic, qd, p, 0, now)
+        j = _new_job(jf, ji, ic, qd, cls, p, 0, c, now)
         if not submit(vf, vi, vtag, vjob, jf, ji, et, ei, ic, ip, fp, v, j, now, False):
-            _reject(vf, vi, ji, pf, pi, ic, sc, ip, fp, hists, win, winh, j, now)
+            _reject(vf, vi, ji, pf, pi, ic, sc, ip, fp, hists, csum, win, winh, j, now)
     pi[p, S.PI_TO_ISSUE] = nobj - npush
     pf[p, S.PF_CLOCK] = pf[p, S.PF_ARRIVAL]
     if nobj > npush:
-        _schedule_client(pf, et, ei, ic, qg, p, now)
+        _schedule_client(pf, pi, et, ei, ic, qg, cls, p, now)
 
 
 @njit(cache=True, inline="always")
-def _record_latency(jf, ji, pf, ic, sc, ip, hists, tr, j, now):
-    lat = now - jf[j, S.JF_ARRIVAL]
-    hists[0, sketch.bucket_of(lat, _INV_FINE, hists.shape[1])] += 1
+def _record_latency(jf, ji, pf, ic, sc, ip, hists, csum, tr, j, now):
+    lat, c = now - jf[j, S.JF_ARRIVAL], ji[j, S.JI_CLASS]
+    hists[2 * c, sketch.bucket_of(lat, _INV_FINE, hists.shape[1])] += 1
+    csum[c, S.CS_LAT_SUM] += lat
+    csum[c, S.CS_LAT_MAX] = max(csum[c, S.CS_LAT_MAX], lat)
     sc[S.SC_LAT_SUM] += lat
-    sc[S.SC_LAT_MAX] = max(sc[S.SC_LAT_MAX], lat)
     if ip[S.IP_TRACE]:
         n = ic[S.IC_TRACE_N]
         tr[n, 0], tr[n, 1], tr[n, 2] = jf[j, S.JF_ARRIVAL], jf[j, S.JF_START], now
         tr[n, 3], tr[n, 4] = jf[j, S.JF_DEMAND], ji[j, S.JI_VM]
         p = ji[j, S.JI_PAGE]
-        tr[n, 5] = pf[p, S.PF_ARRIVAL] if p >= 0 else math.nan
+        tr[n, 5], tr[n, 6] = pf[p, S.PF_ARRIVAL] if p >= 0 else math.nan, c
         ic[S.IC_TRACE_N] = n + 1
     ic[S.IC_IN_SYSTEM] -= 1
     ic[S.IC_COMPLETED] += 1
@@ -201,13 +206,14 @@ def _record_latency(jf, ji, pf, ic, sc, ip, hists, tr, j, now):
 @njit(cache=True, inline="always")
 def _completion(W, v, now):
     """VM v finishes its request with the smallest tag."""
-    vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp, qd, qg, qu, hists, win, winh, tr = W  # noqa: RUF059
+    (vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp) = W[:14]
+    (qd, qg, qu, cls, hists, csum, win, winh, tr) = W[14:]  # noqa: RUF059
     advance(vf, vi, ip, v, now)
     j = service_pop(vi, vtag, vjob, v)
     vi[v, S.VI_N] -= 1
     promote_waiting(vf, vi, vtag, vjob, jf, ji, ic, ip, v, now)
     set_rate(vf, vi, ip, fp, v)
-    lat = _record_latency(jf, ji, pf, ic, sc, ip, hists, tr, j, now)
+    lat = _record_latency(jf, ji, pf, ic, sc, ip, hists, csum, tr, j, now)
     p, base = ji[j, S.JI_PAGE], ji[j, S.JI_BASE]
     _free_job(ji, ic, j)
     if p < 0:
@@ -217,24 +223,26 @@ def _completion(W, v, now):
         if base:
             _base_done(W, p, v, now)
         if pi[p, S.PI_OUTSTANDING] == 0:
-            _page_done(vf, vi, pf, pi, ic, sc, ip, fp, hists, win, winh, p, now)
+            _page_done(vf, vi, pf, pi, ic, sc, ip, fp, hists, csum, win, winh, p, now)
     reschedule(vf, vi, vtag, et, ei, ic, v, now)
     maybe_release(vf, vi, sc, v, now)
 
 
 @njit(cache=True, inline="always")
 def _client_request(W, p, now):
-    vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp, qd, qg, qu, hists, win, winh, tr = W  # noqa: RUF059
+    (vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp) = W[:14]  # noqa: RUF059
+    (qd, qg, qu, cls, hists, csum, win, winh, tr) = W[14:]  # noqa: RUF059
     pi[p, S.PI_TO_ISSUE] -= 1
-    j = _new_job(jf, ji, ic, qd, p, 0, now)
+    j = _new_job(jf, ji, ic, qd, cls, p, 0, pi[p, S.PI_CLASS], now)
     if pi[p, S.PI_TO_ISSUE] > 0:
-        _schedule_client(pf, et, ei, ic, qg, p, now)
+        _schedule_client(pf, pi, et, ei, ic, qg, cls, p, now)
     _send(W, p, j, now, -1)
 
 
 @njit(cache=True, inline="always")
-def _arrival(W, nobj, npush, now):
-    vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp, qd, qg, qu, hists, win, winh, tr = W  # noqa: RUF059
+def _arrival(W, nobj, npush, c, now):
+    (vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp) = W[:14]
+    (qd, qg, qu, cls, hists, csum, win, winh, tr) = W[14:]  # noqa: RUF059
     p = -1
     if ip[S.IP_PAGES]:
         p = ic[S.IC_PAGE_FREE]
@@ -242,8 +250,9 @@ def _arrival(W, nobj, npush, now):
         ic[S.IC_PAGES_FREE_N] -= 1
         ic[S.IC_PAGES_ARRIVED] += 1
         pf[p, S.PF_ARRIVAL], pi[p, S.PI_NOBJ], pi[p, S.PI_NPUSH] = now, nobj, npush
+        pi[p, S.PI_CLASS] = c
         pi[p, S.PI_OUTSTANDING], pi[p, S.PI_TO_ISSUE], pi[p, S.PI_FAILED] = 1 + nobj, 0, 0
-    j = _new_job(jf, ji, ic, qd, p, 1, now)
+    j = _new_job(jf, ji, ic, qd, cls, p, 1, c, now)
     v = choose_vm(vf, vi, ic, ip, qu, now)
     if p >= 0:
         pi[p, S.PI_VM] = v
@@ -253,7 +262,7 @@ def _arrival(W, nobj, npush, now):
         if p >= 0:
             ic[S.IC_PAGES_REJECTED] += 1
             pi[p, S.PI_OUTSTANDING], pi[p, S.PI_NOBJ] = 1, 0
-        _reject(vf, vi, ji, pf, pi, ic, sc, ip, fp, hists, win, winh, j, now)
+        _reject(vf, vi, ji, pf, pi, ic, sc, ip, fp, hists, csum, win, winh, j, now)
 
 
 @njit(cache=True)
@@ -287,13 +296,13 @@ def _tick(vf, vi, ic, ip, fp, ts, tsu, box, k, now):
 
 
 @njit(cache=True, inline="always")
-def _needs(vi, vtag, ji, et, ic, ip, qd, qg, qu, tr, jobs, demand, gap, uni, heap, v):
+def _needs(vi, vtag, ji, et, ic, ip, cls, qu, tr, c, jobs, demand, gap, uni, heap, v):
     """Status code if the pools or capacities cannot cover an event's worst case."""
     if ic[S.IC_JOBS_FREE_N] < jobs + 1:
         return S.NEED_JOBS
-    if ic[S.IC_DEM_PTR] + demand > len(qd):
+    if cls[c, S.CL_DEM_PTR] + demand > cls[c, S.CL_DEM_LEN]:
         return S.NEED_DEMAND
-    if ic[S.IC_GAP_PTR] + gap > len(qg):
+    if cls[c, S.CL_GAP_PTR] + gap > cls[c, S.CL_GAP_LEN]:
         return S.NEED_GAP
     if ip[S.IP_DISPATCH] == 4 and ic[S.IC_UNI_PTR] + uni > len(qu):
         return S.NEED_UNIFORM
@@ -312,20 +321,21 @@ def _needs(vi, vtag, ji, et, ic, ip, qd, qg, qu, tr, jobs, demand, gap, uni, hea
 
 @njit(cache=True, inline="always")
 def _event_needs(W):
-    vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp, qd, qg, qu, hists, win, winh, tr = W  # noqa: RUF059
+    (vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp) = W[:14]  # noqa: RUF059
+    (qd, qg, qu, cls, hists, csum, win, winh, tr) = W[14:]  # noqa: RUF059
     kind, ident = ei[0, S.EI_KIND], ei[0, S.EI_ID]
     if kind == S.EV_CLIENT_REQUEST:
-        v = pi[ident, S.PI_VM]
-        return _needs(vi, vtag, ji, et, ic, ip, qd, qg, qu, tr, 1, 1, 1, 1, 2, v)
+        v, c = pi[ident, S.PI_VM], pi[ident, S.PI_CLASS]
+        return _needs(vi, vtag, ji, et, ic, ip, cls, qu, tr, c, 1, 1, 1, 1, 2, v)
     if kind != S.EV_COMPLETION:
         return S.DONE
     j = vjob[ident, 0]
-    p = ji[j, S.JI_PAGE]
+    p, c = ji[j, S.JI_PAGE], ji[j, S.JI_CLASS]
     if p < 0 or ji[j, S.JI_BASE] == 0:
-        return _needs(vi, vtag, ji, et, ic, ip, qd, qg, qu, tr, 0, 0, 0, 0, 1, ident)
+        return _needs(vi, vtag, ji, et, ic, ip, cls, qu, tr, c, 0, 0, 0, 0, 1, ident)
     n = pi[p, S.PI_NOBJ]
-    v = ident if ip[S.IP_EARLY_HINTS] == 0 else -1
-    return _needs(vi, vtag, ji, et, ic, ip, qd, qg, qu, tr, n, n, 1, n, n + 2, v)
+    v = ident if cls[c, S.CL_EARLY_HINTS] == 0 else -1
+    return _needs(vi, vtag, ji, et, ic, ip, cls, qu, tr, c, n, n, 1, n, n + 2, v)
 
 
 @njit(cache=True, inline="always")
@@ -337,7 +347,8 @@ def _area(ic, sc, now):
 
 @njit(cache=True, inline="always")
 def _dispatch_event(W, now):
-    vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp, qd, qg, qu, hists, win, winh, tr = W  # noqa: RUF059
+    (vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp) = W[:14]  # noqa: RUF059
+    (qd, qg, qu, cls, hists, csum, win, winh, tr) = W[14:]  # noqa: RUF059
     kind, ident = ei[0, S.EI_KIND], ei[0, S.EI_ID]
     heap_pop(et, ei, ic)
     _area(ic, sc, now)
@@ -352,7 +363,8 @@ def _dispatch_event(W, now):
 @njit(cache=True, inline="always")
 def _next_step(W, arr_t, arr_n, t_end):
     """Handle the next event before t_end; returns DONE, a NEED_* code, or -1 at t_end."""
-    vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp, qd, qg, qu, hists, win, winh, tr = W  # noqa: RUF059
+    (vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp) = W[:14]  # noqa: RUF059
+    (qd, qg, qu, cls, hists, csum, win, winh, tr) = W[14:]  # noqa: RUF059
     t_heap = et[0] if ic[S.IC_HEAP_N] > 0 else math.inf
     i = ic[S.IC_ARR_PTR]
     t_arr = arr_t[i] if i < len(arr_t) else math.inf
@@ -368,12 +380,13 @@ def _next_step(W, arr_t, arr_n, t_end):
             _dispatch_event(W, t)
             ic[S.IC_EVENTS] += 1
         return status
-    status = _needs(vi, vtag, ji, et, ic, ip, qd, qg, qu, tr, 1, 1, 0, 1, 1, -1)
+    c = arr_n[i, 2]
+    status = _needs(vi, vtag, ji, et, ic, ip, cls, qu, tr, c, 1, 1, 0, 1, 1, -1)
     if status == S.DONE and ip[S.IP_PAGES] and ic[S.IC_PAGES_FREE_N] < 1:
         status = S.NEED_PAGES
     if status == S.DONE:
         _area(ic, sc, t)
-        _arrival(W, arr_n[i, 0], arr_n[i, 1], t)
+        _arrival(W, arr_n[i, 0], arr_n[i, 1], c, t)
         ic[S.IC_ARR_PTR] = i + 1
         ic[S.IC_EVENTS] += 1
     return status
@@ -381,7 +394,8 @@ def _next_step(W, arr_t, arr_n, t_end):
 
 @njit(cache=True)
 def _loop(W, arr_t, arr_n, ts, tsu, box, t_end):
-    vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp, qd, qg, qu, hists, win, winh, tr = W  # noqa: RUF059
+    (vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp) = W[:14]  # noqa: RUF059
+    (qd, qg, qu, cls, hists, csum, win, winh, tr) = W[14:]  # noqa: RUF059
     n_ticks, monitor = len(tsu), fp[S.FP_MONITOR_S]
     while True:
         k = ic[S.IC_TICK]
@@ -421,17 +435,26 @@ def _bare(a):
 @njit(cache=True)
 def _loop_bare(W, arr_t, arr_n, ts, tsu, box, t_end):
     """Run the loop on reference-count-free views of every array."""
-    vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp, qd, qg, qu, hists, win, winh, tr = W
+    (vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp) = W[:14]
+    (qd, qg, qu, cls, hists, csum, win, winh, tr) = W[14:]
     a = (_bare(vf), _bare(vi), _bare(vtag), _bare(vjob), _bare(jf), _bare(ji), _bare(pf))
     b = (_bare(pi), _bare(et), _bare(ei), _bare(ic), _bare(sc), _bare(ip), _bare(fp))
-    c = (_bare(qd), _bare(qg), _bare(qu), _bare(hists), _bare(win), _bare(winh), _bare(tr))
-    return _loop(a + b + c, _bare(arr_t), _bare(arr_n), _bare(ts), _bare(tsu), _bare(box), t_end)
+    c = (_bare(qd), _bare(qg), _bare(qu), _bare(cls), _bare(hists), _bare(csum), _bare(win))
+    return _loop(
+        a + b + c + (_bare(winh), _bare(tr)),
+        _bare(arr_t),
+        _bare(arr_n),
+        _bare(ts),
+        _bare(tsu),
+        _bare(box),
+        t_end,
+    )
 
 
 def run_until(s: S.CoreState, t_end: float) -> int:
     """Process all events before t_end; DONE, or a NEED_* status to refill and resume."""
     world: tuple[np.ndarray, ...] = (s.vf, s.vi, s.vtag, s.vjob, s.jf, s.ji, s.pf, s.pi)
     world += (s.et, s.ei, s.ic, s.sc, s.ip, s.fp, s.pool_demand, s.pool_gap, s.pool_uniform)
-    world += (s.hists, s.win, s.win_hist, s.trace)
+    world += (s.cls, s.hists, s.csum, s.win, s.win_hist, s.trace)
     status: int = _loop_bare(world, s.arr_t, s.arr_n, s.ts, s.ts_utilization, s.box_hist, t_end)
     return status

@@ -1,8 +1,9 @@
 """Vectorised pre-draws that feed the core: arrivals per segment and i.i.d. pools.
 
-Each stream has its own generator spawned from the run's seed (arrivals, pages,
-service demands, gaps, uniforms), so changing one setting (say the push fraction)
-leaves the other streams' draws unchanged: common random numbers across runs.
+Every class has its own generators spawned from the run's seed (arrivals, pages,
+service demands, gaps), and dispatch uniforms have one more, so changing one setting
+(say the push fraction) leaves the other streams' draws unchanged: common random
+numbers across runs.
 """
 
 from __future__ import annotations
@@ -19,7 +20,13 @@ from headroom.engine.sim.arrivals import (
     ReplayArrivals,
 )
 from headroom.engine.sim.distributions import Constant, Distribution
-from headroom.engine.sim.scenario import Arrivals, Scenario, ScenarioError, build_distribution
+from headroom.engine.sim.scenario import (
+    Arrivals,
+    Scenario,
+    ScenarioError,
+    WorkloadClass,
+    build_distribution,
+)
 
 _MIN_POOL = 1024
 
@@ -37,59 +44,105 @@ def build_arrivals(spec: Arrivals, datasets: Mapping[str, np.ndarray]) -> Arriva
     return PoissonArrivals(spec.rate_per_s or 0.0)
 
 
-class Feeder:
-    def __init__(self, s: Scenario, datasets: Mapping[str, np.ndarray], seed: int) -> None:
-        rngs = [np.random.default_rng(c) for c in np.random.SeedSequence(seed).spawn(5)]
-        self.arrival_rng, self.page_rng, self.demand_rng, self.gap_rng, self.uniform_rng = rngs
-        self.arrivals = build_arrivals(s.workload.arrivals, datasets)
-        self.service: Distribution = build_distribution(s.workload.service_s)
-        page = s.workload.page
+class ClassFeed:
+    """The draws of one request class."""
+
+    def __init__(
+        self, spec: WorkloadClass, datasets: Mapping[str, np.ndarray], seed: np.random.SeedSequence
+    ):
+        rngs = [np.random.default_rng(c) for c in seed.spawn(4)]
+        self.arrival_rng, self.page_rng, self.demand_rng, self.gap_rng = rngs
+        self.arrivals = build_arrivals(spec.arrivals, datasets)
+        self.service: Distribution = build_distribution(spec.service_s)
+        page = spec.page
         self.objects: Distribution = build_distribution(page.objects) if page else Constant(0)
         self.gap: Distribution = build_distribution(page.gap_s) if page else Constant(0)
         self.push = page.push_fraction if page else 0.0
-        self.random_dispatch = s.dispatch.policy == "random"
+        self.early_hints = bool(page and page.early_hints)
 
-    def _pages(self, n: int) -> tuple[st.I64, st.I64]:
+    def arrivals_between(self, t0: float, t1: float) -> tuple[st.F64, st.I64, st.I64]:
+        times = self.arrivals.between(self.arrival_rng, t0, t1)
+        n = len(times)
         nobj = np.maximum(np.rint(self.objects.sample(self.page_rng, n)), 0).astype(np.int64)
         npush = np.floor(self.push * nobj + self.page_rng.uniform(size=n)).astype(np.int64)
-        return nobj, np.minimum(npush, nobj)
+        return times, nobj, np.minimum(npush, nobj)
+
+
+def _top_up_rows(
+    pool: st.F64, cursor: st.I64, need: list[int], draws: list[tuple[Distribution, object]]
+) -> st.F64:
+    """Per class: keep the unread values, draw enough fresh ones, reset the cursor."""
+    ptr, length = cursor[:, 0], cursor[:, 1]
+    rows = []
+    for c, (dist, rng) in enumerate(draws):
+        left = pool[c, ptr[c] : length[c]]
+        fresh = dist.sample(rng, max(need[c] - len(left), 0) + _MIN_POOL)  # type: ignore[arg-type]
+        rows.append(np.concatenate([left, fresh]))
+    width = max(len(r) for r in rows)
+    out = np.zeros((len(rows), width))
+    for c, row in enumerate(rows):
+        out[c, : len(row)] = row
+        cursor[c] = (0, len(row))
+    return out
+
+
+class Feeder:
+    def __init__(self, s: Scenario, datasets: Mapping[str, np.ndarray], seed: int) -> None:
+        specs = s.workload.class_list()
+        seeds = np.random.SeedSequence(seed).spawn(len(specs) + 1)
+        self.classes = [ClassFeed(c, datasets, sd) for c, sd in zip(specs, seeds, strict=False)]
+        self.uniform_rng = np.random.default_rng(seeds[-1])
+        self.random_dispatch = s.dispatch.policy == "random"
+
+    @property
+    def mean_service_s(self) -> float:
+        """Mean demand per request over all classes (weighted by their request rates)."""
+        weights = np.array([1 + c.objects.mean for c in self.classes], dtype=np.float64)
+        return float(np.average([c.service.mean for c in self.classes], weights=weights))
 
     def segment(self, state: st.CoreState, t0: float, t1: float) -> st.CoreState:
-        """Install the arrivals of [t0, t1) and top up the pools for them."""
-        times = self.arrivals.between(self.arrival_rng, t0, t1)
-        nobj, npush = self._pages(len(times))
+        """Install the arrivals of [t0, t1) (all classes, merged) and top up the pools."""
+        parts = [c.arrivals_between(t0, t1) for c in self.classes]
+        times = np.concatenate([p[0] for p in parts])
+        order = np.argsort(times, kind="stable")
+        klass = np.concatenate([np.full(len(p[0]), i) for i, p in enumerate(parts)])
+        arr_n = np.stack(
+            [np.concatenate([p[1] for p in parts]), np.concatenate([p[2] for p in parts]), klass],
+            axis=1,
+        )
         state.ic[st.IC_ARR_PTR] = 0
-        state = state._replace(arr_t=times, arr_n=np.stack([nobj, npush], axis=1))
-        requests = int(len(times) + nobj.sum())
-        state = self._top_up(state, st.NEED_DEMAND, requests)
-        state = self._top_up(state, st.NEED_GAP, int((nobj - npush).sum()))
-        return self._top_up(state, st.NEED_UNIFORM, requests if self.random_dispatch else 0)
+        state = state._replace(arr_t=times[order], arr_n=arr_n[order])
+        demands = [int(len(p[0]) + p[1].sum()) for p in parts]
+        gaps = [int((p[1] - p[2]).sum()) for p in parts]
+        return self._top_up(state, demands, gaps, sum(demands))
 
     def refill(self, state: st.CoreState, status: int) -> st.CoreState:
-        """The core ran short mid-segment: add a batch to the pool it named."""
-        pool = {st.NEED_DEMAND: state.pool_demand, st.NEED_GAP: state.pool_gap}.get(
-            status, state.pool_uniform
+        """The core ran short mid-segment: enlarge every class's pools (and the uniforms)."""
+        demands = [int(n) for n in state.cls[:, st.CL_DEM_LEN] + _MIN_POOL]
+        gaps = [int(n) for n in state.cls[:, st.CL_GAP_LEN] + _MIN_POOL]
+        return self._top_up(state, demands, gaps, len(state.pool_uniform) + _MIN_POOL)
+
+    def _top_up(
+        self, state: st.CoreState, demands: list[int], gaps: list[int], uniforms: int
+    ) -> st.CoreState:
+        cls = state.cls
+        dem_cursor = cls[:, [st.CL_DEM_PTR, st.CL_DEM_LEN]]
+        gap_cursor = cls[:, [st.CL_GAP_PTR, st.CL_GAP_LEN]]
+        pool_demand = _top_up_rows(
+            state.pool_demand,
+            dem_cursor,
+            demands,
+            [(c.service, c.demand_rng) for c in self.classes],
         )
-        return self._top_up(state, status, len(pool) + _MIN_POOL)
-
-    def _top_up(self, state: st.CoreState, status: int, need: int) -> st.CoreState:
-        name, ptr_index, draw = {
-            st.NEED_DEMAND: ("pool_demand", st.IC_DEM_PTR, self.service.sample),
-            st.NEED_GAP: ("pool_gap", st.IC_GAP_PTR, self.gap.sample),
-            st.NEED_UNIFORM: ("pool_uniform", st.IC_UNI_PTR, self._uniform),
-        }[status]
-        pool = getattr(state, name)[state.ic[ptr_index] :]
-        if len(pool) >= need:
+        pool_gap = _top_up_rows(
+            state.pool_gap, gap_cursor, gaps, [(c.gap, c.gap_rng) for c in self.classes]
+        )
+        cls[:, [st.CL_DEM_PTR, st.CL_DEM_LEN]] = dem_cursor
+        cls[:, [st.CL_GAP_PTR, st.CL_GAP_LEN]] = gap_cursor
+        state = state._replace(pool_demand=pool_demand, pool_gap=pool_gap)
+        if not self.random_dispatch:
             return state
-        rng = {
-            st.NEED_DEMAND: self.demand_rng,
-            st.NEED_GAP: self.gap_rng,
-            st.NEED_UNIFORM: self.uniform_rng,
-        }[status]
-        fresh = draw(rng, need - len(pool) + _MIN_POOL)
-        state.ic[ptr_index] = 0
-        return state._replace(**{name: np.concatenate([pool, fresh])})
-
-    @staticmethod
-    def _uniform(rng: np.random.Generator, n: int) -> np.ndarray:
-        return rng.uniform(size=n)
+        left = state.pool_uniform[state.ic[st.IC_UNI_PTR] :]
+        fresh = self.uniform_rng.uniform(size=max(uniforms - len(left), 0) + _MIN_POOL)
+        state.ic[st.IC_UNI_PTR] = 0
+        return state._replace(pool_uniform=np.concatenate([left, fresh]))

@@ -39,6 +39,15 @@ class LatencyStats:
 
 
 @dataclass(frozen=True)
+class ClassStats:
+    """One request class: its latency and (with pages) page-load-time statistics."""
+
+    name: str
+    latency: LatencyStats
+    plt: LatencyStats | None
+
+
+@dataclass(frozen=True)
 class ScalingAction:
     t_s: float
     from_vms: int
@@ -167,6 +176,7 @@ class RequestTrace:
     demand_s: F64  # service demand on one core at speed 1
     vm: NDArray[np.int64]
     page_arrival_s: F64  # the page's base arrival (NaN for single requests)
+    klass: NDArray[np.int64]  # index into the scenario's classes
 
 
 @dataclass(frozen=True)
@@ -184,6 +194,7 @@ class SimulationResult:
     pages_failed: int
     latency: LatencyStats
     plt: LatencyStats | None
+    classes: tuple[ClassStats, ...]
     sla_violation_fraction: float | None
     vms: VmStats
     actions: tuple[ScalingAction, ...]
@@ -212,6 +223,13 @@ class SimulationResult:
                 "max_allocated": v.max_allocated,
                 "vm_hours": v.vm_hours,
                 "scaling_actions": v.scaling_actions,
+            },
+            "classes": {
+                c.name: {
+                    "latency_s": c.latency.summary(),
+                    "plt_s": c.plt.summary() if c.plt else None,
+                }
+                for c in self.classes
             },
             "rejected_fraction": self.rejected_fraction,
             "sla_violation_fraction": self.sla_violation_fraction,

@@ -115,10 +115,44 @@ class Page(_Strict):
     early_hints: bool = False
 
 
-class Workload(_Strict):
+class WorkloadClass(_Strict):
+    """One request class: its own arrivals, pages and service demands."""
+
+    name: Annotated[str, Field(min_length=1)]
     arrivals: Arrivals
     page: Page | None = None
     service_s: DistSpec
+
+
+class Workload(_Strict):
+    """One class written inline (arrivals, page, service_s), or several under ``classes``."""
+
+    arrivals: Arrivals | None = None
+    page: Page | None = None
+    service_s: DistSpec | None = None
+    classes: Annotated[list[WorkloadClass], Field(min_length=1)] | None = None
+
+    @model_validator(mode="after")
+    def _one_form(self) -> Workload:
+        inline = (self.arrivals, self.page, self.service_s)
+        if self.classes is not None:
+            if any(x is not None for x in inline):
+                raise ValueError("give either classes or arrivals/page/service_s, not both")
+            if len({c.name for c in self.classes}) != len(self.classes):
+                raise ValueError("class names must be unique")
+        elif self.arrivals is None or self.service_s is None:
+            raise ValueError("arrivals and service_s are required (or give classes)")
+        return self
+
+    def class_list(self) -> list[WorkloadClass]:
+        if self.classes is not None:
+            return self.classes
+        assert self.arrivals is not None and self.service_s is not None
+        return [
+            WorkloadClass(
+                name="default", arrivals=self.arrivals, page=self.page, service_s=self.service_s
+            )
+        ]
 
 
 class VmCount(_Strict):

@@ -22,6 +22,7 @@ from headroom.engine.sim.autoscaling import Observation, ScalingPolicy, build_po
 from headroom.engine.sim.core import run_until
 from headroom.engine.sim.feed import Feeder
 from headroom.engine.sim.results import (
+    ClassStats,
     LatencyStats,
     LittleCheck,
     RequestTrace,
@@ -48,7 +49,8 @@ _POOL_STATUSES = (st.NEED_DEMAND, st.NEED_GAP, st.NEED_UNIFORM)
 
 
 def _params(s: Scenario, trace: bool) -> tuple[st.I64, st.F64]:
-    c, page = s.cluster, s.workload.page
+    c = s.cluster
+    pages = any(k.page is not None for k in s.workload.class_list())
     fcfs = c.discipline == "fcfs"
     pool = c.pool_limit if c.pool_limit is not None else st.UNBOUNDED
     slots = min(c.cores, pool) if fcfs else pool
@@ -66,8 +68,7 @@ def _params(s: Scenario, trace: bool) -> tuple[st.I64, st.F64]:
     )
     ip[st.IP_DISPATCH] = st.DISPATCH_CODES[s.dispatch.policy]
     ip[st.IP_PER_REQUEST] = s.dispatch.per == "request"
-    ip[st.IP_PAGES] = page is not None
-    ip[st.IP_EARLY_HINTS] = bool(page and page.early_hints)
+    ip[st.IP_PAGES] = pages
     ip[st.IP_TRACE] = trace
     fp = np.zeros(st.N_FP)
     fp[st.FP_SPEED] = c.speed
@@ -91,14 +92,16 @@ class Simulation:
         self.datasets = datasets or {}
         self.trace = trace
 
-    def _new_state(self) -> st.CoreState:
+    def _new_state(self, early_hints: list[bool]) -> st.CoreState:
         s = self.scenario
         ip, fp = _params(s, self.trace)
         weights = np.asarray(s.dispatch.weights, dtype=np.float64)
         weights = np.resize(weights, s.cluster.vms.max)
         n_ticks = math.ceil(s.duration_s / fp[st.FP_MONITOR_S] - 1e-9)
         n_windows = math.ceil(s.duration_s / fp[st.FP_WINDOW_S] - 1e-9) + 1
-        state = st.new_state(ip, fp, weights, n_ticks, n_windows, 4096 if self.trace else 0)
+        hints = np.asarray(early_hints, dtype=np.int64)
+        trace_cap = 4096 if self.trace else 0
+        state = st.new_state(ip, fp, weights, hints, n_ticks, n_windows, trace_cap)
         allocate_vms(state, s.cluster.vms.start, 0.0, 0.0)
         return state
 
@@ -110,8 +113,8 @@ class Simulation:
         s = self.scenario
         seed = s.seed if seed is None else seed
         feeder = Feeder(s, self.datasets, seed)
-        state = self._new_state()
-        policy = build_policy(s, feeder.service.mean)
+        state = self._new_state([c.early_hints for c in feeder.classes])
+        policy = build_policy(s, feeder.mean_service_s)
         actions: list[ScalingAction] = []
         step, duration = s.autoscaling.step_s, s.duration_s
         for k in range(math.ceil(duration / step - 1e-9)):
@@ -228,18 +231,40 @@ def _little(s: Scenario, state: st.CoreState) -> LittleCheck:
     )
 
 
+def _class_stats(s: Scenario, state: st.CoreState) -> tuple[ClassStats, ...]:
+    out = []
+    for c, spec in enumerate(s.workload.class_list()):
+        sums = state.csum[c]
+        lat = LatencyStats.from_sketch(state.hists[2 * c], sums[st.CS_LAT_SUM], sums[st.CS_LAT_MAX])
+        plt = None
+        if spec.page is not None:
+            hist = state.hists[2 * c + 1]
+            plt = LatencyStats.from_sketch(hist, sums[st.CS_PLT_SUM], sums[st.CS_PLT_MAX])
+        out.append(ClassStats(spec.name, lat, plt))
+    return tuple(out)
+
+
+def _overall(state: st.CoreState, kind: int, include: list[bool]) -> LatencyStats:
+    """Latency (kind 0) or PLT (kind 1) over the included classes, from their sketches."""
+    rows = [2 * c + kind for c, keep in enumerate(include) if keep]
+    sums = state.csum[[r // 2 for r in rows]]
+    total, top = sums[:, 2 * kind].sum(), sums[:, 2 * kind + 1].max()
+    return LatencyStats.from_sketch(state.hists[rows].sum(axis=0), float(total), float(top))
+
+
 def _result(
     s: Scenario, seed: int, state: st.CoreState, actions: tuple[ScalingAction, ...], wall_s: float
 ) -> SimulationResult:
-    ic, sc = state.ic, state.sc
+    ic = state.ic
     series = _series(s, state)
-    has_pages = s.workload.page is not None
+    classes = _class_stats(s, state)
     trace = None
     if state.ip[st.IP_TRACE]:
         n = int(ic[st.IC_TRACE_N])
         tr = state.trace[:n]
-        col = [tr[:, i].copy() for i in range(6)]
-        trace = RequestTrace(col[0], col[1], col[2], col[3], col[4].astype(np.int64), col[5])
+        col = [tr[:, i].copy() for i in range(7)]
+        vm, klass = col[4].astype(np.int64), col[6].astype(np.int64)
+        trace = RequestTrace(col[0], col[1], col[2], col[3], vm, col[5], klass)
     windows = series.window_violated[series.window_p95_latency_s == series.window_p95_latency_s]
     return SimulationResult(
         scenario=s,
@@ -253,10 +278,11 @@ def _result(
         pages=int(ic[st.IC_PAGES_ARRIVED]),
         pages_completed=int(ic[st.IC_PAGES_DONE] - ic[st.IC_PAGES_FAILED]),
         pages_failed=int(ic[st.IC_PAGES_FAILED]),
-        latency=LatencyStats.from_sketch(state.hists[0], sc[st.SC_LAT_SUM], sc[st.SC_LAT_MAX]),
-        plt=LatencyStats.from_sketch(state.hists[1], sc[st.SC_PLT_SUM], sc[st.SC_PLT_MAX])
-        if has_pages
+        latency=_overall(state, 0, [True] * len(classes)),
+        plt=_overall(state, 1, [c.plt is not None for c in classes])
+        if any(c.plt is not None for c in classes)
         else None,
+        classes=classes,
         sla_violation_fraction=float(windows.mean()) if s.sla and len(windows) else None,
         vms=_vm_stats(s, state, len(actions)),
         actions=actions,

@@ -32,8 +32,6 @@ from headroom.engine.sim import sketch
     IC_JOB_FREE,
     IC_PAGE_FREE,
     IC_ARR_PTR,
-    IC_DEM_PTR,
-    IC_GAP_PTR,
     IC_UNI_PTR,
     IC_TICK,
     IC_TICK_ARR,
@@ -44,15 +42,15 @@ from headroom.engine.sim import sketch
     IC_EVENTS,
     IC_JOBS_FREE_N,
     IC_PAGES_FREE_N,
-) = range(25)
-N_IC = 25
+) = range(23)
+N_IC = 23
 # --- float accumulators (sc) ---
-SC_NOW, SC_AREA, SC_LAST, SC_LAT_SUM, SC_LAT_MAX, SC_PLT_SUM, SC_PLT_MAX, SC_VM_SECONDS = range(8)
-N_SC = 8
+SC_NOW, SC_AREA, SC_LAST, SC_LAT_SUM, SC_VM_SECONDS = range(5)
+N_SC = 5
 # --- int params (ip) ---
 IP_FCFS, IP_CORES, IP_SLOTS, IP_WAIT_BOUND, IP_Q_UPPER, IP_DISPATCH, IP_PER_REQUEST = range(7)
-IP_PAGES, IP_EARLY_HINTS, IP_TRACE = range(7, 10)
-N_IP = 10
+IP_PAGES, IP_TRACE = range(7, 9)
+N_IP = 9
 # --- float params (fp) ---
 FP_SPEED, FP_OVERHEAD, FP_MONITOR_S, FP_SLA_THRESHOLD_S, FP_WINDOW_S = range(5)
 N_FP = 5
@@ -63,10 +61,13 @@ VF_VCLOCK, VF_LAST, VF_RATE, VF_BUSY, VF_LAST_DISPATCH, VF_WRR, VF_WEIGHT, VF_AL
 VI_STATE, VI_N, VI_NSRV, VI_VERSION, VI_QHEAD, VI_QTAIL, VI_PAGES = range(7)
 # --- request (job) columns ---
 JF_ARRIVAL, JF_START, JF_DEMAND = range(3)
-JI_PAGE, JI_BASE, JI_VM, JI_NEXT = range(4)
+JI_PAGE, JI_BASE, JI_VM, JI_NEXT, JI_CLASS = range(5)
 # --- page columns ---
 PF_ARRIVAL, PF_CLOCK = range(2)
-PI_VM, PI_OUTSTANDING, PI_TO_ISSUE, PI_NOBJ, PI_NPUSH, PI_FAILED, PI_NEXT = range(7)
+PI_VM, PI_OUTSTANDING, PI_TO_ISSUE, PI_NOBJ, PI_NPUSH, PI_FAILED, PI_NEXT, PI_CLASS = range(8)
+# --- per request class: pool cursors and settings (cls), latency sums (csum) ---
+CL_DEM_PTR, CL_DEM_LEN, CL_GAP_PTR, CL_GAP_LEN, CL_EARLY_HINTS = range(5)
+CS_LAT_SUM, CS_LAT_MAX, CS_PLT_SUM, CS_PLT_MAX = range(4)
 # --- event heap columns ---
 EI_KIND, EI_ID, EI_VER = range(3)
 # --- monitoring columns (int32, one row per tick) ---
@@ -108,17 +109,19 @@ class CoreState(NamedTuple):
     et: F64  # event heap: times
     ei: I64  # event heap: EI_*
     arr_t: F64  # this segment's arrival times
-    arr_n: I64  # this segment's (objects, pushed objects) per arrival
-    pool_demand: F64
-    pool_gap: F64
+    arr_n: I64  # this segment's (objects, pushed objects, class) per arrival
+    pool_demand: F64  # classes x pool: i.i.d. service demands
+    pool_gap: F64  # classes x pool: i.i.d. client gaps
     pool_uniform: F64
+    cls: I64  # classes x CL_*
     ts: I32  # ticks x TS_*
     ts_utilization: NDArray[np.float32]
     box_hist: I64  # (allocated VMs) x utilisation bin
-    hists: I64  # 2 x fine sketch buckets: request latency, page load time
+    hists: I64  # (2 x classes) x fine sketch buckets: latency, page load time per class
+    csum: F64  # classes x CS_*
     win: I64  # windows x (completions, over the SLA threshold)
     win_hist: I32  # windows x coarse latency buckets
-    trace: F64  # requests x (arrival, start, end, demand, vm, page arrival), when tracing
+    trace: F64  # requests x (arrival, start, end, demand, vm, page arrival, class)
 
 
 def _free_rows(n: int, ncols: int, next_col: int, first: int = 0) -> I64:
@@ -129,9 +132,9 @@ def _free_rows(n: int, ncols: int, next_col: int, first: int = 0) -> I64:
 
 
 def new_state(
-    ip: I64, fp: F64, weights: F64, n_ticks: int, n_windows: int, trace_cap: int
+    ip: I64, fp: F64, weights: F64, early_hints: I64, n_ticks: int, n_windows: int, trace_cap: int
 ) -> CoreState:
-    """Empty state for ``len(weights)`` VM slots (all free)."""
+    """Empty state for ``len(weights)`` VM slots (all free), one class per early_hints flag."""
     vms, jobs, pages, heap, vm_cap = len(weights), 1024, 256, 1024, 64
     ic = np.zeros(N_IC, dtype=np.int64)
     ic[IC_JOBS_FREE_N], ic[IC_PAGES_FREE_N] = jobs, pages
@@ -139,23 +142,27 @@ def new_state(
     vf[:, VF_WEIGHT] = weights
     vi = np.zeros((vms, 7), dtype=np.int64)
     vi[:, VI_QHEAD] = vi[:, VI_QTAIL] = -1
-    ji = _free_rows(jobs, 4, JI_NEXT)
+    ji = _free_rows(jobs, 5, JI_NEXT)
     ji[:, JI_VM] = -1
-    empty = np.zeros(0)
+    empty, n_classes = np.zeros(0), len(early_hints)
+    cls = np.zeros((n_classes, 5), dtype=np.int64)
+    cls[:, CL_EARLY_HINTS] = early_hints
     return CoreState(
         ic=ic, sc=np.zeros(N_SC), ip=ip, fp=fp, vf=vf, vi=vi,
         vtag=np.zeros((vms, vm_cap)), vjob=np.zeros((vms, vm_cap), dtype=np.int64),
-        jf=np.zeros((jobs, 3)), ji=ji, pf=np.zeros((pages, 2)), pi=_free_rows(pages, 7, PI_NEXT),
+        jf=np.zeros((jobs, 3)), ji=ji, pf=np.zeros((pages, 2)), pi=_free_rows(pages, 8, PI_NEXT),
         et=np.zeros(heap), ei=np.zeros((heap, 3), dtype=np.int64),
-        arr_t=empty, arr_n=np.zeros((0, 2), dtype=np.int64),
-        pool_demand=empty, pool_gap=empty, pool_uniform=empty,
+        arr_t=empty, arr_n=np.zeros((0, 3), dtype=np.int64),
+        pool_demand=np.zeros((n_classes, 0)), pool_gap=np.zeros((n_classes, 0)),
+        pool_uniform=empty, cls=cls,
         ts=np.zeros((n_ticks, N_TS), dtype=np.int32),
         ts_utilization=np.zeros(n_ticks, dtype=np.float32),
         box_hist=np.zeros((vms + 1, BOX_BINS + 1), dtype=np.int64),
-        hists=np.zeros((2, sketch.n_buckets(sketch.FINE_ALPHA)), dtype=np.int64),
+        hists=np.zeros((2 * n_classes, sketch.n_buckets(sketch.FINE_ALPHA)), dtype=np.int64),
+        csum=np.zeros((n_classes, 4)),
         win=np.zeros((n_windows, 2), dtype=np.int64),
         win_hist=np.zeros((n_windows, sketch.n_buckets(sketch.COARSE_ALPHA)), dtype=np.int32),
-        trace=np.zeros((trace_cap, 6)),
+        trace=np.zeros((trace_cap, 7)),
     )  # fmt: skip
 
 

@@ -145,3 +145,37 @@ def test_speed_and_replay_time_scale() -> None:
     )
     tr = Simulation(scenario, trace=True).run().trace
     assert tr is not None and np.allclose(np.sort(tr.arrival_s), [2.0, 4.0, 6.0])
+
+
+def test_multiclass_processor_sharing_per_class_means() -> None:
+    # M/G/1-PS with two classes: class k's mean response is E[S_k] / (1 - rho).
+    doc = {
+        "duration_s": 150_000,
+        "seed": 4,
+        "workload": {
+            "classes": [
+                {
+                    "name": "fast",
+                    "arrivals": {"rate_per_s": 0.8},
+                    "service_s": {"dist": "exponential", "mean": 0.25},
+                },
+                {
+                    "name": "slow",
+                    "arrivals": {"rate_per_s": 0.2},
+                    "service_s": {"dist": "constant", "value": 2.0},
+                },
+            ]
+        },
+        "autoscaling": {"monitor_s": 100, "step_s": 30_000},
+    }
+    r = Simulation(load_scenario(doc), trace=True).run()
+    assert r.trace is not None and [c.name for c in r.classes] == ["fast", "slow"]
+    rho = 0.8 * 0.25 + 0.2 * 2.0
+    for k, mean_s in enumerate([0.25, 2.0]):
+        mine = r.trace.klass == k
+        order = np.argsort(r.trace.arrival_s[mine])
+        est, half = batch_ci((r.trace.end_s - r.trace.arrival_s)[mine][order])
+        assert abs(est - mean_s / (1 - rho)) <= half, (k, est, half)
+        assert r.classes[k].latency.mean_s == pytest.approx(est, rel=0.01)
+        assert r.classes[k].plt is None
+    assert r.latency.count == sum(c.latency.count for c in r.classes) == r.completed

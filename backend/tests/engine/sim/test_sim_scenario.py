@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
@@ -13,7 +14,7 @@ from headroom.engine.sim import ScenarioError, load_scenario, scenario_json_sche
 from headroom.engine.sim.scenario import NoPolicy, ThresholdPolicy
 
 REFERENCE = Path(__file__).with_name("reference_scenario.yaml").read_text()
-MINIMAL = {
+MINIMAL: dict[str, Any] = {
     "duration_s": 10,
     "workload": {"arrivals": {"rate_per_s": 1}, "service_s": {"dist": "exponential", "mean": 1}},
 }
@@ -50,7 +51,7 @@ def test_defaults() -> None:
 @pytest.mark.parametrize(
     ("patch", "path"),
     [
-        ({"workload": {**MINIMAL["workload"], "foo": 1}}, "workload.foo"),  # type: ignore[dict-item]
+        ({"workload": {**MINIMAL["workload"], "foo": 1}}, "workload.foo"),
         ({"cluster": {"vms": {"min": 2, "max": 1, "start": 1}}}, "cluster.vms"),
         ({"cluster": {"discipline": "lifo"}}, "cluster.discipline"),
         ({"dispatch": "fastest"}, "dispatch.policy"),
@@ -93,3 +94,18 @@ def test_latency_slo_needs_a_threshold() -> None:
         {**MINIMAL, "autoscaling": {"policy": "latency_slo"}, "sla": {"threshold_s": 1}}
     )
     assert s.autoscaling.policy == "latency_slo"
+
+
+def test_classes_form() -> None:
+    one = {
+        "name": "a",
+        "arrivals": {"rate_per_s": 1},
+        "service_s": {"dist": "constant", "value": 1},
+    }
+    s = load_scenario({"duration_s": 1, "workload": {"classes": [one, {**one, "name": "b"}]}})
+    assert [c.name for c in s.workload.class_list()] == ["a", "b"]
+    assert load_scenario(MINIMAL).workload.class_list()[0].name == "default"
+    with pytest.raises(ScenarioError, match="unique"):
+        load_scenario({"duration_s": 1, "workload": {"classes": [one, one]}})
+    with pytest.raises(ScenarioError, match="either classes"):
+        load_scenario({"duration_s": 1, "workload": {**MINIMAL["workload"], "classes": [one]}})
