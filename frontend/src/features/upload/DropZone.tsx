@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type DragEvent } from "react";
+import { useEffect, useId, useRef, useState, type DragEvent } from "react";
 import { Button } from "../../components/Button";
 import styles from "./DropZone.module.css";
 
@@ -7,9 +7,23 @@ interface DropZoneProps {
   disabled?: boolean;
 }
 
+/** A file dropped just beside the zone must not make the browser open it and leave the app. */
+function useSwallowStrayDrops() {
+  useEffect(() => {
+    const swallow = (e: globalThis.DragEvent) => e.preventDefault();
+    window.addEventListener("dragover", swallow);
+    window.addEventListener("drop", swallow);
+    return () => {
+      window.removeEventListener("dragover", swallow);
+      window.removeEventListener("drop", swallow);
+    };
+  }, []);
+}
+
 /** Drag-and-drop target plus a real file chooser (data-testid "file-input"). */
 export function DropZone({ onFile, disabled = false }: DropZoneProps) {
   const [over, setOver] = useState(false);
+  useSwallowStrayDrops();
   const inputRef = useRef<HTMLInputElement>(null);
   const hintId = useId();
 
