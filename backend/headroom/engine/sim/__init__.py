@@ -2,7 +2,22 @@
 
 ``Simulation(scenario).run()`` is the one runner; scenarios are validated documents
 (:func:`load_scenario`, :func:`scenario_json_schema`); the event loop is compiled
-with numba over typed arrays.
+with numba over typed arrays (core.py, vm.py), fed with vectorised pre-draws (feed.py)
+and paused at every decision point for the autoscaling policy (autoscaling.py).
+
+Modelling choices where the spec leaves room:
+- Client gaps chain from the base request: object k of a page is requested at
+  max(base response, base arrival + gap_1 + ... + gap_k), so without push the mean PLT
+  is about the sum of the mean gaps plus the last object's response.
+- Push: floor(p n + U) of a page's n objects (unbiased rounding) are generated on the
+  base's VM when the base response completes; the rest follow the client chain.
+- 103 Early Hints: every object is requested when the base response completes, no gaps.
+- The overhead model counts requests in service (PS) or held by the VM (FCFS).
+- A refused base request refuses its page; a refused object marks the page failed
+  (it gets no PLT). A draining VM keeps serving the pages that stick to it.
+- Utilisation: busy cores / cores over each monitoring tick, averaged over active VMs.
+- Quantiles are nearest-rank; an SLA window is violated when more than (100 - p)% of
+  the latencies (PLTs with pages) completed in it exceed the threshold.
 """
 
 from headroom.engine.sim.distributions import (

@@ -310,13 +310,11 @@ def _needs(vi, vtag, ji, et, ic, ip, cls, qu, tr, c, jobs, demand, gap, uni, hea
         return S.NEED_HEAP
     if ip[S.IP_TRACE] and ic[S.IC_TRACE_N] + 1 > len(tr):
         return S.NEED_TRACE
+    # Service heaps only fill through submit, which records the peak size on any VM.
     cap = vtag.shape[1]
     if v >= 0 and ip[S.IP_PER_REQUEST] == 0:
         return S.NEED_VM_HEAP if vi[v, S.VI_NSRV] + jobs + 1 > cap else S.DONE
-    for w in range(len(vi)):
-        if vi[w, S.VI_NSRV] + jobs + 1 > cap:
-            return S.NEED_VM_HEAP
-    return S.DONE
+    return S.NEED_VM_HEAP if ic[S.IC_NSRV_PEAK] + jobs + 1 > cap else S.DONE
 
 
 @njit(cache=True, inline="always")

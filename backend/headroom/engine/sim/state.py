@@ -42,8 +42,9 @@ from headroom.engine.sim import sketch
     IC_EVENTS,
     IC_JOBS_FREE_N,
     IC_PAGES_FREE_N,
-) = range(23)
-N_IC = 23
+    IC_NSRV_PEAK,
+) = range(24)
+N_IC = 24
 # --- float accumulators (sc) ---
 SC_NOW, SC_AREA, SC_LAST, SC_LAT_SUM, SC_VM_SECONDS = range(5)
 N_SC = 5

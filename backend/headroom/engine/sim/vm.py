@@ -25,6 +25,7 @@ from headroom.engine.sim.state import (
     FP_SPEED,
     IC_HEAP_N,
     IC_IN_SYSTEM,
+    IC_NSRV_PEAK,
     IC_WAITING,
     IP_CORES,
     IP_FCFS,
@@ -181,6 +182,7 @@ def submit(vf, vi, vtag, vjob, jf, ji, et, ei, ic, ip, fp, v, job, now, resched)
     ic[IC_IN_SYSTEM] += 1
     if vi[v, VI_NSRV] < ip[IP_SLOTS]:
         start_service(vf, vi, vtag, vjob, jf, v, job, now)
+        ic[IC_NSRV_PEAK] = max(ic[IC_NSRV_PEAK], vi[v, VI_NSRV])
     else:
         if vi[v, VI_QTAIL] >= 0:
             ji[vi[v, VI_QTAIL], JI_NEXT] = job
