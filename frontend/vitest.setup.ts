@@ -4,7 +4,7 @@ import { afterEach } from "vitest";
 
 afterEach(() => {
   cleanup();
-  window.localStorage.clear();
+  if (typeof window !== "undefined") window.localStorage.clear();
 });
 
 // Recharts' ResponsiveContainer needs ResizeObserver, which jsdom lacks.

@@ -181,11 +181,7 @@ export interface components {
             sha256: string;
             /** Size Bytes */
             size_bytes: number;
-            /**
-             * Status
-             * @enum {string}
-             */
-            status: "uploaded" | "processing" | "ready" | "failed";
+            status: components["schemas"]["DatasetStatus"];
             uploaded_by: components["schemas"]["UserRef"] | null;
             /** Workspace Id */
             workspace_id: number;
@@ -197,6 +193,11 @@ export interface components {
             /** Total */
             total: number;
         };
+        /**
+         * DatasetStatus
+         * @enum {string}
+         */
+        DatasetStatus: "uploaded" | "processing" | "ready" | "failed";
         /** HTTPValidationError */
         HTTPValidationError: {
             /** Detail */
