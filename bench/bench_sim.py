@@ -93,12 +93,15 @@ def simpy_model(n: int, seed: int) -> tuple[float, float]:
 def reference_run(duration_s: float, env: dict[str, str] | None = None) -> dict[str, Any]:
     """One reference run in a fresh interpreter: wall time, peak RSS, summary."""
     code = f"""
-import json, resource, time
+import json, time
 from headroom.engine.sim import Simulation, load_scenario
-base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+def hwm_kb():  # VmHWM resets at exec, unlike ru_maxrss which a forked child inherits
+    line = [x for x in open("/proc/self/status") if x.startswith("VmHWM")][0]
+    return int(line.split()[1])
+base = hwm_kb()
 s = load_scenario(open({str(REFERENCE)!r}).read()).model_copy(update={{"duration_s": {duration_s}}})
 t = time.perf_counter(); r = Simulation(s).run(); wall = time.perf_counter() - t
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+peak = hwm_kb()
 print(json.dumps({{"wall_s": wall, "peak_mb": peak / 1024, "base_mb": base / 1024,
                   "summary": r.summary()}}, default=float))
 """

@@ -177,55 +177,73 @@ class Mixture:
         return float(second - self.mean**2)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Empirical:
-    """Resample the given observations uniformly with replacement."""
+    """Resample the given observations (a tuple or an array) uniformly with replacement."""
 
-    values: tuple[float, ...]
+    values: tuple[float, ...] | FloatArray
+    _array: FloatArray = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        _require(len(self.values) > 0, "empirical needs at least one value")
         v = np.asarray(self.values, dtype=np.float64)
+        _require(v.ndim == 1 and len(v) > 0, "empirical needs at least one value")
         _require(bool(np.all(np.isfinite(v))) and bool(np.all(v >= 0)), "values must be >= 0")
+        object.__setattr__(self, "_array", v)
 
     def sample(self, rng: np.random.Generator, n: int) -> FloatArray:
-        return rng.choice(np.asarray(self.values, dtype=np.float64), size=n)
+        return rng.choice(self._array, size=n)
 
     @property
     def mean(self) -> float:
-        return float(np.mean(self.values))
+        return float(np.mean(self._array))
 
     @property
     def variance(self) -> float:
-        return float(np.var(self.values))
+        return float(np.var(self._array))
 
 
-def _parse_mixture(spec: Mapping[str, Any]) -> Mixture:
+Datasets = Mapping[str, FloatArray]
+
+
+def _parse_mixture(spec: Mapping[str, Any], datasets: Datasets) -> Mixture:
     parts: Sequence[Sequence[Any]] = spec["parts"]
     return Mixture(
         weights=tuple(float(w) for w, _ in parts),
-        parts=tuple(parse_distribution(d) for _, d in parts),
+        parts=tuple(parse_distribution(d, datasets) for _, d in parts),
     )
 
 
+def _parse_empirical(spec: Mapping[str, Any], datasets: Datasets) -> Empirical:
+    name = spec.get("dataset")
+    if name is None:
+        return Empirical(tuple(float(v) for v in spec["values"]))
+    if name not in datasets:
+        raise ValueError(f"empirical: unknown dataset {name!r}")
+    return Empirical(np.asarray(datasets[name], dtype=np.float64))
+
+
 _BUILDERS: dict[str, Any] = {
-    "constant": lambda s: Constant(float(s["value"])),
-    "uniform": lambda s: Uniform(float(s["low"]), float(s["high"])),
-    "exponential": lambda s: Exponential(float(s["mean"])),
-    "lognormal": lambda s: Lognormal(float(s["mu"]), float(s["sigma"])),
-    "pareto": lambda s: Pareto(float(s["alpha"]), float(s["scale"])),
+    "constant": lambda s, _: Constant(float(s["value"])),
+    "uniform": lambda s, _: Uniform(float(s["low"]), float(s["high"])),
+    "exponential": lambda s, _: Exponential(float(s["mean"])),
+    "lognormal": lambda s, _: Lognormal(float(s["mu"]), float(s["sigma"])),
+    "pareto": lambda s, _: Pareto(float(s["alpha"]), float(s["scale"])),
     "mixture": _parse_mixture,
-    "empirical": lambda s: Empirical(tuple(float(v) for v in s["values"])),
+    "empirical": _parse_empirical,
 }
 
 
-def parse_distribution(spec: Mapping[str, Any]) -> Distribution:
-    """Build a distribution from its declarative mapping (``{dist: name, ...}``)."""
+def parse_distribution(spec: Mapping[str, Any], datasets: Datasets | None = None) -> Distribution:
+    """Build a distribution from its declarative mapping (``{dist: name, ...}``).
+
+    ``{dist: empirical, dataset: name}`` resamples ``datasets[name]`` (e.g. a dataset's
+    measured service times, resolved by the caller).
+    """
     name = spec.get("dist")
     if name not in _BUILDERS:
         raise ValueError(f"unknown dist {name!r}; one of {sorted(_BUILDERS)}")
     try:
-        dist: Distribution = _BUILDERS[name](spec)
+        dist: Distribution = _BUILDERS[name](spec, datasets or {})
     except KeyError as missing:
         raise ValueError(f"dist {name}: missing parameter {missing}") from None
     return dist

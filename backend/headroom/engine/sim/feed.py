@@ -53,10 +53,10 @@ class ClassFeed:
         rngs = [np.random.default_rng(c) for c in seed.spawn(4)]
         self.arrival_rng, self.page_rng, self.demand_rng, self.gap_rng = rngs
         self.arrivals = build_arrivals(spec.arrivals, datasets)
-        self.service: Distribution = build_distribution(spec.service_s)
+        self.service: Distribution = build_distribution(spec.service_s, datasets)
         page = spec.page
-        self.objects: Distribution = build_distribution(page.objects) if page else Constant(0)
-        self.gap: Distribution = build_distribution(page.gap_s) if page else Constant(0)
+        self.objects = build_distribution(page.objects, datasets) if page else Constant(0)
+        self.gap = build_distribution(page.gap_s, datasets) if page else Constant(0)
         self.push = page.push_fraction if page else 0.0
         self.early_hints = bool(page and page.early_hints)
 

@@ -60,8 +60,17 @@ class ParetoDist(_Strict):
 
 
 class EmpiricalDist(_Strict):
+    """Resample ``values``, or the named dataset's values (resolved at run time)."""
+
     dist: Literal["empirical"]
-    values: Annotated[list[NonNegFloat], Field(min_length=1)]
+    values: Annotated[list[NonNegFloat], Field(min_length=1)] | None = None
+    dataset: str | None = None
+
+    @model_validator(mode="after")
+    def _one_source(self) -> EmpiricalDist:
+        if (self.values is None) == (self.dataset is None):
+            raise ValueError("give exactly one of values, dataset")
+        return self
 
 
 class MixtureDist(_Strict):
@@ -82,9 +91,14 @@ DistSpec = Annotated[
 MixtureDist.model_rebuild()
 
 
-def build_distribution(spec: BaseModel) -> d.Distribution:
+def build_distribution(
+    spec: BaseModel, datasets: Mapping[str, Any] | None = None
+) -> d.Distribution:
     """Turn a validated distribution spec into a distribution object."""
-    return d.parse_distribution(spec.model_dump())
+    try:
+        return d.parse_distribution(spec.model_dump(exclude_none=True), datasets)
+    except ValueError as exc:
+        raise ScenarioError(f"workload: {exc}") from None
 
 
 class Arrivals(_Strict):

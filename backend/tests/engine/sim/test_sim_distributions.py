@@ -87,3 +87,12 @@ def test_same_generator_state_same_draws() -> None:
     a = dist.sample(np.random.default_rng(3), 100)
     b = dist.sample(np.random.default_rng(3), 100)
     assert np.array_equal(a, b)
+
+
+def test_empirical_from_a_dataset() -> None:
+    data = {"svc": np.array([0.1, 0.2, 0.3])}
+    dist = d.parse_distribution({"dist": "empirical", "dataset": "svc"}, data)
+    assert dist.mean == pytest.approx(0.2)
+    assert set(dist.sample(np.random.default_rng(0), 50)) <= {0.1, 0.2, 0.3}
+    with pytest.raises(ValueError, match="unknown dataset"):
+        d.parse_distribution({"dist": "empirical", "dataset": "nope"}, data)

@@ -179,3 +179,19 @@ def test_multiclass_processor_sharing_per_class_means() -> None:
         assert r.classes[k].latency.mean_s == pytest.approx(est, rel=0.01)
         assert r.classes[k].plt is None
     assert r.latency.count == sum(c.latency.count for c in r.classes) == r.completed
+
+
+def test_datasets_feed_replay_and_empirical_service() -> None:
+    doc = {
+        "duration_s": 100,
+        "workload": {
+            "arrivals": {"dataset": "log"},
+            "service_s": {"dist": "empirical", "dataset": "svc"},
+        },
+    }
+    data = {"log": np.array([5.0, 1.0, 3.0]), "svc": np.array([0.25])}
+    tr = Simulation(load_scenario(doc), datasets=data, trace=True).run().trace
+    assert tr is not None
+    assert np.allclose(np.sort(tr.arrival_s), [1, 3, 5]) and np.allclose(tr.demand_s, 0.25)
+    with pytest.raises(ValueError, match="unknown dataset"):
+        Simulation(load_scenario(doc), datasets={"log": data["log"]}).run()
