@@ -5,6 +5,7 @@ import { Card } from "../../components/Card";
 import { ErrorBanner } from "../../components/ErrorBanner";
 import { Logo } from "../../components/Logo";
 import { TextField } from "../../components/TextField";
+import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { safeNext } from "./safeNext";
 import { useLogin, useMe } from "./useAuth";
 import styles from "./LoginPage.module.css";
@@ -16,6 +17,7 @@ export function LoginPage() {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const next = safeNext(params.get("next"));
+  useDocumentTitle("Sign in");
 
   if (me.data) return <Navigate to={next} replace />;
 

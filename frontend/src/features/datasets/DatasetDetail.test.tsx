@@ -57,6 +57,17 @@ describe("DatasetDetail", () => {
     expect(screen.queryByTestId("stat-requests")).not.toBeInTheDocument();
   });
 
+  it("shows the job's error and a way forward when processing failed", async () => {
+    const failed = makeJob({ status: "failed", error_code: "unparseable_log", error_message: "Line 3 is not a log line." });
+    stubApi(makeDataset({ status: "failed", job: failed }), null);
+    renderWithApp(<DatasetDetail datasetId={3} />);
+    const alert = await screen.findByRole("alert");
+    expect(alert).toHaveTextContent("This log could not be processed");
+    expect(alert).toHaveTextContent("Line 3 is not a log line.");
+    expect(within(alert).getByRole("link", { name: "Upload another file" })).toHaveAttribute("href", "/upload");
+    expect(document.title).toBe("access.log · Headroom");
+  });
+
   it("shows the API's message for a dataset that does not exist", async () => {
     stubApi(ready, null);
     renderWithApp(<DatasetDetail datasetId={99} />);

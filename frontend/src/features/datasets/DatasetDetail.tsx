@@ -10,6 +10,7 @@ import { ErrorBanner } from "../../components/ErrorBanner";
 import { PageHeader } from "../../components/PageHeader";
 import { Loading } from "../../components/Spinner";
 import { formatBytes, formatDateTime } from "../../lib/format";
+import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { JobProgress } from "../jobs/JobProgress";
 import { jobFailure, jobFailureHint } from "../jobs/jobFailure";
 import { useJob } from "../jobs/useJob";
@@ -75,6 +76,7 @@ export function DatasetDetail({ datasetId }: { datasetId: number }) {
   const dataset = useDataset(datasetId);
   const state = useLocation().state as DatasetLocationState | null;
   const back = <Link to="/datasets">← Datasets</Link>;
+  useDocumentTitle(dataset.data?.name ?? null);
 
   if (dataset.isPending) return <Loading label="Loading dataset…" />;
   if (dataset.isError) {

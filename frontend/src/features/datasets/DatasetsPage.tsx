@@ -9,6 +9,7 @@ import { ProgressBar } from "../../components/ProgressBar";
 import { Loading } from "../../components/Spinner";
 import { Table, type Column } from "../../components/Table";
 import { formatBytes, formatCount, formatDateTime, formatPercent } from "../../lib/format";
+import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { describeJob } from "../jobs/describeJob";
 import { useWorkspace } from "../workspaces/workspaceContext";
 import { DatasetStatus } from "./DatasetStatus";
@@ -50,6 +51,7 @@ const COLUMNS: Column<Dataset>[] = [
 export function DatasetsPage() {
   const { current } = useWorkspace();
   const datasets = useDatasets(current?.id ?? null);
+  useDocumentTitle("Datasets");
   const upload = <ButtonLink to="/upload">Upload a log</ButtonLink>;
 
   return (

@@ -6,6 +6,7 @@ import { ErrorBanner } from "../../components/ErrorBanner";
 import { PageHeader } from "../../components/PageHeader";
 import { ProgressBar } from "../../components/ProgressBar";
 import { formatByteRate, formatBytes, formatEta } from "../../lib/format";
+import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { JobProgress } from "../jobs/JobProgress";
 import { jobFailureHint } from "../jobs/jobFailure";
 import { useWorkspace } from "../workspaces/workspaceContext";
@@ -83,6 +84,7 @@ function Failure({ state, onRetry }: { state: Extract<UploadState, { phase: "fai
 export function UploadPage() {
   const { current } = useWorkspace();
   const { state, start, cancel, reset } = useUpload(current?.id ?? null);
+  useDocumentTitle(state.phase === "uploading" ? `Uploading ${state.file.name}` : "Upload");
   const canChoose = state.phase === "idle" || state.phase === "failed";
   return (
     <>
