@@ -21,6 +21,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/analyses/{analysis_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Analysis */
+        get: operations["get_analysis_api_v1_analyses__analysis_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/login": {
         parameters: {
             query?: never;
@@ -108,6 +125,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/datasets/{dataset_id}/analyses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List Analyses */
+        get: operations["list_analyses_api_v1_datasets__dataset_id__analyses_get"];
+        put?: never;
+        /** Create Analysis */
+        post: operations["create_analysis_api_v1_datasets__dataset_id__analyses_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/datasets/{dataset_id}/summary": {
         parameters: {
             query?: never;
@@ -163,6 +198,88 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** AnalysisOut */
+        AnalysisOut: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            created_by: components["schemas"]["UserRef"] | null;
+            /** Dataset Id */
+            dataset_id: number;
+            /** Id */
+            id: number;
+            job: components["schemas"]["JobOut"] | null;
+            /**
+             * Kind
+             * @constant
+             */
+            kind: "capacity";
+            params: components["schemas"]["CapacityParamsIn"];
+            /**
+             * Result
+             * @description the report (issue-4 JSON contract) once the job has succeeded
+             */
+            result?: {
+                [key: string]: unknown;
+            } | null;
+            /** Workspace Id */
+            workspace_id: number;
+        };
+        /** AnalysisPage */
+        AnalysisPage: {
+            /** Items */
+            items: components["schemas"]["AnalysisOut"][];
+            /** Total */
+            total: number;
+        };
+        /**
+         * CapacityParamsIn
+         * @description Parameters of a capacity analysis (knee curves, SLA targets, power ratio).
+         */
+        CapacityParamsIn: {
+            /**
+             * Bins
+             * @description load bins of the knee curve
+             * @default 20
+             */
+            bins: number;
+            /**
+             * Model Servers
+             * @description c of the M/M/c model; null: host count or fitted
+             */
+            model_servers?: number | null;
+            /**
+             * Per Server
+             * @description per-server figures when the log names servers
+             * @default true
+             */
+            per_server: boolean;
+            /**
+             * Percentile
+             * @description latency percentile per window
+             * @default 95
+             */
+            percentile: number;
+            /**
+             * Stance
+             * @default balanced
+             * @enum {string}
+             */
+            stance: "strict" | "balanced" | "loose";
+            /**
+             * Threshold S
+             * @description SLA threshold; overrides the stance when given
+             */
+            threshold_s?: number | null;
+            /**
+             * Window S
+             * @description length of a load window
+             * @default 10
+             */
+            window_s: number;
+        };
         /** DatasetOut */
         DatasetOut: {
             /**
@@ -407,6 +524,37 @@ export interface operations {
             };
         };
     };
+    get_analysis_api_v1_analyses__analysis_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                analysis_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalysisOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     login_api_v1_auth_login_post: {
         parameters: {
             query?: never;
@@ -605,6 +753,91 @@ export interface operations {
         responses: {
             /** @description Successful Response */
             204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_analyses_api_v1_datasets__dataset_id__analyses_get: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                dataset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalysisPage"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    create_analysis_api_v1_datasets__dataset_id__analyses_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dataset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CapacityParamsIn"];
+            };
+        };
+        responses: {
+            /** @description Same parameters: the existing analysis */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalysisOut"];
+                };
+            };
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalysisOut"];
+                };
+            };
+            /** @description dataset_not_ready: the dataset has not been ingested */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
