@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import cache, lru_cache
 
 from .apache import compile_log_format
+from .nginx import compile_nginx_format
 from .records import LogInputError
 from .tabulate import TemplateParser
 from .template import LATENCY_UNITS, Field, Parts, join
@@ -45,6 +46,8 @@ def get_parser(name: str) -> TemplateParser:
     kind, _, spec = name.partition(":")
     if kind == "apache" and spec:
         return compile_log_format(spec)
+    if kind == "nginx" and spec:
+        return compile_nginx_format(spec)
     parser = registry().get(name)
     if parser is None:
         known = ", ".join(sorted(registry()))

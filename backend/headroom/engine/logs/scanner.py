@@ -95,17 +95,34 @@ def _scan_last_quoted(buf: np.ndarray, pos: int, end: int) -> tuple[int, bool]:
 
 
 @njit(cache=True, inline="always")
+def _scan_plain_quoted(buf: np.ndarray, pos: int, end: int, after: int) -> int:
+    """_scan_quoted for a line without backslashes."""
+    j = pos
+    while j < end:
+        if buf[j] == 34 and (j + 1 >= end or after < 0 or buf[j + 1] == after):
+            return j
+        j += 1
+    return -1
+
+
+@njit(cache=True, inline="always")
 def _scan_field(
-    buf: np.ndarray, pos: int, end: int, mode: int, term: int, after: int
+    buf: np.ndarray, pos: int, end: int, mode: int, term: int, after: int, slashed: bool
 ) -> tuple[int, bool]:
     """(field end (exclusive) or -1 line ends early / -2 unterminated / -3 text after the
-    closing quote, whether it holds a backslash escape)."""
+    closing quote, whether it holds a backslash escape). `slashed`: the line holds a
+    backslash (else quoted fields take the fast paths)."""
     if mode == REST:
         return end, False
     if mode == QUOTED:
+        if not slashed:
+            j = _scan_plain_quoted(buf, pos, end, after)
+            return (j if j >= 0 else -2), False
         j, esc = _scan_quoted(buf, pos, end, after)
         return (j if j >= 0 else -2), esc
     if mode == QUOTED_LAST:
+        if not slashed and end > pos and buf[end - 1] == 34:
+            return end - 1, False
         return _scan_last_quoted(buf, pos, end)
     if mode == WORDS:
         return _scan_words(buf, pos, end), False
@@ -153,27 +170,48 @@ def _scan_list(buf: np.ndarray, pos: int, end: int, term: int) -> int:
 
 
 @njit(cache=True)
-def line_spans(buf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Line (start, end); end excludes the newline and trailing CR/space/tab."""
+def _fill_lines(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, slashed: np.ndarray) -> int:
+    """Fill line spans and which lines hold a backslash; -1 when the arrays are too short."""
     n = buf.size
-    count = 0
-    for i in range(n):  # a branch-free count vectorises: cheaper than growing arrays
-        count += buf[i] == 10
-    k_max = count + (1 if n > 0 and buf[n - 1] != 10 else 0)
-    starts = np.empty(k_max, np.int64)
-    ends = np.empty(k_max, np.int64)
+    cap = starts.size
     k = 0
     s = 0
+    bs = False
     for i in range(n):
-        if buf[i] == 10:
-            starts[k] = s
-            ends[k] = _rstrip(buf, s, i)
+        b = buf[i]
+        if b == 10:
+            if k == cap:
+                return -1
+            starts[k], ends[k], slashed[k] = s, _rstrip(buf, s, i), bs
             k += 1
             s = i + 1
-    if k < k_max:
-        starts[k] = s
-        ends[k] = _rstrip(buf, s, n)
-    return starts, ends
+            bs = False
+        elif b == 92:
+            bs = True
+    if s < n:
+        if k == cap:
+            return -1
+        starts[k], ends[k], slashed[k] = s, _rstrip(buf, s, n), bs
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def line_spans(buf: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Line (start, end, holds a backslash); end excludes the newline and trailing
+    CR/space/tab. One pass when lines average over 40 bytes, else a count first."""
+    cap = buf.size // 40 + 64
+    for _ in range(2):
+        starts = np.empty(cap, np.int64)
+        ends = np.empty(cap, np.int64)
+        slashed = np.empty(cap, np.bool_)
+        k = _fill_lines(buf, starts, ends, slashed)
+        if k >= 0:
+            return starts[:k], ends[:k], slashed[:k]
+        cap = 1
+        for i in range(buf.size):
+            cap += buf[i] == 10
+    raise AssertionError("unreachable")
 
 
 @njit(cache=True, inline="always")
@@ -213,6 +251,7 @@ def _match_line(
     buf: np.ndarray,
     pos: int,
     end: int,
+    slashed: bool,
     prog: tuple,
     fs: np.ndarray,
     fe: np.ndarray,
@@ -244,7 +283,7 @@ def _match_line(
             fe[slot[k], i] = j
             pos = j
         else:
-            j, esc = _scan_field(buf, pos, end, mode[k], term[k], after[k])
+            j, esc = _scan_field(buf, pos, end, mode[k], term[k], after[k], slashed)
             if j < 0:
                 code = E_EARLY_END if j == -1 else (E_UNTERMINATED if j == -2 else E_TRAILING)
                 return code, k, pos
@@ -319,7 +358,7 @@ def scan_template(buf: np.ndarray, prog: tuple, conv: np.ndarray, months: np.nda
     Returns starts, ends, fs, fe, ival, fval, flag, req, err, err_step, err_pos; the
     per-field arrays are (slot, line), only meaningful where err == 0.
     """
-    starts, ends = line_spans(buf)
+    starts, ends, slashed = line_spans(buf)
     n = starts.size
     n_slots = conv.size
     fs = np.empty((n_slots, n), np.int32)  # chunks are < 2 GiB
@@ -336,7 +375,7 @@ def scan_template(buf: np.ndarray, prog: tuple, conv: np.ndarray, months: np.nda
         if pos == end:
             err[i] = E_EMPTY
         else:
-            code, step, at = _match_line(buf, pos, end, prog, fs, fe, ival, flag, i)
+            code, step, at = _match_line(buf, pos, end, slashed[i], prog, fs, fe, ival, flag, i)
             err[i], err_step[i], err_pos[i] = code, step, at - pos
             if code == 0:
                 bad = _convert(buf, conv, fs, fe, i, ival, fval, flag, req, months)

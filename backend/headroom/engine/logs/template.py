@@ -79,7 +79,9 @@ def _field_mode(prev: bytes | Field | None, nxt: bytes | Field | None, last: boo
         return sc.PATTERN
     if f.role == "request":
         return sc.REST if nxt is None else sc.WORDS
-    if f.role == "latency_sum" and (nxt is None or (isinstance(nxt, bytes) and nxt[:1] == b" ")):
+    if f.role in ("latency_sum", "skip_list") and (
+        nxt is None or (isinstance(nxt, bytes) and nxt[:1] == b" ")
+    ):
         return sc.TOKEN_LIST
     return sc.TOKEN
 

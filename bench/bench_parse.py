@@ -1,0 +1,207 @@
+"""Parsing benchmark: our parser (1 and 2 workers) vs a plain Python `re` parser, GoAccess
+and the raw read speed, on a generated Combined + %D log.
+
+    python bench/bench_parse.py [--quick] [--lines N] [--runs 3]
+
+Each measurement runs in a fresh process (so peak memory is its own), repeated --runs
+times; medians are printed with lines/s, MB/s and ratios to the `re` parser.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import re
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from datetime import datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gen_combined import write
+
+OUT = Path(__file__).resolve().parent / "out"
+CHUNK = 32 << 20
+LINE = re.compile(r'(\S+) \S+ \S+ \[([^\]]+)\] "(.*?)" (\d{3}) (\S+) "(.*?)" "(.*?)" (\S+)')
+
+
+def run_read(path: Path) -> int:
+    lines = 0
+    with path.open("rb") as f:
+        while block := f.read(CHUNK):
+            lines += block.count(b"\n")
+    return lines
+
+
+def run_re(path: Path) -> int:
+    """A plain line-by-line `re` parser building one tuple per request (times cached)."""
+    rows = []
+    times: dict[str, datetime] = {}
+    with path.open(encoding="utf-8", errors="replace") as f:
+        for line in f:
+            m = LINE.match(line)
+            if m is None:
+                continue
+            client, t, request, status, size, referer, agent, micros = m.groups()
+            ts = times.get(t)
+            if ts is None:
+                ts = times[t] = datetime.strptime(t, "%d/%b/%Y:%H:%M:%S %z")
+            method, _, rest = request.partition(" ")
+            target = rest.rpartition(" ")[0] or rest
+            path_, _, query = target.partition("?")
+            size_n = 0 if size == "-" else int(size)
+            rows.append((client, ts, method, path_, query, int(status), size_n, referer, agent,
+                         int(micros) / 1e6))  # fmt: skip
+    return len(rows)
+
+
+def run_ours(path: Path) -> int:
+    from headroom.engine.logs import detect_format, iter_chunks, open_log, parse_chunk
+
+    with open_log(path) as f:
+        detection = detect_format(f.read(1 << 20))
+    rows = 0
+    with open_log(path) as f:
+        for chunk in iter_chunks(f, CHUNK):
+            rows += parse_chunk(chunk, detection).table.height
+    return rows
+
+
+def _chunk_ranges(path: Path) -> list[tuple[int, int, int]]:
+    """(index, start, end) byte ranges ending at newlines, as the ingest job splits files."""
+    size = path.stat().st_size
+    ranges, start = [], 0
+    with path.open("rb") as f:
+        while start < size:
+            f.seek(min(start + CHUNK, size))
+            tail = f.readline()
+            end = min(start + CHUNK, size) + len(tail)
+            ranges.append((len(ranges), start, end))
+            start = end
+    return ranges
+
+
+def _parse_range(args: tuple[str, str, int, int, int]) -> int:
+    from headroom.engine.logs import Chunk, parse_chunk
+
+    path, fmt, index, start, end = args
+    with open(path, "rb") as f:
+        f.seek(start)
+        data = f.read(end - start)
+    return parse_chunk(Chunk(index, 1, data), fmt).table.height
+
+
+_POOL: ProcessPoolExecutor | None = None
+
+
+def _start_pool(warmup: Path) -> ProcessPoolExecutor:
+    """Two spawned workers with compiled kernels loaded (as long-running workers have).
+
+    spawn: forking a process whose polars/numba thread pools run can deadlock."""
+    pool = ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn"))
+    tasks = [(str(warmup), "combined_latency_us", i, s, e) for i, s, e in _chunk_ranges(warmup)]
+    list(pool.map(_parse_range, tasks * 4))
+    return pool
+
+
+def run_ours_2(path: Path) -> int:
+    from headroom.engine.logs import detect_format
+
+    assert _POOL is not None
+    with path.open("rb") as f:
+        fmt = detect_format(f.read(1 << 20)).format
+    tasks = [(str(path), fmt, i, s, e) for i, s, e in _chunk_ranges(path)]
+    return sum(_POOL.map(_parse_range, tasks))
+
+
+def run_goaccess(path: Path) -> int:
+    report = OUT / "goaccess.html"
+    cmd = ["goaccess", str(path), "--log-format=COMBINED", "-o", str(report), "--no-progress"]
+    subprocess.run(cmd, check=True, capture_output=True)
+    return -1
+
+
+RUNNERS = {"read": run_read, "re": run_re, "ours": run_ours, "ours_2": run_ours_2,
+           "goaccess": run_goaccess}  # fmt: skip
+
+
+def one(name: str, path: Path) -> None:
+    """Child process: run one measurement, print JSON (seconds, rows, peak RSS)."""
+    global _POOL
+    if name.startswith("ours"):
+        run_ours(path.parent / "warmup.log")  # load compiled kernels outside the timing
+    if name == "ours_2":
+        _POOL = _start_pool(path.parent / "warmup.log")
+    t0 = time.perf_counter()
+    rows = RUNNERS[name](path)
+    seconds = time.perf_counter() - t0
+    peak = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF,
+               resource.RUSAGE_CHILDREN)) * 1024  # fmt: skip
+    if _POOL is not None:
+        _POOL.shutdown()
+    print(json.dumps({"seconds": seconds, "rows": rows, "peak_rss": peak}))
+
+
+def measure(name: str, path: Path, runs: int) -> dict[str, float]:
+    results = []
+    for _ in range(runs):
+        cmd = [sys.executable, __file__, "--one", name, "--file", str(path)]
+        proc = subprocess.run(cmd, check=True, capture_output=True, text=True)
+        results.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    return {
+        "seconds": statistics.median(r["seconds"] for r in results),
+        "rows": results[0]["rows"],
+        "peak_rss": max(r["peak_rss"] for r in results),
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--quick", action="store_true", help="200,000 lines instead of 2,000,000")
+    ap.add_argument("--lines", type=int)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--one", choices=sorted(RUNNERS))
+    ap.add_argument("--file", type=Path)
+    args = ap.parse_args()
+    if args.one:
+        return one(args.one, args.file)
+    lines = args.lines or (200_000 if args.quick else 2_000_000)
+    path = OUT / f"combined_d_{lines}.log"
+    if not path.exists():
+        write(lines, path)
+    if not (OUT / "warmup.log").exists():
+        write(2_000, OUT / "warmup.log", seed=1)
+    report(path, lines, max(args.runs, 3))
+
+
+def report(path: Path, lines: int, runs: int) -> None:
+    size_mb = path.stat().st_size / 1e6
+    print(f"file: {path} ({lines:,} lines, {size_mb:.1f} MB), {os.cpu_count()} CPUs, "
+          f"median of {runs} runs, each in a fresh process")  # fmt: skip
+    names = ["read", "re", "ours", "ours_2"]
+    if shutil.which("goaccess"):
+        names.append("goaccess")
+    results = {n: measure(n, path, runs) for n in names}
+    base = results["re"]["seconds"]
+    print(f"{'measurement':<22}{'median s':>10}{'lines/s':>14}{'MB/s':>9}{'x re':>8}{'peak MB':>9}")
+    for n, r in results.items():
+        s = r["seconds"]
+        print(f"{n:<22}{s:>10.3f}{lines / s:>14,.0f}{size_mb / s:>9.1f}{base / s:>8.2f}"
+              f"{r['peak_rss'] / 1e6:>9.0f}")  # fmt: skip
+    if "goaccess" not in results:
+        print("goaccess: not installed (Debian package `goaccess`); skipped")
+    print(
+        f"ours (1 worker) / re = {base / results['ours']['seconds']:.2f}x; "
+        f"ours (2 workers) / re = {base / results['ours_2']['seconds']:.2f}x (goal >= 5x)"
+    )
+
+
+if __name__ == "__main__":
+    main()
