@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from headroom.cli_analysis import COMMANDS as ANALYSIS_COMMANDS
 from headroom.core.settings import get_settings
 
 DEMO_EMAIL = "demo@headroom.local"
@@ -152,6 +153,9 @@ def create_token(
     token = create(get_settings(), email, workspace, list(scopes), expires_days)
     click.echo(json.dumps({"token": token}) if as_json else token)
 
+
+for _command in ANALYSIS_COMMANDS:
+    main.add_command(_command)
 
 if __name__ == "__main__":
     main()

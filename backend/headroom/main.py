@@ -13,6 +13,7 @@ from sqlalchemy import text
 from swagger_ui_bundle import swagger_ui_path
 
 from headroom import __version__
+from headroom.analyses.router import router as analyses_router
 from headroom.auth.router import router as auth_router
 from headroom.auth.throttle import LoginThrottle
 from headroom.core.db import get_engine
@@ -38,7 +39,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.login_throttle = LoginThrottle()
     api = APIRouter(prefix="/api/v1")
-    for router in (auth_router, workspaces_router, datasets_router, jobs_router):
+    for router in (
+        auth_router,
+        workspaces_router,
+        datasets_router,
+        analyses_router,
+        jobs_router,
+    ):
         api.include_router(router)
     app.include_router(api)
     app.add_api_route("/api/health", health, methods=["GET"], tags=["health"])

@@ -1,5 +1,6 @@
 """Every table, imported in one place for Alembic and the tests."""
 
+from headroom.analyses.models import Analysis
 from headroom.auth.models import ApiToken, User, UserSession
 from headroom.core.db import Base
 from headroom.datasets.models import Dataset
@@ -7,6 +8,7 @@ from headroom.jobs.models import Job, Result
 from headroom.workspaces.models import Membership, Workspace
 
 __all__ = [
+    "Analysis",
     "ApiToken",
     "Base",
     "Dataset",

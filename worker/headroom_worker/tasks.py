@@ -2,6 +2,7 @@
 
 from celery import Task
 
+from headroom.analyses.run import capacity_body
 from headroom.core.settings import get_settings
 from headroom.jobs.runner import ingest_body, run_job
 from headroom_worker.app import app
@@ -13,3 +14,11 @@ def ingest_log(self: Task, job_id: int) -> None:
         raise self.retry(exc=error, countdown=min(2**attempts, 300))
 
     run_job(get_settings(), job_id, ingest_body, on_transient=retry)
+
+
+@app.task(name="capacity.analyze", bind=True, max_retries=None)
+def analyze_capacity(self: Task, job_id: int) -> None:
+    def retry(error: Exception, attempts: int) -> None:
+        raise self.retry(exc=error, countdown=min(2**attempts, 300))
+
+    run_job(get_settings(), job_id, capacity_body, on_transient=retry)

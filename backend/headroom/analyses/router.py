@@ -1,0 +1,52 @@
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Response
+
+from headroom.analyses import service
+from headroom.analyses.schemas import AnalysisOut, AnalysisPage, CapacityParamsIn
+from headroom.core.deps import CurrentPrincipal, SessionDep, SettingsDep
+from headroom.core.queue import enqueue
+
+router = APIRouter(tags=["analyses"])
+
+
+@router.post(
+    "/datasets/{dataset_id}/analyses",
+    response_model=AnalysisOut,
+    status_code=201,
+    responses={
+        200: {"model": AnalysisOut, "description": "Same parameters: the existing analysis"},
+        409: {"description": "dataset_not_ready: the dataset has not been ingested"},
+    },
+)
+def create_analysis(
+    dataset_id: int,
+    params: CapacityParamsIn,
+    response: Response,
+    principal: CurrentPrincipal,
+    session: SessionDep,
+    settings: SettingsDep,
+) -> AnalysisOut:
+    analysis, job = service.create(session, principal, dataset_id, params)
+    if job is None:
+        response.status_code = 200
+    else:
+        session.commit()
+        enqueue(settings, service.CAPACITY_TASK, job.id)
+    return service.to_out(session, analysis)
+
+
+@router.get("/datasets/{dataset_id}/analyses", response_model=AnalysisPage)
+def list_analyses(
+    dataset_id: int,
+    principal: CurrentPrincipal,
+    session: SessionDep,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> AnalysisPage:
+    return service.list_page(session, principal, dataset_id, limit, offset)
+
+
+@router.get("/analyses/{analysis_id}", response_model=AnalysisOut)
+def get_analysis(analysis_id: int, principal: CurrentPrincipal, session: SessionDep) -> AnalysisOut:
+    return service.to_out(session, service.get_visible(session, principal, analysis_id))

@@ -1,0 +1,112 @@
+"""The `capacity.analyze` job: read the dataset's request table, run the capacity engine,
+store the report as the job's Result. Idempotent: a retry replaces its own Result.
+
+Bad input (no latencies, too short a log) fails the job once with a stable code; it never
+touches the dataset's status, which belongs to the ingest job."""
+
+import logging
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import delete
+from sqlalchemy.orm import Session
+
+from headroom.analyses import repository
+from headroom.analyses.schemas import CapacityParamsIn
+from headroom.analyses.tables import scan_for_capacity
+from headroom.core.db import session_scope
+from headroom.core.settings import Settings
+from headroom.core.storage import open_store
+from headroom.datasets.ingest import ProgressReporter, Report
+from headroom.datasets.service import INGEST
+from headroom.engine.capacity import analyze
+from headroom.engine.logs import LogInputError
+from headroom.jobs import repository as job_repository
+from headroom.jobs import service as job_service
+from headroom.jobs.models import Job, Result
+from headroom.jobs.runner import TRANSIENT, JobContext
+
+log = logging.getLogger(__name__)
+RESULT_KIND = "capacity_report"
+
+
+@dataclass(frozen=True)
+class Inputs:
+    dataset_id: int
+    params: CapacityParamsIn
+    table_keys: list[str]
+
+
+def capacity_body(context: JobContext) -> None:
+    """The job body for jobs.runner.run_job; input errors end the job here, so the
+    runner's dataset-level failure handling never marks the dataset failed."""
+    report = ProgressReporter(context.settings, context.job_id, context.worker)
+    try:
+        run(context.settings, context.job_id, context.worker, report)
+    except (job_service.JobLost, *TRANSIENT):
+        raise
+    except LogInputError as error:
+        _fail(context, error.code, error.message)
+    except Exception as error:
+        log.exception("analysis job %s failed", context.job_id)
+        _fail(context, "internal_error", f"unexpected error: {type(error).__name__}: {error}")
+
+
+def run(settings: Settings, job_id: int, worker: str, report: Report) -> None:
+    url = settings.resolved_database_url()
+    store = open_store(settings.resolved_storage_url())
+    with session_scope(url) as session:
+        inputs = _inputs(session, job_id)
+    report(0.0, "loading")
+    table = scan_for_capacity([str(store.local_path(k)) for k in inputs.table_keys])
+    report(0.3, "analysing")
+    try:
+        result = analyze(table, inputs.params.to_engine())
+    except LogInputError:
+        raise
+    except ValueError as error:  # the engine's refusals of unusable data
+        raise LogInputError("unusable_data", str(error)) from error
+    document = jsonable(result.to_dict())
+    with session_scope(url) as session:
+        _save(session, job_id, worker, inputs.dataset_id, document)
+
+
+def _inputs(session: Session, job_id: int) -> Inputs:
+    analysis = repository.by_job(session, job_id)
+    if analysis is None:
+        raise LookupError(f"the analysis of job {job_id} vanished")
+    ingest_job = job_repository.latest_for_dataset(session, analysis.dataset_id, INGEST)
+    ingested = job_repository.result_for_job(session, ingest_job.id) if ingest_job else None
+    if ingested is None:
+        raise LogInputError("dataset_not_ready", "the dataset has no request table yet")
+    params = CapacityParamsIn.model_validate(analysis.params)
+    return Inputs(analysis.dataset_id, params, list(ingested.table_keys))
+
+
+def jsonable(value: Any) -> Any:
+    """Plain JSON: non-finite floats become null, numpy scalars Python numbers."""
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [jsonable(v) for v in value]
+    if hasattr(value, "item") and not isinstance(value, str | bytes):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def _save(
+    session: Session, job_id: int, worker: str, dataset_id: int, document: dict[str, Any]
+) -> None:
+    job = job_service.owned(session, job_id, worker)
+    session.execute(delete(Result).where(Result.job_id == job_id))
+    session.add(Result(job_id=job_id, dataset_id=dataset_id, kind=RESULT_KIND, document=document))
+    job_service.succeed(session, job)
+
+
+def _fail(context: JobContext, code: str, message: str) -> None:
+    with session_scope(context.settings.resolved_database_url()) as session:
+        job: Job = job_service.owned(session, context.job_id, context.worker)
+        job_service.fail(session, job, code, message)

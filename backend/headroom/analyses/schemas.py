@@ -1,0 +1,56 @@
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from headroom.auth.schemas import UserRef
+from headroom.engine.capacity import CapacityParams
+from headroom.jobs.schemas import JobOut
+
+
+class CapacityParamsIn(BaseModel):
+    """Parameters of a capacity analysis (knee curves, SLA targets, power ratio)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    percentile: float = Field(95.0, ge=50.0, le=99.9, description="latency percentile per window")
+    stance: Literal["strict", "balanced", "loose"] = "balanced"
+    threshold_s: float | None = Field(
+        None, gt=0.0, le=3600.0, description="SLA threshold; overrides the stance when given"
+    )
+    window_s: float = Field(10.0, ge=1.0, le=3600.0, description="length of a load window")
+    bins: int = Field(20, ge=2, le=200, description="load bins of the knee curve")
+    model_servers: int | None = Field(
+        None, ge=1, le=10_000, description="c of the M/M/c model; null: host count or fitted"
+    )
+    per_server: bool = Field(True, description="per-server figures when the log names servers")
+
+    def to_engine(self) -> CapacityParams:
+        return CapacityParams(
+            window_s=self.window_s,
+            percentile=self.percentile,
+            bins=self.bins,
+            stance=self.stance,
+            threshold_s=self.threshold_s,
+            model_servers=self.model_servers,
+            per_server=self.per_server,
+        )
+
+
+class AnalysisOut(BaseModel):
+    id: int
+    workspace_id: int
+    dataset_id: int
+    kind: Literal["capacity"]
+    params: CapacityParamsIn
+    created_at: datetime
+    created_by: UserRef | None
+    job: JobOut | None
+    result: dict[str, Any] | None = Field(
+        None, description="the report (issue-4 JSON contract) once the job has succeeded"
+    )
+
+
+class AnalysisPage(BaseModel):
+    items: list[AnalysisOut]
+    total: int

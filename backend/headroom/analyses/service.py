@@ -1,0 +1,106 @@
+"""Analyses: create (idempotent per dataset and parameters), list, read."""
+
+import hashlib
+import json
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from headroom.analyses import repository
+from headroom.analyses.models import Analysis, AnalysisKind
+from headroom.analyses.schemas import AnalysisOut, AnalysisPage, CapacityParamsIn
+from headroom.auth.models import User
+from headroom.auth.principal import Principal
+from headroom.auth.schemas import UserRef
+from headroom.core.errors import HeadroomError, NotFound
+from headroom.datasets import service as dataset_service
+from headroom.datasets.models import DatasetStatus
+from headroom.jobs import repository as job_repository
+from headroom.jobs import service as job_service
+from headroom.jobs.models import Job, JobStatus
+from headroom.jobs.schemas import JobOut
+from headroom.workspaces.models import Role
+
+CAPACITY_TASK = "capacity.analyze"
+
+
+class DatasetNotReady(HeadroomError):
+    status_code, code = 409, "dataset_not_ready"
+
+
+class AnalysisConflict(HeadroomError):
+    status_code, code = 409, "conflict"
+
+
+def params_key(params: CapacityParamsIn) -> str:
+    """The hash of the canonical parameters (defaults filled in, keys sorted)."""
+    canonical = json.dumps(params.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def create(
+    session: Session, principal: Principal, dataset_id: int, params: CapacityParamsIn
+) -> tuple[Analysis, Job | None]:
+    """A new analysis with a queued job, or the existing one with these parameters."""
+    dataset = dataset_service.get_visible(session, principal, dataset_id)
+    principal.require(dataset.workspace_id, Role.editor)
+    if dataset.status != DatasetStatus.ready:
+        raise DatasetNotReady(
+            f"dataset {dataset_id} is {dataset.status}: analyses need an ingested dataset",
+            detail={"status": str(dataset.status)},
+        )
+    key = params_key(params)
+    existing = repository.by_params(session, dataset.id, AnalysisKind.capacity, key)
+    if existing is not None:
+        return existing, None
+    job = job_service.create(session, dataset.workspace_id, CAPACITY_TASK, dataset.id)
+    analysis = Analysis(
+        workspace_id=dataset.workspace_id,
+        dataset_id=dataset.id,
+        kind=AnalysisKind.capacity,
+        params=params.model_dump(mode="json"),
+        params_key=key,
+        job_id=job.id,
+        created_by_id=principal.user.id,
+    )
+    session.add(analysis)
+    try:
+        session.flush()
+    except IntegrityError as error:  # the same request raced this one and won
+        raise AnalysisConflict("the same analysis was created just now; retry") from error
+    return analysis, job
+
+
+def get_visible(session: Session, principal: Principal, analysis_id: int) -> Analysis:
+    analysis = repository.visible(session, principal.workspace_ids, analysis_id)
+    if analysis is None:
+        raise NotFound(f"analysis {analysis_id} not found")
+    return analysis
+
+
+def list_page(
+    session: Session, principal: Principal, dataset_id: int, limit: int, offset: int
+) -> AnalysisPage:
+    dataset = dataset_service.get_visible(session, principal, dataset_id)
+    rows, total = repository.page_for_dataset(session, dataset.id, limit, offset)
+    return AnalysisPage(items=[to_out(session, a, with_result=False) for a in rows], total=total)
+
+
+def to_out(session: Session, analysis: Analysis, with_result: bool = True) -> AnalysisOut:
+    job = session.get(Job, analysis.job_id) if analysis.job_id else None
+    result = None
+    if with_result and job is not None and job.status == JobStatus.succeeded:
+        stored = job_repository.result_for_job(session, job.id)
+        result = stored.document if stored is not None else None
+    creator = session.get(User, analysis.created_by_id) if analysis.created_by_id else None
+    return AnalysisOut(
+        id=analysis.id,
+        workspace_id=analysis.workspace_id,
+        dataset_id=analysis.dataset_id,
+        kind="capacity",
+        params=CapacityParamsIn.model_validate(analysis.params),
+        created_at=analysis.created_at,
+        created_by=UserRef.model_validate(creator) if creator else None,
+        job=JobOut.model_validate(job) if job else None,
+        result=result,
+    )

@@ -1,0 +1,36 @@
+"""Request tables made ready for the capacity engine (shared by the CLI and the job)."""
+
+import polars as pl
+
+from headroom.engine.logs import LogInputError
+
+COLUMNS = ("ts", "latency_s", "status", "server", "client", "cls_request", "cls_user")
+NO_LATENCY = (
+    "the log records no response times, and knee curves need them: log them with "
+    "%D (Apache, microseconds) or %{ms}T, $request_time (nginx, seconds), time-taken "
+    "(IIS), or upload a latency trace"
+)
+
+
+def for_capacity(table: pl.DataFrame) -> pl.DataFrame:
+    """The columns analyze() reads; class/server columns that are empty throughout are
+    dropped (an all-null class column would only add an 'unknown' copy of 'all')."""
+    present = [c for c in COLUMNS if c in table.columns]
+    table = table.select(present)
+    if "latency_s" not in table.columns or table["latency_s"].null_count() == table.height:
+        raise LogInputError("no_latency", NO_LATENCY)
+    empty = [
+        c
+        for c in ("server", "cls_request", "cls_user", "client")
+        if c in table.columns and table[c].null_count() == table.height
+    ]
+    return table.drop(empty)
+
+
+def scan_for_capacity(paths: list[str]) -> pl.DataFrame:
+    """Read the analysed columns of a request table stored as Parquet parts."""
+    if not paths:
+        raise LogInputError("empty_log", "the dataset has no request table")
+    lazy = pl.scan_parquet(paths)
+    names = lazy.collect_schema().names()
+    return for_capacity(lazy.select([c for c in COLUMNS if c in names]).collect())

@@ -1,0 +1,223 @@
+"""Local capacity commands (no server): `headroom analyze`, `headroom sct`,
+`headroom partition`. Unusable input exits with status 2 and one line on stderr."""
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+SNIFF_BYTES = 1 << 20
+
+
+class InputError(click.ClickException):
+    """One line `Error: ...` on stderr, exit status 2."""
+
+    exit_code = 2
+
+    def __init__(self, message: str) -> None:
+        super().__init__(" ".join(message.split()))
+
+
+class OneLineCommand(click.Command):
+    """Bad options become one-line input errors too (click's usage errors print the usage)."""
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.UsageError as error:
+            raise InputError(error.format_message()) from error
+
+
+def _existing_file(path: str) -> Path:
+    file = Path(path)
+    if not file.is_file():
+        raise InputError(f"no such file: {path}")
+    return file
+
+
+def _emit(document: dict[str, Any], as_json: bool, text: str) -> None:
+    from headroom.analyses.run import jsonable
+
+    if as_json:
+        click.echo(json.dumps(jsonable(document), indent=2, allow_nan=False))
+    else:
+        click.echo(text)
+
+
+@click.command("analyze", cls=OneLineCommand)
+@click.argument("file")
+@click.option("--percentile", type=float, default=95.0, show_default=True)
+@click.option(
+    "--stance",
+    type=click.Choice(["strict", "balanced", "loose"]),
+    default="balanced",
+    show_default=True,
+)
+@click.option("--threshold-s", type=float, default=None, help="SLA threshold; overrides --stance")
+@click.option("--window-s", type=float, default=10.0, show_default=True)
+@click.option("--bins", type=int, default=20, show_default=True)
+@click.option("--model-servers", type=int, default=None, help="c of the M/M/c model")
+@click.option("--format", "log_format", default="auto", show_default=True, help="log format name")
+@click.option("--json", "as_json", is_flag=True, help="print the JSON report")
+def analyze_command(
+    file: str,
+    percentile: float,
+    stance: str,
+    threshold_s: float | None,
+    window_s: float,
+    bins: int,
+    model_servers: int | None,
+    log_format: str,
+    as_json: bool,
+) -> None:
+    """Knee curves, SLA targets and capacity of an access log with response times."""
+    from headroom.analyses.tables import for_capacity
+    from headroom.engine.capacity import CapacityParams, analyze
+    from headroom.engine.logs import LogInputError
+
+    params = CapacityParams(
+        window_s=window_s, percentile=percentile, bins=bins, stance=stance,  # type: ignore[arg-type]
+        threshold_s=threshold_s, model_servers=model_servers,
+    )  # fmt: skip
+    path = _existing_file(file)
+    try:
+        params.validate()
+        report = analyze(for_capacity(read_log(path, log_format)), params)
+    except LogInputError as error:
+        raise InputError(f"{file}: {error.message}") from error
+    except (ValueError, OSError) as error:
+        raise InputError(f"{file}: {error}") from error
+    document = report.to_dict()
+    _emit(document, as_json, capacity_text(document))
+
+
+def read_log(path: Path, log_format: str = "auto") -> Any:
+    """The whole log as one request table (the engine's parser, chunk by chunk)."""
+    import polars as pl
+
+    from headroom.engine.logs import detect_format, iter_chunks, open_log, parse_chunk
+
+    with open_log(path) as stream:
+        sample = stream.read(SNIFF_BYTES)
+    cut = sample.rfind(b"\n")
+    if len(sample) == SNIFF_BYTES and cut > 0:
+        sample = sample[: cut + 1]
+    fmt: Any = detect_format(sample) if log_format == "auto" else log_format
+    with open_log(path) as stream:
+        tables = [parse_chunk(chunk, fmt).table for chunk in iter_chunks(stream)]
+    table = pl.concat(tables) if tables else pl.DataFrame()
+    if table.height == 0:
+        raise ValueError("no line of the file could be parsed")
+    return table.sort("ts")
+
+
+def _num(value: float | None, unit: str = "", digits: int = 4) -> str:
+    return "-" if value is None else f"{value:.{digits}g}{unit}"
+
+
+def capacity_text(doc: dict[str, Any]) -> str:
+    head = f"{'class':<20} {'knee/s':>9} {'knee lat':>9} {'break/s':>9} "
+    head += f"{'SLA T':>9} {'MaxRate/s':>10} {'MaxConn(T)':>10} {'MaxConn':>8}"
+    lines = [head]
+    for name, cls in doc["classes"].items():
+        knee, sla = cls["knee"] or {}, cls["sla"] or {}
+        lines.append(
+            f"{name[:20]:<20} {_num(knee.get('load_per_s')):>9} "
+            f"{_num(knee.get('latency_s'), 's'):>9} {_num(cls['breaking_point_per_s']):>9} "
+            f"{_num(sla.get('threshold_s'), 's'):>9} {_num(sla.get('max_rate_per_s')):>10} "
+            f"{_num(sla.get('max_conn')):>10} {_num(cls['max_conn']):>8}"
+        )
+    cap = doc["capacity"]
+    lines.append(
+        f"power-ratio capacity: {_num(cap['power_peak_load_per_s'])}/s (R^2 {cap['r2']:.3f})"
+        if cap
+        else f"power-ratio capacity: none ({doc.get('capacity_reason')})"
+    )
+    lines += [f"warning: {w}" for w in _warnings(doc)]
+    return "\n".join(lines)
+
+
+def _warnings(doc: dict[str, Any]) -> list[str]:
+    own = [f"{n}: {w}" for n, c in doc["classes"].items() for w in c.get("warnings", [])]
+    return [*doc.get("warnings", []), *own]
+
+
+@click.command("sct", cls=OneLineCommand)
+@click.argument("trace")
+@click.option("--interval-ms", type=float, default=50.0, show_default=True)
+@click.option(
+    "--window-s", type=float, default=180.0, show_default=True, help="recent window; 0: all"
+)
+@click.option("--json", "as_json", is_flag=True, help="print the JSON report")
+def sct_command(trace: str, interval_ms: float, window_s: float, as_json: bool) -> None:
+    """Best pool size per server from a latency trace (CSV or JSON lines)."""
+    from headroom.analyses.traces import read_trace
+    from headroom.engine.capacity import SctParams, analyze_trace
+    from headroom.engine.logs import LogInputError
+
+    path = _existing_file(trace)
+    params = SctParams(interval_ms=interval_ms, window_s=window_s if window_s != 0 else None)
+    try:
+        params.validate()
+        report = analyze_trace(read_trace(path), params)
+    except LogInputError as error:
+        raise InputError(f"{trace}: {error.message}") from error
+    except (ValueError, OSError) as error:
+        raise InputError(f"{trace}: {error}") from error
+    document = report.to_dict()
+    _emit(document, as_json, sct_text(document))
+
+
+def sct_text(doc: dict[str, Any]) -> str:
+    lines = [f"{'server':<24} {'Q_lower':>8} {'Q_upper':>8} {'TP_max/s':>10} {'USL N*':>8}"]
+    for name, srv in doc["servers"].items():
+        usl = srv["usl"] or {}
+        upper = "above" if srv["q_upper"] is None else str(srv["q_upper"])
+        lines.append(
+            f"{name[:24]:<24} {_num(srv['q_lower']):>8} {upper:>8} "
+            f"{_num(srv['tp_max_per_s']):>10} {_num(usl.get('n_star'), '', 3):>8}"
+        )
+        lines += [f"warning: {name}: {w}" for w in srv["warnings"]]
+    return "\n".join(lines)
+
+
+@click.command("partition", cls=OneLineCommand)
+@click.option("--servers", type=int, required=True, help="servers in the cluster (N)")
+@click.option("--top-fraction", type=float, required=True, help="share of top-class load")
+@click.option("--maxconn-sla", type=float, required=True, help="MaxConn_D(T_D) per server")
+@click.option("--maxconn", type=float, required=True, help="MaxConn_D per server")
+@click.option("--json", "as_json", is_flag=True, help="print the JSON report")
+def partition_command(
+    servers: int, top_fraction: float, maxconn_sla: float, maxconn: float, as_json: bool
+) -> None:
+    """StaticPart K (servers of the High Set) and the K-vs-top-fraction curve."""
+    from headroom.engine.capacity import partition_report
+
+    try:
+        report = partition_report(servers, top_fraction, maxconn_sla, maxconn)
+    except ValueError as error:
+        raise InputError(str(error)) from error
+    document = report.to_dict()
+    _emit(document, as_json, partition_text(document))
+
+
+def partition_text(doc: dict[str, Any]) -> str:
+    lines = [
+        f"K = {doc['K']} (safety factor {doc['safety_factor']:.3g}, "
+        f"largest serviceable top fraction {doc['max_top_fraction']:.3g})"
+    ]
+    if doc["warning"]:
+        lines.append(f"warning: {doc['warning']}")
+    lines.append("top fraction  K")
+    lines += [f"{p['top_fraction']:>12.2f}  {p['K']}" for p in doc["curve"]]
+    return "\n".join(lines)
+
+
+COMMANDS = (analyze_command, sct_command, partition_command)

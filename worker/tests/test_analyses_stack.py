@@ -1,0 +1,90 @@
+"""Capacity analyses through the whole stack: API and a real Celery worker as processes,
+PostgreSQL and Redis, driven over HTTP with an API token."""
+
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from analyses.synth_logs import combined_latency_lines, mm1_table
+
+from headroom.analyses.tables import for_capacity
+from headroom.engine.capacity import CapacityParams, analyze
+from headroom.engine.logs import detect_format, parse_chunk
+from support.services import Stack, free_port, stack_env, wait_for_job
+
+PASSWORD = "pipeline-password"
+
+
+@pytest.fixture
+def stack(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Stack]:
+    from conftest import fresh_database
+
+    database_url = fresh_database("postgresql", request, tmp_path)
+    env = stack_env(
+        tmp_path,
+        database_url,
+        request.getfixturevalue("redis_url"),
+        job_lease_s="5",
+        reaper_interval_s="1",
+        static_dir=str(tmp_path / "no-ui"),
+    )
+    port = free_port()
+    running = Stack(env=env, base_url=f"http://127.0.0.1:{port}", log_dir=tmp_path)
+    running.start_api(port)
+    yield running
+    running.stop()
+    shutil.rmtree(tmp_path / "storage", ignore_errors=True)
+
+
+def token_for(stack: Stack, email: str, workspace: str) -> str:
+    stack.headroom(
+        "admin", "create-user", email, "--password-stdin", "--workspace", workspace,
+        stdin=PASSWORD + "\n",
+    )  # fmt: skip
+    out = stack.headroom(
+        "admin", "create-token", email, "--workspace", workspace, "--scope", "write", "--json"
+    )
+    return str(httpx.Response(200, content=out).json()["token"])
+
+
+def ingested(client: httpx.Client, data: bytes, name: str) -> int:
+    created = client.post("/api/v1/datasets", files={"file": (name, data)})
+    assert created.status_code == 201, created.text
+    job = wait_for_job(client, created.json()["job"]["id"])
+    assert job["status"] == "succeeded", job
+    return int(created.json()["id"])
+
+
+def test_pipeline_analysis_of_a_log_with_latencies(stack: Stack) -> None:
+    stack.start_worker()
+    client = stack.client(token_for(stack, "cap@example.com", "Capacity"))
+    log = combined_latency_lines(mm1_table())
+    dataset_id = ingested(client, log, "synth.log")
+    created = client.post(f"/api/v1/datasets/{dataset_id}/analyses", json={"percentile": 90})
+    assert created.status_code == 201, created.text
+    job = wait_for_job(client, created.json()["job"]["id"])
+    assert job["status"] == "succeeded" and job["stage"] == "done", job
+    result = client.get(f"/api/v1/analyses/{created.json()['id']}").json()["result"]
+    table = for_capacity(parse_chunk(log, detect_format(log)).table)
+    expected = analyze(table, CapacityParams(percentile=90)).to_dict()
+    assert result["classes"]["all"]["knee"] == expected["classes"]["all"]["knee"]
+    assert result["classes"]["all"]["sla"] == expected["classes"]["all"]["sla"]
+    assert result["capacity"] == expected["capacity"]
+    again = client.post(f"/api/v1/datasets/{dataset_id}/analyses", json={"percentile": 90.0})
+    assert again.status_code == 200 and again.json()["id"] == created.json()["id"]
+
+
+def test_a_log_without_latencies_fails_once_without_retries(stack: Stack, sample_log: Path) -> None:
+    stack.start_worker()
+    client = stack.client(token_for(stack, "plain@example.com", "Plain"))
+    dataset_id = ingested(client, sample_log.read_bytes(), "access.log")
+    created = client.post(f"/api/v1/datasets/{dataset_id}/analyses", json={}).json()
+    job = wait_for_job(client, created["job"]["id"])
+    assert job["status"] == "failed" and job["attempts"] == 1, job
+    assert job["error_code"] == "no_latency" and "%D" in str(job["error_message"])
+    time.sleep(3)  # longer than the reaper's interval: nothing re-sends it
+    assert client.get(f"/api/v1/jobs/{created['job']['id']}").json()["attempts"] == 1
+    assert client.get(f"/api/v1/datasets/{dataset_id}").json()["status"] == "ready"
