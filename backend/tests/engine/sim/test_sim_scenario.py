@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -109,3 +110,23 @@ def test_classes_form() -> None:
         load_scenario({"duration_s": 1, "workload": {"classes": [one, one]}})
     with pytest.raises(ScenarioError, match="either classes"):
         load_scenario({"duration_s": 1, "workload": {**MINIMAL["workload"], "classes": [one]}})
+
+
+def test_reference_scenario_runs_as_written() -> None:
+    # The first simulated hour of the spec's 24 h document (night load, 0.7 pages/s).
+    from headroom.engine.sim import Simulation
+
+    s = load_scenario(REFERENCE).model_copy(update={"duration_s": 3600.0})
+    r = Simulation(s).run()
+    assert r.seed == 1 and r.rejected == 0 and r.plt is not None
+    assert abs(r.pages - 0.7 * 3600) < 5 * (0.7 * 3600) ** 0.5
+    # 20 VMs at ~8% utilisation: the threshold policy releases one VM per decision, a time
+    # step apart (the 40 s cooldown is shorter than the 60 s step), until the averaged
+    # utilisation leaves the band; every action moves one VM (step size 1).
+    assert r.vms.max_allocated == 20 and r.series.allocated_vms[-1] < 10
+    assert [a.t_s for a in r.actions[:10]] == [60.0 * k for k in range(1, 11)]
+    assert all(abs(a.to_vms - a.from_vms) == 1 for a in r.actions)
+    assert all(b.t_s - a.t_s >= 60 for a, b in itertools.pairwise(r.actions))
+    # 50% push leaves 20 client objects per page: PLT ~ 20 mean gaps (0.53 s) + ~0.1 s.
+    mean_gap = 0.97 * 0.5 + 0.03 * 1.5
+    assert abs(r.plt.mean_s - 20 * mean_gap) < 0.5
