@@ -2,10 +2,10 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { MemoryRouter } from "react-router";
+import { createMemoryRouter, RouterProvider } from "react-router";
 import { makeDataset, makeJob, user } from "../test/fixtures";
 import { jsonResponse, testQueryClient } from "../test/render";
-import { AppRoutes } from "./App";
+import { routes } from "./routes";
 
 type Handler = (request: Request, url: URL) => Response | undefined;
 
@@ -35,9 +35,7 @@ const route =
 function renderApp(path: string) {
   return render(
     <QueryClientProvider client={testQueryClient()}>
-      <MemoryRouter initialEntries={[path]}>
-        <AppRoutes />
-      </MemoryRouter>
+      <RouterProvider router={createMemoryRouter(routes, { initialEntries: [path] })} />
     </QueryClientProvider>,
   );
 }

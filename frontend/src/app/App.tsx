@@ -1,34 +1,14 @@
 import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
-import { BrowserRouter, Navigate, Route, Routes } from "react-router";
-import { RequireAuth } from "../features/auth/RequireAuth";
-import { AppShell } from "../features/shell/AppShell";
-import DatasetRoute from "../pages/DatasetRoute";
-import DatasetsRoute from "../pages/DatasetsRoute";
-import LoginRoute from "../pages/LoginRoute";
-import NotFoundRoute from "../pages/NotFoundRoute";
-import UploadRoute from "../pages/UploadRoute";
-
-export function AppRoutes() {
-  return (
-    <Routes>
-      <Route path="/login" element={<LoginRoute />} />
-      <Route element={<RequireAuth>{(user) => <AppShell user={user} />}</RequireAuth>}>
-        <Route index element={<Navigate to="/datasets" replace />} />
-        <Route path="datasets" element={<DatasetsRoute />} />
-        <Route path="datasets/:datasetId" element={<DatasetRoute />} />
-        <Route path="upload" element={<UploadRoute />} />
-        <Route path="*" element={<NotFoundRoute />} />
-      </Route>
-    </Routes>
-  );
-}
+import { useState } from "react";
+import { createBrowserRouter, RouterProvider } from "react-router";
+import { routes } from "./routes";
 
 export function App({ queryClient }: { queryClient: QueryClient }) {
+  // A data router: useBlocker (leaving during an upload) needs one.
+  const [router] = useState(() => createBrowserRouter(routes));
   return (
     <QueryClientProvider client={queryClient}>
-      <BrowserRouter>
-        <AppRoutes />
-      </BrowserRouter>
+      <RouterProvider router={router} />
     </QueryClientProvider>
   );
 }

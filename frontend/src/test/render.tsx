@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render } from "@testing-library/react";
 import type { ReactElement } from "react";
-import { MemoryRouter, Route, Routes, useLocation } from "react-router";
+import { createMemoryRouter, RouterProvider, useLocation } from "react-router";
 import { WorkspaceProvider } from "../features/workspaces/WorkspaceProvider";
 import { user } from "./fixtures";
 
@@ -12,19 +12,21 @@ export function testQueryClient(): QueryClient {
 /** Renders `ui` at `path` inside the app's providers; other routes show their path. */
 export function renderWithApp(ui: ReactElement, { path = "/", route = "/" } = {}) {
   const client = testQueryClient();
+  const router = createMemoryRouter(
+    [
+      { path: route, element: ui },
+      { path: "*", element: <LocationProbe /> },
+    ],
+    { initialEntries: [path] },
+  );
   const utils = render(
     <QueryClientProvider client={client}>
       <WorkspaceProvider workspaces={user.workspaces}>
-        <MemoryRouter initialEntries={[path]}>
-          <Routes>
-            <Route path={route} element={ui} />
-            <Route path="*" element={<LocationProbe />} />
-          </Routes>
-        </MemoryRouter>
+        <RouterProvider router={router} />
       </WorkspaceProvider>
     </QueryClientProvider>,
   );
-  return { ...utils, client };
+  return { ...utils, client, router };
 }
 
 function LocationProbe() {

@@ -99,6 +99,21 @@ describe("UploadPage", () => {
     expect(screen.getByRole("link", { name: "Open the dataset" })).toHaveAttribute("href", "/datasets/3");
   });
 
+  it("asks before leaving the page during an upload", async () => {
+    stubJobPolls([makeJob()]);
+    const confirm = vi.spyOn(window, "confirm").mockReturnValueOnce(false).mockReturnValueOnce(true);
+    const { router } = renderWithApp(<UploadPage />, { path: "/upload", route: "/upload" });
+    await userEvent.upload(screen.getByTestId("file-input"), file);
+    const xhr = FakeXhr.last();
+    await act(() => router.navigate("/datasets"));
+    expect(confirm).toHaveBeenCalledTimes(1);
+    expect(router.state.location.pathname).toBe("/upload");
+    expect(xhr.aborted).toBe(false);
+    await act(() => router.navigate("/datasets"));
+    expect(router.state.location.pathname).toBe("/datasets");
+    expect(xhr.aborted).toBe(true);
+  });
+
   it("can cancel a running upload", async () => {
     stubJobPolls([makeJob()]);
     const xhr = await chooseFile();

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useReducer, useRef } from "react";
-import { useNavigate } from "react-router";
+import { useBlocker, useNavigate } from "react-router";
 import { isNotFound } from "../../api/client";
 import { getDataset } from "../../api/endpoints";
 import { asApiError } from "../../api/errors";
@@ -51,7 +51,16 @@ function useGoToDatasetWhenDone(state: UploadState) {
   }, [state, navigate, client]);
 }
 
+export const LEAVE_QUESTION = "The upload is still running. Leave this page and cancel it?";
+
+/** Leaving the page (in the app or the browser) during an upload would cancel it: ask first. */
 function useWarnBeforeLeaving(active: boolean) {
+  const blocker = useBlocker(active);
+  useEffect(() => {
+    if (blocker.state !== "blocked") return;
+    if (window.confirm(LEAVE_QUESTION)) blocker.proceed();
+    else blocker.reset();
+  }, [blocker]);
   useEffect(() => {
     if (!active) return;
     const warn = (e: BeforeUnloadEvent) => e.preventDefault();
