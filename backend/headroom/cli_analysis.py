@@ -43,7 +43,7 @@ def _existing_file(path: str) -> Path:
 
 
 def _emit(document: dict[str, Any], as_json: bool, text: str) -> None:
-    from headroom.analyses.run import jsonable
+    from headroom.analyses.tables import jsonable
 
     if as_json:
         click.echo(json.dumps(jsonable(document), indent=2, allow_nan=False))

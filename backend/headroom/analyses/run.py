@@ -5,7 +5,6 @@ Bad input (no latencies, too short a log) fails the job once with a stable code;
 touches the dataset's status, which belongs to the ingest job."""
 
 import logging
-import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,11 +13,10 @@ from sqlalchemy.orm import Session
 
 from headroom.analyses import repository
 from headroom.analyses.schemas import CapacityParamsIn
-from headroom.analyses.tables import scan_for_capacity
+from headroom.analyses.tables import jsonable, scan_for_capacity
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
 from headroom.core.storage import open_store
-from headroom.datasets.ingest import ProgressReporter, Report
 from headroom.datasets.service import INGEST
 from headroom.engine.capacity import analyze
 from headroom.engine.logs import LogInputError
@@ -41,9 +39,8 @@ class Inputs:
 def capacity_body(context: JobContext) -> None:
     """The job body for jobs.runner.run_job; input errors end the job here, so the
     runner's dataset-level failure handling never marks the dataset failed."""
-    report = ProgressReporter(context.settings, context.job_id, context.worker)
     try:
-        run(context.settings, context.job_id, context.worker, report)
+        run(context.settings, context.job_id, context.worker)
     except (job_service.JobLost, *TRANSIENT):
         raise
     except LogInputError as error:
@@ -53,14 +50,15 @@ def capacity_body(context: JobContext) -> None:
         _fail(context, "internal_error", f"unexpected error: {type(error).__name__}: {error}")
 
 
-def run(settings: Settings, job_id: int, worker: str, report: Report) -> None:
+def run(settings: Settings, job_id: int, worker: str) -> None:
     url = settings.resolved_database_url()
     store = open_store(settings.resolved_storage_url())
     with session_scope(url) as session:
         inputs = _inputs(session, job_id)
-    report(0.0, "loading")
+        job_service.report(session, job_id, worker, 0.0, "loading", None)
     table = scan_for_capacity([str(store.local_path(k)) for k in inputs.table_keys])
-    report(0.3, "analysing")
+    with session_scope(url) as session:
+        job_service.report(session, job_id, worker, 0.3, "analysing", None)
     try:
         result = analyze(table, inputs.params.to_engine())
     except LogInputError:
@@ -82,19 +80,6 @@ def _inputs(session: Session, job_id: int) -> Inputs:
         raise LogInputError("dataset_not_ready", "the dataset has no request table yet")
     params = CapacityParamsIn.model_validate(analysis.params)
     return Inputs(analysis.dataset_id, params, list(ingested.table_keys))
-
-
-def jsonable(value: Any) -> Any:
-    """Plain JSON: non-finite floats become null, numpy scalars Python numbers."""
-    if isinstance(value, dict):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [jsonable(v) for v in value]
-    if hasattr(value, "item") and not isinstance(value, str | bytes):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
 
 
 def _save(

@@ -1,4 +1,8 @@
-"""Request tables made ready for the capacity engine (shared by the CLI and the job)."""
+"""Request tables made ready for the capacity engine, and reports made plain JSON (shared
+by the CLI and the job; no web imports, so the local CLI stays light)."""
+
+import math
+from typing import Any
 
 import polars as pl
 
@@ -34,3 +38,16 @@ def scan_for_capacity(paths: list[str]) -> pl.DataFrame:
     lazy = pl.scan_parquet(paths)
     names = lazy.collect_schema().names()
     return for_capacity(lazy.select([c for c in COLUMNS if c in names]).collect())
+
+
+def jsonable(value: Any) -> Any:
+    """Plain JSON: non-finite floats become null, numpy scalars Python numbers."""
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [jsonable(v) for v in value]
+    if hasattr(value, "item") and not isinstance(value, str | bytes):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value

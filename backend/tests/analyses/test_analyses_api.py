@@ -13,6 +13,7 @@ from headroom.analyses.tables import for_capacity
 from headroom.core.settings import Settings
 from headroom.engine.capacity import CapacityParams, analyze
 from headroom.engine.logs import detect_format, parse_chunk
+from headroom.jobs import service as job_service
 from headroom.jobs.runner import ingest_body, run_job
 from headroom.workspaces.models import Role
 from support.factories import member, signed_in
@@ -37,7 +38,17 @@ def create(client: TestClient, dataset_id: int, **params: Any):  # type: ignore[
     return client.post(f"/api/v1/datasets/{dataset_id}/analyses", json=params)
 
 
-def test_an_analysis_runs_as_a_job_and_stores_the_engine_report(settings: Settings) -> None:
+def test_an_analysis_runs_as_a_job_and_stores_the_engine_report(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stages: list[str] = []
+    report = job_service.report
+
+    def spy(session: Any, job_id: int, worker: str, *args: Any) -> None:
+        stages.append(args[1])
+        report(session, job_id, worker, *args)
+
+    monkeypatch.setattr(job_service, "report", spy)
     client = signed_in(settings, member(settings, "a@example.com", "Shop"))
     dataset_id = ready_dataset(client, settings)
     response = create(client, dataset_id, percentile=90, stance="strict")
@@ -50,6 +61,7 @@ def test_an_analysis_runs_as_a_job_and_stores_the_engine_report(settings: Settin
     assert run_job(settings, body["job"]["id"], capacity_body)
     done = client.get(f"/api/v1/analyses/{body['id']}").json()
     assert done["job"]["status"] == "succeeded" and done["job"]["stage"] == "done"
+    assert stages[-2:] == ["loading", "analysing"]
     parsed = parse_chunk(SYNTH_LOG, detect_format(SYNTH_LOG))
     params = CapacityParams(percentile=90, stance="strict")
     expected = analyze(for_capacity(parsed.table), params).to_dict()

@@ -114,7 +114,7 @@ def test_the_real_command_runs_as_a_process(mm1_log: Path) -> None:
     [
         (["analyze", "/no/such/file.log"], ["no such file"]),
         (["analyze", str(DATA / "apache_combined_elastic.log")], ["no response times", "%D"]),
-        (["analyze", str(DATA / "lnav_caddy_json_duration.log")], ["no known format"]),
+        (["analyze", "{garbage}"], ["no known format"]),
         (["analyze", "{mm1}", "--percentile", "200"], ["percentile"]),
         (["analyze", "{mm1}", "--percentile", "abc"], ["--percentile"]),
         (["analyze", "{mm1}", "--window-s", "-5"], ["window_s"]),
@@ -175,7 +175,14 @@ def test_unusable_input_is_one_line_and_exit_2(
 ) -> None:
     no_latency = tmp_path / "arrivals.csv"
     no_latency.write_text("arrival,server\n1.0,a\n2.0,a\n")
-    paths = {"{mm1}": str(mm1_log), "{trace}": str(small_trace), "{no_latency}": str(no_latency)}
+    garbage = tmp_path / "notes.txt"
+    garbage.write_text("this is not a log\nnor is this\n" * 50)
+    paths = {
+        "{mm1}": str(mm1_log),
+        "{trace}": str(small_trace),
+        "{no_latency}": str(no_latency),
+        "{garbage}": str(garbage),
+    }
     assert_one_line_error(run(*[paths.get(a, a) for a in args]), *words)
 
 
@@ -246,3 +253,33 @@ def test_partition_worked_example_of_sla_md() -> None:
     assert [p["top_fraction"] for p in out["curve"]] == [round(i * 0.05, 2) for i in range(21)]
     text = run("partition", *args)
     assert text.exit_code == 0 and text.stdout.startswith("K = 5")
+
+
+@pytest.mark.parametrize("log", sorted(p.name for p in DATA.iterdir() if p.is_file()))
+def test_every_real_log_gives_the_contract_or_a_one_line_refusal(log: str) -> None:
+    """Real logs of every shape (most too short or without response times): never a
+    traceback; either the contract or exit 2 with one line."""
+    result = run("analyze", str(DATA / log), "--json")
+    if result.exit_code == 0:
+        assert set(json.loads(result.stdout)) >= {"classes", "capacity"}
+    else:
+        assert_one_line_error(result)
+
+
+def test_the_iis_log_with_time_taken_matches_the_engine() -> None:
+    """The real IIS W3C log (time-taken in ms): the CLI prints what the engine computes
+    from the parser's table (or, if the parser cannot read it, refuses in one line)."""
+    path = DATA / "lnav_iis_w3c_time-taken.log"
+    data = path.read_bytes()
+    try:
+        table = for_capacity(parse_chunk(data, detect_format(data)).table.sort("ts"))
+        expected: dict[str, Any] | None = analyze(table).to_dict()
+    except ValueError:  # LogInputError included: no W3C support or no latencies
+        expected = None
+    result = run("analyze", str(path), "--json")
+    if expected is None:
+        assert_one_line_error(result)
+        return
+    out = json_of(result)
+    assert out["classes"] == expected["classes"] and out["capacity"] == expected["capacity"]
+    assert table["latency_s"].null_count() < table.height
