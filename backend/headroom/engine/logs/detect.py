@@ -7,7 +7,8 @@ import numpy as np
 from .formats import registry
 from .parse import as_buffer
 from .records import Detection, UnrecognisedLogError
-from .tabulate import Scan, TemplateParser
+from .tabulate import LineParser, Scan
+from .w3c import W3CParser
 
 SAMPLE_LINES = 1000
 MIN_PARSED_FRACTION = 0.5
@@ -26,7 +27,7 @@ def _sample_lines(sample: bytes) -> bytes:
     return sample[: cut + 1] if cut >= 0 else sample
 
 
-def _candidates() -> list[TemplateParser]:
+def _candidates() -> list[LineParser]:
     """One parser per structure: the latency variants are tried once, unit decided later."""
     return [p for n, p in registry().items() if "_latency_" not in n or n.endswith("_latency_s")]
 
@@ -49,7 +50,10 @@ def latency_unit(raw: np.ndarray, point: np.ndarray) -> tuple[str, str]:
 
 
 def _fraction(scan: Scan) -> float:
-    return float(np.mean(scan.err == 0)) if scan.err.size else 0.0
+    """Parsed share of the data lines (blank lines and format headers do not count)."""
+    data = ~scan.structural if scan.structural is not None else np.ones(scan.err.size, bool)
+    n = int(data.sum())
+    return float(np.count_nonzero((scan.err == 0) & data)) / n if n else 0.0
 
 
 def detect_format(sample: bytes) -> Detection:
@@ -71,10 +75,16 @@ def detect_format(sample: bytes) -> Detection:
         _refuse(closest, cscan, buf, _fraction(cscan))
     runner_up = _fraction(ranked[1][1]) if len(ranked) > 1 else 0.0
     name, unit, notes = best.name, None, [f"{fraction:.1%} of {n_lines} lines parse"]
-    if scan.latency_raw is not None and scan.latency_point is not None:
+    if name.endswith("_latency_s") and scan.latency_raw is not None:
+        assert scan.latency_point is not None
         unit, note = latency_unit(scan.latency_raw, scan.latency_point)
         name = name.removesuffix("_latency_s") + f"_latency_{unit}"
         notes.append(note)
+    else:
+        unit = best.latency_unit if scan.latency_raw is not None else None
+    if isinstance(best, W3CParser):
+        name = _w3c_name(buf, scan)
+    notes.extend(best.notes)
     if runner_up > 0:
         notes.append(f"runner-up {ranked[1][0].name} parses {runner_up:.1%}")
     confidence = fraction * (1.0 - 0.5 * runner_up)
@@ -82,7 +92,7 @@ def detect_format(sample: bytes) -> Detection:
 
 
 def _refuse(
-    best: TemplateParser,
+    best: LineParser,
     scan: Scan,
     buf: np.ndarray,
     fraction: float,
@@ -90,7 +100,8 @@ def _refuse(
     i = int(np.flatnonzero(scan.err != 0)[0])
     starts, ends = scan.starts, scan.ends
     line = bytes(buf[starts[i] : ends[i]]).decode("utf-8", "replace")[:500]
-    closest = best.name.removesuffix("_latency_s") + ("_latency" if best.latency_unit else "")
+    latency_variant = best.name.endswith("_latency_s")
+    closest = best.name.removesuffix("_latency_s") + ("_latency" if latency_variant else "")
     raise UnrecognisedLogError(
         f"no known format parses at least half of the first {starts.size} lines"
         f" (closest: {closest}, {fraction:.0%}); line {i + 1} fails: {scan.reason(i)}",
@@ -98,3 +109,12 @@ def _refuse(
         line_number=i + 1,
         line=line,
     )
+
+
+def _w3c_name(buf: np.ndarray, scan: Scan) -> str:
+    """`w3c:<first #Fields>` so later chunks (which lack the header) read the same fields."""
+    text = bytes(buf).decode("utf-8", "replace")
+    for line in text.splitlines():
+        if line.startswith("#Fields:"):
+            return "w3c:" + line.removeprefix("#Fields:").strip()
+    return "w3c"

@@ -131,7 +131,7 @@ def _clf_fixed(buf: np.ndarray, s: int, months: np.ndarray) -> tuple[bool, int]:
     return True, (days * 86400 + hh * 3600 + mi * 60 + ss - off) * NS_PER_S
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def parse_clf_time(buf: np.ndarray, s: int, e: int, months: np.ndarray) -> tuple[bool, int]:
     """`10/Oct/2000:13:55:36[.fff] [-0700]` -> (ok, UTC ns)."""
     if e - s == 26:
@@ -163,7 +163,7 @@ def parse_clf_time(buf: np.ndarray, s: int, e: int, months: np.ndarray) -> tuple
     return True, secs * NS_PER_S + frac
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def parse_decimal(buf: np.ndarray, s: int, e: int) -> tuple[bool, float, bool]:
     """`12`, `0.004` -> (ok, value, had_point)."""
     v, j = _digits(buf, s, e, 18)
@@ -184,7 +184,7 @@ def _is_protocol(buf: np.ndarray, s: int, e: int) -> bool:
     return e - s >= 5 and buf[s] == 72 and buf[s + 1] == 84 and buf[s + 4] == 47  # H T . . /
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def parse_int(buf: np.ndarray, s: int, e: int) -> tuple[bool, int]:
     """A signed integer of up to 18 digits filling [s, e)."""
     neg = s < e and buf[s] == 45
@@ -194,7 +194,7 @@ def parse_int(buf: np.ndarray, s: int, e: int) -> tuple[bool, int]:
     return True, -v if neg else v
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def split_request(buf: np.ndarray, s: int, e: int, out: np.ndarray, i: int) -> None:
     """`METHOD target [PROTO]` -> spans of method, path, query in out[0:6, i] (-1 = null)."""
     for r in range(6):
@@ -218,7 +218,7 @@ def split_request(buf: np.ndarray, s: int, e: int, out: np.ndarray, i: int) -> N
         out[4, i], out[5, i] = q + 1, t_end
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def split_url(buf: np.ndarray, s: int, e: int, out: np.ndarray, i: int) -> None:
     """`path[?query]` -> path and query spans in out[2:6, i]; `-` is null."""
     for r in range(6):
@@ -233,7 +233,7 @@ def split_url(buf: np.ndarray, s: int, e: int, out: np.ndarray, i: int) -> None:
         out[4, i], out[5, i] = q + 1, e
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def parse_iso_time(buf: np.ndarray, s: int, e: int) -> tuple[bool, int]:
     """`2000-10-10T13:55:36[.fff][Z|+hh:mm]` (T or space) -> (ok, UTC ns); no zone = UTC."""
     y, j = _digits(buf, s, e, 4)
@@ -258,7 +258,7 @@ def parse_iso_time(buf: np.ndarray, s: int, e: int) -> tuple[bool, int]:
     return True, secs * NS_PER_S + frac
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def parse_decimal_sum(buf: np.ndarray, s: int, e: int) -> tuple[bool, float, bool, bool]:
     """`0.012, 0.004 : -` (nginx upstream times) -> (ok, sum, any value, had point)."""
     total = 0.0
@@ -280,3 +280,33 @@ def parse_decimal_sum(buf: np.ndarray, s: int, e: int) -> tuple[bool, float, boo
         while j < e and (buf[j] == 44 or buf[j] == 58 or buf[j] == 32):
             j += 1
     return True, total, seen, point
+
+
+@njit(cache=True)
+def parse_last_timer(buf: np.ndarray, s: int, e: int) -> tuple[bool, int, bool]:
+    """`0/0/7/1457/+1487` -> (ok, last timer, present); `-1` (aborted) is absent."""
+    j = e
+    while j > s and buf[j - 1] != 47:
+        j -= 1
+    if j < e and buf[j] == 43:  # `+` (logasap)
+        j += 1
+    ok, v = parse_int(buf, j, e)
+    return ok, v, ok and v >= 0
+
+
+@njit(cache=True)
+def unit_word_scale(buf: np.ndarray, s: int, e: int) -> float:
+    """Units per second of `msecs`, `ms`, `micros`, `us`, `secs`, `s`, `nsecs` (else -1):
+    a divisor, since dividing 236 by 1e3 rounds to 0.236 exactly and multiplying does not."""
+    c = buf[s] | 32 if e > s else 0
+    if c == 109:  # m: msecs / ms / micros
+        if e - s >= 2 and (buf[s + 1] | 32) == 105:  # mi(cros)
+            return 1e6
+        return 1e3
+    if c == 117:  # us
+        return 1e6
+    if c == 115:  # s / secs
+        return 1.0
+    if c == 110:  # nsecs
+        return 1e9
+    return -1.0

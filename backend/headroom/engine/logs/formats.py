@@ -10,16 +10,31 @@ from __future__ import annotations
 from functools import cache, lru_cache
 
 from .apache import compile_log_format
+from .jsonlines import caddy
+from .jsonlines import from_spec as json_from_spec
 from .nginx import compile_nginx_format
 from .records import LogInputError
-from .tabulate import TemplateParser
+from .strftime import compile_strftime
+from .tabulate import LineParser, TemplateParser
 from .template import LATENCY_UNITS, Field, Parts, join
+from .w3c import W3CParser
 
 F = Field
 COMMON: Parts = (F("client"), b" ", F("skip"), b" ", F("skip"), b" [", F("time"), b'] "')
 COMMON += (F("request"), b'" ', F("status"), b" ", F("bytes"))
 COMBINED = (*COMMON, b' "', F("referer"), b'" "', F("user_agent"), b'"')
 VHOST = (F("server"), b":", F("skip"), b" ")
+# syslog-wrapped HAProxy HTTP log: client:port [accept date] frontend backend/server
+# Tq/Tw/Tc/Tr/Tt status bytes ... "request" (accept date = arrival; timers in ms)
+HAPROXY: Parts = (F("skip"), b"]: ", F("client"), b":", F("skip"), b" [", F("time"), b"] ")
+HAPROXY += (F("skip"), b" ", F("server"), b" ", F("timers", "ms"), b" ", F("status"), b" ")
+HAPROXY += (F("bytes"), b" ", F("seek"), b' "', F("request"), b'"')
+UWSGI_TIME = F("time_pattern", pattern=tuple(compile_strftime("%a %b %d %H:%M:%S %Y")))
+UWSGI: Parts = (b"[pid: ", F("skip"), b"] ", F("client"), b" (", F("skip"), b") {", F("skip"))
+UWSGI += (b"} [", UWSGI_TIME, b"] ", F("method"), b" ", F("url"), b" => generated ")
+UWSGI += (F("bytes"), b" bytes in ", F("latency", "ms"), b" ", F("latency_unit_word"), b" (")
+UWSGI += (F("skip"), b" ", F("status"), b")", F("rest"))
+NAIVE_NOTE = "times carry no zone: read as UTC"
 
 
 def clf_family() -> dict[str, TemplateParser]:
@@ -36,18 +51,28 @@ def clf_family() -> dict[str, TemplateParser]:
 
 
 @cache
-def registry() -> dict[str, TemplateParser]:
-    return clf_family()
+def registry() -> dict[str, LineParser]:
+    out: dict[str, LineParser] = dict(clf_family())
+    out["haproxy"] = TemplateParser("haproxy", HAPROXY, notes=("HAProxy: Tt ms", NAIVE_NOTE))
+    out["uwsgi"] = TemplateParser("uwsgi", UWSGI, notes=("uWSGI: msecs/micros", NAIVE_NOTE))
+    out["caddy"] = caddy()
+    out["w3c"] = W3CParser()
+    return out
 
 
 @lru_cache(maxsize=128)
-def get_parser(name: str) -> TemplateParser:
-    """A parser by name: a registered format, ``apache:<LogFormat>`` or ``nginx:<log_format>``."""
+def get_parser(name: str) -> LineParser:
+    """A parser by name: a registered format, ``apache:<LogFormat>``, ``nginx:<log_format>``
+    or ``json:<field map>`` (see jsonlines.from_spec)."""
     kind, _, spec = name.partition(":")
     if kind == "apache" and spec:
         return compile_log_format(spec)
     if kind == "nginx" and spec:
         return compile_nginx_format(spec)
+    if kind == "json" and spec:
+        return json_from_spec(spec)
+    if kind == "w3c" and spec:
+        return W3CParser(name, default_fields=spec)
     parser = registry().get(name)
     if parser is None:
         known = ", ".join(sorted(registry()))

@@ -15,8 +15,10 @@ from .fields import (
     parse_decimal_sum,
     parse_int,
     parse_iso_time,
+    parse_last_timer,
     split_request,
     split_url,
+    unit_word_scale,
 )
 from .strftime import match_strftime
 
@@ -31,6 +33,7 @@ REST = 3  # to the end of the line
 TOKEN_LIST = 4  # like TOKEN, but `, ` and ` : ` separators do not end it (upstream times)
 PATTERN = 5  # a strftime pattern decides the extent (and the value) of the field
 WORDS = 6  # an unquoted request line: `-`, or method and target and an optional HTTP/x
+SEEK = 7  # skipped text up to the LAST occurrence of the next literal on the line
 
 # line error codes (0 = ok)
 E_EMPTY = 1
@@ -50,6 +53,8 @@ C_TIME_ISO = 6  # 2000-10-10T13:55:36-07:00 -> UTC ns
 C_EPOCH = 7  # decimal epoch time (unit from the field) -> fval
 C_DECIMAL_SUM = 8  # `0.012, 0.004` -> their sum; all `-` is null
 C_URL = 9  # path[?query] -> path/query spans
+C_TIMERS = 10  # HAProxy `Tq/Tw/Tc/Tr/Tt`: the last (total) timer; -1 (aborted) is null
+C_UNIT_WORD = 11  # uWSGI `msecs`/`micros` -> seconds per unit in fval
 VALID = 1
 POINT = 2
 ESCAPED = 4  # a quoted field holding backslash escapes
@@ -126,6 +131,13 @@ def _scan_field(
         return _scan_last_quoted(buf, pos, end)
     if mode == WORDS:
         return _scan_words(buf, pos, end), False
+    if mode == SEEK:
+        j = end - 1
+        while j >= pos and not (
+            buf[j] == term and (after < 0 or (j + 1 < end and buf[j + 1] == after))
+        ):
+            j -= 1
+        return (j if j >= pos else -1), False
     j = pos
     if mode == TOKEN_LIST:
         j = _scan_list(buf, pos, end, term)
@@ -221,7 +233,7 @@ def _rstrip(buf: np.ndarray, s: int, e: int) -> int:
     return e
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _scan_pattern(
     buf: np.ndarray,
     pos: int,
@@ -297,7 +309,7 @@ def _match_line(
     return 0, 0, pos
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _convert(
     buf: np.ndarray,
     conv: np.ndarray,
@@ -322,6 +334,20 @@ def _convert(
             continue
         if code == C_URL:
             split_url(buf, s, e, req, i)
+            continue
+        if code == C_TIMERS:
+            ok, v, seen = parse_last_timer(buf, s, e)
+            ival[c, i] = v
+            flag[c, i] = VALID if seen else 0
+            if not ok:
+                return c
+            continue
+        if code == C_UNIT_WORD:
+            x = unit_word_scale(buf, s, e)
+            fval[c, i] = x
+            flag[c, i] = VALID
+            if x <= 0:
+                return c
             continue
         if code in (C_TIME_CLF, C_TIME_ISO) and not (e - s == 1 and buf[s] == 45):
             if code == C_TIME_CLF:

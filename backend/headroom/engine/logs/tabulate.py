@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 import polars as pl
@@ -12,7 +13,7 @@ import pyarrow as pa
 from . import fields as fx
 from . import scanner as sc
 from .records import REQUEST_SCHEMA
-from .template import SCALE_S, STRING_ROLES, Parts, Program, compile_template
+from .template import PER_S, SCALE_S, STRING_ROLES, Parts, Program, compile_template
 from .views import string_columns
 
 DASH_NULL = {"client": False, "method": False, "path": False, "query": False}
@@ -30,6 +31,20 @@ class Scan:
     progress: float = 0.0  # mean fraction of the template matched per line (1 = parsed)
     latency_raw: np.ndarray | None = None  # the parsed lines' response times, unscaled
     latency_point: np.ndarray | None = None  # ... and whether each had a decimal point
+    structural: np.ndarray | None = None  # lines that are format structure (blank, headers)
+
+
+class LineParser(Protocol):
+    """What every format's parser offers (templates, JSON lines, W3C, traces)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def latency_unit(self) -> str | None: ...
+    @property
+    def notes(self) -> tuple[str, ...]: ...
+    def fields_count(self) -> int: ...
+    def scan(self, buf: np.ndarray) -> Scan: ...
 
 
 @dataclass(frozen=True)
@@ -48,7 +63,7 @@ class TemplateParser:
 
     @property
     def latency_unit(self) -> str | None:
-        k = self.program.slot("latency", "latency_sum")
+        k = self.program.slot("latency", "latency_sum", "timers")
         return self.program.fields[k].unit if k >= 0 else None
 
     def fields_count(self) -> int:
@@ -63,13 +78,15 @@ class TemplateParser:
         reason = _reasons(p, buf, fs, fe, err, step, pos)
         done = np.where(err == 0, 1.0, step / max(p.n_steps, 1))
         progress = float(done.mean()) if done.size else 0.0
-        k = p.slot("latency", "latency_sum")
+        k = p.slot("latency", "latency_sum", "timers")
+        blank = err == sc.E_EMPTY
         if k < 0:
-            return Scan(table, starts, ends, err, reason, progress)
+            return Scan(table, starts, ends, err, reason, progress, structural=blank)
         flags = flag[k, ok]
         valid = (flags & sc.VALID) != 0
         point = (flags & sc.POINT) != 0
-        return Scan(table, starts, ends, err, reason, progress, fval[k, ok][valid], point[valid])
+        raw = fval[k, ok][valid]
+        return Scan(table, starts, ends, err, reason, progress, raw, point[valid], blank)
 
 
 def null_series(name: str, dtype: pl.DataType, n: int) -> pl.Series:
@@ -104,9 +121,12 @@ def _numeric_columns(
         if (k := p.slot(role)) >= 0:
             cols[role] = _masked(role, ival[k, ok], (flag[k, ok] & sc.VALID) != 0, dtype)
     latency = None
-    if (k := p.slot("latency", "latency_sum")) >= 0:
+    if (k := p.slot("latency", "latency_sum", "timers")) >= 0:
         lat_valid = (flag[k, ok] & sc.VALID) != 0
-        latency = fval[k, ok] * SCALE_S[p.fields[k].unit or "s"]
+        raw = ival[k, ok].astype(np.float64) if p.fields[k].role == "timers" else fval[k, ok]
+        w = p.slot("latency_unit_word")
+        per_s = fval[w, ok] if w >= 0 else PER_S[p.fields[k].unit or "s"]
+        latency = raw / per_s
         cols["latency_s"] = _masked("latency_s", latency, lat_valid, pl.Float64())
     time = _time_ns(p, ok, ival, fval, flag)
     if time is not None:

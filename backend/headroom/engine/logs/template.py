@@ -20,10 +20,13 @@ ROLE_CONVERSION = {
     "latency_sum": sc.C_DECIMAL_SUM,
     "request": sc.C_REQUEST,
     "url": sc.C_URL,
+    "timers": sc.C_TIMERS,
+    "latency_unit_word": sc.C_UNIT_WORD,
 }
 STRING_ROLES = ("client", "referer", "user_agent", "server", "method", "path", "query")
 LATENCY_UNITS = ("s", "ms", "us")
 SCALE_S = {"s": 1.0, "ms": 1e-3, "us": 1e-6}
+PER_S = {"s": 1.0, "ms": 1e3, "us": 1e6}  # divide by these: 236 / 1e3 is exactly 0.236
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,10 @@ def _field_mode(prev: bytes | Field | None, nxt: bytes | Field | None, last: boo
         return sc.PATTERN
     if f.role == "request":
         return sc.REST if nxt is None else sc.WORDS
+    if f.role == "seek":
+        return sc.SEEK
+    if f.role == "rest":
+        return sc.REST
     if f.role in ("latency_sum", "skip_list") and (
         nxt is None or (isinstance(nxt, bytes) and nxt[:1] == b" ")
     ):

@@ -127,3 +127,13 @@ def string_columns(
         arr = pa.Array.from_buffers(pa.string_view(), rows.size, buffers)
         out.append(pl.Series(name, arr, dtype=pl.String))
     return out
+
+
+def line_strings(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, name: str) -> pl.Series:
+    """Each line as one string (no copy), for the formats parsed with polars expressions."""
+    fs = starts.astype(np.int32).reshape(1, -1)
+    fe = ends.astype(np.int32).reshape(1, -1)
+    req = np.full((6, 1), -1, np.int32)
+    flag = np.zeros((1, starts.size), np.uint8)
+    spans = (fs, fe, req, flag)
+    return string_columns([(name, 0, -1, False)], buf, spans, np.arange(starts.size))[0]

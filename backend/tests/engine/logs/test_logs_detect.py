@@ -56,10 +56,10 @@ def test_latency_unit_decision(values: list[str], unit: str) -> None:
 
 def test_refusal_names_closest_format_and_failing_line(data_dir: Path) -> None:
     with pytest.raises(UnrecognisedLogError) as info:
-        detect_format((data_dir / "lnav_logfile_w3c.1").read_bytes())
+        detect_format((data_dir / "lnav_logfile_syslog_with_access_log.0").read_bytes())
     err = info.value
     assert err.code == "unparseable_log" and err.closest_format is not None
-    assert err.line_number == 1 and err.line == "#Version: 1.0"
+    assert err.line_number == 1 and err.line is not None and err.line.startswith("Jan  3 09:47:02")
 
 
 def test_half_parseable_threshold() -> None:

@@ -81,4 +81,4 @@ def test_valid_lines_round_trip(  # type: ignore[no-untyped-def]
     assert (row["method"], row["path"], row["query"]) == (method, "/" + path, query)
     assert (row["status"], row["bytes"]) == (status, size or 0)
     assert row["user_agent"] == (None if ua == "-" else ua)
-    assert row["latency_s"] == (None if micros is None else micros * 1e-6)
+    assert row["latency_s"] == (None if micros is None else micros / 1e6)
