@@ -1,7 +1,8 @@
 """Latency traces from CSV or JSON lines: one row per request with an arrival time and
 either a departure time or a duration, and optionally the server that handled it.
 
-Times may be epoch seconds, epoch milliseconds (told apart by size) or ISO-8601 strings;
+Times may be epoch seconds, milliseconds, microseconds or nanoseconds (told apart by
+size) or ISO-8601 strings;
 a duration's unit comes from its column name (`_ms`, `_us`, else seconds)."""
 
 from pathlib import Path
@@ -92,8 +93,14 @@ def timestamps(column: pl.Series) -> pl.Series:
             ) from error
     if isinstance(column.dtype, pl.Datetime):
         return column.cast(TS) if column.dtype.time_zone else column.dt.replace_time_zone("UTC")
-    seconds = _numbers(column)
-    scale = 1e6 if (seconds.abs().max() or 0.0) > EPOCH_MS_ABOVE else 1e9  # type: ignore[operator]
-    return (
-        (seconds * scale).round().cast(pl.Int64).cast(pl.Datetime("ns")).dt.replace_time_zone("UTC")
-    )
+    values = _numbers(column)
+    nanoseconds = values * _ns_per_unit(float(values.abs().max() or 0.0))  # type: ignore[arg-type]
+    return nanoseconds.round().cast(pl.Int64).cast(pl.Datetime("ns")).dt.replace_time_zone("UTC")
+
+
+def _ns_per_unit(largest: float) -> float:
+    """Epoch s, ms, us or ns by magnitude (each unit is 1000x the last; now is ~1.7e9 s)."""
+    for above, scale in ((1e17, 1.0), (1e14, 1e3), (EPOCH_MS_ABOVE, 1e6)):
+        if largest > above:
+            return scale
+    return 1e9

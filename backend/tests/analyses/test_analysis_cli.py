@@ -283,3 +283,9 @@ def test_the_iis_log_with_time_taken_matches_the_engine() -> None:
     out = json_of(result)
     assert out["classes"] == expected["classes"] and out["capacity"] == expected["capacity"]
     assert table["latency_s"].null_count() < table.height
+
+
+def test_a_named_format_gives_what_detection_gives(mm1_log: Path) -> None:
+    auto = json_of(run("analyze", str(mm1_log), "--json"))
+    named = json_of(run("analyze", str(mm1_log), "--format", "combined_latency_us", "--json"))
+    assert named == auto
