@@ -9,13 +9,16 @@ from pathlib import Path
 import httpx
 import pytest
 
+from headroom.core.migrations import upgrade
+from headroom.core.settings import Settings
+from headroom.jobs.runner import ingest_body, run_job
+from support.factories import member, signed_in
 from support.services import Stack, free_port, stack_env, wait_for_job
 
 PASSWORD = "pipeline-password"
 
 
-@pytest.fixture
-def stack(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Stack]:
+def make_stack(request: pytest.FixtureRequest, tmp_path: Path, **extra: str) -> Stack:
     from conftest import fresh_database
 
     database_url = fresh_database("postgresql", request, tmp_path)
@@ -27,13 +30,29 @@ def stack(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Stack]:
         reaper_interval_s="1",
         ingest_chunk_bytes=str(256 * 1024),
         static_dir=str(tmp_path / "no-ui"),
+        **extra,
     )
     port = free_port()
     running = Stack(env=env, base_url=f"http://127.0.0.1:{port}", log_dir=tmp_path)
     running.start_api(port)
+    return running
+
+
+@pytest.fixture
+def stack(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Stack]:
+    running = make_stack(request, tmp_path)
     yield running
     running.stop()
     shutil.rmtree(tmp_path / "storage", ignore_errors=True)  # the 2 GB uploads
+
+
+@pytest.fixture(params=["parallel", "sequential"])
+def ingest_stack(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Stack]:
+    running = make_stack(
+        request, tmp_path, parallel_ingest="true" if request.param == "parallel" else "false"
+    )
+    yield running
+    running.stop()
 
 
 def token_for(stack: Stack, email: str, workspace: str) -> str:
@@ -75,8 +94,12 @@ def test_pipeline_upload_poll_and_summary(stack: Stack, sample_log: Path) -> Non
     assert summary["status_counts"]["5xx"] == 3
 
 
-def test_killed_worker_job_is_finished_by_another(stack: Stack, sample_log: Path) -> None:
-    big_log = sample_log.read_bytes() * 20  # 200,000 lines, ~47 MB
+def test_killed_worker_job_is_finished_by_another(ingest_stack: Stack, sample_log: Path) -> None:
+    """SIGKILL the worker mid-job: another worker process finishes it, with the same result
+    as an uninterrupted run. Sequentially, the job's lease runs out and it is re-run
+    (attempt 2); in parallel, the dead worker's parts come back to the queue."""
+    stack = ingest_stack
+    big_log = sample_log.read_bytes() * 20  # 200,000 lines, ~47 MB, ~180 parts of 256 KiB
     victim = stack.start_worker()
     client = stack.client(token_for(stack, "ops@example.com", "Ops"))
     created = upload(client, big_log, "big.log")
@@ -86,11 +109,39 @@ def test_killed_worker_job_is_finished_by_another(stack: Stack, sample_log: Path
     stack.start_worker()
     job = wait_for_job(client, job_id, timeout_s=180)
     assert job["status"] == "succeeded", job
-    assert job["attempts"] == 2
+    if stack.env["HEADROOM_PARALLEL_INGEST"] == "false":
+        assert job["attempts"] == 2
     other = stack.client(token_for(stack, "ops2@example.com", "Ops2"))
     clean = upload(other, big_log, "big.log")
     assert wait_for_job(other, clean["job"]["id"], timeout_s=180)["status"] == "succeeded"
     assert summary_of(client, created["id"]) == summary_of(other, clean["id"])
+
+
+def test_parallel_ingest_matches_one_pass(stack: Stack, sample_log: Path, tmp_path: Path) -> None:
+    """Two workers share one file's parts; the summary equals the in-process one pass."""
+    big_log = b"".join([sample_log.read_bytes()] * 8 + [b"not a log line\n"] * 3)
+    stack.start_worker()
+    stack.start_worker()
+    client = stack.client(token_for(stack, "par@example.com", "Par"))
+    created = upload(client, big_log, "par.log")
+    assert wait_for_job(client, created["job"]["id"])["status"] == "succeeded"
+    parallel = summary_of(client, created["id"])
+    assert parallel["rejected_count"] == 3
+    assert [r["line_number"] for r in parallel["rejects"]] == [80_001, 80_002, 80_003]
+    assert parallel["request_count"] == 80_000
+    one_pass = _one_pass_summary(tmp_path, big_log)
+    assert parallel == one_pass
+
+
+def _one_pass_summary(tmp_path: Path, data: bytes) -> dict:  # type: ignore[type-arg]
+    settings = Settings(data_dir=tmp_path / "one-pass", static_dir=tmp_path / "no-ui")
+    upgrade(settings)
+    client = signed_in(settings, member(settings, "one@example.com", "One"))
+    created = client.post("/api/v1/datasets", params={"name": "par.log"}, content=data).json()
+    run_job(settings, created["job"]["id"], ingest_body)
+    body = client.get(f"/api/v1/datasets/{created['id']}/summary").json()
+    body.pop("dataset_id")
+    return body  # type: ignore[no-any-return]
 
 
 def _wait_until_running(client: httpx.Client, job_id: int, min_progress: float) -> None:

@@ -12,7 +12,10 @@ QUEUE = "headroom"
 
 
 def make_celery(settings: Settings) -> Celery:
-    app = Celery("headroom", broker=settings.resolved_broker_url())
+    broker = settings.resolved_broker_url()
+    # chords (parallel ingest) need a result backend; Redis serves as both
+    backend = broker if broker.startswith(("redis", "rediss")) else None
+    app = Celery("headroom", broker=broker, backend=backend)
     app.conf.update(
         task_default_queue=QUEUE,
         task_acks_late=True,
@@ -21,6 +24,7 @@ def make_celery(settings: Settings) -> Celery:
         worker_prefetch_multiplier=1,
         broker_connection_retry_on_startup=True,
         worker_hijack_root_logger=False,
+        result_expires=24 * 3600,
         broker_transport_options=_transport_options(settings),
     )
     return app
@@ -38,9 +42,10 @@ def _transport_options(settings: Settings) -> dict[str, object]:
             "control_folder": str(folder / "control"),
             "store_processed": False,
         }
-    # Redis: a message unacked this long is redelivered; the job lease (reaper) is what
-    # normally recovers a dead worker's job much sooner.
-    return {"visibility_timeout": max(3600, int(settings.job_lease_s * 10))}
+    # Redis redelivers a message unacked this long. Short, so a dead worker's parallel parts
+    # come back quickly; a long task redelivered while still running is harmless, because a
+    # job whose lease is alive cannot be claimed twice.
+    return {"visibility_timeout": max(int(settings.job_lease_s / 2), 5)}
 
 
 def enqueue(settings: Settings, task_name: str, job_id: int) -> None:

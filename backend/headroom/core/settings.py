@@ -25,6 +25,7 @@ class Settings(BaseSettings):
     cookie_secure: bool = False
 
     ingest_chunk_bytes: int = 32 * 1024**2
+    parallel_ingest: bool | None = None  # None: parallel ranges when the broker is Redis
     job_lease_s: float = 60.0  # a running job whose heartbeat is older is re-queued
     reaper_interval_s: float = 10.0
     resend_queued_after_s: float = 600.0  # a queued job not picked up by then is sent again

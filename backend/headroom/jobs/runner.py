@@ -15,9 +15,11 @@ from sqlalchemy.exc import OperationalError
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
 from headroom.datasets import ingest
+from headroom.datasets.ingest_outputs import mark_failed
 from headroom.engine.logs import LogInputError
 from headroom.jobs import service as job_service
 from headroom.jobs.models import Job, JobStatus
+from headroom.jobs.progress import ProgressReporter
 
 log = logging.getLogger(__name__)
 TRANSIENT = (OperationalError, ConnectionError, TimeoutError)
@@ -49,16 +51,17 @@ def run_job(
         except job_service.JobLost:
             log.warning("job %s: lease lost to another worker; stopping", job_id)
         except LogInputError as error:
-            ingest.mark_failed(settings, job_id, error.code, error.message)
+            mark_failed(settings, job_id, error.code, error.message, context.worker)
         except TRANSIENT as error:
             _transient(settings, job_id, error, on_transient)
         except Exception as error:
             log.exception("job %s failed", job_id)
-            ingest.mark_failed(
+            mark_failed(
                 settings,
                 job_id,
                 "internal_error",
                 f"unexpected error: {type(error).__name__}: {error}",
+                context.worker,
             )
     return True
 
@@ -78,7 +81,7 @@ def _transient(
             job.status, job.stage, job.worker = JobStatus.queued, "retrying", None
     if not retry or on_transient is None:
         message = f"gave up after {attempts} attempts: {error}"
-        ingest.mark_failed(settings, job_id, "transient_error", message)
+        mark_failed(settings, job_id, "transient_error", message)
         return
     on_transient(error, attempts)
 
@@ -115,9 +118,7 @@ class Heartbeat:
 
 
 def ingest_body(context: JobContext) -> None:
-    ingest.run(
-        context.settings,
-        context.job_id,
-        context.worker,
-        ingest.ProgressReporter(context.settings, context.job_id, context.worker),
-    )
+    """In-process ingest (demo, tests): always one pass, however large the file."""
+    prepared = ingest.prepare(context.settings, context.job_id, context.worker)
+    report = ProgressReporter(context.settings, context.job_id, context.worker)
+    ingest.run_sequential(context.settings, prepared, context.job_id, context.worker, report)

@@ -1,0 +1,123 @@
+"""What an ingest leaves behind: Parquet parts of the request table, the traffic summary
+(the Result), and the dataset's state. Every write checks the job is still ours."""
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import polars as pl
+from sqlalchemy import delete
+
+from headroom.core.db import session_scope
+from headroom.core.settings import Settings
+from headroom.core.storage import LocalStore
+from headroom.datasets.models import Dataset, DatasetStatus
+from headroom.engine.logs import Detection, LogInputError, Reject
+from headroom.engine.workload.traffic import summarize
+from headroom.jobs import service as job_service
+from headroom.jobs.models import Job, Result
+
+MAX_REJECTS_KEPT = 20
+
+
+@dataclass
+class RejectTally:
+    """All rejects counted, the first few kept (line numbers made absolute by the caller)."""
+
+    count: int = 0
+    kept: list[dict[str, Any]] = field(default_factory=list)
+
+    def add(self, rejects: tuple[Reject, ...], count: int, line_offset: int = 0) -> None:
+        self.count += count
+        room = max(MAX_REJECTS_KEPT - len(self.kept), 0)
+        self.kept.extend(
+            {"line_number": r.line_number + line_offset, "reason": r.reason, "text": r.text}
+            for r in rejects[:room]
+        )
+
+
+def parts_prefix(dataset_id: int) -> str:
+    return f"datasets/{dataset_id}/requests"
+
+
+def write_part(store: LocalStore, dataset_id: int, index: int, table: pl.DataFrame) -> str:
+    key = f"{parts_prefix(dataset_id)}/part-{index:05d}.parquet"
+    with store.writer(key) as handle:
+        table.write_parquet(handle, compression="zstd", statistics=True)
+    return key
+
+
+def finish(
+    settings: Settings,
+    store: LocalStore,
+    job_id: int,
+    worker: str,
+    dataset_id: int,
+    keys: list[str],
+    detection: Detection,
+    rejects: RejectTally,
+) -> None:
+    """Summarise the parts and mark the dataset ready and the job succeeded."""
+    document = _summary_document(store, keys, dataset_id, detection, rejects)
+    with session_scope(settings.resolved_database_url()) as session:
+        job = job_service.owned(session, job_id, worker)
+        dataset = session.get(Dataset, dataset_id)
+        if dataset is None:
+            raise LookupError("the dataset was deleted while it was being ingested")
+        session.execute(delete(Result).where(Result.job_id == job_id))
+        session.add(
+            Result(
+                job_id=job_id,
+                dataset_id=dataset_id,
+                kind="traffic_summary",
+                document=document,
+                table_keys=keys,
+            )
+        )
+        dataset.status, dataset.format = DatasetStatus.ready, detection.format
+        job_service.succeed(session, job)
+
+
+def _summary_document(
+    store: LocalStore, keys: list[str], dataset_id: int, detection: Detection, rejects: RejectTally
+) -> dict[str, Any]:
+    if not keys:
+        raise LogInputError("empty_log", "the file holds no log lines")
+    summary = summarize(pl.scan_parquet([store.local_path(k) for k in keys]))
+    if summary.request_count == 0:
+        first = rejects.kept[0] if rejects.kept else None
+        shown = f": line {first['line_number']}: {first['reason']}" if first else ""
+        raise LogInputError("unparseable_log", f"no line of the file could be parsed{shown}")
+    document = summary.to_dict()
+    document.update(
+        dataset_id=dataset_id,
+        format=detection.format,
+        format_confidence=detection.confidence,
+        rejected_count=rejects.count,
+        rejects=rejects.kept,
+        notes=list(detection.notes),
+    )
+    return _jsonable(document)
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    return value
+
+
+def mark_failed(
+    settings: Settings, job_id: int, code: str, message: str, worker: str | None = None
+) -> None:
+    """Fail the job (and its dataset); a worker that lost the job leaves it alone."""
+    with session_scope(settings.resolved_database_url()) as session:
+        job = session.get(Job, job_id)
+        if job is None or (worker is not None and job.worker != worker):
+            return
+        job_service.fail(session, job, code, message)
+        dataset = session.get(Dataset, job.dataset_id) if job.dataset_id else None
+        if dataset is not None:
+            dataset.status = DatasetStatus.failed

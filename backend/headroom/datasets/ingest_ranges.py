@@ -1,0 +1,129 @@
+"""Parallel ingest of a large plain log: byte ranges cut at line starts, each parsed by any
+worker into its own Parquet part, then merged (the Celery chord's header and body)."""
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from headroom.core.db import session_scope
+from headroom.core.settings import Settings
+from headroom.core.storage import open_store
+from headroom.datasets.ingest import PARSE_SHARE, Prepared
+from headroom.datasets.ingest_outputs import RejectTally, finish, write_part
+from headroom.engine.logs import Detection, Reject, parse_chunk
+from headroom.jobs import service as job_service
+from headroom.jobs.progress import add_progress
+
+PROBE_BYTES = 1 << 16
+
+
+@dataclass(frozen=True)
+class ByteRange:
+    index: int
+    start: int
+    end: int
+
+
+def plan_ranges(path: Path, size_bytes: int, chunk_bytes: int) -> list[ByteRange]:
+    """Ranges of about chunk_bytes, each starting at the beginning of a line."""
+    starts = [0]
+    with open(path, "rb") as handle:
+        for target in range(chunk_bytes, size_bytes, chunk_bytes):
+            start = _next_line_start(handle, max(target, starts[-1]))
+            if start is None or start >= size_bytes:
+                break
+            if start > starts[-1]:
+                starts.append(start)
+    ends = [*starts[1:], size_bytes]
+    return [ByteRange(i, s, e) for i, (s, e) in enumerate(zip(starts, ends, strict=True))]
+
+
+def _next_line_start(handle: Any, offset: int) -> int | None:
+    handle.seek(offset - 1)
+    position = offset - 1
+    while probe := handle.read(PROBE_BYTES):
+        newline = probe.find(b"\n")
+        if newline >= 0:
+            return position + newline + 1
+        position += len(probe)
+    return None
+
+
+def detection_to_dict(detection: Detection) -> dict[str, Any]:
+    return {
+        "format": detection.format,
+        "confidence": detection.confidence,
+        "parsed_fraction": detection.parsed_fraction,
+        "latency_unit": detection.latency_unit,
+        "notes": list(detection.notes),
+    }
+
+
+def detection_from_dict(data: dict[str, Any]) -> Detection:
+    return Detection(**{**data, "notes": tuple(data.get("notes", ()))})
+
+
+def parse_range(
+    settings: Settings, job_id: int, worker: str, prepared: dict[str, Any], part: ByteRange
+) -> dict[str, Any]:
+    """Parse one range into its Parquet part; returns what the merge needs (plain data)."""
+    _check_owned(settings, job_id, worker)  # a lost lease: stop before doing the work
+    with open(prepared["path"], "rb") as handle:
+        handle.seek(part.start)
+        data = handle.read(part.end - part.start)
+    parsed = parse_chunk(data, detection_from_dict(prepared["detection"]), first_line_number=1)
+    store = open_store(settings.resolved_storage_url())
+    key = write_part(store, prepared["dataset_id"], part.index, parsed.table)
+    share = PARSE_SHARE * (part.end - part.start) / max(prepared["size_bytes"], 1)
+    add_progress(settings, job_id, worker, share, "parsing")
+    rejects = [
+        {"line_number": r.line_number, "reason": r.reason, "text": r.text} for r in parsed.rejects
+    ]
+    return {
+        "index": part.index,
+        "key": key,
+        "line_count": parsed.line_count,
+        "reject_count": parsed.reject_count,
+        "rejects": rejects,
+    }
+
+
+def _check_owned(settings: Settings, job_id: int, worker: str) -> None:
+    with session_scope(settings.resolved_database_url()) as session:
+        job_service.owned(session, job_id, worker)
+
+
+def merge(
+    settings: Settings,
+    job_id: int,
+    worker: str,
+    prepared: dict[str, Any],
+    outcomes: list[dict[str, Any]],
+) -> None:
+    """The chord body: line numbers made absolute, rejects tallied, the summary saved."""
+    rejects, line_offset = RejectTally(), 0
+    for outcome in sorted(outcomes, key=lambda o: o["index"]):
+        kept = tuple(Reject(**r) for r in outcome["rejects"])
+        rejects.add(kept, outcome["reject_count"], line_offset)
+        line_offset += outcome["line_count"]
+    keys = [o["key"] for o in sorted(outcomes, key=lambda o: o["index"])]
+    store = open_store(settings.resolved_storage_url())
+    finish(
+        settings,
+        store,
+        job_id,
+        worker,
+        prepared["dataset_id"],
+        keys,
+        detection_from_dict(prepared["detection"]),
+        rejects,
+    )
+
+
+def prepared_to_dict(prepared: Prepared) -> dict[str, Any]:
+    return {
+        "dataset_id": prepared.dataset_id,
+        "path": str(prepared.path),
+        "size_bytes": prepared.size_bytes,
+        "detection": detection_to_dict(prepared.detection),
+    }
