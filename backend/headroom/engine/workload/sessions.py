@@ -1,0 +1,244 @@
+"""Sessions and pages (workload.md, "Sessions and pages"), with polars window operations.
+
+Rows are ordered by client, user agent, arrival (then input order). A *session* is a run
+of one client's (address + user agent) requests with gaps under ``session_gap_s``.
+A *page* starts at each base request: HTML (a ``.html``-like path or a directory ``/``)
+or dynamic, with status 2xx/3xx. Every other request joins a page:
+
+1. with a Referer: the page of the session's latest earlier request whose URL (path and
+   query) is the Referer's path and query (an as-of join by session and URL), so an
+   image referred by a stylesheet joins the stylesheet's page;
+2. without a Referer: a static request within ``object_window_s`` of the session's
+   previous request joins that request's page;
+3. otherwise it is an *orphan*: it starts a page without a base (``has_base`` false),
+   which the immediately following orphans with the same Referer join (objects of a
+   page whose base is not in the log).
+
+So pages partition the requests of each session. Per page: embedded objects (requests
+minus the base), bytes, gaps between its successive requests, and the load time seen at
+the server (last completion - base arrival) when every request has a latency. Per
+session: pages and think times (next page's first arrival - the previous page's last
+completion, or last arrival without latencies; overlapping pages give none).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+
+from .classify import default_request_rules, extension, ruleset_expr
+
+HTML_EXTENSIONS = (".html", ".htm", ".xhtml", ".shtml")
+
+
+@dataclass(frozen=True)
+class SessionSettings:
+    session_gap_s: float = 1800.0
+    object_window_s: float = 5.0
+
+
+def annotate(
+    table: pl.DataFrame | pl.LazyFrame, settings: SessionSettings | None = None
+) -> pl.DataFrame:
+    """The table in session order with ``session_id``, ``page_id`` (0-based) and
+    ``page_role`` (``base``, ``referer``, ``window``, ``orphan``, ``orphan_cont``)."""
+    s = settings or SessionSettings()
+    df = _ordered(table.lazy()).collect()
+    df = df.with_columns(_session_flags(s)).with_columns(
+        (pl.col("_new_session").cum_sum() - 1).cast(pl.Int64).alias("session_id")
+    )
+    df = _with_referer_matches(df.with_columns(_page_inputs()))
+    df = df.with_columns(_roles(s)).with_columns(_parent())
+    first = pl.Series("_first", _roots(df["_parent"].to_numpy()))
+    page_id = (first.rank("dense") - 1).cast(pl.Int64).alias("page_id")
+    return df.with_columns(page_id).drop(pl.selectors.starts_with("_"))
+
+
+def _ordered(lazy: pl.LazyFrame) -> pl.LazyFrame:
+    cls = pl.coalesce(pl.col("cls_request"), ruleset_expr(default_request_rules(), set()))
+    return (
+        lazy.with_row_index("_row")
+        .with_columns(cls.alias("cls_request"))
+        .sort(["client", "user_agent", "ts", "_row"], nulls_last=True)
+        .with_row_index("_i")
+    )
+
+
+def _same_client() -> pl.Expr:
+    client, ua = pl.col("client"), pl.col("user_agent")
+    return client.eq_missing(client.shift(1)) & ua.eq_missing(ua.shift(1))
+
+
+def _session_flags(s: SessionSettings) -> list[pl.Expr]:
+    dt = pl.col("ts").diff().dt.total_nanoseconds() / 1e9
+    same = _same_client().fill_null(False)
+    return [
+        dt.alias("_dt_s"),
+        (~same | (dt >= s.session_gap_s).fill_null(True)).alias("_new_session"),
+    ]
+
+
+def request_url(path: str = "path", query: str = "query") -> pl.Expr:
+    q = pl.col(query).fill_null("")
+    return pl.when(q == "").then(pl.col(path)).otherwise(pl.col(path) + "?" + q)
+
+
+def referer_url() -> pl.Expr:
+    """The Referer's path and query (scheme, host and fragment dropped); null if absent."""
+    ref = pl.col("referer").replace("-", None)
+    path = ref.str.replace(r"^[A-Za-z][A-Za-z0-9+.\-]*://[^/?#]*", "").str.replace(r"#.*$", "")
+    return pl.when(path == "").then(pl.lit("/")).otherwise(path)
+
+
+def is_base_request() -> pl.Expr:
+    html = extension().is_in(HTML_EXTENSIONS) | pl.col("path").str.ends_with("/")
+    ok = pl.col("status").is_between(200, 399)
+    return ((pl.col("cls_request") == "dynamic") | html).fill_null(False) & ok.fill_null(False)
+
+
+def _page_inputs() -> list[pl.Expr]:
+    return [
+        request_url().alias("_url"),
+        referer_url().alias("_ref"),
+        is_base_request().alias("_base"),
+    ]
+
+
+def _with_referer_matches(df: pl.DataFrame) -> pl.DataFrame:
+    """``_match``: the latest earlier request of the session whose URL is the Referer."""
+    targets = df.select(
+        "session_id", pl.col("_url").alias("_ref"), "_i", pl.col("_i").alias("_match")
+    )
+    probes = df.filter(~pl.col("_base") & pl.col("_ref").is_not_null())
+    found = probes.select("session_id", "_ref", "_i").join_asof(
+        targets,
+        on="_i",
+        by=["session_id", "_ref"],
+        allow_exact_matches=False,
+        check_sortedness=False,  # both are sorted by _i, the session order
+    )
+    return df.join(found.select("_i", "_match"), on="_i", how="left")
+
+
+def _roles(s: SessionSettings) -> pl.Expr:
+    prev_same = ~pl.col("_new_session")
+    window = (
+        pl.col("_ref").is_null()
+        & (pl.col("cls_request") == "static")
+        & prev_same
+        & (pl.col("_dt_s") <= s.object_window_s)
+    )
+    orphan = ~pl.col("_base") & pl.col("_match").is_null() & ~window
+    cont = (
+        orphan
+        & orphan.shift(1).fill_null(False)
+        & prev_same
+        & pl.col("_ref").is_not_null()
+        & (pl.col("_ref") == pl.col("_ref").shift(1)).fill_null(False)
+    )
+    return (
+        pl.when(pl.col("_base"))
+        .then(pl.lit("base"))
+        .when(pl.col("_match").is_not_null())
+        .then(pl.lit("referer"))
+        .when(window)
+        .then(pl.lit("window"))
+        .when(cont)
+        .then(pl.lit("orphan_cont"))
+        .otherwise(pl.lit("orphan"))
+        .alias("page_role")
+    )
+
+
+def _parent() -> pl.Expr:
+    """The row each row hangs from: itself for page starts, the Referer's row, or the
+    previous row (window and continuation rows; never across sessions)."""
+    role = pl.col("page_role")
+    return (
+        pl.when(role.is_in(["base", "orphan"]))
+        .then(pl.col("_i"))
+        .when(role == "referer")
+        .then(pl.col("_match"))
+        .otherwise(pl.col("_i") - 1)
+        .alias("_parent")
+    )
+
+
+def _roots(parent: np.ndarray) -> np.ndarray:
+    """Follow parents to the page's first row by pointer jumping (log of the depth)."""
+    root = parent.astype(np.int64)
+    while True:
+        nxt = root[root]
+        if np.array_equal(nxt, root):
+            return root
+        root = nxt
+
+
+def end_ts() -> pl.Expr:
+    """Completion time when the latency is known, else arrival."""
+    done = pl.col("ts") + pl.duration(microseconds=(pl.col("latency_s") * 1e6).round(0))
+    return pl.coalesce(done, pl.col("ts"))
+
+
+def pages(annotated: pl.DataFrame) -> pl.DataFrame:
+    """One row per page: its session, first arrival, requests, objects, bytes, load time."""
+    base_first = pl.col("page_role").sort_by("ts", "_i").first() == "base"
+    plt_ns = (end_ts().max() - pl.col("ts").sort_by("ts").first()).dt.total_nanoseconds()
+    all_latency = pl.col("latency_s").null_count() == 0
+    return (
+        annotated.with_row_index("_i")
+        .group_by("page_id")
+        .agg(
+            pl.col("session_id").first(),
+            pl.col("client").first(),
+            pl.col("cls_user").sort_by("ts", "_i").first(),
+            pl.col("ts").min(),
+            end_ts().max().alias("end_ts"),
+            request_url().sort_by("ts", "_i").first().alias("url"),
+            pl.len().alias("requests"),
+            base_first.alias("has_base"),
+            pl.col("bytes").sum().alias("bytes"),
+            pl.when(all_latency).then(plt_ns / 1e9).otherwise(None).alias("load_time_s"),
+        )
+        .with_columns(
+            (pl.col("requests") - pl.col("has_base").cast(pl.Int64)).cast(pl.Int64).alias("objects")
+        )
+        .sort("page_id")
+    )
+
+
+def object_gaps_s(annotated: pl.DataFrame) -> pl.Series:
+    """Gaps between successive requests of the same page (seconds, all pages)."""
+    gaps = (
+        annotated.sort(["page_id", "ts"])
+        .select((pl.col("ts").diff().dt.total_nanoseconds() / 1e9).over("page_id").alias("gap_s"))
+        .drop_nulls()
+    )
+    return gaps["gap_s"]
+
+
+def sessions(annotated: pl.DataFrame, page_table: pl.DataFrame | None = None) -> pl.DataFrame:
+    """One row per session: client, first arrival, requests, pages, duration."""
+    page_table = pages(annotated) if page_table is None else page_table
+    per_session = annotated.group_by("session_id").agg(
+        pl.col("client").first(),
+        pl.col("user_agent").first(),
+        pl.col("ts").min(),
+        pl.len().alias("requests"),
+        ((pl.col("ts").max() - pl.col("ts").min()).dt.total_nanoseconds() / 1e9).alias(
+            "duration_s"
+        ),
+    )
+    counts = page_table.group_by("session_id").agg(pl.len().alias("pages"))
+    return per_session.join(counts, on="session_id", how="left").sort("session_id")
+
+
+def think_times_s(page_table: pl.DataFrame) -> pl.Series:
+    """Next page's first arrival - this page's last completion, within a session; only
+    non-negative values (an overlapping page has no think time before it)."""
+    ordered = page_table.sort(["session_id", "ts", "page_id"])
+    gap = (pl.col("ts") - pl.col("end_ts").shift(1)).over("session_id")
+    out = ordered.select((gap.dt.total_nanoseconds() / 1e9).alias("think_s")).drop_nulls()
+    return out.filter(pl.col("think_s") >= 0)["think_s"]
