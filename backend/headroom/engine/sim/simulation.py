@@ -108,7 +108,11 @@ class Simulation:
     def run(
         self, seed: int | None = None, progress: Callable[[float], None] | None = None
     ) -> SimulationResult:
-        """Run the whole scenario; ``seed`` overrides the scenario's."""
+        """Run the whole scenario; ``seed`` overrides the scenario's.
+
+        ``progress`` gets the simulated fraction done after every decision period; an
+        exception raised from it stops the run (how a job cancels).
+        """
         started = time.perf_counter()
         s = self.scenario
         seed = s.seed if seed is None else seed

@@ -189,3 +189,30 @@ def test_engine_imports_nothing_from_the_web_side() -> None:
                     else [node.module or ""]
                 )
                 assert not any(n.startswith(forbidden) for n in names), (path, names)
+
+
+def test_progress_reports_and_cancels() -> None:
+    seen: list[float] = []
+    doc = {
+        "duration_s": 600,
+        "workload": {
+            "arrivals": {"rate_per_s": 1},
+            "service_s": {"dist": "constant", "value": 0.1},
+        },
+    }
+    Simulation(load_scenario(doc)).run(progress=seen.append)
+    assert seen == [k / 10 for k in range(1, 11)]  # one report per 60 s decision period
+
+    class Cancelled(Exception):
+        pass
+
+    def cancel(fraction: float) -> None:
+        if fraction >= 0.3:
+            raise Cancelled
+
+    try:
+        Simulation(load_scenario(doc)).run(progress=cancel)
+    except Cancelled:
+        pass
+    else:  # pragma: no cover
+        raise AssertionError("the progress callback's exception must stop the run")
