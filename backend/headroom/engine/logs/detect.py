@@ -8,6 +8,7 @@ from .formats import registry
 from .parse import as_buffer
 from .records import Detection, UnrecognisedLogError
 from .tabulate import LineParser, Scan
+from .traces import trace_parser_for
 from .w3c import W3CParser
 
 SAMPLE_LINES = 1000
@@ -62,8 +63,11 @@ def detect_format(sample: bytes) -> Detection:
     Raises UnrecognisedLogError, naming the closest format and a failing line, when no
     format parses at least half of them.
     """
-    buf = as_buffer(_sample_lines(sample))
-    scans = [(p, p.scan(buf)) for p in _candidates()]
+    lines = _sample_lines(sample)
+    buf = as_buffer(lines)
+    trace = trace_parser_for(lines)
+    candidates = _candidates() + ([trace] if trace else [])
+    scans = [(p, p.scan(buf)) for p in candidates]
     n_lines = scans[0][1].starts.size
     if n_lines == 0:
         raise UnrecognisedLogError("the log is empty")

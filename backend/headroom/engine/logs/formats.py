@@ -17,6 +17,7 @@ from .records import LogInputError
 from .strftime import compile_strftime
 from .tabulate import LineParser, TemplateParser
 from .template import LATENCY_UNITS, Field, Parts, join
+from .traces import trace_from_name
 from .w3c import W3CParser
 
 F = Field
@@ -73,6 +74,8 @@ def get_parser(name: str) -> LineParser:
         return json_from_spec(spec)
     if kind == "w3c" and spec:
         return W3CParser(name, default_fields=spec)
+    if kind in ("trace_csv", "trace_jsonl") and (trace := trace_from_name(name)):
+        return trace
     parser = registry().get(name)
     if parser is None:
         known = ", ".join(sorted(registry()))

@@ -33,7 +33,8 @@ def split(buf: np.ndarray) -> Lines:
 def parse_time(s: pl.Expr, kind: str) -> pl.Expr:
     """A time column from epoch numbers (s/ms/us/ns) or ISO-8601 text, as UTC."""
     if kind in TIME_SCALE_NS:
-        ns = (s.cast(pl.Float64, strict=False) * TIME_SCALE_NS[kind]).round(0).cast(pl.Int64)
+        ns = (s.cast(pl.Float64, strict=False) * TIME_SCALE_NS[kind]).round(0)
+        ns = pl.when(ns.abs() < 9e18).then(ns).cast(pl.Int64, strict=False)  # out of range: null
         return ns.cast(pl.Datetime("ns")).dt.replace_time_zone("UTC")
     text = s.str.replace(" ", "T", literal=True).str.replace(r"Z$", "+00:00")
     zoned = text.str.to_datetime("%Y-%m-%dT%H:%M:%S%.f%:z", strict=False, time_unit="ns")

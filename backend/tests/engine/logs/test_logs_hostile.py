@@ -11,10 +11,20 @@ from headroom.engine.logs import parse_chunk
 from headroom.engine.logs.formats import registry
 
 GOOD = b'1.2.3.4 - - [10/Oct/2000:13:55:36 -0700] "GET /a?b HTTP/1.1" 200 2326 "-" "ua" 0.5'
-FORMATS = sorted(registry())
+FORMATS = [
+    *sorted(registry()),
+    'apache:%h %l %u %{%Y-%m-%d %H:%M:%S}t "%r" %>s %b %D',
+    'nginx:$remote_addr [$time_iso8601] $request_time $upstream_response_time "$request"',
+    'json:{"fields": {"ts": "$.t", "url": "$.u", "status": "$.s"}, "time": "iso8601"}',
+    "w3c:date time c-ip cs-uri-stem sc-status time-taken",
+    "trace_csv:epoch_s:arrival,duration_ms,server",
+    "trace_jsonl:epoch_ms",
+]
 hostile_piece = st.one_of(
     st.binary(max_size=200),
     st.just(GOOD),
+    st.just(b'{"ts": 1e300, "status": 200, "t": "2024-13-99T99:99:99", "s": "x", "arrival": 1}'),
+    st.just(b"1709287200.5,12,web1"),
     st.builds(lambda n: GOOD[:n], st.integers(0, len(GOOD))),  # truncated lines
     st.just(b"\x00" * 50),
     st.just(b"\xff\xfe\xc3(\xa0\xa1"),  # invalid UTF-8
@@ -27,7 +37,7 @@ def _lines(data: bytes) -> int:
     return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(st.lists(hostile_piece, max_size=30), st.sampled_from(FORMATS), st.integers(1, 10**9))
 def test_hostile_input_never_raises_and_is_counted(
     pieces: list[bytes], fmt: str, first: int
