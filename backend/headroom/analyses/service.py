@@ -22,6 +22,7 @@ from headroom.jobs.schemas import JobOut
 from headroom.workspaces.models import Role
 
 CAPACITY_TASK = "capacity.analyze"
+RERUN = frozenset({"internal_error", "transient_error"})  # failures that were not the input's
 
 
 class DatasetNotReady(HeadroomError):
@@ -52,7 +53,7 @@ def create(
     key = params_key(params)
     existing = repository.by_params(session, dataset.id, AnalysisKind.capacity, key)
     if existing is not None:
-        return existing, None
+        return existing, _rerun_if_broken(session, existing)
     job = job_service.create(session, dataset.workspace_id, CAPACITY_TASK, dataset.id)
     analysis = Analysis(
         workspace_id=dataset.workspace_id,
@@ -69,6 +70,17 @@ def create(
     except IntegrityError as error:  # the same request raced this one and won
         raise AnalysisConflict("the same analysis was created just now; retry") from error
     return analysis, job
+
+
+def _rerun_if_broken(session: Session, analysis: Analysis) -> Job | None:
+    """A new job when the last one died of our fault (a bug, an outage), never for bad input:
+    asking again is then how a user retries; the failed job stays on record."""
+    job = session.get(Job, analysis.job_id) if analysis.job_id else None
+    if job is not None and not (job.status == JobStatus.failed and job.error_code in RERUN):
+        return None
+    job = job_service.create(session, analysis.workspace_id, CAPACITY_TASK, analysis.dataset_id)
+    analysis.job_id = job.id
+    return job
 
 
 def get_visible(session: Session, principal: Principal, analysis_id: int) -> Analysis:

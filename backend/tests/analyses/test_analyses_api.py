@@ -10,10 +10,12 @@ from fastapi.testclient import TestClient
 
 from headroom.analyses.run import capacity_body
 from headroom.analyses.tables import for_capacity
+from headroom.core.db import session_scope
 from headroom.core.settings import Settings
 from headroom.engine.capacity import CapacityParams, analyze
 from headroom.engine.logs import detect_format, parse_chunk
 from headroom.jobs import service as job_service
+from headroom.jobs.models import Job
 from headroom.jobs.runner import ingest_body, run_job
 from headroom.workspaces.models import Role
 from support.factories import member, signed_in
@@ -137,6 +139,28 @@ def test_a_log_without_latencies_fails_once_with_no_latency(
     assert not run_job(settings, body["job"]["id"], capacity_body)  # finished: not run again
     assert client.get(f"/api/v1/analyses/{body['id']}").json()["result"] is None
     assert client.get(f"/api/v1/datasets/{dataset_id}").json()["status"] == "ready"
+    again = create(client, dataset_id)  # bad input stays bad: asking again re-runs nothing
+    assert again.status_code == 200 and again.json()["job"]["id"] == body["job"]["id"]
+
+
+def test_asking_again_reruns_a_job_that_failed_through_no_fault_of_the_input(
+    settings: Settings,
+) -> None:
+    client = signed_in(settings, member(settings, "k@example.com", "Shop"))
+    dataset_id = ready_dataset(client, settings)
+    first = create(client, dataset_id).json()
+    with session_scope(settings.resolved_database_url()) as session:
+        job = session.get(Job, first["job"]["id"])
+        assert job is not None
+        job_service.fail(session, job, "internal_error", "unexpected error: the disk vanished")
+    again = create(client, dataset_id)
+    assert again.status_code == 201 and again.json()["id"] == first["id"]
+    new_job = again.json()["job"]
+    assert new_job["id"] != first["job"]["id"] and new_job["status"] == "queued"
+    assert run_job(settings, new_job["id"], capacity_body)
+    done = client.get(f"/api/v1/analyses/{first['id']}").json()
+    assert done["job"]["status"] == "succeeded" and done["result"]["classes"]["all"]["knee"]
+    assert client.get(f"/api/v1/jobs/{first['job']['id']}").json()["status"] == "failed"
 
 
 def test_other_workspaces_see_nothing_and_viewers_cannot_create(settings: Settings) -> None:
