@@ -2,12 +2,15 @@
 `headroom partition`. Unusable input exits with status 2 and one line on stderr."""
 
 import json
+import zlib
 from pathlib import Path
 from typing import Any
 
 import click
 
 SNIFF_BYTES = 1 << 20
+# what reading a broken file can raise (truncated or corrupt .gz included)
+UNREADABLE = (ValueError, OSError, EOFError, zlib.error)
 
 
 class InputError(click.ClickException):
@@ -92,7 +95,7 @@ def analyze_command(
         report = analyze(for_capacity(read_log(path, log_format)), params)
     except LogInputError as error:
         raise InputError(f"{file}: {error.message}") from error
-    except (ValueError, OSError) as error:
+    except UNREADABLE as error:
         raise InputError(f"{file}: {error}") from error
     document = report.to_dict()
     _emit(document, as_json, capacity_text(document))
@@ -169,7 +172,7 @@ def sct_command(trace: str, interval_ms: float, window_s: float, as_json: bool) 
         report = analyze_trace(read_trace(path), params)
     except LogInputError as error:
         raise InputError(f"{trace}: {error.message}") from error
-    except (ValueError, OSError) as error:
+    except UNREADABLE as error:
         raise InputError(f"{trace}: {error}") from error
     document = report.to_dict()
     _emit(document, as_json, sct_text(document))

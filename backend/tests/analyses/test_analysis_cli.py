@@ -1,6 +1,7 @@
 """`headroom analyze | sct | partition`: the JSON contract, agreement with the engine
 called directly, and one-line exit-2 errors on unusable input."""
 
+import gzip
 import json
 from pathlib import Path
 from typing import Any
@@ -115,6 +116,9 @@ def test_the_real_command_runs_as_a_process(mm1_log: Path) -> None:
         (["analyze", "/no/such/file.log"], ["no such file"]),
         (["analyze", str(DATA / "apache_combined_elastic.log")], ["no response times", "%D"]),
         (["analyze", "{garbage}"], ["no known format"]),
+        (["analyze", "{truncated_gz}"], ["{truncated_gz}"]),
+        (["analyze", "{corrupt_gz}"], ["{corrupt_gz}"]),
+        (["sct", "{corrupt_gz}"], ["{corrupt_gz}"]),
         (["analyze", "{mm1}", "--percentile", "200"], ["percentile"]),
         (["analyze", "{mm1}", "--percentile", "abc"], ["--percentile"]),
         (["analyze", "{mm1}", "--window-s", "-5"], ["window_s"]),
@@ -177,13 +181,18 @@ def test_unusable_input_is_one_line_and_exit_2(
     no_latency.write_text("arrival,server\n1.0,a\n2.0,a\n")
     garbage = tmp_path / "notes.txt"
     garbage.write_text("this is not a log\nnor is this\n" * 50)
+    truncated_gz, corrupt_gz = tmp_path / "cut.log.gz", tmp_path / "bad.log.gz"
+    truncated_gz.write_bytes(gzip.compress(mm1_log.read_bytes())[:50_000])
+    corrupt_gz.write_bytes(b"\x1f\x8b\x08\x00" + b"garbage" * 100)
     paths = {
+        "{truncated_gz}": str(truncated_gz),
+        "{corrupt_gz}": str(corrupt_gz),
         "{mm1}": str(mm1_log),
         "{trace}": str(small_trace),
         "{no_latency}": str(no_latency),
         "{garbage}": str(garbage),
     }
-    assert_one_line_error(run(*[paths.get(a, a) for a in args]), *words)
+    assert_one_line_error(run(*[paths.get(a, a) for a in args]), *[paths.get(w, w) for w in words])
 
 
 RAMP = list(range(1, 41)) + list(range(40, 0, -1))  # users, one step per 2 s
