@@ -188,3 +188,14 @@ def test_deleting_the_dataset_deletes_its_analyses(settings: Settings) -> None:
     analysis = create(client, dataset_id).json()
     assert client.delete(f"/api/v1/datasets/{dataset_id}").status_code == 204
     assert client.get(f"/api/v1/analyses/{analysis['id']}").status_code == 404
+
+
+def test_a_log_too_short_for_the_windows_fails_with_unusable_data(settings: Settings) -> None:
+    client = signed_in(settings, member(settings, "l@example.com", "Shop"))
+    dataset_id = ready_dataset(client, settings)  # 720 s of traffic
+    body = create(client, dataset_id, window_s=600).json()
+    assert run_job(settings, body["job"]["id"], capacity_body)
+    job = client.get(f"/api/v1/jobs/{body['job']['id']}").json()
+    assert job["status"] == "failed" and job["error_code"] == "unusable_data"
+    assert "complete windows" in job["error_message"]
+    assert client.get(f"/api/v1/datasets/{dataset_id}").json()["status"] == "ready"
