@@ -1,4 +1,4 @@
-import { act, screen, waitFor } from "@testing-library/react";
+import { act, cleanup, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Job } from "../../api/models";
@@ -9,12 +9,15 @@ import { UploadPage } from "./UploadPage";
 
 const file = new File(["x".repeat(1000)], "access.log", { type: "text/plain" });
 
-/** Serves GET /jobs/7 from a queue of job states (the last one repeats). */
-function stubJobPolls(states: Job[]) {
+/** Serves GET /jobs/7 from a queue of job states (the last one repeats); null answers 404. */
+function stubJobPolls(states: (Job | null)[]) {
   const fetchMock = vi.fn((request: Request) => {
     const url = new URL(request.url);
     if (url.pathname !== "/api/v1/jobs/7") return Promise.resolve(jsonResponse(404, {}));
     const next = states.length > 1 ? states.shift() : states[0];
+    if (next === null || next === undefined) {
+      return Promise.resolve(jsonResponse(404, { error: { code: "not_found", message: "job 7 not found" } }));
+    }
     return Promise.resolve(jsonResponse(200, next));
   });
   vi.stubGlobal("fetch", fetchMock);
@@ -61,6 +64,19 @@ describe("UploadPage", () => {
     await waitFor(() => expect(screen.getByTestId("location")).toHaveTextContent("/datasets/3"), { timeout: 4000 });
     expect(fetchMock).toHaveBeenCalled();
   });
+
+  it("tolerates a job that is not visible yet, and fails when it stays missing", async () => {
+    stubJobPolls([null, makeJob({ status: "succeeded", progress: 1 })]);
+    let xhr = await chooseFile();
+    await act(async () => xhr.respond(201, makeDataset()));
+    await waitFor(() => expect(screen.getByTestId("location")).toHaveTextContent("/datasets/3"), { timeout: 4000 });
+
+    cleanup();
+    stubJobPolls([null]);
+    xhr = await chooseFile();
+    await act(async () => xhr.respond(201, makeDataset()));
+    await waitFor(() => expect(screen.getByRole("alert")).toHaveTextContent("job 7 not found"), { timeout: 6000 });
+  }, 12_000);
 
   it("says so and opens the existing dataset when the file was already uploaded", async () => {
     stubJobPolls([makeJob({ status: "succeeded" })]);

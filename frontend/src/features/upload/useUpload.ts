@@ -13,6 +13,9 @@ import { initialUploadState, isBusy, uploadReducer, type UploadEvent, type Uploa
 /** Pause on the finished progress bar so the user sees it complete before the page changes. */
 export const DONE_PAUSE_MS = 800;
 
+/** Consecutive 404 polls after which the job is taken as gone. */
+export const MISSING_POLLS = 3;
+
 /** While processing, feeds job (or, without a job, dataset) polls into the machine. */
 function usePollProcessing(state: UploadState, dispatch: (e: UploadEvent) => void) {
   const processing = state.phase === "processing" ? state : null;
@@ -30,10 +33,12 @@ function usePollProcessing(state: UploadState, dispatch: (e: UploadEvent) => voi
   useEffect(() => {
     if (dataset.data) dispatch({ type: "dataset", dataset: dataset.data });
   }, [dataset.data, dispatch]);
+  // A job can briefly 404 right after the upload answered (its row not yet visible to
+  // another request): give up only when it keeps missing.
+  const missing = [job, dataset].find((q) => isNotFound(q.error) && q.errorUpdateCount >= MISSING_POLLS);
   useEffect(() => {
-    const error = job.error ?? dataset.error;
-    if (error !== null && isNotFound(error)) dispatch({ type: "failed", error: asApiError(error) });
-  }, [job.error, dataset.error, dispatch]);
+    if (missing?.error) dispatch({ type: "failed", error: asApiError(missing.error) });
+  }, [missing?.error, dispatch]);
 }
 
 function useGoToDatasetWhenDone(state: UploadState) {
