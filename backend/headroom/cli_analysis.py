@@ -102,7 +102,7 @@ def analyze_command(
 
 
 def read_log(path: Path, log_format: str = "auto") -> Any:
-    """The whole log as one request table (the engine's parser, chunk by chunk)."""
+    """The whole log or trace as one request table (the engine's parser, chunk by chunk)."""
     import polars as pl
 
     from headroom.engine.logs import detect_format, iter_chunks, open_log, parse_chunk
@@ -158,10 +158,13 @@ def _warnings(doc: dict[str, Any]) -> list[str]:
 @click.option(
     "--window-s", type=float, default=180.0, show_default=True, help="recent window; 0: all"
 )
+@click.option("--format", "log_format", default="auto", show_default=True, help="trace format")
 @click.option("--json", "as_json", is_flag=True, help="print the JSON report")
-def sct_command(trace: str, interval_ms: float, window_s: float, as_json: bool) -> None:
+def sct_command(
+    trace: str, interval_ms: float, window_s: float, log_format: str, as_json: bool
+) -> None:
     """Best pool size per server from a latency trace (CSV or JSON lines)."""
-    from headroom.analyses.traces import read_trace
+    from headroom.analyses.tables import for_sct
     from headroom.engine.capacity import SctParams, analyze_trace
     from headroom.engine.logs import LogInputError
 
@@ -169,7 +172,7 @@ def sct_command(trace: str, interval_ms: float, window_s: float, as_json: bool) 
     params = SctParams(interval_ms=interval_ms, window_s=window_s if window_s != 0 else None)
     try:
         params.validate()
-        report = analyze_trace(read_trace(path), params)
+        report = analyze_trace(for_sct(read_log(path, log_format)), params)
     except LogInputError as error:
         raise InputError(f"{trace}: {error.message}") from error
     except UNREADABLE as error:

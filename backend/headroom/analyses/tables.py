@@ -14,6 +14,10 @@ NO_LATENCY = (
     "%D (Apache, microseconds) or %{ms}T, $request_time (nginx, seconds), time-taken "
     "(IIS), or upload a latency trace"
 )
+NO_TRACE_LATENCY = (
+    "the trace gives no response times: it needs a departure column (departure, end, ...) "
+    "or a duration column (duration, duration_ms, latency_s, ...)"
+)
 
 
 def for_capacity(table: pl.DataFrame) -> pl.DataFrame:
@@ -29,6 +33,16 @@ def for_capacity(table: pl.DataFrame) -> pl.DataFrame:
         if c in table.columns and table[c].null_count() == table.height
     ]
     return table.drop(empty)
+
+
+def for_sct(table: pl.DataFrame) -> pl.DataFrame:
+    """Arrival, response time and (when named) server of each request of a trace."""
+    if "latency_s" not in table.columns or table["latency_s"].null_count() == table.height:
+        raise LogInputError("no_latency", NO_TRACE_LATENCY)
+    keep = ["ts", "latency_s"]
+    if "server" in table.columns and table["server"].null_count() < table.height:
+        keep.append("server")
+    return table.select(keep)
 
 
 def scan_for_capacity(paths: list[str]) -> pl.DataFrame:

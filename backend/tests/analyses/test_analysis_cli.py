@@ -126,8 +126,9 @@ def test_the_real_command_runs_as_a_process(mm1_log: Path) -> None:
         (["analyze", "{mm1}", "--stance", "reckless"], ["--stance"]),
         (["analyze", "{mm1}", "--format", "nonsense"], ["unknown log format"]),
         (["sct", "/no/such/trace.csv"], ["no such file"]),
-        (["sct", "{mm1}"], ["no arrival column"]),
-        (["sct", "{no_latency}"], ["no departure column"]),
+        (["sct", "{garbage}"], ["no known format"]),
+        (["sct", "{no_latency}"], ["no known format"]),
+        (["sct", str(DATA / "apache_combined_elastic.log")], ["no response times", "duration"]),
         (["sct", "{trace}", "--interval-ms", "0"], ["interval_ms"]),
         (
             [
