@@ -99,3 +99,13 @@ def test_chunked_parse_equals_whole_parse(data_dir: Path) -> None:
     assert sum(p.line_count for p in parts) == whole.line_count == 10_001
     assert [r for p in parts for r in p.rejects] == list(whole.rejects)
     assert whole.rejects[0].line_number == 10_001
+
+
+def test_line_longer_than_the_memory_bound_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    from headroom.engine.logs import chunks
+
+    monkeypatch.setattr(chunks, "MIN_LINE_LIMIT", 1000)
+    data = b"short\n" + b"x" * 5000 + b"\nshort\n"
+    with pytest.raises(LogInputError) as info:
+        list(iter_chunks(io.BytesIO(data), chunk_bytes=100))
+    assert info.value.code == "line_too_long"
