@@ -67,9 +67,13 @@ def _truncated_lognormal(body: F64, k: float) -> tuple[float, float, float]:
         ll = -n * (0.5 * math.log(2 * math.pi) + math.log(sigma)) - squares / (2 * sigma**2)
         return -(ll - s1 - n * float(stats.norm.logcdf((lk - mu) / sigma)))
 
-    start = np.array([s1 / n, math.log(max(float(logs.std()), 1e-6))])
+    lo = float(logs.min())
+    # bounded: a body whose log-density rises up to k would push mu to +inf
+    bounds = [(lo - 10.0, lk + 10.0), (math.log(1e-3), math.log(19.0))]
+    sd = min(max(float(logs.std()), 2e-3), 18.0)
+    start = np.array([min(max(s1 / n, lo - 9.0), lk + 9.0), math.log(sd)])
     res = optimize.minimize(
-        nll, start, method="Nelder-Mead", options={"xatol": 1e-9, "fatol": 1e-10}
+        nll, start, method="Nelder-Mead", bounds=bounds, options={"xatol": 1e-9, "fatol": 1e-10}
     )
     return float(res.x[0]), math.exp(float(res.x[1])), -float(res.fun)
 

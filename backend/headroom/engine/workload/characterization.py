@@ -1,0 +1,233 @@
+"""characterize(table): classification, arrivals, latency, sessions and pages, fits and
+the workload model, in one pass over a request table.
+
+``Characterization.to_dict()`` is the ``headroom characterize --json`` contract:
+``arrivals`` (peak_per_min, trough_per_min, mean_per_min, peak_to_mean over the gap-filled
+per-minute grid, plus ``hourly``), ``classes`` (``{"request": {cls: share},
+"user": {cls: share}}``, shares of requests), ``pages`` (count, objects_per_page_mean),
+``sessions`` (count, pages_per_session_mean), ``fits`` (name -> ``{dist, params, aic, ks}``
+and details), ``latency`` (p50..max, null without latencies) and ``model``.
+
+Service time is the latency at low load: the latencies of requests in the quietest
+quarter of the busy minutes (at most the 25th percentile of per-minute counts), or all
+latencies when that leaves fewer than 50.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from .arrivals import ArrivalStats, arrival_series, arrival_stats
+from .classify import Rules, apply_rules
+from .fitting import FitReport, fit_distribution
+from .latency import latency_percentiles
+from .model import ClassModel, WorkloadModel
+from .sessions import SessionSettings, annotate, object_gaps_s, pages, sessions, think_times_s
+
+MIN_LOW_LOAD = 50
+SIZE_FITS = ("html_bytes", "object_bytes")
+
+
+@dataclass(frozen=True)
+class Characterization:
+    requests: int
+    arrivals: ArrivalStats
+    arrivals_hourly: ArrivalStats
+    classes: dict[str, dict[str, float]]
+    pages: dict[str, float | int | None]
+    sessions: dict[str, float | int | None]
+    latency: dict[str, float] | None
+    fits: dict[str, FitReport]
+    model: WorkloadModel
+    tables: dict[str, pl.DataFrame] = field(repr=False, compare=False, default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "requests": self.requests,
+            "arrivals": {**self.arrivals.per_minute(), "hourly": self.arrivals_hourly.to_dict()},
+            "classes": self.classes,
+            "pages": self.pages,
+            "sessions": self.sessions,
+            "latency": self.latency,
+            "fits": {name: report.to_dict() for name, report in self.fits.items()},
+            "model": self.model.model_dump(mode="json"),
+        }
+
+
+def characterize(
+    table: pl.DataFrame | pl.LazyFrame,
+    rules: Rules | None = None,
+    settings: SessionSettings | None = None,
+    profile_step_s: int = 3600,
+    rng: np.random.Generator | None = None,
+    name: str = "workload",
+) -> Characterization:
+    """Characterize a request table (classified by ``rules``, default rules when None and
+    the table is not yet classified)."""
+    df = _classified(table.lazy().collect(), rules)
+    ann = annotate(df, settings)
+    page_table = pages(ann)
+    session_table = sessions(ann, page_table)
+    rng = rng or np.random.default_rng(0)
+    fits = fit_all(ann, page_table, session_table, rng)
+    model = build_model(ann, page_table, fits, profile_step_s, rng, name)
+    return Characterization(
+        requests=df.height,
+        arrivals=arrival_stats(df, 60),
+        arrivals_hourly=arrival_stats(df, 3600),
+        classes={"request": _shares(df, "cls_request"), "user": _shares(df, "cls_user")},
+        pages=_page_summary(page_table),
+        sessions=_session_summary(session_table),
+        latency=_latency(df),
+        fits=fits,
+        model=model,
+        tables={"annotated": ann, "pages": page_table, "sessions": session_table},
+    )
+
+
+def _classified(df: pl.DataFrame, rules: Rules | None) -> pl.DataFrame:
+    unclassified = df["cls_request"].null_count() + df["cls_user"].null_count() > 0
+    return apply_rules(df, rules) if rules is not None or unclassified else df
+
+
+def _shares(df: pl.DataFrame, column: str) -> dict[str, float]:
+    counts = df.group_by(column).agg(pl.len().alias("n")).sort(column)
+    return {str(k): n / max(df.height, 1) for k, n in counts.iter_rows()}
+
+
+def _mean(series: pl.Series) -> float | None:
+    return float(series.mean()) if series.len() else None  # type: ignore[arg-type]
+
+
+def _page_summary(page_table: pl.DataFrame) -> dict[str, float | int | None]:
+    return {
+        "count": page_table.height,
+        "with_base": int(page_table["has_base"].sum()),
+        "objects_per_page_mean": _mean(page_table["objects"]),
+        "bytes_per_page_mean": _mean(page_table["bytes"]),
+        "load_time_s_mean": _mean(page_table["load_time_s"].drop_nulls()),
+    }
+
+
+def _session_summary(session_table: pl.DataFrame) -> dict[str, float | int | None]:
+    return {
+        "count": session_table.height,
+        "pages_per_session_mean": _mean(session_table["pages"]),
+        "requests_per_session_mean": _mean(session_table["requests"]),
+    }
+
+
+def _latency(df: pl.DataFrame) -> dict[str, float] | None:
+    row = latency_percentiles(df)
+    return row.row(0, named=True) if row.height else None
+
+
+def samples(
+    ann: pl.DataFrame, page_table: pl.DataFrame, session_table: pl.DataFrame
+) -> dict[str, np.ndarray]:
+    """The observed values of each fitted quantity."""
+    role = pl.col("page_role")
+    return {
+        "requests_per_session": session_table["requests"].to_numpy().astype(float),
+        "think_time_s": think_times_s(page_table).to_numpy(),
+        "objects_per_page": page_table["objects"].to_numpy().astype(float),
+        "html_bytes": ann.filter(role == "base")["bytes"].drop_nulls().to_numpy().astype(float),
+        "object_bytes": ann.filter(role != "base")["bytes"].drop_nulls().to_numpy().astype(float),
+        "object_gap_s": object_gaps_s(ann).to_numpy(),
+        "service_time_s": low_load_latencies(ann),
+    }
+
+
+def low_load_latencies(ann: pl.DataFrame) -> np.ndarray:
+    with_latency = ann.filter(pl.col("latency_s").is_not_null())
+    if with_latency.height == 0:
+        return np.empty(0)
+    minute = pl.col("ts").dt.truncate("1m")
+    counts = ann.group_by(minute.alias("m")).agg(pl.len().alias("n"))
+    quiet = counts.filter(pl.col("n") <= pl.col("n").quantile(0.25, "lower"))["m"]
+    low = with_latency.filter(minute.is_in(quiet.implode()))["latency_s"]
+    chosen = low if low.len() >= MIN_LOW_LOAD else with_latency["latency_s"]
+    return chosen.to_numpy()
+
+
+def fit_all(
+    ann: pl.DataFrame,
+    page_table: pl.DataFrame,
+    session_table: pl.DataFrame,
+    rng: np.random.Generator,
+) -> dict[str, FitReport]:
+    values = samples(ann, page_table, session_table)
+    return {
+        name: fit_distribution(x, body_tail=name in SIZE_FITS, rng=rng)
+        for name, x in values.items()
+    }
+
+
+def build_model(
+    ann: pl.DataFrame,
+    page_table: pl.DataFrame,
+    fits: dict[str, FitReport],
+    profile_step_s: int,
+    rng: np.random.Generator,
+    name: str,
+) -> WorkloadModel:
+    """Per user class: its page profile and, with several classes, its own fits."""
+    grid = arrival_series(
+        page_table.with_columns(pl.col("cls_user").fill_null("normal")), profile_step_s, "cls_user"
+    )
+    offset = (pl.col("t") - pl.col("t").min()).dt.total_seconds()
+    grid = grid.with_columns(offset.alias("t_s"))
+    start = grid["t"].to_list()[0] if grid.height else None
+    names = sorted(set(grid["cls_user"].to_list())) or ["normal"]
+    classes = [
+        _class_model(c, ann, page_table, grid, fits, profile_step_s, rng, len(names) == 1)
+        for c in names
+    ]
+    steps = grid["t"].n_unique() if grid.height else 1
+    return WorkloadModel(
+        name=name,
+        start=start,
+        profile_step_s=profile_step_s,
+        duration_s=steps * profile_step_s,
+        classes=classes,
+    )
+
+
+def _class_model(
+    name: str,
+    ann: pl.DataFrame,
+    page_table: pl.DataFrame,
+    grid: pl.DataFrame,
+    fits: dict[str, FitReport],
+    step_s: int,
+    rng: np.random.Generator,
+    only_class: bool,
+) -> ClassModel:
+    mine = grid.filter(pl.col("cls_user") == name)
+    rates = (pl.col("count") / step_s).alias("rate")
+    profile = [(float(t), float(r)) for t, r in mine.select("t_s", rates).iter_rows()]
+    profile = profile or [(0.0, 0.0)]
+    if not only_class:
+        pages_c = page_table.filter(pl.col("cls_user") == name)
+        ann_c = ann.filter(pl.col("page_id").is_in(pages_c["page_id"].implode()))
+        fits = fit_all(ann_c, pages_c, sessions(ann_c, pages_c), rng)
+    share = int(mine["count"].sum()) / max(int(grid["count"].sum()), 1)
+    service = fits["service_time_s"]
+    has_service = service.n > 0
+    return ClassModel.model_validate(
+        {
+            "name": name,
+            "share": share,
+            "profile": profile,
+            "page": {
+                "objects": fits["objects_per_page"].sim_spec(),
+                "gap_s": fits["object_gap_s"].sim_spec(),
+            },
+            "service_s": service.sim_spec() if has_service else None,
+            "fitted": {k: f.sim_spec() for k, f in fits.items() if k != "service_time_s"},
+        }
+    )
