@@ -17,7 +17,7 @@ from headroom.analyses.router import router as analyses_router
 from headroom.auth.router import router as auth_router
 from headroom.auth.throttle import LoginThrottle
 from headroom.core.db import get_engine
-from headroom.core.errors import HeadroomError
+from headroom.core.errors import HeadroomError, error_responses
 from headroom.core.settings import Settings, get_settings
 from headroom.datasets.router import router as datasets_router
 from headroom.datasets.sniffing import shutdown_pool
@@ -38,7 +38,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.login_throttle = LoginThrottle()
-    api = APIRouter(prefix="/api/v1")
+    api = APIRouter(prefix="/api/v1", responses=error_responses(401, 403, 404, 422))
     for router in (
         auth_router,
         workspaces_router,

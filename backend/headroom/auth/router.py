@@ -4,13 +4,13 @@ from headroom.auth import service
 from headroom.auth.schemas import LoginRequest, Me
 from headroom.auth.throttle import LoginThrottle
 from headroom.core.deps import SESSION_COOKIE, CurrentPrincipal, SessionDep, SettingsDep
-from headroom.core.errors import InvalidCredentials
+from headroom.core.errors import InvalidCredentials, error_responses
 from headroom.workspaces import service as workspace_service
 
 router = APIRouter(prefix="/auth", tags=["auth"])
 
 
-@router.post("/login", response_model=Me)
+@router.post("/login", response_model=Me, responses=error_responses(429))
 def login(
     body: LoginRequest,
     request: Request,

@@ -38,7 +38,8 @@ def get_db(settings: SettingsDep) -> Iterator[Session]:
         session.close()
 
 
-SessionDep = Annotated[Session, Depends(get_db)]
+# scope="function": commit before the response is sent, so the next request sees the writes
+SessionDep = Annotated[Session, Depends(get_db, scope="function")]
 
 
 def get_store(settings: SettingsDep) -> LocalStore:

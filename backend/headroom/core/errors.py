@@ -2,6 +2,8 @@
 
 from typing import Any
 
+from pydantic import BaseModel
+
 
 class HeadroomError(Exception):
     status_code = 400
@@ -58,3 +60,33 @@ class InvalidInput(HeadroomError):
     def __init__(self, code: str, message: str, **kwargs: Any) -> None:
         super().__init__(message, **kwargs)
         self.code = code
+
+
+class ErrorDetail(BaseModel):
+    code: str
+    message: str
+    field: str | None = None
+    detail: dict[str, Any] | None = None
+
+
+class ErrorBody(BaseModel):
+    """Every 4xx/5xx answer of the API has this shape."""
+
+    error: ErrorDetail
+
+
+def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    return {
+        status: {"model": ErrorBody, "description": _DESCRIPTIONS[status]} for status in statuses
+    }
+
+
+_DESCRIPTIONS = {
+    401: "Not signed in, or the token is invalid",
+    403: "Signed in, but the role or token scope does not allow this",
+    404: "Not found (or not visible to you)",
+    409: "Conflicts with the current state",
+    413: "The upload is larger than the limit",
+    422: "The request or the uploaded file is invalid",
+    429: "Too many attempts; see Retry-After",
+}

@@ -3,7 +3,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request, Response
 
 from headroom.core.deps import CurrentPrincipal, SessionDep, SettingsDep, StoreDep
-from headroom.core.errors import FileTooLarge
+from headroom.core.errors import FileTooLarge, error_responses
 from headroom.core.queue import enqueue
 from headroom.datasets import service, uploads
 from headroom.datasets.multipart import MultipartFile
@@ -41,7 +41,10 @@ def list_datasets(
     "",
     response_model=DatasetOut,
     status_code=201,
-    responses={200: {"model": DatasetOut, "description": "Already uploaded"}},
+    responses={
+        200: {"model": DatasetOut, "description": "Already uploaded"},
+        **error_responses(413),
+    },
     openapi_extra={"requestBody": UPLOAD_BODY},
 )
 async def upload_dataset(
