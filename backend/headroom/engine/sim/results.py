@@ -40,11 +40,24 @@ class LatencyStats:
 
 @dataclass(frozen=True)
 class ClassStats:
-    """One request class: its latency and (with pages) page-load-time statistics."""
+    """One request class: latency and (with pages) page-load-time statistics, with the
+    sketches' bucket counts (the empirical CDFs, a few thousand integers each)."""
 
     name: str
     latency: LatencyStats
     plt: LatencyStats | None
+    latency_counts: NDArray[np.int64]
+    plt_counts: NDArray[np.int64] | None
+
+    def latency_cdf(self) -> tuple[F64, F64]:
+        """(latency_s, fraction of requests at or below it), one point per non-empty bucket."""
+        return sketch.sketch_cdf(self.latency_counts, sketch.FINE_ALPHA)
+
+    def plt_cdf(self) -> tuple[F64, F64]:
+        """(plt_s, fraction of pages at or below it); empty without pages."""
+        if self.plt_counts is None:
+            return np.zeros(0), np.zeros(0)
+        return sketch.sketch_cdf(self.plt_counts, sketch.FINE_ALPHA)
 
 
 @dataclass(frozen=True)

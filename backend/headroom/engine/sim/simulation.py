@@ -240,11 +240,11 @@ def _class_stats(s: Scenario, state: st.CoreState) -> tuple[ClassStats, ...]:
     for c, spec in enumerate(s.workload.class_list()):
         sums = state.csum[c]
         lat = LatencyStats.from_sketch(state.hists[2 * c], sums[st.CS_LAT_SUM], sums[st.CS_LAT_MAX])
-        plt = None
+        plt, plt_counts = None, None
         if spec.page is not None:
-            hist = state.hists[2 * c + 1]
-            plt = LatencyStats.from_sketch(hist, sums[st.CS_PLT_SUM], sums[st.CS_PLT_MAX])
-        out.append(ClassStats(spec.name, lat, plt))
+            plt_counts = state.hists[2 * c + 1].copy()
+            plt = LatencyStats.from_sketch(plt_counts, sums[st.CS_PLT_SUM], sums[st.CS_PLT_MAX])
+        out.append(ClassStats(spec.name, lat, plt, state.hists[2 * c].copy(), plt_counts))
     return tuple(out)
 
 

@@ -66,3 +66,14 @@ def window_quantile(hist: NDArray[np.integer], alpha: float, q: float) -> NDArra
     idx = (cumulative <= ranks[:, None]).sum(axis=1)
     values = bucket_values(alpha)[np.minimum(idx, hist.shape[1] - 1)]
     return np.where(totals > 0, values, np.nan)
+
+
+def sketch_cdf(
+    counts: NDArray[np.integer], alpha: float
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The empirical CDF read from a sketch: (value, fraction <= value) per non-empty bucket."""
+    nz = np.nonzero(counts)[0]
+    total = counts.sum()
+    if total == 0:
+        return np.zeros(0), np.zeros(0)
+    return bucket_values(alpha)[nz], np.cumsum(counts[nz]) / total

@@ -87,3 +87,32 @@ def test_thinning_follows_the_profile() -> None:
     low, high = np.sum(t < 500), np.sum(t >= 500)
     assert abs(low - 500) < 5 * np.sqrt(500) and abs(high - 2500) < 5 * np.sqrt(2500)
     assert profile.mean_rate_per_s(1000.0) == 3.0
+
+
+def test_cdf_from_the_sketch_matches_the_trace() -> None:
+    doc = {
+        "duration_s": 3000,
+        "workload": {
+            "arrivals": {"rate_per_s": 2},
+            "page": {
+                "objects": {"dist": "constant", "value": 3},
+                "gap_s": {"dist": "uniform", "low": 0, "high": 1},
+            },
+            "service_s": {"dist": "exponential", "mean": 0.05},
+        },
+    }
+    r = Simulation(load_scenario(doc), trace=True).run()
+    assert r.trace is not None
+    (cls,) = r.classes
+    values, frac = cls.latency_cdf()
+    assert frac[-1] == 1.0 and np.all(np.diff(values) > 0) and np.all(np.diff(frac) > 0)
+    lat = np.sort(r.trace.end_s - r.trace.arrival_s)
+    # A bucket with representative value v holds (v / (1 + alpha), v / (1 - alpha)]: the
+    # exact CDF at its upper edge equals the sketch's fraction, and at its lower edge it is
+    # at most that (1e-9 relative slack for rounding at the edges).
+    a = sketch.FINE_ALPHA
+    hi = np.searchsorted(lat, values / (1 - a) * (1 + 1e-9), side="right") / len(lat)
+    lo = np.searchsorted(lat, values / (1 + a) * (1 - 1e-9), side="right") / len(lat)
+    assert np.all(hi >= frac - 1e-12) and np.all(lo <= frac + 1e-12)
+    pv, pf = cls.plt_cdf()
+    assert len(pv) > 0 and pf[-1] == 1.0
