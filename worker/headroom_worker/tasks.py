@@ -1,10 +1,24 @@
-"""Thin Celery tasks: take a job id and hand it to the job runner."""
+"""Thin Celery tasks: take ids, hand the work to services, map errors to job states."""
 
-from celery import Task
+from typing import Any
+
+from celery import Task, chord, group
 
 from headroom.analyses.run import capacity_body
 from headroom.core.settings import get_settings
-from headroom.jobs.runner import ingest_body, run_job
+from headroom.datasets import ingest
+from headroom.datasets.ingest_outputs import mark_failed
+from headroom.datasets.ingest_ranges import (
+    ByteRange,
+    merge,
+    parse_range,
+    plan_ranges,
+    prepared_to_dict,
+)
+from headroom.engine.logs import LogInputError
+from headroom.jobs.progress import ProgressReporter
+from headroom.jobs.runner import TRANSIENT, JobContext, run_job
+from headroom.jobs.service import JobLost
 from headroom_worker.app import app
 
 
@@ -13,7 +27,63 @@ def ingest_log(self: Task, job_id: int) -> None:
     def retry(error: Exception, attempts: int) -> None:
         raise self.retry(exc=error, countdown=min(2**attempts, 300))
 
-    run_job(get_settings(), job_id, ingest_body, on_transient=retry)
+    run_job(get_settings(), job_id, _ingest, on_transient=retry)
+
+
+def _ingest(context: JobContext) -> None:
+    settings = context.settings
+    prepared = ingest.prepare(settings, context.job_id, context.worker)
+    if not ingest.fans_out(settings, prepared):
+        report = ProgressReporter(settings, context.job_id, context.worker)
+        ingest.run_sequential(settings, prepared, context.job_id, context.worker, report)
+        return
+    ranges = plan_ranges(prepared.path, prepared.size_bytes, settings.ingest_chunk_bytes)
+    payload = prepared_to_dict(prepared)
+    args = (context.job_id, context.worker, payload)
+    header = group(ingest_range.s(*args, [r.index, r.start, r.end]) for r in ranges)
+    chord(header)(ingest_merge.s(*args).on_error(ingest_failed.s(context.job_id, context.worker)))
+
+
+@app.task(
+    name="logs.ingest_range",
+    ignore_result=False,
+    autoretry_for=TRANSIENT,
+    retry_backoff=True,
+    max_retries=5,
+)
+def ingest_range(
+    job_id: int, worker: str, prepared: dict[str, Any], bounds: list[int]
+) -> dict[str, Any]:
+    return parse_range(get_settings(), job_id, worker, prepared, ByteRange(*bounds))
+
+
+@app.task(name="logs.ingest_merge", autoretry_for=TRANSIENT, retry_backoff=True, max_retries=5)
+def ingest_merge(
+    outcomes: list[dict[str, Any]], job_id: int, worker: str, prepared: dict[str, Any]
+) -> None:
+    settings = get_settings()
+    try:
+        merge(settings, job_id, worker, prepared, outcomes)
+    except JobLost:
+        return
+    except LogInputError as error:
+        mark_failed(settings, job_id, error.code, error.message, worker)
+
+
+@app.task(name="logs.ingest_failed")
+def ingest_failed(
+    job_id: int, worker: str, request: Any, exc: BaseException, traceback: Any
+) -> None:
+    """A part failed for good: the job fails (unless it already went to another worker)."""
+    if isinstance(exc, JobLost):
+        return
+    mark_failed(
+        get_settings(),
+        job_id,
+        "internal_error",
+        f"a part of the log failed: {type(exc).__name__}: {exc}",
+        worker,
+    )
 
 
 @app.task(name="capacity.analyze", bind=True, max_retries=None)
