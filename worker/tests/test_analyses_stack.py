@@ -29,6 +29,7 @@ def stack(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Stack]:
         request.getfixturevalue("redis_url"),
         job_lease_s="5",
         reaper_interval_s="1",
+        ingest_chunk_bytes=str(256 * 1024),  # the 1.3 MB log is ingested as several parts
         static_dir=str(tmp_path / "no-ui"),
     )
     port = free_port()
@@ -63,6 +64,8 @@ def test_pipeline_analysis_of_a_log_with_latencies(stack: Stack) -> None:
     client = stack.client(token_for(stack, "cap@example.com", "Capacity"))
     log = combined_latency_lines(mm1_table())
     dataset_id = ingested(client, log, "synth.log")
+    storage = Path(stack.env["HEADROOM_DATA_DIR"]) / "storage" / "datasets" / str(dataset_id)
+    assert len(list(storage.rglob("*.parquet"))) > 1  # the request table came in parts
     created = client.post(f"/api/v1/datasets/{dataset_id}/analyses", json={"percentile": 90})
     assert created.status_code == 201, created.text
     job = wait_for_job(client, created.json()["job"]["id"])
