@@ -80,7 +80,12 @@ def _params(s: Scenario, trace: bool) -> tuple[st.I64, st.F64]:
 
 
 class Simulation:
-    """Builds the core state for a scenario and runs it to ``duration_s``."""
+    """Builds the core state for a scenario and runs it to ``duration_s``.
+
+    ``datasets`` resolves the names a scenario refers to (``arrivals: {dataset: x}``:
+    arrival times in seconds; ``{dist: empirical, dataset: y}``: values to resample).
+    ``trace=True`` also keeps every request's times (tests and small runs only).
+    """
 
     def __init__(
         self,
