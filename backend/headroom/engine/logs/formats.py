@@ -1,8 +1,12 @@
-"""The registry of named formats: Common/Combined families and their variants.
+"""The registry of format names that parse_chunk and detect_format use.
 
-Names: ``[vhost_]{common|combined}[_latency_{s|ms|us}]``; the latency variants read a
-trailing response-time field in the given unit (nginx `$request_time` = s, Apache `%D` = us).
-Any Apache LogFormat is named ``apache:<LogFormat>``, any nginx log_format ``nginx:<...>``.
+Registered names:
+  ``[vhost_]{common|combined}[_latency_{s|ms|us}]`` (Apache/nginx CLF; the latency variants
+  read a trailing response time: nginx `$request_time` = s, Apache `%D` = us),
+  ``haproxy`` (syslog-wrapped HTTP log, Tt timer), ``uwsgi``, ``caddy`` (JSON), ``w3c``.
+Names carrying a spec:
+  ``apache:<LogFormat>``, ``nginx:<log_format>``, ``json:<field map JSON>``,
+  ``w3c:<#Fields line>``, ``trace_csv:<time kind>:<header>``, ``trace_jsonl:<time kind>``.
 """
 
 from __future__ import annotations
