@@ -17,6 +17,7 @@ from headroom.jobs import service as job_service
 from headroom.jobs.models import Job, Result
 
 MAX_REJECTS_KEPT = 20
+INGEST_KIND = "logs.ingest"
 
 
 @dataclass
@@ -118,6 +119,8 @@ def mark_failed(
         if job is None or (worker is not None and job.worker != worker):
             return
         job_service.fail(session, job, code, message)
-        dataset = session.get(Dataset, job.dataset_id) if job.dataset_id else None
+        if job.kind != INGEST_KIND or job.dataset_id is None:
+            return  # a failed analysis leaves its (healthy) dataset alone
+        dataset = session.get(Dataset, job.dataset_id)
         if dataset is not None:
             dataset.status = DatasetStatus.failed

@@ -75,3 +75,28 @@ def test_runner_marks_unexpected_errors_failed_with_a_message(settings: Settings
         assert job is not None and job.status == JobStatus.failed
         assert job.error_code == "internal_error" and "disk on fire" in (job.error_message or "")
     assert not run_job(settings, job_id, explode)  # finished jobs are never run again
+
+
+def test_a_failed_analysis_job_leaves_its_dataset_ready(settings: Settings) -> None:
+    from headroom.datasets.ingest_outputs import mark_failed
+    from headroom.datasets.models import Dataset
+
+    owner = member(settings, "kind@example.com", "Kinds")
+    with session_scope(settings.resolved_database_url()) as session:
+        dataset = Dataset(
+            workspace_id=owner.workspace_id,
+            name="a.log",
+            size_bytes=1,
+            sha256="0" * 64,
+            storage_key="k",
+            status="ready",
+            meta={},
+        )
+        session.add(dataset)
+        session.flush()
+        job_id = job_service.create(session, owner.workspace_id, "capacity.analyze", dataset.id).id
+        dataset_id = dataset.id
+    mark_failed(settings, job_id, "transient_error", "database went away")
+    with session_scope(settings.resolved_database_url()) as session:
+        assert session.get(Dataset, dataset_id).status == "ready"  # type: ignore[union-attr]
+        assert session.get(Job, job_id).status == "failed"  # type: ignore[union-attr]
