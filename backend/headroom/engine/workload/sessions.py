@@ -182,23 +182,29 @@ def end_ts() -> pl.Expr:
     return pl.coalesce(done, pl.col("ts"))
 
 
+def _same_as_previous(column: str) -> pl.Expr:
+    return (pl.col(column) == pl.col(column).shift(1)).fill_null(False)
+
+
 def pages(annotated: pl.DataFrame) -> pl.DataFrame:
-    """One row per page: its session, first arrival, requests, objects, bytes, load time."""
-    base_first = pl.col("page_role").sort_by("ts", "_i").first() == "base"
-    plt_ns = (end_ts().max() - pl.col("ts").sort_by("ts").first()).dt.total_nanoseconds()
+    """One row per page: its session, first arrival, requests, objects, bytes, load time.
+
+    ``annotated`` is :func:`annotate`'s output, in session order: within a page, rows
+    are in arrival order, so each group's first row is its first request.
+    """
+    plt_ns = (end_ts().max() - pl.col("ts").first()).dt.total_nanoseconds()
     all_latency = pl.col("latency_s").null_count() == 0
     return (
-        annotated.with_row_index("_i")
-        .group_by("page_id")
+        annotated.group_by("page_id")
         .agg(
             pl.col("session_id").first(),
             pl.col("client").first(),
-            pl.col("cls_user").sort_by("ts", "_i").first(),
-            pl.col("ts").min(),
+            pl.col("cls_user").first(),
+            pl.col("ts").first(),
             end_ts().max().alias("end_ts"),
-            request_url().sort_by("ts", "_i").first().alias("url"),
+            request_url().first().alias("url"),
             pl.len().alias("requests"),
-            base_first.alias("has_base"),
+            (pl.col("page_role").first() == "base").alias("has_base"),
             pl.col("bytes").sum().alias("bytes"),
             pl.when(all_latency).then(plt_ns / 1e9).otherwise(None).alias("load_time_s"),
         )
@@ -211,25 +217,28 @@ def pages(annotated: pl.DataFrame) -> pl.DataFrame:
 
 def object_gaps_s(annotated: pl.DataFrame) -> pl.Series:
     """Gaps between successive requests of the same page (seconds, all pages)."""
-    gaps = (
-        annotated.sort(["page_id", "ts"])
-        .select((pl.col("ts").diff().dt.total_nanoseconds() / 1e9).over("page_id").alias("gap_s"))
-        .drop_nulls()
-    )
-    return gaps["gap_s"]
+    ordered = annotated.select("page_id", "ts").sort("page_id", maintain_order=True)
+    gap = pl.col("ts").diff().dt.total_nanoseconds() / 1e9
+    out = ordered.select(gap.alias("gap_s"), _same_as_previous("page_id").alias("same"))
+    return out.filter("same")["gap_s"]
 
 
 def sessions(annotated: pl.DataFrame, page_table: pl.DataFrame | None = None) -> pl.DataFrame:
-    """One row per session: client, first arrival, requests, pages, duration."""
+    """One row per session: client, first arrival, requests, pages, duration (sessions
+    are runs of rows in :func:`annotate`'s order)."""
     page_table = pages(annotated) if page_table is None else page_table
-    per_session = annotated.group_by("session_id").agg(
-        pl.col("client").first(),
-        pl.col("user_agent").first(),
-        pl.col("ts").min(),
-        pl.len().alias("requests"),
-        ((pl.col("ts").max() - pl.col("ts").min()).dt.total_nanoseconds() / 1e9).alias(
-            "duration_s"
-        ),
+    rows = annotated.select("session_id", "client", "user_agent", "ts").with_row_index("_k")
+    first = rows.filter(~_same_as_previous("session_id"))
+    last = rows.filter(~_same_as_previous("session_id").shift(-1).fill_null(False)).select(
+        pl.col("_k").alias("_last_k"), pl.col("ts").alias("_last_ts")
+    )
+    per_session = pl.concat([first, last], how="horizontal").select(
+        "session_id",
+        "client",
+        "user_agent",
+        "ts",
+        (pl.col("_last_k") - pl.col("_k") + 1).cast(pl.Int64).alias("requests"),
+        ((pl.col("_last_ts") - pl.col("ts")).dt.total_nanoseconds() / 1e9).alias("duration_s"),
     )
     counts = page_table.group_by("session_id").agg(pl.len().alias("pages"))
     return per_session.join(counts, on="session_id", how="left").sort("session_id")
@@ -237,8 +246,10 @@ def sessions(annotated: pl.DataFrame, page_table: pl.DataFrame | None = None) ->
 
 def think_times_s(page_table: pl.DataFrame) -> pl.Series:
     """Next page's first arrival - this page's last completion, within a session; only
-    non-negative values (an overlapping page has no think time before it)."""
-    ordered = page_table.sort(["session_id", "ts", "page_id"])
-    gap = (pl.col("ts") - pl.col("end_ts").shift(1)).over("session_id")
-    out = ordered.select((gap.dt.total_nanoseconds() / 1e9).alias("think_s")).drop_nulls()
-    return out.filter(pl.col("think_s") >= 0)["think_s"]
+    non-negative values (an overlapping page has no think time before it). Pages are
+    numbered in session order by first arrival, so page order is the order within a
+    session."""
+    ordered = page_table.sort("page_id")
+    gap = (pl.col("ts") - pl.col("end_ts").shift(1)).dt.total_nanoseconds() / 1e9
+    out = ordered.select(gap.alias("think_s"), _same_as_previous("session_id").alias("same"))
+    return out.filter(pl.col("same") & (pl.col("think_s") >= 0))["think_s"]
