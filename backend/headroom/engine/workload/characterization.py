@@ -5,8 +5,10 @@ the workload model, in one pass over a request table.
 ``arrivals`` (peak_per_min, trough_per_min, mean_per_min, peak_to_mean over the gap-filled
 per-minute grid, plus ``hourly``), ``classes`` (``{"request": {cls: share},
 "user": {cls: share}}``, shares of requests), ``pages`` (count, objects_per_page_mean),
-``sessions`` (count, pages_per_session_mean), ``fits`` (name -> ``{dist, params, aic, ks}``
-and details), ``latency`` (p50..max, null without latencies) and ``model``.
+``sessions`` (count, pages_per_session_mean), ``arrivals.pages_hourly`` and
+``arrivals.sessions_hourly`` (the same statistics of page and session starts per hour),
+``fits`` (name -> ``{dist, params, aic, ks}`` and details), ``latency`` (p50..max, null
+without latencies) and ``model``.
 
 Service time is the latency at low load: the latencies of requests in the quietest
 quarter of the busy minutes (at most the 25th percentile of per-minute counts), or all
@@ -15,6 +17,7 @@ latencies when that leaves fewer than 50.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,12 +46,35 @@ class Characterization:
     latency: dict[str, float] | None
     fits: dict[str, FitReport]
     model: WorkloadModel
+    unit_arrivals_hourly: dict[str, ArrivalStats] = field(default_factory=dict)
     tables: dict[str, pl.DataFrame] = field(repr=False, compare=False, default_factory=dict)
+
+    def replay_workload(
+        self, service_s: Mapping[str, Any] | None = None, time_scale: float = 1.0
+    ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        """A scenario ``workload`` that replays the logged page arrivals per class (the
+        fitted page shapes and service times), and the ``datasets`` it names. The
+        simulator multiplies replayed times by ``time_scale``: 1/3 is 3x the traffic."""
+        workload = self.model.scenario_workload(service_s)
+        page_table = self.tables["pages"].with_columns(pl.col("cls_user").fill_null("normal"))
+        origin = self.model.start
+        datasets: dict[str, np.ndarray] = {}
+        for spec in workload["classes"]:
+            mine = page_table.filter(pl.col("cls_user") == spec["name"])
+            offsets = (pl.col("ts") - pl.lit(origin)).dt.total_nanoseconds() / 1e9
+            name = f"pages_{spec['name']}"
+            datasets[name] = np.sort(mine.select(offsets)["ts"].to_numpy())
+            spec["arrivals"] = {"dataset": name, "time_scale": time_scale}
+        return workload, datasets
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "requests": self.requests,
-            "arrivals": {**self.arrivals.per_minute(), "hourly": self.arrivals_hourly.to_dict()},
+            "arrivals": {
+                **self.arrivals.per_minute(),
+                "hourly": self.arrivals_hourly.to_dict(),
+                **{f"{k}_hourly": v.to_dict() for k, v in self.unit_arrivals_hourly.items()},
+            },
             "classes": self.classes,
             "pages": self.pages,
             "sessions": self.sessions,
@@ -85,6 +111,10 @@ def characterize(
         latency=_latency(df),
         fits=fits,
         model=model,
+        unit_arrivals_hourly={
+            "pages": arrival_stats(page_table, 3600),
+            "sessions": arrival_stats(session_table, 3600),
+        },
         tables={"annotated": ann, "pages": page_table, "sessions": session_table},
     )
 

@@ -165,3 +165,22 @@ def test_empty_table() -> None:
     assert d["arrivals"]["peak_per_min"] == 0 and d["model"]["classes"][0]["profile"] == [
         [0.0, 0.0]
     ]
+
+
+def test_replay_reproduces_the_logged_pages(elastic_result) -> None:  # type: ignore[no-untyped-def]
+    """Replaying the log's page arrivals: the simulator sees exactly the logged pages of
+    the first 6 hours; with time_scale 1/3 it sees those of the first 18 hours."""
+    workload, datasets = elastic_result.replay_workload(service_s=SERVICE)
+    times = datasets["pages_normal"]
+    assert len(times) == elastic_result.to_dict()["pages"]["count"]
+    scenario = load_scenario({"duration_s": 6 * 3600, "seed": 1, "workload": workload})
+    assert Simulation(scenario, datasets).run().pages == int(np.sum(times < 6 * 3600))
+    fast, data = elastic_result.replay_workload(service_s=SERVICE, time_scale=1 / 3)
+    scenario = load_scenario({"duration_s": 6 * 3600, "seed": 1, "workload": fast})
+    assert Simulation(scenario, data).run().pages == int(np.sum(times < 18 * 3600))
+
+
+def test_page_and_session_arrivals(elastic_result) -> None:  # type: ignore[no-untyped-def]
+    d = elastic_result.to_dict()["arrivals"]
+    assert d["pages_hourly"]["total"] == elastic_result.to_dict()["pages"]["count"]
+    assert d["sessions_hourly"]["total"] == elastic_result.to_dict()["sessions"]["count"]
