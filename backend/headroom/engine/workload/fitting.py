@@ -222,6 +222,14 @@ def bootstrap_ci(
     }
 
 
+def simulable(fit: Fit) -> bool:
+    """A family the simulator draws, with parameters its schema accepts."""
+    finite = all(math.isfinite(v) for v in fit.params.values())
+    sigma_ok = fit.params.get("sigma", 0.0) < 20
+    positive = all(v > 0 for k, v in fit.params.items() if k != "mu")
+    return fit.dist in SIM_FAMILIES and finite and sigma_ok and positive
+
+
 @dataclass(frozen=True)
 class FitReport:
     """All candidate fits of one quantity, the AIC choice, and the simulator's form."""
@@ -231,6 +239,7 @@ class FitReport:
     candidates: tuple[Fit, ...]
     body_tail: BodyTailFit | None = None
     fallback: dict[str, Any] | None = field(default=None)
+    sample: tuple[float, ...] = field(default=(), repr=False)
 
     @property
     def best(self) -> Fit | None:
@@ -242,11 +251,12 @@ class FitReport:
         if self.fallback is not None:
             return self.fallback
         usable: list[tuple[float, dict[str, Any]]] = [
-            (f.aic, f.spec()) for f in self.candidates if f.dist in SIM_FAMILIES
+            (f.aic, f.spec()) for f in self.candidates if simulable(f)
         ]
         if self.body_tail is not None:
             usable.append((self.body_tail.aic, self.body_tail.spec()))
-        spec = min(usable, key=lambda t: t[0])[1]
+        fallback = {"dist": "empirical", "values": list(self.sample)}
+        spec = min(usable, key=lambda t: t[0])[1] if usable else fallback
         if self.zero_fraction <= 0:
             return spec
         z = self.zero_fraction
@@ -295,7 +305,7 @@ def fit_distribution(
         pos = (rng or np.random.default_rng(0)).choice(pos, size=max_n, replace=False)
     fits = tuple(fit_family(d, pos) for d in FAMILIES)
     tail = fit_body_tail(pos) if body_tail else None
-    return FitReport(n, zero, fits, tail)
+    return FitReport(n, zero, fits, tail, sample=tuple(float(v) for v in pos[:1000]))
 
 
 def _fallback(arr: F64) -> dict[str, Any]:

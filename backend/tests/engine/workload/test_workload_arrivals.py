@@ -6,6 +6,7 @@ from collections import Counter
 from datetime import timedelta
 
 import polars as pl
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -93,3 +94,24 @@ def test_real_log_hourly_counts(elastic: pl.DataFrame) -> None:
     stats = arrival_stats(elastic, 60)
     assert stats.trough == 0 and stats.peak == max(stamps.values())
     assert stats.total == elastic.height == 10000
+
+
+def test_real_log_daily_profile(elastic: pl.DataFrame) -> None:
+    """Minute-of-day h:05 averages hour h's counts over the days whose minute grid holds
+    it (17 May 10:05 .. 20 May 21:05); every other minute of the day is zero."""
+    profile = daily_profile(elastic)
+    assert profile.height == 1440
+    stamps = Counter((t.date(), t.hour) for t in elastic["ts"].to_list())
+    days = sorted({d for d, _ in stamps})
+    first, last = elastic["ts"].min(), elastic["ts"].max()
+    for hour in (0, 10, 12, 21, 23):
+        covered = [
+            d for d in days if first.replace(hour=0, minute=0, second=0).date() <= d
+            and (d, hour) >= (first.date(), first.hour) and (d, hour) <= (last.date(), last.hour)
+        ]  # fmt: skip
+        row = profile.filter(pl.col("minute_of_day") == hour * 60 + 5).row(0, named=True)
+        assert row["days"] == len(covered)
+        assert row["mean_count"] == pytest.approx(
+            sum(stamps.get((d, hour), 0) for d in covered) / len(covered)
+        )
+    assert profile.filter(pl.col("minute_of_day") % 60 != 5)["mean_count"].max() == 0

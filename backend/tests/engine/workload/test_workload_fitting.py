@@ -165,3 +165,17 @@ def test_large_samples_are_subsampled_with_the_given_generator() -> None:
     b = fit_distribution(x, rng=np.random.default_rng(3), max_n=5000)
     assert a.best is not None and b.best is not None
     assert a.best.params == b.best.params and a.best.n == 5000 and a.n == 50000
+
+
+def test_sim_form_skips_parameters_the_simulator_refuses() -> None:
+    from dataclasses import replace
+
+    report = fit_distribution(sample("gamma", 2000, seed=2))
+    broken = tuple(
+        replace(f, params={**f.params, "sigma": 25.0}) if f.dist == "lognormal" else f
+        for f in report.candidates
+        if f.dist in ("lognormal", "gamma")
+    )
+    only_gamma = replace(report, candidates=broken)
+    assert only_gamma.sim_spec()["dist"] == "empirical"  # neither is usable as is
+    assert len(only_gamma.sim_spec()["values"]) == 1000
