@@ -5,6 +5,7 @@ from headroom.auth.models import ApiToken, User, UserSession
 from headroom.core.db import Base
 from headroom.datasets.models import Dataset
 from headroom.jobs.models import Job, Result
+from headroom.uploads.models import Upload
 from headroom.workspaces.models import Membership, Workspace
 
 __all__ = [
@@ -15,6 +16,7 @@ __all__ = [
     "Job",
     "Membership",
     "Result",
+    "Upload",
     "User",
     "UserSession",
     "Workspace",

@@ -1,0 +1,116 @@
+from typing import Annotated
+
+from fastapi import APIRouter, Header, Query, Request, Response
+
+from headroom.core.deps import CurrentPrincipal, SessionDep, SettingsDep, StoreDep
+from headroom.core.errors import FileTooLarge, error_responses
+from headroom.core.queue import enqueue
+from headroom.datasets import service as dataset_service
+from headroom.datasets import uploads as staging
+from headroom.datasets.schemas import DatasetOut
+from headroom.uploads import service
+from headroom.uploads.schemas import UploadCreate, UploadOut
+
+router = APIRouter(prefix="/uploads", tags=["uploads"], responses=error_responses(409, 413))
+
+CHUNK_BODY = {
+    "content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}},
+    "description": "The next bytes of the file, at most chunk_bytes_max of them.",
+}
+
+
+@router.post("", response_model=UploadOut, status_code=201)
+def create_upload(
+    body: UploadCreate,
+    principal: CurrentPrincipal,
+    session: SessionDep,
+    store: StoreDep,
+    settings: SettingsDep,
+) -> UploadOut:
+    return service.to_out(
+        service.create(session, store, principal, body, settings.max_upload_bytes)
+    )
+
+
+@router.get("/{upload_id}", response_model=UploadOut)
+def get_upload(upload_id: str, principal: CurrentPrincipal, session: SessionDep) -> UploadOut:
+    """Where to resume: the next chunk goes at offset_bytes."""
+    return service.to_out(service.get_visible(session, principal, upload_id))
+
+
+@router.put(
+    "/{upload_id}/chunks", response_model=UploadOut, openapi_extra={"requestBody": CHUNK_BODY}
+)
+async def put_chunk(
+    upload_id: str,
+    request: Request,
+    principal: CurrentPrincipal,
+    session: SessionDep,
+    store: StoreDep,
+    offset: Annotated[int, Query(ge=0, description="Where this chunk starts")],
+    x_chunk_sha256: Annotated[str | None, Header()] = None,
+) -> UploadOut:
+    data = await _read_capped(request, service.CHUNK_BYTES_MAX)
+    upload = service.append(session, store, principal, upload_id, offset, data, x_chunk_sha256)
+    return service.to_out(upload)
+
+
+@router.post(
+    "/{upload_id}/complete",
+    response_model=DatasetOut,
+    status_code=201,
+    responses={200: {"model": DatasetOut, "description": "Already complete"}},
+)
+async def complete_upload(
+    upload_id: str,
+    response: Response,
+    principal: CurrentPrincipal,
+    session: SessionDep,
+    store: StoreDep,
+    settings: SettingsDep,
+) -> DatasetOut:
+    upload = service.get_visible(session, principal, upload_id, for_update=True)
+    if upload.dataset_id is not None:
+        response.status_code = 200
+        return dataset_service.to_out(
+            session, dataset_service.get_visible(session, principal, upload.dataset_id)
+        )
+    staged = service.staged_from(store, upload)
+    try:
+        sniffed = await staging.sniff(store, staged)
+    except Exception:
+        session.delete(upload)  # refused: the bytes are gone, so is the session
+        session.commit()
+        raise
+    dataset, job = dataset_service.register_upload(
+        session, store, principal, upload.workspace_id, staged, sniffed
+    )
+    service.mark_complete(upload, dataset.id)
+    session.commit()
+    if job is None:
+        response.status_code = 200
+    else:
+        enqueue(settings, dataset_service.INGEST, job.id)
+    return dataset_service.to_out(session, dataset)
+
+
+@router.delete("/{upload_id}", status_code=204)
+def abort_upload(
+    upload_id: str, principal: CurrentPrincipal, session: SessionDep, store: StoreDep
+) -> None:
+    upload = service.get_visible(session, principal, upload_id)
+    store.delete(upload.storage_key)
+    session.delete(upload)
+
+
+async def _read_capped(request: Request, max_bytes: int) -> bytes:
+    parts, size = [], 0
+    async for part in request.stream():
+        size += len(part)
+        if size > max_bytes:
+            raise FileTooLarge(
+                f"a chunk may hold at most {max_bytes:,} bytes",
+                detail={"chunk_bytes_max": max_bytes},
+            )
+        parts.append(part)
+    return b"".join(parts)

@@ -1,0 +1,155 @@
+"""Resumable uploads: create a session, append chunks at the server's offset (each chunk
+checked against its SHA-256), resume after a dropped connection by asking for the offset,
+then complete into a dataset exactly like a one-shot upload.
+
+The database's offset is the truth: an append truncates the partial file to it first, so a
+crash between writing bytes and recording them can never duplicate data."""
+
+import hashlib
+import secrets
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from headroom.auth.principal import Principal
+from headroom.core.errors import FileTooLarge, HeadroomError, InvalidInput, NotFound
+from headroom.core.storage import LocalStore
+from headroom.datasets import service as dataset_service
+from headroom.datasets.uploads import StagedUpload, safe_name
+from headroom.uploads.models import Upload
+from headroom.uploads.schemas import CHUNK_BYTES_MAX, UploadCreate, UploadOut
+
+TTL = timedelta(hours=24)
+
+
+class OffsetMismatch(HeadroomError):
+    status_code, code = 409, "offset_mismatch"
+
+
+def to_out(upload: Upload) -> UploadOut:
+    return UploadOut.model_validate(upload)
+
+
+def create(
+    session: Session, store: LocalStore, principal: Principal, body: UploadCreate, max_bytes: int
+) -> Upload:
+    workspace_id = dataset_service.resolve_workspace(principal, body.workspace_id)
+    dataset_service.require_upload_rights(principal, workspace_id)
+    if body.size_bytes > max_bytes:
+        raise FileTooLarge(
+            f"the file is larger than the limit of {max_bytes:,} bytes",
+            detail={"max_bytes": max_bytes},
+        )
+    upload_id = secrets.token_hex(16)
+    upload = Upload(
+        id=upload_id,
+        workspace_id=workspace_id,
+        user_id=principal.user.id,
+        name=safe_name(body.name),
+        size_bytes=body.size_bytes,
+        offset_bytes=0,
+        storage_key=f"uploads/partial/{upload_id}",
+        expires_at=datetime.now(UTC) + TTL,
+    )
+    session.add(upload)
+    store.local_path(upload.storage_key).parent.mkdir(parents=True, exist_ok=True)
+    store.local_path(upload.storage_key).touch()
+    session.flush()
+    return upload
+
+
+def get_visible(
+    session: Session, principal: Principal, upload_id: str, for_update: bool = False
+) -> Upload:
+    query = select(Upload).where(
+        Upload.id == upload_id,
+        Upload.workspace_id.in_(principal.workspace_ids),
+        Upload.user_id == principal.user.id,
+    )
+    upload = session.scalar(query.with_for_update() if for_update else query)
+    if upload is None or upload.expires_at <= datetime.now(UTC):
+        raise NotFound(f"upload {upload_id} not found (or expired)")
+    return upload
+
+
+def append(
+    session: Session,
+    store: LocalStore,
+    principal: Principal,
+    upload_id: str,
+    offset: int,
+    data: bytes,
+    sha256_hex: str | None,
+) -> Upload:
+    upload = get_visible(session, principal, upload_id, for_update=True)
+    if upload.completed_at is not None:
+        raise OffsetMismatch(
+            "this upload is already complete", detail={"offset_bytes": upload.offset_bytes}
+        )
+    if offset != upload.offset_bytes:
+        raise OffsetMismatch(
+            f"the next chunk starts at byte {upload.offset_bytes:,}",
+            detail={"offset_bytes": upload.offset_bytes},
+        )
+    _check_chunk(upload, data, sha256_hex)
+    with open(store.local_path(upload.storage_key), "r+b") as partial:
+        partial.truncate(offset)
+        partial.seek(offset)
+        partial.write(data)
+    upload.offset_bytes = offset + len(data)
+    return upload
+
+
+def _check_chunk(upload: Upload, data: bytes, sha256_hex: str | None) -> None:
+    if not data:
+        raise InvalidInput("empty_chunk", "the chunk is empty", field="body")
+    if len(data) > CHUNK_BYTES_MAX:
+        raise FileTooLarge(
+            f"a chunk may hold at most {CHUNK_BYTES_MAX:,} bytes",
+            detail={"chunk_bytes_max": CHUNK_BYTES_MAX},
+        )
+    if upload.offset_bytes + len(data) > upload.size_bytes:
+        raise InvalidInput(
+            "too_many_bytes",
+            "the chunk goes past the declared file size",
+            field="body",
+            detail={"size_bytes": upload.size_bytes},
+        )
+    if sha256_hex is not None and hashlib.sha256(data).hexdigest() != sha256_hex.lower():
+        raise InvalidInput(
+            "checksum_mismatch",
+            "the chunk's SHA-256 does not match X-Chunk-SHA256; send it again",
+            field="X-Chunk-SHA256",
+        )
+
+
+def staged_from(store: LocalStore, upload: Upload) -> StagedUpload:
+    """The finished upload as a staged file (whole-file SHA-256 computed now)."""
+    if upload.offset_bytes != upload.size_bytes:
+        raise OffsetMismatch(
+            f"only {upload.offset_bytes:,} of {upload.size_bytes:,} bytes have arrived",
+            detail={"offset_bytes": upload.offset_bytes},
+        )
+    digest = hashlib.sha256()
+    with open(store.local_path(upload.storage_key), "rb") as partial:
+        while block := partial.read(1 << 20):
+            digest.update(block)
+    key = f"uploads/staging/{upload.id}"
+    store.move(upload.storage_key, key)
+    return StagedUpload(
+        key=key, name=upload.name, size_bytes=upload.size_bytes, sha256=digest.hexdigest()
+    )
+
+
+def mark_complete(upload: Upload, dataset_id: int) -> None:
+    upload.completed_at = datetime.now(UTC)
+    upload.dataset_id = dataset_id
+
+
+def purge_expired(session: Session, store: LocalStore) -> int:
+    expired = list(session.scalars(select(Upload).where(Upload.expires_at <= datetime.now(UTC))))
+    for upload in expired:
+        store.delete(upload.storage_key)
+        session.delete(upload)
+    return len(expired)
