@@ -9,15 +9,17 @@ Typical use::
 Modules: ``classify`` (rules as data, :func:`apply_rules`), ``arrivals`` (series at
 1 s/10 s/60 s/1 h, stats, daily profile), ``latency`` (percentiles overall, per class,
 per path group, per minute), ``sessions`` (sessions and pages), ``fitting`` and
-``bodytail`` (MLE, AIC, KS, CIs; lognormal-Pareto splice), ``model`` (the versioned
+``bodytail`` (MLE, AIC, KS, CIs; lognormal-Pareto splice), ``histogram`` (binned
+values with the fitted pdf), ``model`` (the versioned
 document and its JSON Schema), ``characterization`` (the pipeline), ``traffic`` (the
 upload-time traffic summary).
 """
 
 from .arrivals import ArrivalStats, arrival_series, arrival_stats, daily_profile, stats_by_class
 from .characterization import Characterization, characterize
-from .classify import Rule, Rules, RuleSet, apply_rules, default_rules
+from .classify import Rule, Rules, RuleSet, apply_rules, default_rules, rules_schema
 from .fitting import FAMILIES, Fit, FitReport, bootstrap_ci, fit_distribution, fit_family
+from .histogram import Histogram, histogram
 from .latency import latency_by_path, latency_over_time, latency_percentiles
 from .model import (
     MODEL_VERSION,
@@ -37,6 +39,7 @@ __all__ = [
     "ClassModel",
     "Fit",
     "FitReport",
+    "Histogram",
     "ModelError",
     "Rule",
     "RuleSet",
@@ -53,12 +56,14 @@ __all__ = [
     "default_rules",
     "fit_distribution",
     "fit_family",
+    "histogram",
     "latency_by_path",
     "latency_over_time",
     "latency_percentiles",
     "load_workload_model",
     "object_gaps_s",
     "pages",
+    "rules_schema",
     "sessions",
     "stats_by_class",
     "think_times_s",

@@ -8,7 +8,7 @@ per-minute grid, plus ``hourly``), ``classes`` (``{"request": {cls: share},
 ``sessions`` (count, pages_per_session_mean), ``arrivals.pages_hourly`` and
 ``arrivals.sessions_hourly`` (the same statistics of page and session starts per hour),
 ``fits`` (name -> ``{dist, params, aic, ks}`` and details), ``latency`` (p50..max, null
-without latencies) and ``model``.
+without latencies), ``latency_by_class`` (per request class) and ``model``.
 
 Service time is the latency at low load: the latencies of requests in the quietest
 quarter of the busy minutes (at most the 25th percentile of per-minute counts), or all
@@ -27,6 +27,7 @@ import polars as pl
 from .arrivals import ArrivalStats, arrival_series, arrival_stats
 from .classify import Rules, apply_rules
 from .fitting import FitReport, fit_distribution
+from .histogram import Histogram, histogram
 from .latency import latency_percentiles
 from .model import ClassModel, WorkloadModel
 from .sessions import SessionSettings, annotate, object_gaps_s, pages, sessions, think_times_s
@@ -44,10 +45,17 @@ class Characterization:
     pages: dict[str, float | int | None]
     sessions: dict[str, float | int | None]
     latency: dict[str, float] | None
+    latency_by_class: dict[str, dict[str, float]]
     fits: dict[str, FitReport]
     model: WorkloadModel
     unit_arrivals_hourly: dict[str, ArrivalStats] = field(default_factory=dict)
     tables: dict[str, pl.DataFrame] = field(repr=False, compare=False, default_factory=dict)
+
+    def histogram(self, name: str, bins: int = 40) -> Histogram:
+        """The histogram of one fitted quantity (a key of ``fits``) with its fitted pdf."""
+        t = self.tables
+        values = samples(t["annotated"], t["pages"], t["sessions"])[name]
+        return histogram(values, self.fits[name], bins)
 
     def replay_workload(
         self, service_s: Mapping[str, Any] | None = None, time_scale: float = 1.0
@@ -79,6 +87,7 @@ class Characterization:
             "pages": self.pages,
             "sessions": self.sessions,
             "latency": self.latency,
+            "latency_by_class": self.latency_by_class,
             "fits": {name: report.to_dict() for name, report in self.fits.items()},
             "model": self.model.model_dump(mode="json"),
         }
@@ -109,6 +118,7 @@ def characterize(
         pages=_page_summary(page_table),
         sessions=_session_summary(session_table),
         latency=_latency(df),
+        latency_by_class=_latency_by_class(df),
         fits=fits,
         model=model,
         unit_arrivals_hourly={
@@ -154,6 +164,11 @@ def _session_summary(session_table: pl.DataFrame) -> dict[str, float | int | Non
 def _latency(df: pl.DataFrame) -> dict[str, float] | None:
     row = latency_percentiles(df)
     return row.row(0, named=True) if row.height else None
+
+
+def _latency_by_class(df: pl.DataFrame) -> dict[str, dict[str, float]]:
+    rows = latency_percentiles(df, "cls_request").iter_rows(named=True)
+    return {str(r.pop("cls_request")): r for r in rows}
 
 
 def samples(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Iterable
-from typing import Annotated, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import polars as pl
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -195,3 +195,8 @@ def _v6_member(text: str, nets: list[ipaddress.IPv6Network]) -> bool:
     except ValueError:
         return False
     return addr.version == 6 and any(addr in n for n in nets)
+
+
+def rules_schema() -> dict[str, Any]:
+    """The published JSON Schema of a dataset's rules document."""
+    return Rules.model_json_schema()

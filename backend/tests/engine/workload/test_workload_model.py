@@ -184,3 +184,18 @@ def test_page_and_session_arrivals(elastic_result) -> None:  # type: ignore[no-u
     d = elastic_result.to_dict()["arrivals"]
     assert d["pages_hourly"]["total"] == elastic_result.to_dict()["pages"]["count"]
     assert d["sessions_hourly"]["total"] == elastic_result.to_dict()["sessions"]["count"]
+
+
+def test_latency_by_class_and_histograms() -> None:
+    result = characterize(hand_table(), profile_step_s=60)
+    by_class = result.to_dict()["latency_by_class"]
+    assert by_class["static"]["p50_s"] == pytest.approx(np.percentile([0.1, 0.3], 50))
+    assert by_class["dynamic"]["max_s"] == 0.5 and by_class["dynamic"]["count"] == 3
+    h = result.histogram("html_bytes", bins=5)
+    assert sum(h.counts) + h.zeros == 3  # the three base requests
+
+
+def test_rules_schema_accepts_the_defaults() -> None:
+    from headroom.engine.workload.classify import rules_schema
+
+    jsonschema.validate(default_rules().model_dump(mode="json"), rules_schema())
