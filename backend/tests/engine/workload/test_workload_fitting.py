@@ -93,10 +93,12 @@ def test_spec_reference_values_are_recovered() -> None:
         20000, random_state=rng
     )
     think = 1.0 * (1 + rng.pareto(1.4, 20000))
+    objects = 2.0 * (1 + rng.pareto(1.33, 20000))
     embedded = rng.lognormal(8.215, 1.46, 20000)
     for x, dist, truth in (
         (per_session, "inverse_gaussian", {"mean": 3.86, "shape": 9.46}),
         (think, "pareto", {"alpha": 1.4}),
+        (objects, "pareto", {"alpha": 1.33}),
         (embedded, "lognormal", {"mu": 8.215, "sigma": 1.46}),
     ):
         best = fit_distribution(x).best

@@ -119,6 +119,7 @@ PATHS = st.sampled_from(["/", "/p", "/q.html", "/i.png", "/s.css", "/x.php"])
             PATHS,
             st.one_of(st.none(), PATHS),
             st.sampled_from([200, 304, 404]),
+            st.sampled_from(["ua", "other", None]),
         ),
         min_size=1,
         max_size=60,
@@ -127,7 +128,7 @@ PATHS = st.sampled_from(["/", "/p", "/q.html", "/i.png", "/s.css", "/x.php"])
 def test_sessions_and_pages_partition_requests(rows: list[tuple]) -> None:
     cols = list(zip(*rows, strict=True))
     df = make_table(
-        cols[1], client=cols[0], path=cols[2], status=cols[4],
+        cols[1], client=cols[0], path=cols[2], status=cols[4], user_agent=cols[5],
         referer=[None if r is None else H + r for r in cols[3]],
     )  # fmt: skip
     out = annotate(df)
@@ -136,10 +137,11 @@ def test_sessions_and_pages_partition_requests(rows: list[tuple]) -> None:
     assert out["page_id"].null_count() == 0
     # every page lies in exactly one session
     assert out.group_by("page_id").agg(pl.col("session_id").n_unique())["session_id"].max() == 1
-    # a session is one client with gaps < 30 min; a new session of the same client follows
-    # a gap >= 30 min
+    # a session is one client (address + user agent, null included) with gaps < 30 min;
+    # a new session of the same client follows a gap >= 30 min
     ts = out["ts"].dt.epoch("ns").to_numpy() / 1e9
-    same_client = out["client"].to_numpy()[1:] == out["client"].to_numpy()[:-1]
+    keys = list(zip(out["client"].to_list(), out["user_agent"].to_list(), strict=True))
+    same_client = np.array([a == b for a, b in zip(keys[1:], keys[:-1], strict=True)], dtype=bool)
     new = np.diff(out["session_id"].to_numpy()) == 1
     gaps = np.diff(ts)
     assert np.all(new[~same_client]) and np.array_equal(new[same_client], gaps[same_client] >= 1800)
