@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from headroom.cli_analysis import COMMANDS as ANALYSIS_COMMANDS
+from headroom.cli_remote import COMMANDS as REMOTE_COMMANDS
 from headroom.core.settings import get_settings
 
 DEMO_EMAIL = "demo@headroom.local"
@@ -154,7 +155,7 @@ def create_token(
     click.echo(json.dumps({"token": token}) if as_json else token)
 
 
-for _command in ANALYSIS_COMMANDS:
+for _command in (*ANALYSIS_COMMANDS, *REMOTE_COMMANDS):
     main.add_command(_command)
 
 if __name__ == "__main__":

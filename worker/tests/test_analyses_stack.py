@@ -40,17 +40,6 @@ def stack(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Stack]:
     shutil.rmtree(tmp_path / "storage", ignore_errors=True)
 
 
-def token_for(stack: Stack, email: str, workspace: str) -> str:
-    stack.headroom(
-        "admin", "create-user", email, "--password-stdin", "--workspace", workspace,
-        stdin=PASSWORD + "\n",
-    )  # fmt: skip
-    out = stack.headroom(
-        "admin", "create-token", email, "--workspace", workspace, "--scope", "write", "--json"
-    )
-    return str(httpx.Response(200, content=out).json()["token"])
-
-
 def ingested(client: httpx.Client, data: bytes, name: str) -> int:
     created = client.post("/api/v1/datasets", files={"file": (name, data)})
     assert created.status_code == 201, created.text
@@ -61,7 +50,7 @@ def ingested(client: httpx.Client, data: bytes, name: str) -> int:
 
 def test_pipeline_analysis_of_a_log_with_latencies(stack: Stack) -> None:
     stack.start_worker()
-    client = stack.client(token_for(stack, "cap@example.com", "Capacity"))
+    client = stack.client(stack.token_for("cap@example.com", "Capacity"))
     log = combined_latency_lines(mm1_table())
     dataset_id = ingested(client, log, "synth.log")
     storage = Path(stack.env["HEADROOM_DATA_DIR"]) / "storage" / "datasets" / str(dataset_id)
@@ -82,7 +71,7 @@ def test_pipeline_analysis_of_a_log_with_latencies(stack: Stack) -> None:
 
 def test_a_log_without_latencies_fails_once_without_retries(stack: Stack, sample_log: Path) -> None:
     stack.start_worker()
-    client = stack.client(token_for(stack, "plain@example.com", "Plain"))
+    client = stack.client(stack.token_for("plain@example.com", "Plain"))
     dataset_id = ingested(client, sample_log.read_bytes(), "access.log")
     created = client.post(f"/api/v1/datasets/{dataset_id}/analyses", json={}).json()
     job = wait_for_job(client, created["job"]["id"])

@@ -55,22 +55,6 @@ def ingest_stack(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Sta
     running.stop()
 
 
-def token_for(stack: Stack, email: str, workspace: str) -> str:
-    stack.headroom(
-        "admin",
-        "create-user",
-        email,
-        "--password-stdin",
-        "--workspace",
-        workspace,
-        stdin=PASSWORD + "\n",
-    )
-    out = stack.headroom(
-        "admin", "create-token", email, "--workspace", workspace, "--scope", "write", "--json"
-    )
-    return str(httpx.Response(200, content=out).json()["token"])
-
-
 def upload(client: httpx.Client, data: bytes, name: str) -> dict:  # type: ignore[type-arg]
     response = client.post("/api/v1/datasets", files={"file": (name, data)})
     assert response.status_code == 201, response.text
@@ -85,7 +69,7 @@ def summary_of(client: httpx.Client, dataset_id: int) -> dict:  # type: ignore[t
 
 def test_pipeline_upload_poll_and_summary(stack: Stack, sample_log: Path) -> None:
     stack.start_worker()
-    client = stack.client(token_for(stack, "ci@example.com", "Pipelines"))
+    client = stack.client(stack.token_for("ci@example.com", "Pipelines"))
     created = upload(client, sample_log.read_bytes(), "access.log")
     job = wait_for_job(client, created["job"]["id"])
     assert job["status"] == "succeeded", job
@@ -101,7 +85,7 @@ def test_killed_worker_job_is_finished_by_another(ingest_stack: Stack, sample_lo
     stack = ingest_stack
     big_log = sample_log.read_bytes() * 20  # 200,000 lines, ~47 MB, ~180 parts of 256 KiB
     victim = stack.start_worker()
-    client = stack.client(token_for(stack, "ops@example.com", "Ops"))
+    client = stack.client(stack.token_for("ops@example.com", "Ops"))
     created = upload(client, big_log, "big.log")
     job_id = created["job"]["id"]
     _wait_until_running(client, job_id, min_progress=0.1)
@@ -111,7 +95,7 @@ def test_killed_worker_job_is_finished_by_another(ingest_stack: Stack, sample_lo
     assert job["status"] == "succeeded", job
     if stack.env["HEADROOM_PARALLEL_INGEST"] == "false":
         assert job["attempts"] == 2
-    other = stack.client(token_for(stack, "ops2@example.com", "Ops2"))
+    other = stack.client(stack.token_for("ops2@example.com", "Ops2"))
     clean = upload(other, big_log, "big.log")
     assert wait_for_job(other, clean["job"]["id"], timeout_s=180)["status"] == "succeeded"
     assert summary_of(client, created["id"]) == summary_of(other, clean["id"])
@@ -122,7 +106,7 @@ def test_parallel_ingest_matches_one_pass(stack: Stack, sample_log: Path, tmp_pa
     big_log = b"".join([sample_log.read_bytes()] * 8 + [b"not a log line\n"] * 3)
     stack.start_worker()
     stack.start_worker()
-    client = stack.client(token_for(stack, "par@example.com", "Par"))
+    client = stack.client(stack.token_for("par@example.com", "Par"))
     created = upload(client, big_log, "par.log")
     assert wait_for_job(client, created["job"]["id"])["status"] == "succeeded"
     parallel = summary_of(client, created["id"])
@@ -156,7 +140,7 @@ def _wait_until_running(client: httpx.Client, job_id: int, min_progress: float) 
 
 
 def test_bad_input_fails_once_without_retries(stack: Stack, sample_log: Path) -> None:
-    client = stack.client(token_for(stack, "qa@example.com", "QA"))
+    client = stack.client(stack.token_for("qa@example.com", "QA"))
     created = upload(client, sample_log.read_bytes(), "access.log")
     stored = next((Path(stack.env["HEADROOM_DATA_DIR"]) / "storage" / "datasets").rglob("*.log"))
     stored.write_bytes(b"\x00garbage that is no log at all\n" * 1000)  # storage went bad
@@ -178,7 +162,7 @@ def test_embedded_mode_sqlite_and_filesystem_broker(tmp_path: Path, sample_log: 
     embedded.headroom("migrate")
     try:
         embedded.start_api(port, "--with-worker")
-        client = embedded.client(token_for(embedded, "solo@example.com", "Solo"))
+        client = embedded.client(embedded.token_for("solo@example.com", "Solo"))
         created = upload(client, sample_log.read_bytes(), "access.log")
         assert wait_for_job(client, created["job"]["id"])["status"] == "succeeded"
         assert summary_of(client, created["id"])["status_counts"]["5xx"] == 3
@@ -207,7 +191,7 @@ def test_a_2gb_upload_streams_in_constant_memory(
             sent += len(chunk)
             yield chunk
 
-    client = stack.client(token_for(stack, f"{encoding}@example.com", f"Big-{encoding}"))
+    client = stack.client(stack.token_for(f"{encoding}@example.com", f"Big-{encoding}"))
     if encoding == "raw":
         response = client.post("/api/v1/datasets", params={"name": "big.log"}, content=body())
     else:

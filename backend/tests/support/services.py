@@ -5,6 +5,7 @@ Used by the pytest fixtures and by the Playwright suite (e2e/stack.py)."""
 
 import contextlib
 import glob
+import json
 import os
 import shutil
 import signal
@@ -175,6 +176,22 @@ class Stack:
             check=True,
         )
         return done.stdout
+
+    def token_for(self, email: str, workspace: str, scope: str = "write") -> str:
+        """A new user in a (new) workspace, and an API token for them."""
+        self.headroom(
+            "admin",
+            "create-user",
+            email,
+            "--password-stdin",
+            "--workspace",
+            workspace,
+            stdin="a-long-enough-password\n",
+        )
+        out = self.headroom(
+            "admin", "create-token", email, "--workspace", workspace, "--scope", scope, "--json"
+        )
+        return str(json.loads(out)["token"])
 
     def start_api(self, port: int, *extra: str) -> None:
         self.api = self._spawn("api", ["serve", "--host", "127.0.0.1", "--port", str(port), *extra])

@@ -1,0 +1,175 @@
+"""A small client of the Headroom REST API for pipelines: credentials, resumable uploads
+(chunk by chunk, each with its SHA-256, resuming where the server says), and job polling."""
+
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+CHUNK_BYTES = 8 * 1024**2
+RETRIES = 6
+
+
+class RemoteError(Exception):
+    """The server refused (4xx) or could not be reached; the message says which."""
+
+
+@dataclass(frozen=True)
+class Credentials:
+    url: str
+    token: str
+
+
+def config_dir() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "headroom"
+
+
+def state_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "headroom" / "uploads"
+
+
+def save_credentials(credentials: Credentials) -> Path:
+    path = config_dir() / "credentials.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.touch(mode=0o600)
+    path.chmod(0o600)
+    path.write_text(json.dumps({"url": credentials.url, "token": credentials.token}))
+    return path
+
+
+def load_credentials() -> Credentials:
+    """HEADROOM_URL / HEADROOM_TOKEN win over the file written by `headroom login`."""
+    stored: dict[str, str] = {}
+    path = config_dir() / "credentials.json"
+    if path.is_file():
+        stored = json.loads(path.read_text())
+    url = os.environ.get("HEADROOM_URL") or stored.get("url")
+    token = os.environ.get("HEADROOM_TOKEN") or stored.get("token")
+    if not url or not token:
+        raise RemoteError(
+            "not signed in: run `headroom login --url URL --token TOKEN` "
+            "or set HEADROOM_URL and HEADROOM_TOKEN"
+        )
+    return Credentials(url.rstrip("/"), token)
+
+
+def client(credentials: Credentials) -> httpx.Client:
+    return httpx.Client(
+        base_url=credentials.url,
+        timeout=120,
+        headers={"Authorization": f"Bearer {credentials.token}"},
+    )
+
+
+def checked(response: httpx.Response) -> Any:
+    if response.status_code >= 400:
+        try:
+            error = response.json()["error"]
+            message = f"{error['message']} ({error['code']})"
+            if (error.get("detail") or {}).get("line"):
+                message += f"\n  line {error['detail']['line_number']}: {error['detail']['line']}"
+        except (ValueError, KeyError, TypeError):
+            message = f"HTTP {response.status_code}: {response.text[:200]}"
+        raise RemoteError(message)
+    return response.json() if response.content else None
+
+
+Progress = Callable[[int, int], None]
+
+
+def upload_file(
+    http: httpx.Client,
+    path: Path,
+    workspace_id: int | None,
+    progress: Progress,
+    chunk_bytes: int = CHUNK_BYTES,
+) -> dict[str, Any]:
+    """Upload (or resume uploading) a file; returns the dataset."""
+    size = path.stat().st_size
+    state = _state_file(http, path)
+    upload = _resume(http, state) or _start(http, path, size, workspace_id, state)
+    offset = int(upload["offset_bytes"])
+    with open(path, "rb") as handle:
+        while offset < size:
+            progress(offset, size)
+            handle.seek(offset)
+            offset = _send_chunk(http, upload["id"], offset, handle.read(chunk_bytes))
+    progress(size, size)
+    dataset: dict[str, Any] = checked(http.post(f"/api/v1/uploads/{upload['id']}/complete"))
+    state.unlink(missing_ok=True)
+    return dataset
+
+
+def _state_file(http: httpx.Client, path: Path) -> Path:
+    stat = path.stat()
+    identity = f"{http.base_url}|{path.resolve()}|{stat.st_size}|{stat.st_mtime_ns}"
+    return state_dir() / f"{hashlib.sha256(identity.encode()).hexdigest()[:32]}.json"
+
+
+def _resume(http: httpx.Client, state: Path) -> dict[str, Any] | None:
+    if not state.is_file():
+        return None
+    upload_id = json.loads(state.read_text())["upload_id"]
+    response = http.get(f"/api/v1/uploads/{upload_id}")
+    return response.json() if response.status_code == 200 else None
+
+
+def _start(
+    http: httpx.Client, path: Path, size: int, workspace_id: int | None, state: Path
+) -> dict[str, Any]:
+    body = {"name": path.name, "size_bytes": size, "workspace_id": workspace_id}
+    upload: dict[str, Any] = checked(http.post("/api/v1/uploads", json=body))
+    state.parent.mkdir(parents=True, exist_ok=True)
+    state.write_text(json.dumps({"upload_id": upload["id"]}))
+    return upload
+
+
+def _send_chunk(http: httpx.Client, upload_id: str, offset: int, chunk: bytes) -> int:
+    """Sends one chunk, retrying with backoff; returns the server's new offset."""
+    headers = {
+        "X-Chunk-SHA256": hashlib.sha256(chunk).hexdigest(),
+        "Content-Type": "application/octet-stream",
+    }
+    for attempt in range(RETRIES):
+        try:
+            response = http.put(
+                f"/api/v1/uploads/{upload_id}/chunks",
+                params={"offset": offset},
+                content=chunk,
+                headers=headers,
+            )
+        except httpx.TransportError:
+            time.sleep(min(2**attempt, 30))
+            continue
+        if response.status_code == 409:  # the server has more (or less): go by its offset
+            return int(response.json()["error"]["detail"]["offset_bytes"])
+        if response.status_code >= 500:
+            time.sleep(min(2**attempt, 30))
+            continue
+        return int(checked(response)["offset_bytes"])
+    raise RemoteError(
+        f"the server stayed unreachable after {RETRIES} attempts; "
+        "run the same command again to resume"
+    )
+
+
+def wait_for_job(
+    http: httpx.Client,
+    job_id: int,
+    on_update: Callable[[dict[str, Any]], None],
+    poll_s: float = 1.0,
+) -> dict[str, Any]:
+    while True:
+        job: dict[str, Any] = checked(http.get(f"/api/v1/jobs/{job_id}"))
+        on_update(job)
+        if job["status"] in ("succeeded", "failed", "cancelled"):
+            return job
+        time.sleep(poll_s)
