@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).parent / "backend" / "tests"))
 
 from headroom.core.migrations import upgrade
 from headroom.core.settings import Settings
-from support.services import postgres_server, redis_server
+from support.services import Stack, free_port, postgres_server, redis_server, stack_env
 
 SAMPLE_LOG = Path(__file__).parent / "data" / "logs" / "apache_combined_elastic.log"
 _counter = itertools.count()
@@ -88,3 +88,29 @@ def settings(database_url: str, tmp_path: Path) -> Settings:
 @pytest.fixture
 def sample_log() -> Path:
     return SAMPLE_LOG
+
+
+def production_stack(request: pytest.FixtureRequest, tmp_path: Path, **extra: str) -> Stack:
+    """The API (no worker yet) on PostgreSQL + Redis, with short leases for the tests."""
+    database_url = fresh_database("postgresql", request, tmp_path)
+    settings = {
+        "job_lease_s": "5",
+        "reaper_interval_s": "1",
+        "ingest_chunk_bytes": str(256 * 1024),
+        "static_dir": str(tmp_path / "no-ui"),
+    }
+    env = stack_env(
+        tmp_path, database_url, request.getfixturevalue("redis_url"), **{**settings, **extra}
+    )
+    port = free_port()
+    running = Stack(env=env, base_url=f"http://127.0.0.1:{port}", log_dir=tmp_path)
+    running.start_api(port)
+    return running
+
+
+@pytest.fixture
+def stack(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Stack]:
+    running = production_stack(request, tmp_path)
+    yield running
+    running.stop()
+    shutil.rmtree(tmp_path / "storage", ignore_errors=True)  # large uploads

@@ -1,7 +1,6 @@
 """The whole stack as production runs it: API and Celery workers as processes, PostgreSQL
 and Redis (and the embedded SQLite + filesystem-broker mode), driven over HTTP."""
 
-import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -9,6 +8,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from conftest import production_stack
 from headroom.core.migrations import upgrade
 from headroom.core.settings import Settings
 from headroom.jobs.runner import ingest_body, run_job
@@ -18,37 +18,9 @@ from support.services import Stack, free_port, stack_env, wait_for_job
 PASSWORD = "pipeline-password"
 
 
-def make_stack(request: pytest.FixtureRequest, tmp_path: Path, **extra: str) -> Stack:
-    from conftest import fresh_database
-
-    database_url = fresh_database("postgresql", request, tmp_path)
-    env = stack_env(
-        tmp_path,
-        database_url,
-        request.getfixturevalue("redis_url"),
-        job_lease_s="5",
-        reaper_interval_s="1",
-        ingest_chunk_bytes=str(256 * 1024),
-        static_dir=str(tmp_path / "no-ui"),
-        **extra,
-    )
-    port = free_port()
-    running = Stack(env=env, base_url=f"http://127.0.0.1:{port}", log_dir=tmp_path)
-    running.start_api(port)
-    return running
-
-
-@pytest.fixture
-def stack(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Stack]:
-    running = make_stack(request, tmp_path)
-    yield running
-    running.stop()
-    shutil.rmtree(tmp_path / "storage", ignore_errors=True)  # the 2 GB uploads
-
-
 @pytest.fixture(params=["parallel", "sequential"])
 def ingest_stack(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Stack]:
-    running = make_stack(
+    running = production_stack(
         request, tmp_path, parallel_ingest="true" if request.param == "parallel" else "false"
     )
     yield running

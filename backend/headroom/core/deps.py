@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 
 from headroom.auth import service as auth_service
 from headroom.auth.principal import Principal
-from headroom.core.db import get_sessionmaker
+from headroom.core.db import session_scope
 from headroom.core.errors import Forbidden, NotAuthenticated
 from headroom.core.settings import Settings
 from headroom.core.storage import LocalStore, open_store
@@ -27,15 +27,8 @@ SettingsDep = Annotated[Settings, Depends(get_app_settings)]
 
 
 def get_db(settings: SettingsDep) -> Iterator[Session]:
-    session = get_sessionmaker(settings.resolved_database_url())()
-    try:
+    with session_scope(settings.resolved_database_url()) as session:
         yield session
-        session.commit()
-    except BaseException:
-        session.rollback()
-        raise
-    finally:
-        session.close()
 
 
 # scope="function": commit before the response is sent, so the next request sees the writes
