@@ -1,8 +1,8 @@
 """Shared fixtures: throwaway PostgreSQL and Redis, migrated databases, settings, clients."""
 
-import itertools
 import shutil
 import sys
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,7 +16,6 @@ from headroom.core.settings import Settings
 from support.services import Stack, free_port, postgres_server, redis_server, stack_env
 
 SAMPLE_LOG = Path(__file__).parent / "data" / "logs" / "apache_combined_elastic.log"
-_counter = itertools.count()
 
 
 @pytest.fixture(scope="session")
@@ -68,7 +67,8 @@ def fresh_database(kind: str, request: pytest.FixtureRequest, tmp_path: Path) ->
         return f"sqlite:///{target}"
     server_url: str = request.getfixturevalue("postgres_url")
     template = request.getfixturevalue("postgres_template")
-    name = f"t{next(_counter)}"
+    # uuid, not a counter: test modules import this file a second time (importlib mode)
+    name = f"t{uuid.uuid4().hex[:16]}"
     _admin(server_url, f"CREATE DATABASE {name} TEMPLATE {template}")
     return server_url.rsplit("/", 1)[0] + f"/{name}"
 
