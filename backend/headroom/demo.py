@@ -1,12 +1,17 @@
-"""The demo workspace: a user, a workspace and a real sample log, analysed in-process."""
+"""The demo workspace: a user, a workspace, a real sample log and a synthetic log with
+response times (so the capacity views have something to show), each analysed in-process."""
 
 import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import click
+import numpy as np
 
 from headroom.admin import ensure_workspace
+from headroom.analyses import service as analyses_service
+from headroom.analyses.run import capacity_body
+from headroom.analyses.schemas import CapacityParamsIn
 from headroom.auth import repository as auth_repository
 from headroom.auth import service as auth_service
 from headroom.auth.principal import Principal
@@ -16,50 +21,79 @@ from headroom.core.storage import open_store
 from headroom.datasets import service as dataset_service
 from headroom.datasets import uploads
 from headroom.datasets.sniffing import sniff_file
+from headroom.engine.capacity import synth
 from headroom.jobs.models import Job, JobStatus
-from headroom.jobs.runner import ingest_body, run_job
+from headroom.jobs.runner import Body, ingest_body, run_job
 from headroom.workspaces.models import Membership, Role
 
 DEMO_WORKSPACE = "Demo"
 DEFAULT_SAMPLE = REPO_ROOT / "data" / "logs" / "apache_combined_elastic.log"
+SYNTHETIC_NAME = "synthetic-mm4-latency.log"
 
 
 def seed_demo(settings: Settings, email: str, password: str, sample: Path | None) -> str:
     sample = sample or DEFAULT_SAMPLE
-    store = open_store(settings.resolved_storage_url())
-    staged = asyncio.run(
-        uploads.stage(store, _file_chunks(sample), sample.name, settings.max_upload_bytes)
-    )
+    principal, workspace_id = _demo_member(settings, email, password)
+    _add_log(settings, principal, workspace_id, sample.name, sample.read_bytes())
+    synthetic_id = _add_log(settings, principal, workspace_id, SYNTHETIC_NAME, synthetic_log())
+    _analyse(settings, principal, synthetic_id)
+    return f"{sample.name} and {SYNTHETIC_NAME}"
+
+
+def synthetic_log() -> bytes:
+    """An M/M/4 server (25 req/s per core) under load rising from 5% to 95% over 20 minutes:
+    generated from the queueing model, labelled synthetic, the same bytes every time."""
+    rates_per_s = [float(r) for r in np.linspace(0.05, 0.95, 20) * 100.0]
+    table = synth.queue_log(rates_per_s, 60.0, 25.0, 4, np.random.default_rng(2026))
+    return synth.combined_log(table, user_agent="headroom-demo-synthetic/1.0")
+
+
+def _demo_member(settings: Settings, email: str, password: str) -> tuple[Principal, int]:
     with session_scope(settings.resolved_database_url()) as session:
         user = auth_repository.user_by_email(session, email) or auth_service.create_user(
             session, email, password, name="Demo user"
         )
         workspace = ensure_workspace(session, DEMO_WORKSPACE)
-        if not any(
-            m.workspace_id == workspace.id for m in auth_repository.memberships_of(session, user.id)
-        ):
+        memberships = auth_repository.memberships_of(session, user.id)
+        if not any(m.workspace_id == workspace.id for m in memberships):
             session.add(Membership(user_id=user.id, workspace_id=workspace.id, role="owner"))
             session.flush()
-        principal = Principal(user=user, roles={workspace.id: Role.owner})
+        return Principal(user=user, roles={workspace.id: Role.owner}), workspace.id
+
+
+def _add_log(
+    settings: Settings, principal: Principal, workspace_id: int, name: str, data: bytes
+) -> int:
+    """Upload and ingest a log (or find it, when the same bytes are already there)."""
+    store = open_store(settings.resolved_storage_url())
+    staged = asyncio.run(uploads.stage(store, _chunks(data), name, settings.max_upload_bytes))
+    with session_scope(settings.resolved_database_url()) as session:
         sniffed = sniff_file(str(store.local_path(staged.key)))
         dataset, job = dataset_service.register_upload(
-            session, store, principal, workspace.id, staged, sniffed
+            session, store, principal, workspace_id, staged, sniffed
         )
+        dataset_id, job_id = dataset.id, (job.id if job else None)
+    _run(settings, job_id, ingest_body, f"the demo log {name} failed to ingest")
+    return dataset_id
+
+
+def _analyse(settings: Settings, principal: Principal, dataset_id: int) -> None:
+    with session_scope(settings.resolved_database_url()) as session:
+        _, job = analyses_service.create(session, principal, dataset_id, CapacityParamsIn())
         job_id = job.id if job else None
-    if job_id is not None:
-        run_job(settings, job_id, ingest_body)
-        _raise_if_failed(settings, job_id)
-    return dataset.name
+    _run(settings, job_id, capacity_body, "the demo capacity analysis failed")
 
 
-def _raise_if_failed(settings: Settings, job_id: int) -> None:
+def _run(settings: Settings, job_id: int | None, body: Body, failure: str) -> None:
+    if job_id is None:
+        return
+    run_job(settings, job_id, body)
     with session_scope(settings.resolved_database_url()) as session:
         job = session.get(Job, job_id)
         if job is not None and job.status != JobStatus.succeeded:
-            raise click.ClickException(f"the demo log failed to ingest: {job.error_message}")
+            raise click.ClickException(f"{failure}: {job.error_message}")
 
 
-async def _file_chunks(path: Path) -> AsyncIterator[bytes]:
-    with open(path, "rb") as handle:
-        while chunk := handle.read(1 << 20):
-            yield chunk
+async def _chunks(data: bytes) -> AsyncIterator[bytes]:
+    for start in range(0, len(data), 1 << 20):
+        yield data[start : start + (1 << 20)]

@@ -16,19 +16,7 @@ def mm1_table(mu_per_s: float = 40.0, segment_s: float = 40.0, seed: int = 7) ->
 
 def combined_latency_lines(table: pl.DataFrame) -> bytes:
     """Apache Combined plus %D (microseconds): one line per request of the table."""
-    lines = table.select(
-        pl.format(
-            '10.0.{}.{} - - [{}] "GET /item/{} HTTP/1.1" {} {} "-" "synth/1.0" {}',
-            (pl.int_range(pl.len()) // 250 % 250),
-            (pl.int_range(pl.len()) % 250),
-            pl.col("ts").dt.strftime("%d/%b/%Y:%H:%M:%S +0000"),
-            pl.int_range(pl.len()) % 97,
-            pl.col("status"),
-            pl.lit(512),
-            (pl.col("latency_s") * 1e6).round().cast(pl.Int64),
-        ).alias("line")
-    )["line"]
-    return ("\n".join(lines.to_list()) + "\n").encode()
+    return synth.combined_log(table)
 
 
 def write_mm1_log(path: Path, **kwargs: float) -> Path:

@@ -153,3 +153,22 @@ def pool_trace(
     order = np.argsort(arrive[:done], kind="stable")
     a, d = arrive[:done][order], depart[:done][order]
     return to_table(a, d - a, server)
+
+
+def combined_log(table: pl.DataFrame, user_agent: str = "synth/1.0") -> bytes:
+    """Apache Combined plus %D (microseconds): one access-log line per request of the table."""
+    index = pl.int_range(pl.len())
+    lines = table.select(
+        pl.format(
+            '10.0.{}.{} - - [{}] "GET /item/{} HTTP/1.1" {} {} "-" "{}" {}',
+            index // 250 % 250,
+            index % 250,
+            pl.col("ts").dt.strftime("%d/%b/%Y:%H:%M:%S +0000"),
+            index % 97,
+            pl.col("status"),
+            pl.lit(512),
+            pl.lit(user_agent),
+            (pl.col("latency_s") * 1e6).round().cast(pl.Int64),
+        ).alias("line")
+    )["line"]
+    return ("\n".join(lines.to_list()) + "\n").encode()
