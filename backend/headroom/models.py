@@ -5,6 +5,7 @@ from headroom.auth.models import ApiToken, User, UserSession
 from headroom.core.db import Base
 from headroom.datasets.models import Dataset
 from headroom.jobs.models import Job, Result
+from headroom.simulations.models import SimulationRun
 from headroom.uploads.models import Upload
 from headroom.workspaces.models import Membership, Workspace
 
@@ -16,6 +17,7 @@ __all__ = [
     "Job",
     "Membership",
     "Result",
+    "SimulationRun",
     "Upload",
     "User",
     "UserSession",

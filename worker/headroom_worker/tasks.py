@@ -19,6 +19,9 @@ from headroom.engine.logs import LogInputError
 from headroom.jobs.progress import ProgressReporter
 from headroom.jobs.runner import TRANSIENT, JobContext, run_job
 from headroom.jobs.service import JobLost
+from headroom.simulations.run import Plan, guarded, run_point, run_single
+from headroom.simulations.run import fail as fail_simulation
+from headroom.simulations.run import merge as merge_sweep
 from headroom_worker.app import app
 
 
@@ -92,3 +95,59 @@ def analyze_capacity(self: Task, job_id: int) -> None:
         raise self.retry(exc=error, countdown=min(2**attempts, 300))
 
     run_job(get_settings(), job_id, capacity_body, on_transient=retry)
+
+
+@app.task(name="sim.run", bind=True, max_retries=None)
+def simulate(self: Task, job_id: int) -> None:
+    def retry(error: Exception, attempts: int) -> None:
+        raise self.retry(exc=error, countdown=min(2**attempts, 300))
+
+    run_job(get_settings(), job_id, _simulate, on_transient=retry)
+
+
+def _simulate(context: JobContext) -> None:
+    guarded(context, lambda plan: _simulate_plan(context, plan))
+
+
+def _simulate_plan(context: JobContext, plan: Plan) -> None:
+    """One run here; a sweep fans out, one task per run, merged by a chord."""
+    if plan.sweep is None:
+        run_single(context, plan)
+        return
+    args = (context.job_id, context.worker)
+    header = group(simulate_point.s(*args, index) for index in range(len(plan.points())))
+    chord(header)(simulate_merge.s(*args).on_error(simulate_failed.s(*args)))
+
+
+@app.task(
+    name="sim.run_point",
+    ignore_result=False,
+    autoretry_for=TRANSIENT,
+    retry_backoff=True,
+    max_retries=5,
+)
+def simulate_point(job_id: int, worker: str, index: int) -> dict[str, Any]:
+    return run_point(get_settings(), job_id, worker, index)
+
+
+@app.task(name="sim.merge", autoretry_for=TRANSIENT, retry_backoff=True, max_retries=5)
+def simulate_merge(rows: list[dict[str, Any]], job_id: int, worker: str) -> None:
+    try:
+        merge_sweep(get_settings(), job_id, worker, rows)
+    except JobLost:
+        return
+
+
+@app.task(name="sim.failed")
+def simulate_failed(
+    job_id: int, worker: str, request: Any, exc: BaseException, traceback: Any
+) -> None:
+    """A run failed for good (or its job was cancelled): the job fails unless it is no
+    longer this worker's running job."""
+    fail_simulation(
+        get_settings(),
+        job_id,
+        worker,
+        "internal_error",
+        f"a run of the sweep failed: {type(exc).__name__}: {exc}",
+    )

@@ -1,0 +1,99 @@
+"""Local simulation command (no server): `headroom simulate SCENARIO`. A bad scenario exits
+with status 2 and one line on stderr naming the field."""
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from headroom.cli_analysis import InputError, OneLineCommand
+
+
+@click.command("simulate", cls=OneLineCommand)
+@click.argument("scenario", required=False)
+@click.option("--seed", type=click.IntRange(min=0), default=None, help="overrides the scenario's")
+@click.option("--out", "out_dir", default=None, help="write series.csv and summary.json here")
+@click.option("--json", "as_json", is_flag=True, help="print the JSON summary")
+@click.option("--schema", is_flag=True, help="print the scenario's JSON Schema and exit")
+def simulate_command(
+    scenario: str | None, seed: int | None, out_dir: str | None, as_json: bool, schema: bool
+) -> None:
+    """Run a scenario (YAML or JSON) through the discrete-event simulator."""
+    from headroom.engine.sim import ScenarioError, Simulation, load_scenario, scenario_json_schema
+    from headroom.simulations.documents import summary
+
+    if schema:
+        click.echo(json.dumps(scenario_json_schema(), indent=2))
+        return
+    if scenario is None:
+        raise InputError("missing SCENARIO (a YAML or JSON file), or give --schema")
+    try:
+        loaded = load_scenario(_read(scenario))
+        result = Simulation(loaded).run(seed)
+    except (ScenarioError, KeyError) as error:
+        raise InputError(f"{scenario}: {error}") from error
+    document = summary(result)
+    if out_dir is not None:
+        _write_out(Path(out_dir), document, result.series.downsample())
+    if as_json:
+        click.echo(json.dumps(document, indent=2, allow_nan=False))
+    else:
+        click.echo(_text(document))
+
+
+def _read(path: str) -> str:
+    file = Path(path)
+    if not file.is_file():
+        raise InputError(f"no such file: {path}")
+    try:
+        return file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(f"{path}: {error}") from error
+
+
+def _write_out(folder: Path, document: dict[str, Any], series: dict[str, Any]) -> None:
+    """summary.json, and series.csv in long form (series, t_s, value): each series has its
+    own downsampled instants."""
+    import polars as pl
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "summary.json").write_text(json.dumps(document, indent=2) + "\n")
+        names = [k for k in series if not k.endswith("_t_s")]
+        frames = [
+            pl.DataFrame({"series": name, "t_s": series[f"{name}_t_s"], "value": series[name]})
+            for name in names
+        ]
+        pl.concat(frames).write_csv(folder / "series.csv")
+    except OSError as error:
+        raise InputError(f"--out {folder}: {error}") from error
+
+
+def _text(document: dict[str, Any]) -> str:
+    lat, vms = document["latency_s"], document["vms"]
+    lines = [
+        f"requests {document['requests']}, pages {document['pages']}, events {document['events']}",
+        f"latency_s mean {lat['mean']:.4g} median {lat['median']:.4g} "
+        f"p95 {lat['p95']:.4g} p99 {lat['p99']:.4g}",
+    ]
+    if document["plt_s"] is not None:
+        plt = document["plt_s"]
+        lines.append(
+            f"plt_s mean {plt['mean']:.4g} median {plt['median']:.4g} "
+            f"p95 {plt['p95']:.4g} p99 {plt['p99']:.4g}"
+        )
+    lines.append(
+        f"vms mean allocated {vms['mean_allocated']:.3g}, max {vms['max_allocated']}, "
+        f"{vms['vm_hours']:.3g} VM-hours, {vms['scaling_actions']} scaling actions"
+    )
+    sla = document["sla_violation_fraction"]
+    lines.append(
+        f"rejected {document['rejected_fraction']:.3%}"
+        + (f", SLA windows violated {sla:.3%}" if sla is not None else "")
+        + f"; wall {document['wall_s']:.2f} s"
+    )
+    return "\n".join(lines)
+
+
+COMMANDS = (simulate_command,)

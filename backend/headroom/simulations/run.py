@@ -1,0 +1,172 @@
+"""The `sim.run` job: run the scenario (or each point of its sweep) with the engine and
+store the result document. Idempotent: a retry replaces its own Result.
+
+Progress is the simulated fraction done; every report checks the job is still ours and
+still running, so a cancelled job stops at its next report (SimulationCancelled)."""
+
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import delete
+
+from headroom.core.db import session_scope
+from headroom.core.settings import Settings
+from headroom.engine.sim import ScenarioError, Simulation
+from headroom.jobs import service as job_service
+from headroom.jobs.models import Job, JobStatus, Result
+from headroom.jobs.progress import ProgressReporter, add_progress
+from headroom.jobs.runner import TRANSIENT, Heartbeat, JobContext
+from headroom.simulations import documents, repository, sweep
+
+log = logging.getLogger(__name__)
+RUN_KIND, SWEEP_KIND = "simulation_run", "simulation_sweep"
+CHECK_INTERVAL_S = 1.0  # how often a sweep part checks its job was not cancelled
+
+
+class SimulationCancelled(job_service.JobLost):
+    """The job was cancelled while the simulation ran."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    scenario: dict[str, Any]
+    seed: int | None
+    sweep: dict[str, Any] | None
+
+    def points(self) -> list[dict[str, Any]]:
+        return sweep.points(self.sweep) if self.sweep else []
+
+
+def simulation_body(context: JobContext) -> None:
+    """In-process body for jobs.runner.run_job: one run, or a sweep's runs one after another
+    (the worker fans a sweep out instead, see headroom_worker.tasks)."""
+    guarded(context, lambda plan: _inline(context, plan))
+
+
+def guarded(context: JobContext, work: Any) -> None:
+    """Loads the plan and runs ``work(plan)``, mapping a cancel and bad input to job states."""
+    try:
+        work(prepare(context.settings, context.job_id, context.worker))
+    except SimulationCancelled:
+        log.info("simulation job %s cancelled; stopped", context.job_id)
+    except (job_service.JobLost, *TRANSIENT):
+        raise
+    except (ScenarioError, sweep.SweepError, KeyError) as error:
+        fail(context.settings, context.job_id, context.worker, "invalid_scenario", str(error))
+
+
+def _inline(context: JobContext, plan: Plan) -> None:
+    if plan.sweep is None:
+        run_single(context, plan)
+        return
+    rows = [
+        run_point(context.settings, context.job_id, context.worker, i)
+        for i in range(len(plan.points()))
+    ]
+    merge(context.settings, context.job_id, context.worker, rows)
+
+
+def prepare(settings: Settings, job_id: int, worker: str) -> Plan:
+    with session_scope(settings.resolved_database_url()) as session:
+        simulation = repository.by_job(session, job_id)
+        if simulation is None:
+            raise LookupError(f"the simulation of job {job_id} vanished")
+        job_service.report(session, job_id, worker, 0.0, "starting", None)
+        return Plan(dict(simulation.scenario), simulation.seed, simulation.sweep)
+
+
+def run_single(context: JobContext, plan: Plan) -> None:
+    reporter = ProgressReporter(context.settings, context.job_id, context.worker)
+    progress = _reporting(context.settings, context.job_id, reporter)
+    result = Simulation(plan.scenario).run(plan.seed, progress)
+    _save(
+        context.settings, context.job_id, context.worker, RUN_KIND, documents.run_document(result)
+    )
+
+
+def _reporting(settings: Settings, job_id: int, reporter: ProgressReporter) -> Any:
+    def progress(fraction: float) -> None:
+        try:
+            reporter(min(fraction, 0.99), "simulating")
+        except job_service.JobLost:
+            _raise_if_cancelled(settings, job_id)
+            raise
+
+    return progress
+
+
+def run_point(settings: Settings, job_id: int, worker: str, index: int) -> dict[str, Any]:
+    """One run of a sweep (a Celery group member or an inline step): its row of the result."""
+    with Heartbeat(JobContext(settings, job_id, worker)):
+        check_owned(settings, job_id, worker)
+        plan = prepare_part(settings, job_id)
+        points = plan.points()
+        result = Simulation(sweep.scenario_at(plan.scenario, points[index])).run(
+            plan.seed, _checking(settings, job_id, worker)
+        )
+        add_progress(settings, job_id, worker, 0.99 / len(points), "simulating")
+    return documents.sweep_row(index, points[index], documents.summary(result))
+
+
+def prepare_part(settings: Settings, job_id: int) -> Plan:
+    with session_scope(settings.resolved_database_url()) as session:
+        simulation = repository.by_job(session, job_id)
+        if simulation is None:
+            raise LookupError(f"the simulation of job {job_id} vanished")
+        return Plan(dict(simulation.scenario), simulation.seed, simulation.sweep)
+
+
+def _checking(settings: Settings, job_id: int, worker: str) -> Any:
+    last = [time.monotonic()]
+
+    def progress(_: float) -> None:
+        if time.monotonic() - last[0] >= CHECK_INTERVAL_S:
+            check_owned(settings, job_id, worker)
+            last[0] = time.monotonic()
+
+    return progress
+
+
+def check_owned(settings: Settings, job_id: int, worker: str) -> None:
+    try:
+        with session_scope(settings.resolved_database_url()) as session:
+            job_service.owned(session, job_id, worker)
+    except job_service.JobLost:
+        _raise_if_cancelled(settings, job_id)
+        raise
+
+
+def _raise_if_cancelled(settings: Settings, job_id: int) -> None:
+    with session_scope(settings.resolved_database_url()) as session:
+        job = session.get(Job, job_id)
+        if job is not None and job.status == JobStatus.cancelled:
+            raise SimulationCancelled(f"job {job_id} was cancelled")
+
+
+def merge(settings: Settings, job_id: int, worker: str, rows: list[dict[str, Any]]) -> None:
+    """The sweep's one Result: a row per run (the chord's callback, or inline)."""
+    plan = prepare_part(settings, job_id)
+    assert plan.sweep is not None
+    document = documents.sweep_document(sweep.axes(plan.sweep), rows)
+    _save(settings, job_id, worker, SWEEP_KIND, document)
+
+
+def _save(
+    settings: Settings, job_id: int, worker: str, kind: str, document: dict[str, Any]
+) -> None:
+    with session_scope(settings.resolved_database_url()) as session:
+        job = job_service.owned(session, job_id, worker)
+        session.execute(delete(Result).where(Result.job_id == job_id))
+        session.add(Result(job_id=job_id, dataset_id=None, kind=kind, document=document))
+        job_service.succeed(session, job)
+
+
+def fail(settings: Settings, job_id: int, worker: str, code: str, message: str) -> None:
+    """Fail the job unless it is no longer ours (cancelled, or taken over)."""
+    with session_scope(settings.resolved_database_url()) as session:
+        job = session.get(Job, job_id)
+        if job is None or job.status != JobStatus.running or job.worker != worker:
+            return
+        job_service.fail(session, job, code, message)
