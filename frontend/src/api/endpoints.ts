@@ -1,7 +1,17 @@
 /** One function per REST call used by the UI; hooks and tests go through these. */
 import { api, unwrap } from "./client";
 import { ApiError } from "./errors";
-import type { Dataset, DatasetPage, Job, TrafficSummary, User } from "./models";
+import type {
+  Analysis,
+  AnalysisPage,
+  CapacityParams,
+  CapacityParamsIn,
+  Dataset,
+  DatasetPage,
+  Job,
+  TrafficSummary,
+  User,
+} from "./models";
 
 export async function getMe(): Promise<User | null> {
   try {
@@ -37,4 +47,26 @@ export function getSummary(datasetId: number): Promise<TrafficSummary> {
 
 export function getJob(jobId: number): Promise<Job> {
   return unwrap(api.GET("/api/v1/jobs/{job_id}", { params: { path: { job_id: jobId } } }));
+}
+
+export function createAnalysis(datasetId: number, params: CapacityParams): Promise<Analysis> {
+  return unwrap(
+    api.POST("/api/v1/datasets/{dataset_id}/analyses", {
+      params: { path: { dataset_id: datasetId } },
+      // Every field is optional on the wire (the server fills defaults); the generated type marks defaults required.
+      body: params as CapacityParamsIn,
+    }),
+  );
+}
+
+export function listAnalyses(datasetId: number, limit = 50, offset = 0): Promise<AnalysisPage> {
+  return unwrap(
+    api.GET("/api/v1/datasets/{dataset_id}/analyses", {
+      params: { path: { dataset_id: datasetId }, query: { limit, offset } },
+    }),
+  );
+}
+
+export function getAnalysis(analysisId: number): Promise<Analysis> {
+  return unwrap(api.GET("/api/v1/analyses/{analysis_id}", { params: { path: { analysis_id: analysisId } } }));
 }

@@ -16,6 +16,12 @@ export type SeriesPoint = Schemas["SeriesPoint"];
 export type Reject = Schemas["Reject"];
 export type LatencySummary = Schemas["LatencyStats"];
 export type UserRef = Schemas["UserRef"];
+export type Analysis = Schemas["AnalysisOut"];
+export type AnalysisPage = Schemas["AnalysisPage"];
+/** Every field optional on the way in; the server fills the defaults. */
+export type CapacityParams = Partial<Schemas["CapacityParamsIn"]>;
+export type CapacityParamsIn = Schemas["CapacityParamsIn"];
+export type Stance = Schemas["CapacityParamsIn"]["stance"];
 export type { paths };
 
 export type DatasetStatus = Dataset["status"];
@@ -34,3 +40,5 @@ export function uploaderName(user: UserRef | null): string {
   if (user === null) return "a former member";
   return user.name || user.email;
 }
+
+export type { CapacityReport, ClassReport, CurvePoint, KneePoint, SlaTarget } from "./capacityReport";

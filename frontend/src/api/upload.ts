@@ -1,10 +1,11 @@
 /**
  * Dataset upload over XMLHttpRequest: fetch() cannot report upload progress.
- * The raw file is the body (no multipart), so a multi-GB file streams from disk.
+ * A small file is sent whole as the raw body; a large one in resumable chunks.
  */
 import { API_PREFIX } from "./client";
 import { ApiError, networkError, parseJson, toApiError } from "./errors";
 import type { Dataset } from "./models";
+import { resumableUpload } from "./resumableUpload";
 
 export interface UploadProgress {
   loadedBytes: number;
@@ -42,7 +43,14 @@ function settle(xhr: XMLHttpRequest): UploadResult {
   throw toApiError(xhr.status, body);
 }
 
-export function uploadDataset({ file, workspaceId, onProgress, signal }: UploadOptions): Promise<UploadResult> {
+/** Larger files go in confirmed chunks, so an interrupted upload resumes (resumableUpload.ts). */
+export const RESUMABLE_FROM_BYTES = 16 * 1024 * 1024;
+
+export function uploadDataset(options: UploadOptions): Promise<UploadResult> {
+  return options.file.size > RESUMABLE_FROM_BYTES ? resumableUpload(options) : uploadWhole(options);
+}
+
+function uploadWhole({ file, workspaceId, onProgress, signal }: UploadOptions): Promise<UploadResult> {
   return new Promise<UploadResult>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", uploadUrl(file.name, workspaceId));

@@ -6,6 +6,13 @@ export const CHART_COLOR_TOKENS = [
   "status-3xx",
   "status-4xx",
   "status-5xx",
+  "chart-latency",
+  "chart-band",
+  "chart-model",
+  "chart-throughput",
+  "chart-knee",
+  "chart-breaking",
+  "chart-sla",
 ] as const;
 
 export type ColorToken = (typeof CHART_COLOR_TOKENS)[number];

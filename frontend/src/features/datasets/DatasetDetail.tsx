@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
-import { Link, useLocation } from "react-router";
+import { Link, useLocation, useSearchParams } from "react-router";
 import { isDatasetBusy, uploaderName, type Dataset, type Job } from "../../api/models";
 import { isNotFound } from "../../api/client";
 import { Banner } from "../../components/Banner";
@@ -11,6 +11,8 @@ import { PageHeader } from "../../components/PageHeader";
 import { Loading } from "../../components/Spinner";
 import { formatBytes, formatDateTime } from "../../lib/format";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
+import { CapacitySection } from "../capacity/CapacitySection";
+import tabStyles from "../capacity/Capacity.module.css";
 import { JobProgress } from "../jobs/JobProgress";
 import { jobFailure, jobFailureHint } from "../jobs/jobFailure";
 import { useJob } from "../jobs/useJob";
@@ -37,7 +39,38 @@ function ProcessingCard({ dataset, job }: { dataset: Dataset; job: Job }) {
   );
 }
 
+const TABS = [
+  { id: "traffic", label: "Traffic" },
+  { id: "capacity", label: "Capacity" },
+] as const;
+
+/** Traffic summary and capacity views as tabs; the tab is in the URL (?tab=capacity). */
 function ReadyView({ dataset }: { dataset: Dataset }) {
+  const [search, setSearch] = useSearchParams();
+  const tab = search.get("tab") === "capacity" ? "capacity" : "traffic";
+  return (
+    <div className={styles.stack}>
+      <div className={tabStyles.tabs} role="tablist" aria-label="Dataset views">
+        {TABS.map((t) => (
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            className={tabStyles.tab}
+            aria-selected={tab === t.id}
+            data-testid={`tab-${t.id}`}
+            onClick={() => setSearch(t.id === "traffic" ? {} : { tab: t.id }, { replace: true, state: null })}
+          >
+            {t.label}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel">{tab === "capacity" ? <CapacitySection datasetId={dataset.id} /> : <TrafficView dataset={dataset} />}</div>
+    </div>
+  );
+}
+
+function TrafficView({ dataset }: { dataset: Dataset }) {
   const summary = useSummary(dataset.id, true);
   if (summary.isPending) return <Loading label="Loading the traffic summary…" />;
   if (summary.isError) return <ErrorBanner error={summary.error} title="Could not load the traffic summary" />;

@@ -10,6 +10,9 @@ const STAGE_LABELS: Record<string, string> = {
   writing: "Writing the request table",
   summarising: "Summarising traffic",
   summarizing: "Summarising traffic",
+  loading: "Loading the request table",
+  analysing: "Computing knee curves and SLA targets",
+  analyzing: "Computing knee curves and SLA targets",
   done: "Done",
 };
 

@@ -1,0 +1,88 @@
+/** The typed description of a curve chart (a value against load, not time), and its pure logic. */
+import type { Formatter } from "../lib/format";
+import { CHART_COLOR_TOKENS, type ColorToken } from "./tokens";
+import { MAX_POINTS, thin } from "./config";
+
+export interface CurveSeries {
+  key: string;
+  label: string;
+  color: ColorToken;
+  /** Drawn dashed: model extrapolation, never to be read as measurement. */
+  dashed?: boolean;
+}
+
+/** A shaded range between two keys of the rows, e.g. a 90% confidence interval. */
+export interface CurveBand {
+  lowKey: string;
+  highKey: string;
+  label: string;
+  color: ColorToken;
+}
+
+/** A labelled mark: a dot at (x, y), or a vertical line at x when y is absent. */
+export interface CurveMark {
+  id: string;
+  label: string;
+  color: ColorToken;
+  x: number;
+  y?: number;
+  /** Where a dot's label goes; "top" unless another mark sits there. */
+  labelPosition?: "top" | "bottom" | "left" | "right";
+}
+
+export interface CurveChartConfig {
+  /** Also the element's data-testid, e.g. "knee-chart". */
+  id: string;
+  title: string;
+  description: string;
+  xLabel: string;
+  yLabel: string;
+  /** Tooltip formatters with units. */
+  xUnit: Formatter;
+  yUnit: Formatter;
+  /** Short axis tick formatters; default to the units. */
+  xAxisUnit?: Formatter;
+  yAxisUnit?: Formatter;
+  series: CurveSeries[];
+  band?: CurveBand;
+  marks: CurveMark[];
+}
+
+export type CurveRow = { x: number } & Record<string, number | null>;
+
+export function validateCurveConfig(config: CurveChartConfig): string[] {
+  const problems: string[] = [];
+  if (config.series.length === 0) problems.push(`${config.id}: no series`);
+  const keys = config.series.map((s) => s.key);
+  if (new Set(keys).size !== keys.length) problems.push(`${config.id}: duplicate series keys`);
+  const tokens = [...config.series.map((s) => s.color), ...config.marks.map((m) => m.color)];
+  if (config.band !== undefined) tokens.push(config.band.color);
+  for (const t of tokens) {
+    if (!(CHART_COLOR_TOKENS as readonly string[]).includes(t)) problems.push(`${config.id}: unknown colour token ${t}`);
+  }
+  return problems;
+}
+
+/** Rows sorted by x, thinned to the chart's point budget. */
+export function curveRows(rows: readonly CurveRow[]): CurveRow[] {
+  return thin(
+    [...rows].filter((r) => Number.isFinite(r.x)).sort((a, b) => a.x - b.x),
+    MAX_POINTS,
+  );
+}
+
+/** The largest value the y axis must show: series, band tops, marks and extra values (e.g. a threshold). */
+export function curveYMax(config: CurveChartConfig, rows: readonly CurveRow[], extra: readonly number[] = []): number {
+  const keys = config.series.map((s) => s.key);
+  if (config.band !== undefined) keys.push(config.band.highKey);
+  let top = 0;
+  for (const row of rows) {
+    for (const k of keys) {
+      const v = row[k];
+      if (typeof v === "number" && Number.isFinite(v)) top = Math.max(top, v);
+    }
+  }
+  for (const m of config.marks) if (m.y !== undefined) top = Math.max(top, m.y);
+  for (const v of extra) if (Number.isFinite(v)) top = Math.max(top, v);
+  return top;
+}

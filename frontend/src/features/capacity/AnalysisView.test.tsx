@@ -1,0 +1,111 @@
+import { act, fireEvent, render, screen, within } from "@testing-library/react";
+import { beforeAll, describe, expect, it } from "vitest";
+import { capacityReport, analysis } from "../../test/capacityFixtures";
+import { AnalysisView } from "./AnalysisView";
+import { slaCurve, slaFigures } from "./slaMath";
+import { kneeClass } from "../../test/capacityFixtures";
+import { formatDecimal, formatRatePerS } from "../../lib/format";
+import { MemoryRouter } from "react-router";
+
+beforeAll(() => {
+  // jsdom implements neither pointer capture nor layout.
+  Element.prototype.setPointerCapture = () => undefined;
+  if (!("PointerEvent" in globalThis)) {
+    // Without it fireEvent.pointer* makes plain Events that drop clientY.
+    class PointerEventStub extends MouseEvent {
+      pointerId: number;
+      constructor(type: string, init: PointerEventInit = {}) {
+        super(type, init);
+        this.pointerId = init.pointerId ?? 0;
+      }
+    }
+    Object.assign(globalThis, { PointerEvent: PointerEventStub });
+  }
+});
+
+function renderView() {
+  return render(
+    <MemoryRouter>
+      <AnalysisView report={capacityReport()} params={analysis().params} chartWidth={640} />
+    </MemoryRouter>,
+  );
+}
+
+const rateText = () => screen.getByTestId("sla-max-rate").textContent;
+const connText = () => screen.getByTestId("sla-max-conn").textContent;
+
+describe("AnalysisView", () => {
+  it("starts at the analysis' threshold with its MaxRate and MaxConn", () => {
+    renderView();
+    expect(screen.getByTestId("knee-chart")).toBeInTheDocument();
+    expect(rateText()).toBe("20 req/s");
+    expect(connText()).toBe("4");
+    expect(screen.getByTestId("sla-threshold")).toHaveTextContent("200 ms");
+    expect(screen.getByTestId("sla-servers-peak")).toHaveTextContent("servers needed: 3");
+    expect(screen.getByTestId("sla-servers-growth")).toHaveTextContent("4 servers for 67.5 req/s");
+  });
+
+  it("arrow keys on the handle move the threshold and update the panel live", () => {
+    renderView();
+    const handle = screen.getByTestId("sla-threshold-handle");
+    expect(handle).toHaveAttribute("role", "slider");
+    // step 0.05 s (range 0.05 .. 5 s): 0.2 -> 0.35 s, MaxRate 25 req/s, MaxConn 9.5
+    fireEvent.keyDown(handle, { key: "ArrowUp" });
+    fireEvent.keyDown(handle, { key: "ArrowUp" });
+    fireEvent.keyDown(handle, { key: "ArrowUp" });
+    expect(handle).toHaveAttribute("aria-valuetext", "350 ms");
+    expect(rateText()).toBe("25 req/s");
+    expect(connText()).toBe("9.5");
+    expect(screen.getByTestId("sla-servers-peak")).toHaveTextContent("servers needed: 2");
+    expect(screen.getByText(/Keep the site under 25 req\/s to hold p95 under 350 ms\./)).toBeInTheDocument();
+  });
+
+  it("dragging the handle sets the threshold from the pointer and the panel follows", () => {
+    renderView();
+    const handle = screen.getByTestId("sla-threshold-handle");
+    const before = Number(handle.getAttribute("aria-valuenow"));
+    act(() => {
+      fireEvent.pointerDown(handle, { pointerId: 1, clientY: 60 });
+      fireEvent.pointerMove(handle, { pointerId: 1, clientY: 40 });
+      fireEvent.pointerUp(handle, { pointerId: 1, clientY: 40 });
+    });
+    const after = Number(handle.getAttribute("aria-valuenow"));
+    expect(after).toBeGreaterThan(before);
+    const expected = slaFigures(slaCurve(kneeClass().curve), after);
+    expect(rateText()).toBe(formatRatePerS(expected.rate_per_s));
+    expect(connText()).toBe(formatDecimal(expected.max_conn, 1));
+    // Higher on the screen is a higher threshold: the pointer further up gives more.
+    act(() => {
+      fireEvent.pointerDown(handle, { pointerId: 1, clientY: 40 });
+      fireEvent.pointerMove(handle, { pointerId: 1, clientY: 20 });
+      fireEvent.pointerUp(handle, { pointerId: 1 });
+    });
+    expect(Number(handle.getAttribute("aria-valuenow"))).toBeGreaterThan(after);
+  });
+
+  it("a stance's Use button sets its threshold; warnings and power ratio are shown", () => {
+    renderView();
+    const stances = screen.getByRole("list", { name: "Threshold per stance" });
+    // strict: latency at 0.8 x 20 = 16 req/s -> 0.16 s on the curve
+    expect(within(stances).getByText("160 ms")).toBeInTheDocument();
+    fireEvent.click(within(stances).getAllByRole("button", { name: "Use" })[2] as HTMLElement);
+    // loose: latency at the breaking point, 35 req/s -> 1 s
+    expect(screen.getByTestId("sla-threshold")).toHaveTextContent("1 s");
+    expect(rateText()).toBe("35 req/s");
+    expect(screen.getByTestId("capacity-warnings")).toHaveTextContent("The log names no servers");
+    expect(screen.getByTestId("power-capacity")).toHaveTextContent("20.1 req/s");
+  });
+
+  it("shows the reason when there is no power-ratio capacity", () => {
+    render(
+      <MemoryRouter>
+        <AnalysisView
+          report={capacityReport({ capacity: null, capacity_reason: "the cubic fit has no maximum inside the observed range" })}
+          params={analysis().params}
+          chartWidth={640}
+        />
+      </MemoryRouter>,
+    );
+    expect(screen.getByTestId("power-capacity")).toHaveTextContent("Not available: the cubic fit has no maximum");
+  });
+});

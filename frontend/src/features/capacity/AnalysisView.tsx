@@ -1,0 +1,193 @@
+import { useMemo, useState } from "react";
+import type { CapacityParamsIn, CapacityReport, ClassReport } from "../../api/models";
+import { Badge } from "../../components/Badge";
+import { Banner } from "../../components/Banner";
+import { Button } from "../../components/Button";
+import { Card } from "../../components/Card";
+import { CurveChart } from "../../charts/CurveChart";
+import { formatDecimal, formatLatency, formatRatePerS } from "../../lib/format";
+import styles from "./Capacity.module.css";
+import { curveChartRows, hasThroughput, kneeChartConfig, throughputChartConfig } from "./capacityCharts";
+import { recommendations, type Recommendation } from "./recommendations";
+import { SlaPanel } from "./SlaPanel";
+import { slaCurve, slaFigures, thresholdForKey, thresholdRange } from "./slaMath";
+
+interface AnalysisViewProps {
+  report: CapacityReport;
+  params: CapacityParamsIn;
+  /** Fixed chart width for tests (jsdom has no layout). */
+  chartWidth?: number;
+}
+
+function initialThresholds(report: CapacityReport): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [name, cls] of Object.entries(report.classes)) {
+    const t = cls.sla?.threshold_s ?? cls.knee?.latency_s;
+    if (t !== undefined) out[name] = t;
+  }
+  return out;
+}
+
+function ClassPicker({ names, value, onChange }: { names: string[]; value: string; onChange: (n: string) => void }) {
+  if (names.length < 2) return null;
+  return (
+    <div className={styles.picker} role="group" aria-label="Request class">
+      {names.map((n) => (
+        <Button key={n} size="small" variant={n === value ? "primary" : "secondary"} aria-pressed={n === value} onClick={() => onChange(n)}>
+          {n}
+        </Button>
+      ))}
+    </div>
+  );
+}
+
+function Warnings({ report, cls }: { report: CapacityReport; cls: ClassReport | undefined }) {
+  const all = [...report.warnings, ...(cls?.warnings ?? [])];
+  if (all.length === 0) return null;
+  return (
+    <Banner tone="warning" title="Read these figures with care" testId="capacity-warnings">
+      <ul className={styles.warningList}>
+        {all.map((w) => (
+          <li key={w}>{w.charAt(0).toUpperCase() + w.slice(1)}.</li>
+        ))}
+      </ul>
+    </Banner>
+  );
+}
+
+function PowerCard({ report }: { report: CapacityReport }) {
+  return (
+    <Card title="Power-ratio capacity" subtitle="The load where throughput divided by latency peaks (cubic fit over the windows)." testId="power-capacity">
+      <div id="power" />
+      {report.capacity === null ? (
+        <p className={styles.muted}>Not available: {report.capacity_reason ?? "no reason given"}.</p>
+      ) : (
+        <p className={styles.powerLine}>
+          Peak load <strong>{formatRatePerS(report.capacity.power_peak_load_per_s)}</strong>, fit R²{" "}
+          <strong>{formatDecimal(report.capacity.r2, 2)}</strong>
+          {report.capacity.r2 < 0.8 && " (a weak fit: treat the peak as a rough guide)"}
+        </p>
+      )}
+    </Card>
+  );
+}
+
+const CONFIDENCE_TONE = { measured: "success", model: "info", "lower bound": "neutral", "weak fit": "neutral" } as const;
+
+function Recommendations({ recs, onShow }: { recs: Recommendation[]; onShow: (r: Recommendation) => void }) {
+  return (
+    <Card title="Recommendations" testId="capacity-recommendations">
+      {recs.length === 0 ? (
+        <p className={styles.muted}>No recommendation: no class has a knee curve.</p>
+      ) : (
+        <ol className={styles.recs}>
+          {recs.map((r) => (
+            <li key={r.id}>
+              <span>{r.text}</span>
+              <Badge tone={CONFIDENCE_TONE[r.confidence]}>{r.confidence}</Badge>
+              <Button size="small" variant="ghost" onClick={() => onShow(r)}>
+                Show on chart
+              </Button>
+            </li>
+          ))}
+        </ol>
+      )}
+    </Card>
+  );
+}
+
+/** A finished analysis: class picker, knee and throughput charts, SLA panel, power ratio, recommendations. */
+export function AnalysisView({ report, params, chartWidth }: AnalysisViewProps) {
+  const names = Object.keys(report.classes);
+  const [picked, setPicked] = useState(names[0] ?? "");
+  const [thresholds, setThresholds] = useState(() => initialThresholds(report));
+  const cls = report.classes[picked];
+  const curve = useMemo(() => slaCurve(cls?.curve ?? []), [cls]);
+  const t = thresholds[picked];
+  const figures = useMemo(() => (t === undefined ? null : slaFigures(curve, t)), [curve, t]);
+  const recs = useMemo(() => recommendations(report, params.percentile, thresholds), [report, params.percentile, thresholds]);
+  const setT = (v: number) => setThresholds((old) => ({ ...old, [picked]: v }));
+  const onShow = (r: Recommendation) => {
+    if (r.className !== "") setPicked(r.className);
+    document.getElementById(r.chart === "power" ? "power" : "capacity-charts")?.scrollIntoView({ behavior: "smooth" });
+  };
+  return (
+    <div className={styles.stack}>
+      <Warnings report={report} cls={cls} />
+      <ClassPicker names={names} value={picked} onChange={setPicked} />
+      {cls === undefined || figures === null || cls.curve.length === 0 ? (
+        <Banner tone="info" title="No knee curve">
+          {names.length === 0 ? "The analysis found no request class with enough windows." : `The class ${picked} has no knee curve.`}
+        </Banner>
+      ) : (
+        <ClassView name={picked} cls={cls} params={params} report={report} chartWidth={chartWidth} figures={figures} curve={curve} onThreshold={setT} />
+      )}
+      <div className={styles.bottomGrid}>
+        <Recommendations recs={recs} onShow={onShow} />
+        <PowerCard report={report} />
+      </div>
+    </div>
+  );
+}
+
+interface ClassViewProps {
+  name: string;
+  cls: ClassReport;
+  params: CapacityParamsIn;
+  report: CapacityReport;
+  chartWidth?: number;
+  figures: NonNullable<ReturnType<typeof slaFigures>>;
+  curve: ReturnType<typeof slaCurve>;
+  onThreshold: (t: number) => void;
+}
+
+function ClassView({ name, cls, params, chartWidth, figures, curve, onThreshold }: ClassViewProps) {
+  const range = useMemo(() => thresholdRange(curve), [curve]);
+  const knee = useMemo(() => kneeChartConfig(name, params.percentile, cls, figures), [name, params.percentile, cls, figures]);
+  const latencyRows = useMemo(() => curveChartRows(cls.curve, (p) => p.latency_s), [cls.curve]);
+  const throughput = useMemo(() => throughputChartConfig(name, cls), [name, cls]);
+  const throughputRows = useMemo(() => curveChartRows(cls.curve, (p) => p.throughput_per_s), [cls.curve]);
+  const usedStance = params.threshold_s !== null && params.threshold_s !== undefined ? "user" : params.stance;
+  return (
+    <>
+      <div id="capacity-charts" className={hasThroughput(cls.curve) ? styles.chartGrid : undefined}>
+        <Card>
+          <CurveChart
+            config={knee}
+            rows={latencyRows}
+            yMax={range.max}
+            fixedWidth={chartWidth}
+            threshold={{
+              value: figures.threshold_s,
+              min: range.min,
+              max: range.max,
+              keyStep: (key, v) => thresholdForKey(key, v, range),
+              onChange: onThreshold,
+              label: "SLA threshold",
+              format: formatLatency,
+              color: "chart-sla",
+              testId: "sla-threshold-handle",
+            }}
+          />
+        </Card>
+        {hasThroughput(cls.curve) && (
+          <Card>
+            <CurveChart config={throughput} rows={throughputRows} fixedWidth={chartWidth} />
+          </Card>
+        )}
+      </div>
+      <Card title="SLA" subtitle="Move the threshold on the chart: the figures follow without a round trip to the server.">
+        <SlaPanel
+          className={name}
+          cls={cls}
+          curve={curve}
+          percentile={params.percentile}
+          usedStance={usedStance}
+          analysisThresholdS={cls.sla?.threshold_s ?? null}
+          figures={figures}
+          onThreshold={onThreshold}
+        />
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,126 @@
+/** Chart configs of a class's knee curve and throughput curve: what is plotted, with which token and unit. */
+import type { ClassReport, CurvePoint } from "../../api/models";
+import type { CurveChartConfig, CurveMark, CurveRow } from "../../charts/curveConfig";
+import { formatDecimal, formatLatency, formatRatePerS } from "../../lib/format";
+import type { SlaFigures } from "./slaMath";
+
+export function percentileLabel(percentile: number): string {
+  return `p${formatDecimal(percentile, 1)}`;
+}
+
+function sorted(points: readonly CurvePoint[]): CurvePoint[] {
+  return [...points].sort((a, b) => a.load_per_s - b.load_per_s);
+}
+
+/**
+ * One row per curve point, measured and model values in separate series so that the model part
+ * is drawn dashed; the last measured point also starts the model line so the two meet.
+ */
+export function curveChartRows(points: readonly CurvePoint[], value: (p: CurvePoint) => number | undefined): CurveRow[] {
+  const ps = sorted(points);
+  const lastMeasured = ps.reduce((acc, p, i) => (p.source === "measured" ? i : acc), -1);
+  const hasModel = ps.some((p) => p.source === "model");
+  return ps.map((p, i) => {
+    const v = value(p) ?? null;
+    return {
+      x: p.load_per_s,
+      measured: p.source === "measured" ? v : null,
+      model: p.source === "model" || (hasModel && i === lastMeasured) ? v : null,
+      low: p.latency_low_s ?? null,
+      high: p.latency_high_s ?? null,
+    };
+  });
+}
+
+export function hasInterval(points: readonly CurvePoint[]): boolean {
+  return points.some((p) => p.latency_low_s !== undefined && p.latency_high_s !== undefined);
+}
+
+export function hasThroughput(points: readonly CurvePoint[]): boolean {
+  return points.some((p) => typeof p.throughput_per_s === "number");
+}
+
+function kneeMarks(cls: ClassReport, sla: SlaFigures | null): CurveMark[] {
+  const marks: CurveMark[] = [];
+  if (cls.knee !== null) {
+    const model = cls.knee.source === "model" ? " (model)" : "";
+    marks.push({
+      id: "knee",
+      label: `Knee ${formatRatePerS(cls.knee.load_per_s)}${model}`,
+      labelPosition: "left",
+      color: "chart-knee",
+      x: cls.knee.load_per_s,
+      y: cls.knee.latency_s,
+    });
+  }
+  if (cls.breaking_point_per_s !== null) {
+    marks.push({ id: "breaking", label: "Breaking point", color: "chart-breaking", x: cls.breaking_point_per_s });
+  }
+  if (sla !== null && sla.rate_per_s > 0) {
+    marks.push({
+      id: "max-rate",
+      label: `MaxRate ${formatRatePerS(sla.rate_per_s)}`,
+      color: "chart-sla",
+      x: sla.rate_per_s,
+      y: sla.threshold_s,
+      labelPosition: "bottom",
+    });
+  }
+  return marks;
+}
+
+export function kneeChartConfig(
+  className: string,
+  percentile: number,
+  cls: ClassReport,
+  sla: SlaFigures | null,
+): CurveChartConfig {
+  const p = percentileLabel(percentile);
+  const hasModel = cls.curve.some((pt) => pt.source === "model");
+  return {
+    id: "knee-chart",
+    title: `${p} latency against load — ${className}`,
+    description:
+      `The ${p} latency of ${className} requests at each load level (median over the windows at that load). ` +
+      (hasModel ? "Dashed: extrapolated with a queueing model, not measured. " : "") +
+      "Drag the SLA line (or focus it and use the arrow keys) to read MaxRate and MaxConn.",
+    xLabel: "load (req/s)",
+    yLabel: `${p} latency`,
+    xUnit: formatRatePerS,
+    yUnit: formatLatency,
+    yAxisUnit: (v) => (v === 0 ? "0" : formatLatency(v)),
+    xAxisUnit: (v) => formatDecimal(v, 1),
+    series: [
+      { key: "measured", label: `${p} measured`, color: "chart-latency" },
+      ...(hasModel ? [{ key: "model", label: `${p} model`, color: "chart-model" as const, dashed: true }] : []),
+    ],
+    band: hasInterval(cls.curve)
+      ? { lowKey: "low", highKey: "high", label: "90% interval", color: "chart-band" }
+      : undefined,
+    marks: kneeMarks(cls, sla),
+  };
+}
+
+export function throughputChartConfig(className: string, cls: ClassReport): CurveChartConfig {
+  const hasModel = cls.curve.some((pt) => pt.source === "model");
+  const marks: CurveMark[] =
+    cls.breaking_point_per_s === null
+      ? []
+      : [{ id: "breaking", label: "Breaking point", color: "chart-breaking", x: cls.breaking_point_per_s }];
+  return {
+    id: "throughput-chart",
+    title: `Throughput against load — ${className}`,
+    description: "Completed requests per second per load level; where it stops growing is the breaking point.",
+    xLabel: "load (req/s)",
+    yLabel: "throughput (req/s)",
+    xUnit: formatRatePerS,
+    yUnit: formatRatePerS,
+    xAxisUnit: (v) => formatDecimal(v, 1),
+    yAxisUnit: (v) => formatDecimal(v, 1),
+    series: [
+      { key: "measured", label: "measured", color: "chart-throughput" },
+      ...(hasModel ? [{ key: "model", label: "model", color: "chart-model" as const, dashed: true }] : []),
+    ],
+    marks,
+  };
+}

@@ -1,0 +1,43 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { createAnalysis, getAnalysis, listAnalyses } from "../../api/endpoints";
+import { isJobActive, type Analysis, type CapacityParams } from "../../api/models";
+
+export const ANALYSIS_POLL_MS = 1000;
+
+export const analysisKeys = {
+  list: (datasetId: number) => ["analyses", "list", datasetId] as const,
+  detail: (id: number) => ["analyses", "detail", id] as const,
+};
+
+/** The dataset's analyses, newest first; polls while one of them is queued or running. */
+export function useAnalyses(datasetId: number) {
+  return useQuery({
+    queryKey: analysisKeys.list(datasetId),
+    queryFn: () => listAnalyses(datasetId),
+    refetchInterval: (q) => (q.state.data?.items.some((a) => isJobActive(a.job)) === true ? ANALYSIS_POLL_MS : false),
+    staleTime: 0,
+  });
+}
+
+/** One analysis with its report; polls while its job runs (the job's progress comes from useJob). */
+export function useAnalysis(analysisId: number | null) {
+  return useQuery({
+    queryKey: analysisKeys.detail(analysisId ?? -1),
+    queryFn: () => getAnalysis(analysisId ?? -1),
+    enabled: analysisId !== null,
+    refetchInterval: (q) => (q.state.data !== undefined && isJobActive(q.state.data.job) ? ANALYSIS_POLL_MS : false),
+    staleTime: 0,
+  });
+}
+
+export function useRunAnalysis(datasetId: number, onDone: (analysis: Analysis) => void) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (params: CapacityParams) => createAnalysis(datasetId, params),
+    onSuccess: (analysis) => {
+      client.setQueryData(analysisKeys.detail(analysis.id), analysis);
+      void client.invalidateQueries({ queryKey: analysisKeys.list(datasetId) });
+      onDone(analysis);
+    },
+  });
+}
