@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { FakeXhr } from "../test/fakeXhr";
 import { makeDataset } from "../test/fixtures";
@@ -34,6 +35,8 @@ describe("resumableUpload", () => {
       expect(put.method).toBe("PUT");
       expect(put.url).toBe(`/api/v1/uploads/u1/chunks?offset=${offset}`);
       expect((put.body as Blob).size).toBe(Math.min(4, 10 - offset));
+      const bytes = "0123456789".slice(offset, offset + 4);
+      expect(put.headers["X-Chunk-SHA256"]).toBe(createHash("sha256").update(bytes).digest("hex"));
       put.progress(1, 4);
       expect(progress).toHaveBeenLastCalledWith({ loadedBytes: offset + 1, totalBytes: 10 });
       put.respond(200, { id: "u1", offset_bytes: Math.min(offset + 4, 10) });

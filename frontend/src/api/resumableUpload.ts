@@ -82,8 +82,19 @@ async function sha256Hex(chunk: Blob): Promise<string | null> {
   // undefined outside secure contexts (a server on plain http): the checksum is optional
   const subtle = globalThis.crypto.subtle as SubtleCrypto | undefined;
   if (subtle === undefined) return null;
-  const digest = await subtle.digest("SHA-256", await chunk.arrayBuffer());
+  const bytes = Uint8Array.from(new Uint8Array(await readBytes(chunk))); // a copy in this realm
+  const digest = await subtle.digest("SHA-256", bytes);
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** FileReader rather than Blob.arrayBuffer(): it works in every browser and in jsdom. */
+function readBytes(blob: Blob): Promise<ArrayBuffer> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(reader.result as ArrayBuffer);
+    reader.onerror = () => reject(reader.error ?? new Error("could not read the file"));
+    reader.readAsArrayBuffer(blob);
+  });
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
