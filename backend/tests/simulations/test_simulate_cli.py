@@ -67,7 +67,7 @@ def test_reference_scenario_shortened_has_pages_and_an_sla(tmp_path: Path) -> No
     assert allocated["value"][0] == 20  # the scenario starts with 20 VMs
 
 
-def test_text_output_and_schema() -> None:
+def test_schema_is_the_engines() -> None:
     schema = simulate("--schema")
     assert schema.returncode == 0
     assert json.loads(schema.stdout) == json.loads(json.dumps(scenario_json_schema()))
@@ -99,3 +99,18 @@ def test_missing_file_and_bad_seed_exit_2(tmp_path: Path) -> None:
     for args in ([str(tmp_path / "nope.yaml")], [], ["x.yaml", "--seed", "-1"]):
         done = simulate(*args)
         assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_text_output_names_the_figures(tmp_path: Path) -> None:
+    done = simulate(scenario_file(tmp_path, reference(300.0)))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("requests ") and "plt_s mean" in done.stdout
+    assert "SLA windows violated" in done.stdout
+
+
+def test_a_scenario_naming_an_unknown_dataset_exits_2(tmp_path: Path) -> None:
+    document = mm1()
+    document["workload"]["arrivals"] = {"dataset": "nowhere"}
+    done = simulate(scenario_file(tmp_path, document))
+    assert done.returncode == 2
+    assert done.stderr.strip().endswith("workload.arrivals.dataset: unknown dataset 'nowhere'")

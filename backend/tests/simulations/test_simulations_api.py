@@ -190,3 +190,17 @@ def test_other_workspaces_see_nothing_and_viewers_cannot_write(settings: Setting
     with session_scope(settings.resolved_database_url()) as session:
         job = session.get(Job, body["job"]["id"])
         assert job is not None and job.status == JobStatus.queued
+
+
+def test_a_scenario_naming_an_unknown_dataset_fails_once_with_invalid_scenario(
+    settings: Settings,
+) -> None:
+    client = signed_in(settings, member(settings, "k@example.com", "Sim"))
+    scenario = mm1()
+    scenario["workload"]["arrivals"] = {"dataset": "nowhere"}
+    done = run(settings, client, create(client, scenario=scenario).json())
+    job = done["job"]
+    assert job["status"] == "failed" and job["attempts"] == 1, job
+    assert job["error_code"] == "invalid_scenario"
+    assert job["error_message"].startswith("workload.arrivals.dataset")
+    assert done["result"] is None
