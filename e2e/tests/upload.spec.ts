@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
-import { writeFileSync, mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -39,6 +39,22 @@ test("upload a real log and see its traffic", async ({ page }) => {
   await expect(page.getByTestId("chart-status").locator("svg").first()).toBeVisible();
   await page.waitForTimeout(800); // let the chart animations settle for the screenshot
   await page.screenshot({ path: path.join(artifacts, "dataset-page.png"), fullPage: true });
+});
+
+test("a large log goes up in resumable chunks", async ({ page }) => {
+  await signIn(page);
+  await page.getByRole("link", { name: /upload/i }).first().click();
+  const folder = mkdtempSync(path.join(os.tmpdir(), "headroom-e2e-"));
+  const bigLog = path.join(folder, "big-access.log");
+  writeFileSync(bigLog, Buffer.concat(Array.from({ length: 9 }, () => readFileSync(sampleLog))));
+  const chunkRequests: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes("/chunks?offset=")) chunkRequests.push(request.url());
+  });
+  await page.getByTestId("file-input").setInputFiles(bigLog);
+  await expect(page.getByTestId("dataset-title")).toBeVisible({ timeout: 90_000 });
+  await expect(page.getByTestId("stat-requests")).toContainText("90,000");
+  expect(chunkRequests.length).toBeGreaterThanOrEqual(3); // 21 MB in 8 MiB chunks
 });
 
 test("a file that is not a log is refused with the failing line", async ({ page }) => {
