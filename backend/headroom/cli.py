@@ -12,6 +12,7 @@ import click
 from headroom.cli_analysis import COMMANDS as ANALYSIS_COMMANDS
 from headroom.cli_remote import COMMANDS as REMOTE_COMMANDS
 from headroom.cli_simulate import COMMANDS as SIMULATE_COMMANDS
+from headroom.cli_workload import COMMANDS as WORKLOAD_COMMANDS
 from headroom.core.settings import get_settings
 
 DEMO_EMAIL = "demo@headroom.local"
@@ -156,7 +157,7 @@ def create_token(
     click.echo(json.dumps({"token": token}) if as_json else token)
 
 
-for _command in (*ANALYSIS_COMMANDS, *REMOTE_COMMANDS, *SIMULATE_COMMANDS):
+for _command in (*ANALYSIS_COMMANDS, *REMOTE_COMMANDS, *WORKLOAD_COMMANDS, *SIMULATE_COMMANDS):
     main.add_command(_command)
 
 if __name__ == "__main__":

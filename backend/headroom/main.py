@@ -24,6 +24,7 @@ from headroom.datasets.sniffing import shutdown_pool
 from headroom.jobs.router import router as jobs_router
 from headroom.simulations.router import router as simulations_router
 from headroom.uploads.router import router as uploads_router
+from headroom.workloads.router import router as workloads_router
 from headroom.workspaces.router import router as workspaces_router
 
 
@@ -48,6 +49,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         analyses_router,
         jobs_router,
         uploads_router,
+        workloads_router,
         simulations_router,
     ):
         api.include_router(router)

@@ -7,12 +7,14 @@ from headroom.datasets.models import Dataset
 from headroom.jobs.models import Job, Result
 from headroom.simulations.models import SimulationRun
 from headroom.uploads.models import Upload
+from headroom.workloads.models import Characterization
 from headroom.workspaces.models import Membership, Workspace
 
 __all__ = [
     "Analysis",
     "ApiToken",
     "Base",
+    "Characterization",
     "Dataset",
     "Job",
     "Membership",

@@ -151,3 +151,13 @@ def simulate_failed(
         "internal_error",
         f"a run of the sweep failed: {type(exc).__name__}: {exc}",
     )
+
+
+@app.task(name="workload.characterize", bind=True, max_retries=None)
+def characterize_workload(self: Task, job_id: int) -> None:
+    from headroom.workloads.run import characterize_body
+
+    def retry(error: Exception, attempts: int) -> None:
+        raise self.retry(exc=error, countdown=min(2**attempts, 300))
+
+    run_job(get_settings(), job_id, characterize_body, on_transient=retry)

@@ -1,0 +1,94 @@
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Query, Response
+from fastapi.responses import JSONResponse
+
+from headroom.core.deps import CurrentPrincipal, SessionDep, SettingsDep
+from headroom.core.queue import enqueue
+from headroom.engine.workload import default_rules, rules_schema, workload_model_schema
+from headroom.workloads import service
+from headroom.workloads.schemas import (
+    CharacterizationCreate,
+    CharacterizationOut,
+    CharacterizationPage,
+)
+
+router = APIRouter(tags=["workloads"])
+
+
+@router.post(
+    "/datasets/{dataset_id}/characterizations",
+    response_model=CharacterizationOut,
+    status_code=201,
+    responses={
+        200: {"model": CharacterizationOut, "description": "Same rules: the existing one"},
+        409: {"description": "dataset_not_ready: the dataset has not been ingested"},
+    },
+)
+def create_characterization(
+    dataset_id: int,
+    response: Response,
+    principal: CurrentPrincipal,
+    session: SessionDep,
+    settings: SettingsDep,
+    body: Annotated[CharacterizationCreate | None, Body()] = None,
+) -> CharacterizationOut:
+    rules = body.rules if body is not None else None
+    item, job = service.create(session, principal, dataset_id, rules)
+    if job is None:
+        response.status_code = 200
+    else:
+        session.commit()
+        enqueue(settings, service.CHARACTERIZE_TASK, job.id)
+    return service.to_out(session, item)
+
+
+@router.get("/datasets/{dataset_id}/characterizations", response_model=CharacterizationPage)
+def list_characterizations(
+    dataset_id: int,
+    principal: CurrentPrincipal,
+    session: SessionDep,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> CharacterizationPage:
+    return service.list_page(session, principal, dataset_id, limit, offset)
+
+
+@router.get("/characterizations/{item_id}", response_model=CharacterizationOut)
+def get_characterization(
+    item_id: int, principal: CurrentPrincipal, session: SessionDep
+) -> CharacterizationOut:
+    return service.to_out(session, service.get_visible(session, principal, item_id))
+
+
+@router.get(
+    "/characterizations/{item_id}/model",
+    responses={
+        200: {"description": "The workload model document (download)"},
+        404: {"description": "not_found, or not_ready while the job has not succeeded"},
+    },
+)
+def download_model(item_id: int, principal: CurrentPrincipal, session: SessionDep) -> JSONResponse:
+    item = service.get_visible(session, principal, item_id)
+    disposition = f'attachment; filename="workload-model-{item.dataset_id}-{item.id}.json"'
+    return JSONResponse(
+        service.model_of(session, item), headers={"Content-Disposition": disposition}
+    )
+
+
+@router.get("/workloads/rules/schema")
+def get_rules_schema(principal: CurrentPrincipal) -> dict[str, Any]:
+    """The JSON Schema of classification rules."""
+    return rules_schema()
+
+
+@router.get("/workloads/model/schema")
+def get_model_schema(principal: CurrentPrincipal) -> dict[str, Any]:
+    """The JSON Schema of the workload model document (versioned)."""
+    return workload_model_schema()
+
+
+@router.get("/workloads/rules/default")
+def get_default_rules(principal: CurrentPrincipal) -> dict[str, Any]:
+    """The rules a characterization applies when none are given."""
+    return default_rules().model_dump(mode="json")

@@ -1,0 +1,109 @@
+"""The `workload.characterize` job: read the dataset's request table, characterize it
+under the stored rules, store to_dict() plus the histograms as the job's Result.
+Idempotent: a retry replaces its own Result. Bad input fails the job once with a stable
+code and never touches the dataset's status."""
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+import polars as pl
+from sqlalchemy import delete
+from sqlalchemy.orm import Session
+
+from headroom.analyses.tables import jsonable
+from headroom.core.db import session_scope
+from headroom.core.settings import Settings
+from headroom.core.storage import open_store
+from headroom.datasets.service import INGEST
+from headroom.engine.logs import LogInputError
+from headroom.engine.workload import Characterization, Rules, characterize
+from headroom.jobs import repository as job_repository
+from headroom.jobs import service as job_service
+from headroom.jobs.models import Job, Result
+from headroom.jobs.runner import TRANSIENT, JobContext
+from headroom.workloads import repository
+
+log = logging.getLogger(__name__)
+RESULT_KIND = "workload_characterization"
+HISTOGRAM_BINS = 40
+
+
+@dataclass(frozen=True)
+class Inputs:
+    dataset_id: int
+    rules: Rules
+    table_keys: list[str]
+
+
+def characterize_body(context: JobContext) -> None:
+    """The job body for jobs.runner.run_job; input errors end the job here."""
+    try:
+        run(context.settings, context.job_id, context.worker)
+    except (job_service.JobLost, *TRANSIENT):
+        raise
+    except LogInputError as error:
+        _fail(context, error.code, error.message)
+    except Exception as error:
+        log.exception("characterization job %s failed", context.job_id)
+        _fail(context, "internal_error", f"unexpected error: {type(error).__name__}: {error}")
+
+
+def run(settings: Settings, job_id: int, worker: str) -> None:
+    url = settings.resolved_database_url()
+    store = open_store(settings.resolved_storage_url())
+    with session_scope(url) as session:
+        inputs = _inputs(session, job_id)
+        job_service.report(session, job_id, worker, 0.0, "loading", None)
+    table = load_table([str(store.local_path(k)) for k in inputs.table_keys])
+    with session_scope(url) as session:
+        job_service.report(session, job_id, worker, 0.2, "characterizing", None)
+    try:
+        result = characterize(table, inputs.rules)
+    except ValueError as error:  # the engine's refusals of unusable data
+        raise LogInputError("unusable_data", str(error)) from error
+    document = jsonable(result_document(result))
+    with session_scope(url) as session:
+        _save(session, job_id, worker, inputs.dataset_id, document)
+
+
+def load_table(paths: list[str]) -> pl.DataFrame:
+    if not paths:
+        raise LogInputError("empty_log", "the dataset has no request table")
+    table = pl.scan_parquet(paths).collect()
+    if table.height == 0:
+        raise LogInputError("empty_log", "the dataset's request table is empty")
+    return table.sort("ts")
+
+
+def result_document(result: Characterization) -> dict[str, Any]:
+    """to_dict() plus, per fitted quantity, its histogram with the fitted pdf (bins only)."""
+    histograms = {name: result.histogram(name, HISTOGRAM_BINS).to_dict() for name in result.fits}
+    return {**result.to_dict(), "histograms": histograms}
+
+
+def _inputs(session: Session, job_id: int) -> Inputs:
+    item = repository.by_job(session, job_id)
+    if item is None:
+        raise LookupError(f"the characterization of job {job_id} vanished")
+    ingest_job = job_repository.latest_for_dataset(session, item.dataset_id, INGEST)
+    ingested = job_repository.result_for_job(session, ingest_job.id) if ingest_job else None
+    if ingested is None:
+        raise LogInputError("dataset_not_ready", "the dataset has no request table yet")
+    rules = Rules.model_validate(item.rules)
+    return Inputs(item.dataset_id, rules, list(ingested.table_keys))
+
+
+def _save(
+    session: Session, job_id: int, worker: str, dataset_id: int, document: dict[str, Any]
+) -> None:
+    job = job_service.owned(session, job_id, worker)
+    session.execute(delete(Result).where(Result.job_id == job_id))
+    session.add(Result(job_id=job_id, dataset_id=dataset_id, kind=RESULT_KIND, document=document))
+    job_service.succeed(session, job)
+
+
+def _fail(context: JobContext, code: str, message: str) -> None:
+    with session_scope(context.settings.resolved_database_url()) as session:
+        job: Job = job_service.owned(session, context.job_id, context.worker)
+        job_service.fail(session, job, code, message)

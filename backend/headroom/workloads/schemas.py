@@ -1,0 +1,36 @@
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from headroom.auth.schemas import UserRef
+from headroom.engine.workload import Rules
+from headroom.jobs.schemas import JobOut
+
+
+class CharacterizationCreate(BaseModel):
+    """Classification rules for the run; null or absent: the default rules."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    rules: Rules | None = None
+
+
+class CharacterizationOut(BaseModel):
+    id: int
+    workspace_id: int
+    dataset_id: int
+    rules: dict[str, Any] = Field(description="the rules applied (a Rules document)")
+    created_at: datetime
+    created_by: UserRef | None
+    job: JobOut | None  # kind "workload.characterize"
+    result: dict[str, Any] | None = Field(
+        None,
+        description="`headroom characterize --json` plus `histograms` (name -> bins with the "
+        "fitted pdf) once the job has succeeded",
+    )
+
+
+class CharacterizationPage(BaseModel):
+    items: list[CharacterizationOut]
+    total: int

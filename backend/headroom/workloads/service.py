@@ -1,0 +1,129 @@
+"""Characterizations: create (idempotent per dataset and rules), list, read, the model."""
+
+import hashlib
+import json
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from headroom.analyses.service import RERUN, AnalysisConflict, DatasetNotReady
+from headroom.auth.models import User
+from headroom.auth.principal import Principal
+from headroom.auth.schemas import UserRef
+from headroom.core.errors import NotFound, NotReady
+from headroom.datasets import service as dataset_service
+from headroom.datasets.models import DatasetStatus
+from headroom.engine.workload import Rules, default_rules
+from headroom.jobs import repository as job_repository
+from headroom.jobs import service as job_service
+from headroom.jobs.models import Job, JobStatus
+from headroom.jobs.schemas import JobOut
+from headroom.workloads import repository
+from headroom.workloads.models import Characterization
+from headroom.workloads.schemas import CharacterizationOut, CharacterizationPage
+from headroom.workspaces.models import Role
+
+CHARACTERIZE_TASK = "workload.characterize"
+
+
+def rules_document(rules: Rules | None) -> dict[str, Any]:
+    return (rules or default_rules()).model_dump(mode="json")
+
+
+def rules_key(document: dict[str, Any]) -> str:
+    """The hash of the canonical rules (defaults filled in, keys sorted)."""
+    canonical = json.dumps(document, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def create(
+    session: Session, principal: Principal, dataset_id: int, rules: Rules | None
+) -> tuple[Characterization, Job | None]:
+    """A new characterization with a queued job, or the existing one with these rules."""
+    dataset = dataset_service.get_visible(session, principal, dataset_id)
+    principal.require(dataset.workspace_id, Role.editor)
+    if dataset.status != DatasetStatus.ready:
+        raise DatasetNotReady(
+            f"dataset {dataset_id} is {dataset.status}: characterization needs an ingested dataset",
+            detail={"status": str(dataset.status)},
+        )
+    document = rules_document(rules)
+    key = rules_key(document)
+    existing = repository.by_rules(session, dataset.id, key)
+    if existing is not None:
+        return existing, _rerun_if_broken(session, existing)
+    job = job_service.create(session, dataset.workspace_id, CHARACTERIZE_TASK, dataset.id)
+    item = Characterization(
+        workspace_id=dataset.workspace_id,
+        dataset_id=dataset.id,
+        rules=document,
+        rules_key=key,
+        job_id=job.id,
+        created_by_id=principal.user.id,
+    )
+    session.add(item)
+    try:
+        session.flush()
+    except IntegrityError as error:  # the same request raced this one and won
+        raise AnalysisConflict("the same characterization was created just now; retry") from error
+    return item, job
+
+
+def _rerun_if_broken(session: Session, item: Characterization) -> Job | None:
+    """A new job when the last one died of our fault, never for bad input."""
+    job = session.get(Job, item.job_id) if item.job_id else None
+    if job is not None and not (job.status == JobStatus.failed and job.error_code in RERUN):
+        return None
+    job = job_service.create(session, item.workspace_id, CHARACTERIZE_TASK, item.dataset_id)
+    item.job_id = job.id
+    return job
+
+
+def get_visible(session: Session, principal: Principal, item_id: int) -> Characterization:
+    item = repository.visible(session, principal.workspace_ids, item_id)
+    if item is None:
+        raise NotFound(f"characterization {item_id} not found")
+    return item
+
+
+def list_page(
+    session: Session, principal: Principal, dataset_id: int, limit: int, offset: int
+) -> CharacterizationPage:
+    dataset = dataset_service.get_visible(session, principal, dataset_id)
+    rows, total = repository.page_for_dataset(session, dataset.id, limit, offset)
+    items = [to_out(session, c, with_result=False) for c in rows]
+    return CharacterizationPage(items=items, total=total)
+
+
+def result_of(session: Session, item: Characterization) -> dict[str, Any] | None:
+    job = session.get(Job, item.job_id) if item.job_id else None
+    if job is None or job.status != JobStatus.succeeded:
+        return None
+    stored = job_repository.result_for_job(session, job.id)
+    return stored.document if stored is not None else None
+
+
+def model_of(session: Session, item: Characterization) -> dict[str, Any]:
+    result = result_of(session, item)
+    if result is None:
+        raise NotReady(f"characterization {item.id} has no result yet")
+    model: dict[str, Any] = result["model"]
+    return model
+
+
+def to_out(
+    session: Session, item: Characterization, with_result: bool = True
+) -> CharacterizationOut:
+    job = session.get(Job, item.job_id) if item.job_id else None
+    creator = session.get(User, item.created_by_id) if item.created_by_id else None
+    return CharacterizationOut(
+        id=item.id,
+        workspace_id=item.workspace_id,
+        dataset_id=item.dataset_id,
+        rules=item.rules,
+        created_at=item.created_at,
+        created_by=UserRef.model_validate(creator) if creator else None,
+        job=JobOut.model_validate(job) if job else None,
+        result=result_of(session, item) if with_result else None,
+    )
