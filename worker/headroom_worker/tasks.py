@@ -140,10 +140,11 @@ def simulate_merge(rows: list[dict[str, Any]], job_id: int, worker: str) -> None
 
 @app.task(name="sim.failed")
 def simulate_failed(
-    job_id: int, worker: str, request: Any, exc: BaseException, traceback: Any
+    request: Any, exc: BaseException, traceback: Any, job_id: int, worker: str
 ) -> None:
     """A run failed for good (or its job was cancelled): the job fails unless it is no
-    longer this worker's running job."""
+    longer this worker's running job. Celery prepends (request, exc, traceback) to the
+    signature's own arguments."""
     fail_simulation(
         get_settings(),
         job_id,

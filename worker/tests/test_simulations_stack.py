@@ -91,3 +91,44 @@ def test_a_sweep_fans_out_over_two_workers_and_merges_one_row_per_run(stack: Sta
     logs = [(stack.log_dir / f"worker{i}.log").read_text() for i in range(2)]
     parts = [log.count("sim.run_point[") for log in logs]
     assert all(count > 0 for count in parts), parts  # both workers ran runs of the sweep
+
+
+def test_a_cancelled_sweep_stops_its_runs_and_the_workers_go_on(stack: Stack) -> None:
+    stack.start_worker()
+    stack.start_worker()
+    client = stack.client(stack.token_for("stop@example.com", "Stop"))
+    sweep = {"path": "seed", "values": [1, 2, 3, 4]}
+    body = {"name": "long", "scenario": reference(86400.0 * 4), "sweep": sweep}
+    created = client.post("/api/v1/simulations", json=body).json()
+    job_id = created["job"]["id"]
+    deadline = time.monotonic() + 60
+    while client.get(f"/api/v1/jobs/{job_id}").json()["status"] != "running":
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    time.sleep(2)  # the runs are under way
+    cancelled = client.post(f"/api/v1/simulations/{created['id']}/cancel")
+    assert cancelled.status_code == 200 and cancelled.json()["job"]["status"] == "cancelled"
+    quick = {"name": "after", "scenario": reference(600.0)}
+    after = client.post("/api/v1/simulations", json=quick).json()
+    # each run takes well over 20 s; the quick one can only finish this soon if they stopped
+    assert wait_for_job(client, after["job"]["id"], timeout_s=20)["status"] == "succeeded"
+    final = client.get(f"/api/v1/simulations/{created['id']}").json()
+    assert final["job"]["status"] == "cancelled" and final["result"] is None
+    logs = "".join((stack.log_dir / f"worker{i}.log").read_text() for i in range(2))
+    assert "SimulationCancelled" in logs and "Errback 'sim.failed' raised" not in logs
+
+
+def test_a_sweep_run_the_engine_refuses_fails_the_job_once(stack: Stack) -> None:
+    stack.start_worker()
+    client = stack.client(stack.token_for("bad@example.com", "Bad"))
+    scenario = reference(600.0)
+    scenario["workload"]["arrivals"] = {"dataset": "nowhere"}
+    sweep = {"path": "seed", "values": [1, 2]}
+    body = {"name": "bad", "scenario": scenario, "sweep": sweep}
+    created = client.post("/api/v1/simulations", json=body).json()
+    job = wait_for_job(client, created["job"]["id"], timeout_s=60)
+    assert job["status"] == "failed" and job["attempts"] == 1, job
+    assert job["error_code"] == "invalid_scenario"
+    assert "workload.arrivals.dataset: unknown dataset" in str(job["error_message"])
+    time.sleep(3)  # longer than the reaper's interval: nothing re-sends it
+    assert client.get(f"/api/v1/jobs/{job['id']}").json()["status"] == "failed"

@@ -103,9 +103,13 @@ def run_point(settings: Settings, job_id: int, worker: str, index: int) -> dict[
         check_owned(settings, job_id, worker)
         plan = prepare_part(settings, job_id)
         points = plan.points()
-        result = Simulation(sweep.scenario_at(plan.scenario, points[index])).run(
-            plan.seed, _checking(settings, job_id, worker)
-        )
+        try:
+            result = Simulation(sweep.scenario_at(plan.scenario, points[index])).run(
+                plan.seed, _checking(settings, job_id, worker)
+            )
+        except ScenarioError as error:  # the job fails with the reason; the chord ends it
+            fail(settings, job_id, worker, "invalid_scenario", f"at {points[index]}: {error}")
+            raise
         add_progress(settings, job_id, worker, 0.99 / len(points), "simulating")
     return documents.sweep_row(index, points[index], documents.summary(result))
 

@@ -198,9 +198,14 @@ def test_a_scenario_naming_an_unknown_dataset_fails_once_with_invalid_scenario(
     client = signed_in(settings, member(settings, "k@example.com", "Sim"))
     scenario = mm1()
     scenario["workload"]["arrivals"] = {"dataset": "nowhere"}
-    done = run(settings, client, create(client, scenario=scenario).json())
+    for sweep in (None, {"path": "seed", "values": [1, 2]}):
+        done = run(settings, client, create(client, scenario=scenario, sweep=sweep).json())
+        check_failed(done)
+
+
+def check_failed(done: dict[str, Any]) -> None:
     job = done["job"]
     assert job["status"] == "failed" and job["attempts"] == 1, job
     assert job["error_code"] == "invalid_scenario"
-    assert job["error_message"].startswith("workload.arrivals.dataset")
+    assert "workload.arrivals.dataset: unknown dataset" in job["error_message"]
     assert done["result"] is None
