@@ -75,9 +75,10 @@ def ingest_merge(
 
 @app.task(name="logs.ingest_failed")
 def ingest_failed(
-    job_id: int, worker: str, request: Any, exc: BaseException, traceback: Any
+    request: Any, exc: BaseException, traceback: Any, job_id: int, worker: str
 ) -> None:
-    """A part failed for good: the job fails (unless it already went to another worker)."""
+    """A part failed for good: the job fails (unless it already went to another worker).
+    Celery passes (request, exc, traceback) first, then the signature's own arguments."""
     if isinstance(exc, JobLost):
         return
     mark_failed(
