@@ -3,7 +3,7 @@
 import shutil
 import sys
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -109,8 +109,20 @@ def production_stack(request: pytest.FixtureRequest, tmp_path: Path, **extra: st
 
 
 @pytest.fixture
-def stack(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Stack]:
-    running = production_stack(request, tmp_path)
-    yield running
-    running.stop()
+def make_stack(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[..., Stack]]:
+    """A factory of production stacks with extra HEADROOM_* settings; stopped afterwards."""
+    started: list[Stack] = []
+
+    def make(**extra: str) -> Stack:
+        started.append(production_stack(request, tmp_path, **extra))
+        return started[-1]
+
+    yield make
+    for running in started:
+        running.stop()
     shutil.rmtree(tmp_path / "storage", ignore_errors=True)  # large uploads
+
+
+@pytest.fixture
+def stack(make_stack: Callable[..., Stack]) -> Stack:
+    return make_stack()

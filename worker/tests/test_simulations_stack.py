@@ -1,40 +1,15 @@
 """Simulations through the whole stack: API and real Celery workers as processes,
 PostgreSQL and Redis, driven over HTTP with an API token."""
 
-import shutil
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from simulations.scenarios import reference
 
 from headroom.engine.sim import Simulation
 from headroom.simulations.sweep import set_path
-from support.services import Stack, free_port, stack_env, wait_for_job
-
-
-@pytest.fixture
-def stack(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Stack]:
-    from conftest import fresh_database
-
-    database_url = fresh_database("postgresql", request, tmp_path)
-    env = stack_env(
-        tmp_path,
-        database_url,
-        request.getfixturevalue("redis_url"),
-        job_lease_s="5",
-        reaper_interval_s="1",
-        static_dir=str(tmp_path / "no-ui"),
-    )
-    port = free_port()
-    running = Stack(env=env, base_url=f"http://127.0.0.1:{port}", log_dir=tmp_path)
-    running.start_api(port)
-    yield running
-    running.stop()
-    shutil.rmtree(tmp_path / "storage", ignore_errors=True)
+from support.services import Stack, wait_for_job
 
 
 def watch(client: httpx.Client, job_id: int, timeout_s: float = 180.0) -> list[dict[str, Any]]:

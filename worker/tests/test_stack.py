@@ -2,13 +2,12 @@
 and Redis (and the embedded SQLite + filesystem-broker mode), driven over HTTP."""
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
 import pytest
 
-from conftest import production_stack
 from headroom.core.migrations import upgrade
 from headroom.core.settings import Settings
 from headroom.jobs.runner import ingest_body, run_job
@@ -19,12 +18,8 @@ PASSWORD = "pipeline-password"
 
 
 @pytest.fixture(params=["parallel", "sequential"])
-def ingest_stack(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Stack]:
-    running = production_stack(
-        request, tmp_path, parallel_ingest="true" if request.param == "parallel" else "false"
-    )
-    yield running
-    running.stop()
+def ingest_stack(request: pytest.FixtureRequest, make_stack: Callable[..., Stack]) -> Stack:
+    return make_stack(parallel_ingest="true" if request.param == "parallel" else "false")
 
 
 def upload(client: httpx.Client, data: bytes, name: str) -> dict:  # type: ignore[type-arg]

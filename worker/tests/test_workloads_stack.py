@@ -1,38 +1,12 @@
 """Workload characterization through the whole stack: API and a real Celery worker as
 processes, PostgreSQL and Redis, driven over HTTP with an API token."""
 
-import shutil
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
 from analyses.synth_logs import combined_latency_lines, mm1_table
 
 from headroom.analyses.tables import jsonable
 from headroom.engine.logs import detect_format, parse_chunk
 from headroom.engine.workload import characterize
-from support.services import Stack, free_port, stack_env, wait_for_job
-
-
-@pytest.fixture
-def stack(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Stack]:
-    from conftest import fresh_database
-
-    database_url = fresh_database("postgresql", request, tmp_path)
-    env = stack_env(
-        tmp_path,
-        database_url,
-        request.getfixturevalue("redis_url"),
-        job_lease_s="5",
-        reaper_interval_s="1",
-        static_dir=str(tmp_path / "no-ui"),
-    )
-    port = free_port()
-    running = Stack(env=env, base_url=f"http://127.0.0.1:{port}", log_dir=tmp_path)
-    running.start_api(port)
-    yield running
-    running.stop()
-    shutil.rmtree(tmp_path / "storage", ignore_errors=True)
+from support.services import Stack, wait_for_job
 
 
 def test_pipeline_characterization_and_model_download(stack: Stack) -> None:
