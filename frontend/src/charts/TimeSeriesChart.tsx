@@ -49,17 +49,25 @@ function renderSeries<Row>(config: TimeChartConfig<Row>) {
   const stackId = config.kind.startsWith("stacked") ? "stack" : undefined;
   return config.series.map((s) => {
     const color = colorVar(s.color);
-    const common = { key: s.key, dataKey: s.key, name: s.label, isAnimationActive: false, stackId };
+    const common = { dataKey: s.key, name: s.label, isAnimationActive: false, stackId };
     if (config.kind === "line") {
-      return <Line {...common} type="monotone" stroke={color} strokeWidth={1.8} dot={false} />;
+      return <Line key={s.key} {...common} type="monotone" stroke={color} strokeWidth={1.8} dot={false} />;
     }
     if (config.kind === "stacked-bar") {
-      return <Bar {...common} fill={color} />;
+      return <Bar key={s.key} {...common} fill={color} />;
     }
     // Buckets hold a count from t to the next t: a step curve draws exactly that.
     const stacked = stackId !== undefined;
     return (
-      <Area {...common} type="stepAfter" stroke={color} strokeWidth={1} fill={color} fillOpacity={stacked ? 0.85 : 0.25} />
+      <Area
+        key={s.key}
+        {...common}
+        type="stepAfter"
+        stroke={color}
+        strokeWidth={1}
+        fill={color}
+        fillOpacity={stacked ? 0.85 : 0.25}
+      />
     );
   });
 }
