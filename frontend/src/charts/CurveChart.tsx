@@ -12,7 +12,7 @@ import {
   YAxis,
 } from "recharts";
 import styles from "./CurveChart.module.css";
-import { curveRows, curveYMax, type CurveChartConfig, type CurveMark, type CurveRow } from "./curveConfig";
+import { curveRows, curveYMax, niceTicks, type CurveChartConfig, type CurveMark, type CurveRow } from "./curveConfig";
 import { ThresholdHandle, type ThresholdConfig } from "./ThresholdHandle";
 import { colorVar } from "./tokens";
 import tsStyles from "./TimeSeriesChart.module.css";
@@ -63,14 +63,6 @@ function CurveTooltip({ config, active, payload }: TooltipProps & { config: Curv
   );
 }
 
-/** A round axis end at or above v: 1, 2, 2.5 or 5 x 10^k steps of a fifth. */
-function niceTop(v: number): number {
-  if (!(v > 0)) return 1;
-  const base = 10 ** Math.floor(Math.log10(v));
-  const m = [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10].find((k) => k * base >= v) ?? 10;
-  return m * base;
-}
-
 function renderMark(m: CurveMark) {
   const color = colorVar(m.color);
   const label = { value: m.label, position: m.labelPosition ?? "top", fill: color, fontSize: 12 };
@@ -106,8 +98,10 @@ export function CurveChart({ config, rows, height = 320, yMax, threshold, fixedW
   const titleId = useId();
   const descId = useId();
   const data = useMemo(() => curveRows(rows), [rows]);
-  const top = yMax ?? curveYMax(config, data) * 1.05;
-  const xTop = data.length > 0 ? (data[data.length - 1]?.x ?? 1) : 1;
+  const yTicks = niceTicks(yMax ?? curveYMax(config, data) * 1.05);
+  const top = yTicks[yTicks.length - 1] ?? 1;
+  const xTicks = niceTicks(data.length > 0 ? (data[data.length - 1]?.x ?? 1) : 1, 6);
+  const xTop = xTicks[xTicks.length - 1] ?? 1;
   const axisTick = { fill: colorVar("chart-axis"), fontSize: 12 };
   const band = config.band;
   const chart = (
@@ -116,7 +110,8 @@ export function CurveChart({ config, rows, height = 320, yMax, threshold, fixedW
       <XAxis
         dataKey="x"
         type="number"
-        domain={[0, niceTop(xTop)]}
+        domain={[0, xTop]}
+        ticks={xTicks}
         tickFormatter={(v: number) => (config.xAxisUnit ?? config.xUnit)(v)}
         tick={axisTick}
         stroke={colorVar("chart-axis")}
@@ -126,6 +121,7 @@ export function CurveChart({ config, rows, height = 320, yMax, threshold, fixedW
       <YAxis
         type="number"
         domain={[0, top]}
+        ticks={yTicks}
         allowDataOverflow
         tickFormatter={(v: number) => (config.yAxisUnit ?? config.yUnit)(v)}
         tick={axisTick}

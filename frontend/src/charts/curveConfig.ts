@@ -86,3 +86,13 @@ export function curveYMax(config: CurveChartConfig, rows: readonly CurveRow[], e
   for (const v of extra) if (Number.isFinite(v)) top = Math.max(top, v);
   return top;
 }
+
+/** Round axis ticks from 0: a 1, 2, 2.5 or 5 x 10^k step giving at most `max` intervals, the last tick at or above `top`. */
+export function niceTicks(top: number, max = 5): number[] {
+  if (!(top > 0)) return [0, 1];
+  const raw = top / max;
+  const base = 10 ** Math.floor(Math.log10(raw));
+  const step = ([1, 2, 2.5, 5, 10].find((m) => m * base >= raw * (1 - 1e-9)) ?? 10) * base;
+  const n = Math.ceil(top / step - 1e-9);
+  return Array.from({ length: n + 1 }, (_, i) => Number((i * step).toPrecision(12)));
+}
