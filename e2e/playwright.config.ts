@@ -34,7 +34,7 @@ export default defineConfig({
   webServer: {
     command: "../.venv/bin/python stack.py",
     url: `http://127.0.0.1:${port}/api/health`,
-    env: { E2E_PORT: String(port) },
+    env: { E2E_PORT: String(port), E2E_STATIC_DIR: process.env.E2E_STATIC_DIR ?? "" },
     timeout: 180_000,
     reuseExistingServer: false,
     stdout: "pipe",

@@ -28,9 +28,8 @@ def main() -> None:
         postgres_server() as database_url,
         redis_server() as broker_url,
     ):
-        env = stack_env(
-            Path(folder), database_url, broker_url, static_dir=str(REPO / "frontend" / "dist")
-        )
+        static_dir = os.environ.get("E2E_STATIC_DIR") or str(REPO / "frontend" / "dist")
+        env = stack_env(Path(folder), database_url, broker_url, static_dir=static_dir)
         stack = Stack(env=env, base_url=f"http://127.0.0.1:{port}", log_dir=Path(folder))
         stack.headroom("migrate")
         stack.headroom(

@@ -6,9 +6,7 @@ touches the dataset's status, which belongs to the ingest job."""
 
 import logging
 from dataclasses import dataclass
-from typing import Any
 
-from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
 from headroom.analyses import repository
@@ -17,12 +15,10 @@ from headroom.analyses.tables import jsonable, scan_for_capacity
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
 from headroom.core.storage import open_store
-from headroom.datasets.service import INGEST
+from headroom.datasets.service import ingest_result
 from headroom.engine.capacity import analyze
 from headroom.engine.logs import LogInputError
-from headroom.jobs import repository as job_repository
 from headroom.jobs import service as job_service
-from headroom.jobs.models import Job, Result
 from headroom.jobs.runner import TRANSIENT, JobContext
 
 log = logging.getLogger(__name__)
@@ -67,31 +63,20 @@ def run(settings: Settings, job_id: int, worker: str) -> None:
         raise LogInputError("unusable_data", str(error)) from error
     document = jsonable(result.to_dict())
     with session_scope(url) as session:
-        _save(session, job_id, worker, inputs.dataset_id, document)
+        job_service.save_result(session, job_id, worker, RESULT_KIND, document, inputs.dataset_id)
 
 
 def _inputs(session: Session, job_id: int) -> Inputs:
     analysis = repository.by_job(session, job_id)
     if analysis is None:
         raise LookupError(f"the analysis of job {job_id} vanished")
-    ingest_job = job_repository.latest_for_dataset(session, analysis.dataset_id, INGEST)
-    ingested = job_repository.result_for_job(session, ingest_job.id) if ingest_job else None
+    ingested = ingest_result(session, analysis.dataset_id)
     if ingested is None:
         raise LogInputError("dataset_not_ready", "the dataset has no request table yet")
     params = CapacityParamsIn.model_validate(analysis.params)
     return Inputs(analysis.dataset_id, params, list(ingested.table_keys))
 
 
-def _save(
-    session: Session, job_id: int, worker: str, dataset_id: int, document: dict[str, Any]
-) -> None:
-    job = job_service.owned(session, job_id, worker)
-    session.execute(delete(Result).where(Result.job_id == job_id))
-    session.add(Result(job_id=job_id, dataset_id=dataset_id, kind=RESULT_KIND, document=document))
-    job_service.succeed(session, job)
-
-
 def _fail(context: JobContext, code: str, message: str) -> None:
     with session_scope(context.settings.resolved_database_url()) as session:
-        job: Job = job_service.owned(session, context.job_id, context.worker)
-        job_service.fail(session, job, code, message)
+        job_service.fail_owned(session, context.job_id, context.worker, code, message)

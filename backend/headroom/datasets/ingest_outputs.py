@@ -5,7 +5,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import polars as pl
-from sqlalchemy import delete
 
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
@@ -14,7 +13,7 @@ from headroom.datasets.models import Dataset, DatasetStatus
 from headroom.engine.logs import Detection, LogInputError, Reject
 from headroom.engine.workload.traffic import summarize
 from headroom.jobs import service as job_service
-from headroom.jobs.models import Job, Result
+from headroom.jobs.models import Job
 
 MAX_REJECTS_KEPT = 20
 INGEST_KIND = "logs.ingest"
@@ -60,22 +59,13 @@ def finish(
     """Summarise the parts and mark the dataset ready and the job succeeded."""
     document = _summary_document(store, keys, dataset_id, detection, rejects)
     with session_scope(settings.resolved_database_url()) as session:
-        job = job_service.owned(session, job_id, worker)
         dataset = session.get(Dataset, dataset_id)
         if dataset is None:
             raise LookupError("the dataset was deleted while it was being ingested")
-        session.execute(delete(Result).where(Result.job_id == job_id))
-        session.add(
-            Result(
-                job_id=job_id,
-                dataset_id=dataset_id,
-                kind="traffic_summary",
-                document=document,
-                table_keys=keys,
-            )
+        job_service.save_result(
+            session, job_id, worker, "traffic_summary", document, dataset_id, keys
         )
         dataset.status, dataset.format = DatasetStatus.ready, detection.format
-        job_service.succeed(session, job)
 
 
 def _summary_document(

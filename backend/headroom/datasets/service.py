@@ -14,7 +14,7 @@ from headroom.datasets.sniffing import Sniffed
 from headroom.datasets.uploads import StagedUpload
 from headroom.jobs import repository as job_repository
 from headroom.jobs import service as job_service
-from headroom.jobs.models import Job
+from headroom.jobs.models import Job, Result
 from headroom.jobs.schemas import JobOut
 from headroom.workspaces.models import Role
 
@@ -115,10 +115,15 @@ def delete(session: Session, store: LocalStore, principal: Principal, dataset_id
     store.delete_prefix(f"datasets/{dataset_id}")
 
 
+def ingest_result(session: Session, dataset_id: int) -> Result | None:
+    """The latest ingest's Result: the traffic summary and the request table's Parquet keys."""
+    job = job_repository.latest_for_dataset(session, dataset_id, INGEST)
+    return job_repository.result_for_job(session, job.id) if job else None
+
+
 def summary(session: Session, principal: Principal, dataset_id: int) -> TrafficSummaryOut:
     dataset = get_visible(session, principal, dataset_id)
-    job = job_repository.latest_for_dataset(session, dataset.id, INGEST)
-    result = job_repository.result_for_job(session, job.id) if job else None
+    result = ingest_result(session, dataset.id)
     if dataset.status != DatasetStatus.ready or result is None:
         raise NotReady(f"dataset {dataset_id} is {dataset.status}; its summary is not ready")
     return TrafficSummaryOut.model_validate(result.document)

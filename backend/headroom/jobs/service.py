@@ -5,13 +5,15 @@ job back in the queue when it is not, so a killed worker's job is finished by an
 """
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
+from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
 from headroom.auth.principal import Principal
 from headroom.core.errors import NotFound
 from headroom.jobs import repository
-from headroom.jobs.models import Job, JobStatus
+from headroom.jobs.models import Job, JobStatus, Result
 
 
 def now_utc() -> datetime:
@@ -73,6 +75,36 @@ def report(
 def succeed(session: Session, job: Job) -> None:
     job.status, job.progress, job.stage, job.eta_s = JobStatus.succeeded, 1.0, "done", 0.0
     job.finished_at = now_utc()
+
+
+def save_result(
+    session: Session,
+    job_id: int,
+    worker: str,
+    kind: str,
+    document: dict[str, Any],
+    dataset_id: int | None = None,
+    table_keys: list[str] | None = None,
+) -> Job:
+    """Replace the job's result (a retry overwrites its own) and mark it succeeded; only the
+    worker holding the lease may (JobLost otherwise)."""
+    job = owned(session, job_id, worker)
+    session.execute(delete(Result).where(Result.job_id == job_id))
+    session.add(
+        Result(
+            job_id=job_id,
+            dataset_id=dataset_id,
+            kind=kind,
+            document=document,
+            table_keys=table_keys or [],
+        )
+    )
+    succeed(session, job)
+    return job
+
+
+def fail_owned(session: Session, job_id: int, worker: str, code: str, message: str) -> None:
+    fail(session, owned(session, job_id, worker), code, message)
 
 
 def fail(session: Session, job: Job, code: str, message: str) -> None:

@@ -9,13 +9,11 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete
-
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
 from headroom.engine.sim import ScenarioError, Simulation
 from headroom.jobs import service as job_service
-from headroom.jobs.models import Job, JobStatus, Result
+from headroom.jobs.models import Job, JobStatus
 from headroom.jobs.progress import ProgressReporter, add_progress
 from headroom.jobs.runner import TRANSIENT, Heartbeat, JobContext
 from headroom.simulations import documents, repository, sweep
@@ -161,10 +159,7 @@ def _save(
     settings: Settings, job_id: int, worker: str, kind: str, document: dict[str, Any]
 ) -> None:
     with session_scope(settings.resolved_database_url()) as session:
-        job = job_service.owned(session, job_id, worker)
-        session.execute(delete(Result).where(Result.job_id == job_id))
-        session.add(Result(job_id=job_id, dataset_id=None, kind=kind, document=document))
-        job_service.succeed(session, job)
+        job_service.save_result(session, job_id, worker, kind, document)
 
 
 def fail(settings: Settings, job_id: int, worker: str, code: str, message: str) -> None:

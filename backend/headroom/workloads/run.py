@@ -8,19 +8,16 @@ from dataclasses import dataclass
 from typing import Any
 
 import polars as pl
-from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
 from headroom.analyses.tables import jsonable
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
 from headroom.core.storage import open_store
-from headroom.datasets.service import INGEST
+from headroom.datasets.service import ingest_result
 from headroom.engine.logs import LogInputError
 from headroom.engine.workload import Characterization, Rules, characterize
-from headroom.jobs import repository as job_repository
 from headroom.jobs import service as job_service
-from headroom.jobs.models import Job, Result
 from headroom.jobs.runner import TRANSIENT, JobContext
 from headroom.workloads import repository
 
@@ -64,7 +61,7 @@ def run(settings: Settings, job_id: int, worker: str) -> None:
         raise LogInputError("unusable_data", str(error)) from error
     document = jsonable(result_document(result))
     with session_scope(url) as session:
-        _save(session, job_id, worker, inputs.dataset_id, document)
+        job_service.save_result(session, job_id, worker, RESULT_KIND, document, inputs.dataset_id)
 
 
 def load_table(paths: list[str]) -> pl.DataFrame:
@@ -86,24 +83,13 @@ def _inputs(session: Session, job_id: int) -> Inputs:
     item = repository.by_job(session, job_id)
     if item is None:
         raise LookupError(f"the characterization of job {job_id} vanished")
-    ingest_job = job_repository.latest_for_dataset(session, item.dataset_id, INGEST)
-    ingested = job_repository.result_for_job(session, ingest_job.id) if ingest_job else None
+    ingested = ingest_result(session, item.dataset_id)
     if ingested is None:
         raise LogInputError("dataset_not_ready", "the dataset has no request table yet")
     rules = Rules.model_validate(item.rules)
     return Inputs(item.dataset_id, rules, list(ingested.table_keys))
 
 
-def _save(
-    session: Session, job_id: int, worker: str, dataset_id: int, document: dict[str, Any]
-) -> None:
-    job = job_service.owned(session, job_id, worker)
-    session.execute(delete(Result).where(Result.job_id == job_id))
-    session.add(Result(job_id=job_id, dataset_id=dataset_id, kind=RESULT_KIND, document=document))
-    job_service.succeed(session, job)
-
-
 def _fail(context: JobContext, code: str, message: str) -> None:
     with session_scope(context.settings.resolved_database_url()) as session:
-        job: Job = job_service.owned(session, context.job_id, context.worker)
-        job_service.fail(session, job, code, message)
+        job_service.fail_owned(session, context.job_id, context.worker, code, message)
