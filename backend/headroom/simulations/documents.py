@@ -6,11 +6,16 @@ from typing import Any
 import numpy as np
 
 from headroom.analyses.tables import jsonable
-from headroom.engine.sim import SimulationResult
+from headroom.engine.sim import SimulationResult, TimeSeries
 from headroom.engine.sim.results import lttb_indices
+from headroom.engine.sim.sketch import FINE_ALPHA, sketch_cdf
 
-SERIES_POINTS = 400  # per tick series: 8 series of (t, y) pairs, ~6,400 numbers in all
+SERIES_POINTS = 400  # per tick series (LTTB): 8 series of (t, y) pairs, ~6,400 numbers
+SERIES_BUCKETS = 500  # display buckets of the per-tick rate series (means and maxima)
+STEP_POINTS = 4000  # change points of the VM step function kept exactly up to this many
+WINDOW_POINTS = 1500  # SLA windows (a day of 60 s windows is 1,440)
 CDF_POINTS = 200
+RATE_SERIES = ("arrivals_per_s", "completions_per_s", "rejected_per_s", "waiting", "in_system")
 
 
 def summary(result: SimulationResult) -> dict[str, Any]:
@@ -21,29 +26,84 @@ def summary(result: SimulationResult) -> dict[str, Any]:
 
 
 def run_document(result: SimulationResult) -> dict[str, Any]:
-    series = result.series
-    ticks = {k: v.tolist() for k, v in series.downsample(SERIES_POINTS).items()}
-    windows = np.arange(1, len(series.window_p95_latency_s) + 1) * series.window_s
-    keep = lttb_indices(
-        windows.astype(np.float64), np.nan_to_num(series.window_p95_latency_s), SERIES_POINTS
-    )
+    """What the run page draws, each part a few thousand numbers at most."""
     document = {
         "kind": "run",
         "summary": summary(result),
-        "series": {
-            "monitor_s": series.monitor_s,
-            **ticks,
-            "window_s": series.window_s,
-            "window_t_s": windows[keep].tolist(),
-            "window_p95_latency_s": series.window_p95_latency_s[keep].tolist(),
-        },
+        "series": _lttb_series(result.series),
+        "rates": bucket_means(result.series, SERIES_BUCKETS),
+        "vm_steps": vm_steps(result.series, STEP_POINTS),
         "actions": [
             {"t_s": a.t_s, "from_vms": a.from_vms, "to_vms": a.to_vms} for a in result.actions
         ],
         "utilization_boxes": [vars(box) for box in result.utilization_boxes],
+        "latency_cdf": _overall_cdf([c.latency_counts for c in result.classes]),
+        "plt_cdf": _overall_cdf([c.plt_counts for c in result.classes if c.plt_counts is not None]),
         "classes": [_class_cdfs(c) for c in result.classes],
     }
     return jsonable(document)
+
+
+def bucket_means(series: TimeSeries, buckets: int) -> dict[str, Any]:
+    """Per-tick series averaged over at most ``buckets`` equal runs of ticks (a rate's
+    honest downsample: no spike of one 0.1 s tick poses as the rate); utilisation also
+    keeps each bucket's maximum. ``t_s`` is each bucket's end."""
+    n = len(series.t_s)
+    size = max(1, -(-n // buckets))
+    starts = np.arange(0, n, size)
+    counts = np.diff(np.append(starts, n))
+    out: dict[str, Any] = {"monitor_s": series.monitor_s, "bucket_s": size * series.monitor_s}
+    out["t_s"] = series.t_s[np.minimum(starts + size, n) - 1].tolist() if n else []
+    utilization = np.nan_to_num(np.asarray(series.utilization, dtype=np.float64))
+    for name in (*RATE_SERIES, "utilization"):
+        values = np.nan_to_num(np.asarray(getattr(series, name), dtype=np.float64))
+        out[name] = (np.add.reduceat(values, starts) / counts).tolist() if n else []
+    out["utilization_max"] = np.maximum.reduceat(utilization, starts).tolist() if n else []
+    return out
+
+
+def vm_steps(series: TimeSeries, max_points: int) -> dict[str, list[float]]:
+    """Allocated and active VMs as a step function: a point where either changes (the
+    start of that tick), plus the first and the end of the run; exact up to
+    ``max_points`` changes, every k-th change beyond."""
+    allocated, active = series.allocated_vms, series.active_vms
+    n = len(series.t_s)
+    if n == 0:
+        return {"t_s": [], "allocated_vms": [], "active_vms": []}
+    changed = np.flatnonzero((np.diff(allocated) != 0) | (np.diff(active) != 0)) + 1
+    if len(changed) > max_points - 2:
+        changed = changed[:: -(-len(changed) // (max_points - 2))]
+    idx = np.concatenate(([0], changed, [n - 1]))
+    t_s = series.t_s[idx] - series.monitor_s
+    t_s[-1] = series.t_s[-1]
+    return {
+        "t_s": t_s.tolist(),
+        "allocated_vms": allocated[idx].tolist(),
+        "active_vms": active[idx].tolist(),
+    }
+
+
+def _lttb_series(series: TimeSeries) -> dict[str, Any]:
+    """Every tick series by LTTB, and the SLA windows' p95 latency and violations."""
+    ticks = {k: v.tolist() for k, v in series.downsample(SERIES_POINTS).items()}
+    ends = np.arange(1, len(series.window_p95_latency_s) + 1) * series.window_s
+    p95 = series.window_p95_latency_s
+    keep = lttb_indices(ends.astype(np.float64), np.nan_to_num(p95), WINDOW_POINTS)
+    return {
+        "monitor_s": series.monitor_s,
+        **ticks,
+        "window_s": series.window_s,
+        "window_t_s": ends[keep].tolist(),
+        "window_p95_latency_s": p95[keep].tolist(),
+        "window_violated": series.window_violated[keep].tolist(),
+    }
+
+
+def _overall_cdf(counts: list[np.ndarray]) -> dict[str, list[float]] | None:
+    """Every class's sketch added up: the run's empirical CDF."""
+    if not counts:
+        return None
+    return _thin(*sketch_cdf(np.sum(counts, axis=0), FINE_ALPHA))
 
 
 def _class_cdfs(stats: Any) -> dict[str, Any]:

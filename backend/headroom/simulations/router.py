@@ -4,9 +4,19 @@ from fastapi import APIRouter, Query
 
 from headroom.core.deps import CurrentPrincipal, SessionDep, SettingsDep
 from headroom.core.queue import enqueue
-from headroom.engine.sim import scenario_json_schema
-from headroom.simulations import service
-from headroom.simulations.schemas import SimulationIn, SimulationOut, SimulationPage
+from headroom.engine.sim.scenario import scenario_json_schema
+from headroom.simulations import scenarios, service
+from headroom.simulations.schemas import (
+    Preset,
+    SavedScenarioIn,
+    SavedScenarioList,
+    SavedScenarioOut,
+    SavedScenarioUpdate,
+    ScenarioCheck,
+    SimulationIn,
+    SimulationOut,
+    SimulationPage,
+)
 
 router = APIRouter(prefix="/simulations", tags=["simulations"])
 
@@ -36,6 +46,79 @@ def list_simulations(
 def simulation_schema(_: CurrentPrincipal) -> dict[str, Any]:
     """The JSON Schema of the scenario document."""
     return scenario_json_schema()
+
+
+@router.post(
+    "/schema/check",
+    status_code=204,
+    responses={422: {"description": "validation_error; `field` is the offending path"}},
+)
+def check_scenario(body: ScenarioCheck, _: CurrentPrincipal) -> None:
+    """Validates a scenario document without running it (the editor's live check)."""
+    scenarios.check(body.scenario)
+
+
+@router.get("/presets", response_model=list[Preset])
+def list_presets(_: CurrentPrincipal) -> list[Preset]:
+    return scenarios.presets()
+
+
+@router.get(
+    "/presets/datasets/{dataset_id}",
+    response_model=Preset,
+    responses={404: {"description": "not_found: no such dataset, or no finished characterization"}},
+)
+def dataset_preset(dataset_id: int, principal: CurrentPrincipal, session: SessionDep) -> Preset:
+    """A scenario from the dataset's workload model (its newest finished characterization)."""
+    return scenarios.dataset_preset(session, principal, dataset_id)
+
+
+@router.get("/scenarios", response_model=SavedScenarioList)
+def list_saved(
+    principal: CurrentPrincipal, session: SessionDep, workspace_id: int | None = None
+) -> SavedScenarioList:
+    rows = scenarios.list_visible(session, principal, workspace_id)
+    return SavedScenarioList(items=[SavedScenarioOut.model_validate(row) for row in rows])
+
+
+@router.post(
+    "/scenarios",
+    response_model=SavedScenarioOut,
+    status_code=201,
+    responses={409: {"description": "name_taken: the workspace has a scenario of that name"}},
+)
+def save_scenario(
+    body: SavedScenarioIn, principal: CurrentPrincipal, session: SessionDep
+) -> SavedScenarioOut:
+    saved = scenarios.create(session, principal, body)
+    session.commit()
+    return SavedScenarioOut.model_validate(saved)
+
+
+@router.get("/scenarios/{scenario_id}", response_model=SavedScenarioOut)
+def get_saved(
+    scenario_id: int, principal: CurrentPrincipal, session: SessionDep
+) -> SavedScenarioOut:
+    return SavedScenarioOut.model_validate(scenarios.get_visible(session, principal, scenario_id))
+
+
+@router.patch(
+    "/scenarios/{scenario_id}",
+    response_model=SavedScenarioOut,
+    responses={409: {"description": "name_taken: the workspace has a scenario of that name"}},
+)
+def update_saved(
+    scenario_id: int, body: SavedScenarioUpdate, principal: CurrentPrincipal, session: SessionDep
+) -> SavedScenarioOut:
+    saved = scenarios.update(session, principal, scenario_id, body)
+    session.commit()
+    return SavedScenarioOut.model_validate(saved)
+
+
+@router.delete("/scenarios/{scenario_id}", status_code=204)
+def delete_saved(scenario_id: int, principal: CurrentPrincipal, session: SessionDep) -> None:
+    scenarios.delete(session, principal, scenario_id)
+    session.commit()
 
 
 @router.get("/{simulation_id}", response_model=SimulationOut)

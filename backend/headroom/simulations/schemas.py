@@ -50,8 +50,10 @@ class SimulationOut(BaseModel):
     result: dict[str, Any] | None = Field(
         None,
         description=(
-            "once the job has succeeded: {kind: run, summary, series, actions, "
-            "utilization_boxes, classes} or {kind: sweep, axes, runs: [one row per run]}"
+            "once the job has succeeded: {kind: run, summary, series (LTTB per tick "
+            "series, SLA windows), rates (bucket means), vm_steps (allocated/active VMs "
+            "step function), actions, utilization_boxes, latency_cdf, plt_cdf, classes} "
+            "or {kind: sweep, axes, runs: [one row per run]}"
         ),
     )
 
@@ -59,3 +61,46 @@ class SimulationOut(BaseModel):
 class SimulationPage(BaseModel):
     items: list[SimulationOut]
     total: int
+
+
+class SavedScenarioIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(..., min_length=1, max_length=200, description="unique in the workspace")
+    scenario: dict[str, Any] = Field(..., description="a valid scenario document")
+    workspace_id: int | None = Field(None, description="needed when you belong to several")
+
+
+class SavedScenarioUpdate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str | None = Field(None, min_length=1, max_length=200)
+    scenario: dict[str, Any] | None = None
+
+
+class SavedScenarioOut(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
+    id: int
+    workspace_id: int
+    name: str
+    scenario: dict[str, Any]
+    created_at: datetime
+    updated_at: datetime
+
+
+class SavedScenarioList(BaseModel):
+    items: list[SavedScenarioOut]
+
+
+class ScenarioCheck(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    scenario: dict[str, Any]
+
+
+class Preset(BaseModel):
+    id: str
+    name: str
+    description: str
+    scenario: dict[str, Any]

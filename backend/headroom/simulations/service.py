@@ -8,12 +8,11 @@ from headroom.auth.principal import Principal
 from headroom.auth.schemas import UserRef
 from headroom.core.errors import HeadroomError, InvalidInput, NotFound
 from headroom.datasets.service import resolve_workspace
-from headroom.engine.sim import ScenarioError, load_scenario
 from headroom.jobs import repository as job_repository
 from headroom.jobs import service as job_service
 from headroom.jobs.models import Job, JobStatus
 from headroom.jobs.schemas import JobOut
-from headroom.simulations import repository, sweep
+from headroom.simulations import repository, scenarios, sweep
 from headroom.simulations.models import SimulationRun
 from headroom.simulations.schemas import SimulationIn, SimulationOut, SimulationPage, SweepIn
 from headroom.workspaces.models import Role
@@ -28,12 +27,7 @@ class AlreadyFinished(HeadroomError):
 
 def validate(body: SimulationIn) -> None:
     """422 naming the field path (``scenario.<path>`` or ``sweep...``) on a bad document."""
-    try:
-        load_scenario(body.scenario)
-    except ScenarioError as error:
-        path = str(error).split(":", 1)[0]
-        field = "scenario" if path == "(document)" else f"scenario.{path}"
-        raise InvalidInput("validation_error", f"scenario.{error}", field=field) from None
+    scenarios.check(body.scenario)
     if body.sweep is not None:
         try:
             sweep.validate(body.scenario, body.sweep.model_dump(mode="json"))

@@ -6,7 +6,7 @@ import itertools
 from collections.abc import Mapping
 from typing import Any
 
-from headroom.engine.sim import Scenario, ScenarioError, load_scenario
+from headroom.engine.sim.scenario import Scenario, ScenarioError, load_scenario
 
 MAX_RUNS = 100
 

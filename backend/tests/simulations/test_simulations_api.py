@@ -13,7 +13,7 @@ from headroom.engine.sim import Simulation, scenario_json_schema
 from headroom.jobs import service as job_service
 from headroom.jobs.models import Job, JobStatus
 from headroom.jobs.runner import run_job
-from headroom.simulations.documents import SERIES_POINTS
+from headroom.simulations.documents import SERIES_BUCKETS, SERIES_POINTS, STEP_POINTS
 from headroom.simulations.run import simulation_body
 from headroom.simulations.sweep import set_path
 from headroom.workspaces.models import Role
@@ -57,9 +57,12 @@ def test_a_run_reports_progress_and_stores_summary_and_series(
     for key in ("requests", "latency_s", "events", "sla_violation_fraction"):
         assert result["summary"][key] == expected[key], key
     assert result["summary"]["vms"]["scaling_actions"] == len(result["actions"]) > 0
+    steps = result["vm_steps"]
+    assert len(steps["allocated_vms"]) == len(steps["t_s"]) <= STEP_POINTS
+    assert max(steps["allocated_vms"]) == result["summary"]["vms"]["max_allocated"]
+    assert len(result["rates"]["arrivals_per_s"]) <= SERIES_BUCKETS
     series = result["series"]
     assert len(series["allocated_vms"]) == len(series["allocated_vms_t_s"]) <= SERIES_POINTS
-    assert max(series["allocated_vms"]) == result["summary"]["vms"]["max_allocated"]
     assert result["classes"][0]["name"] == "default"
 
 

@@ -1,0 +1,76 @@
+"""Ready-made scenarios: the spec's reference university site, and a scenario built from a
+dataset's workload model (its arrival profile and fitted distributions)."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from headroom.engine.workload.model import load_workload_model
+
+# simulation.md, "The scenario document": the reference scenario, as written there.
+REFERENCE: dict[str, Any] = {
+    "name": "university site, 24 h, 50% push",
+    "duration_s": 86400,
+    "seed": 1,
+    "workload": {
+        "arrivals": {
+            "profile": [[0, 0.7], [21600, 3.5], [36000, 6.67], [50400, 5.0], [72000, 3.0]]
+        },
+        "page": {
+            "objects": {"dist": "constant", "value": 40},
+            "gap_s": {
+                "dist": "mixture",
+                "parts": [
+                    [0.97, {"dist": "uniform", "low": 0, "high": 1}],
+                    [0.03, {"dist": "uniform", "low": 1, "high": 2}],
+                ],
+            },
+            "push_fraction": 0.5,
+        },
+        "service_s": {
+            "dist": "mixture",
+            "parts": [
+                [0.5, {"dist": "uniform", "low": 0.0000002, "high": 0.000002}],
+                [0.5, {"dist": "uniform", "low": 0.110, "high": 0.118}],
+            ],
+        },
+    },
+    "cluster": {
+        "vms": {"min": 1, "max": 100, "start": 20},
+        "cores": 1,
+        "discipline": "ps",
+        "boot_s": 30,
+    },
+    "dispatch": "least_connections",
+    "autoscaling": {
+        "policy": "threshold",
+        "lower": 0.4,
+        "upper": 0.8,
+        "time_steps": 4,
+        "step_s": 60,
+        "cooldown_s": 40,
+        "monitor_s": 0.1,
+    },
+    "sla": {"percentile": 95, "threshold_s": 10},
+}
+
+# Stands in for a class whose log had no response times (the spec's object service time).
+DEFAULT_SERVICE_S: dict[str, Any] = copy.deepcopy(REFERENCE["workload"]["service_s"])
+
+
+def reference() -> dict[str, Any]:
+    """The reference scenario (a fresh copy the caller may change)."""
+    return copy.deepcopy(REFERENCE)
+
+
+def from_workload_model(model: Mapping[str, Any], name: str) -> dict[str, Any]:
+    """A scenario replaying a workload model (workload.md) on the reference cluster:
+    the model's per-class arrival profiles, page shapes and service times, its duration."""
+    workload_model = load_workload_model(model)
+    scenario = reference()
+    scenario["name"] = f"{name} (workload model)"
+    scenario["duration_s"] = workload_model.duration_s
+    scenario["workload"] = workload_model.scenario_workload(service_s=DEFAULT_SERVICE_S)
+    return scenario

@@ -1,0 +1,131 @@
+"""Saved scenarios (named documents per workspace) and the editor's presets."""
+
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from headroom.auth.principal import Principal
+from headroom.core.errors import HeadroomError, InvalidInput, NotFound
+from headroom.datasets import service as dataset_service
+from headroom.engine.sim.presets import from_workload_model, reference
+from headroom.engine.sim.scenario import ScenarioError, load_scenario
+from headroom.engine.workload.model import ModelError
+from headroom.simulations import repository
+from headroom.simulations.models import SavedScenario
+from headroom.simulations.schemas import Preset, SavedScenarioIn, SavedScenarioUpdate
+from headroom.workloads import repository as workload_repository
+from headroom.workloads import service as workload_service
+from headroom.workspaces.models import Role
+
+
+class NameTaken(HeadroomError):
+    status_code, code = 409, "name_taken"
+
+
+def check(document: dict[str, Any], prefix: str = "scenario") -> None:
+    """422 whose field is ``<prefix>.<path>`` (the engine's path) on a bad document."""
+    try:
+        load_scenario(document)
+    except ScenarioError as error:
+        path = str(error).split(":", 1)[0]
+        field = prefix if path == "(document)" else f"{prefix}.{path}"
+        raise InvalidInput("validation_error", f"{prefix}.{error}", field=field) from None
+
+
+def get_visible(session: Session, principal: Principal, scenario_id: int) -> SavedScenario:
+    saved = repository.visible_scenario(session, principal.workspace_ids, scenario_id)
+    if saved is None:
+        raise NotFound(f"saved scenario {scenario_id} not found")
+    return saved
+
+
+def create(session: Session, principal: Principal, body: SavedScenarioIn) -> SavedScenario:
+    workspace_id = dataset_service.resolve_workspace(principal, body.workspace_id)
+    principal.require(workspace_id, Role.editor)
+    check(body.scenario)
+    _name_free(session, workspace_id, body.name)
+    saved = SavedScenario(
+        workspace_id=workspace_id,
+        name=body.name,
+        scenario=body.scenario,
+        created_by_id=principal.user.id,
+    )
+    session.add(saved)
+    session.flush()
+    return saved
+
+
+def update(
+    session: Session, principal: Principal, scenario_id: int, body: SavedScenarioUpdate
+) -> SavedScenario:
+    saved = get_visible(session, principal, scenario_id)
+    principal.require(saved.workspace_id, Role.editor)
+    if body.scenario is not None:
+        check(body.scenario)
+        saved.scenario = body.scenario
+    if body.name is not None and body.name != saved.name:
+        _name_free(session, saved.workspace_id, body.name)
+        saved.name = body.name
+    session.flush()
+    return saved
+
+
+def delete(session: Session, principal: Principal, scenario_id: int) -> None:
+    saved = get_visible(session, principal, scenario_id)
+    principal.require(saved.workspace_id, Role.editor)
+    session.delete(saved)
+
+
+def _name_free(session: Session, workspace_id: int, name: str) -> None:
+    if repository.scenario_named(session, workspace_id, name) is not None:
+        raise NameTaken(f"a saved scenario is already named {name!r}", field="name")
+
+
+def presets() -> list[Preset]:
+    return [
+        Preset(
+            id="reference",
+            name="University site (reference)",
+            description="The spec's reference site: 24 h diurnal profile of about 330,000 "
+            "pages of 40 objects, threshold autoscaling 1-100 VMs, 50% push.",
+            scenario=reference(),
+        )
+    ]
+
+
+def dataset_preset(session: Session, principal: Principal, dataset_id: int) -> Preset:
+    """The dataset's newest finished characterization as a scenario."""
+    dataset = dataset_service.get_visible(session, principal, dataset_id)
+    rows, _ = workload_repository.page_for_dataset(session, dataset_id, 50, 0)
+    for item in rows:
+        result = workload_service.result_of(session, item)
+        if result is not None:
+            return _model_preset(dataset.id, dataset.name, result["model"])
+    raise NotFound(
+        f"dataset {dataset_id} has no finished workload characterization: characterize it first",
+        field="dataset_id",
+    )
+
+
+def _model_preset(dataset_id: int, name: str, model: dict[str, Any]) -> Preset:
+    try:
+        scenario = from_workload_model(model, name)
+    except ModelError as error:
+        raise InvalidInput("invalid_workload_model", f"the workload model: {error}") from None
+    return Preset(
+        id=f"dataset-{dataset_id}",
+        name=f"From dataset {name}",
+        description="The dataset's arrival profile, page shape and service times "
+        "(workload model) on the reference cluster and autoscaling.",
+        scenario=scenario,
+    )
+
+
+def list_visible(
+    session: Session, principal: Principal, workspace_id: int | None
+) -> list[SavedScenario]:
+    scope = principal.workspace_ids
+    if workspace_id is not None:
+        principal.require(workspace_id, Role.viewer)
+        scope = [workspace_id]
+    return repository.scenarios(session, scope)

@@ -1,0 +1,146 @@
+"""Saved scenarios over HTTP (CRUD scoped by workspace, roles, unique names, validation
+naming the field), the live scenario check, and the editor's presets (the spec's
+reference scenario as written in simulation.md, and a dataset's workload model)."""
+
+from typing import Any
+
+import yaml
+from analyses.synth_logs import combined_latency_lines, mm1_table
+from fastapi.testclient import TestClient
+from simulations.scenarios import REFERENCE, mm1
+
+from headroom.core.settings import Settings
+from headroom.engine.sim.scenario import load_scenario
+from headroom.jobs.runner import ingest_body, run_job
+from headroom.workloads.run import characterize_body
+from headroom.workspaces.models import Role
+from support.factories import member, signed_in
+
+BASE = "/api/v1/simulations/scenarios"
+
+
+def save(client: TestClient, name: str = "m/m/1", **extra: Any):  # type: ignore[no-untyped-def]
+    return client.post(BASE, json={"name": name, "scenario": mm1(), **extra})
+
+
+def test_a_saved_scenario_round_trips_renames_updates_and_deletes(settings: Settings) -> None:
+    client = signed_in(settings, member(settings, "a@example.com", "Sim"))
+    created = save(client)
+    assert created.status_code == 201, created.text
+    item = created.json()
+    assert item["scenario"] == mm1() and item["name"] == "m/m/1"
+    assert client.get(f"{BASE}/{item['id']}").json() == item
+    changed = mm1(duration_s=50.0)
+    patched = client.patch(f"{BASE}/{item['id']}", json={"name": "short", "scenario": changed})
+    assert patched.status_code == 200, patched.text
+    assert patched.json()["name"] == "short" and patched.json()["scenario"] == changed
+    assert [i["name"] for i in client.get(BASE).json()["items"]] == ["short"]
+    assert client.delete(f"{BASE}/{item['id']}").status_code == 204
+    assert client.get(f"{BASE}/{item['id']}").status_code == 404
+    assert client.get(BASE).json()["items"] == []
+
+
+def test_names_are_unique_per_workspace(settings: Settings) -> None:
+    client = signed_in(settings, member(settings, "b@example.com", "Sim"))
+    first = save(client, "a").json()
+    save(client, "b")
+    again = save(client, "a")
+    assert again.status_code == 409 and again.json()["error"]["code"] == "name_taken"
+    renamed = client.patch(f"{BASE}/{first['id']}", json={"name": "b"})
+    assert renamed.status_code == 409 and renamed.json()["error"]["field"] == "name"
+    other = signed_in(settings, member(settings, "c@example.com", "Elsewhere"))
+    assert save(other, "a").status_code == 201  # another workspace may reuse the name
+
+
+def test_a_bad_scenario_is_422_naming_the_field_and_nothing_is_stored(
+    settings: Settings,
+) -> None:
+    client = signed_in(settings, member(settings, "d@example.com", "Sim"))
+    bad = mm1()
+    bad["cluster"]["vms"]["max"] = 0
+    response = client.post(BASE, json={"name": "bad", "scenario": bad})
+    assert response.status_code == 422
+    assert response.json()["error"]["field"] == "scenario.cluster.vms.max"
+    assert client.get(BASE).json()["items"] == []
+    item = save(client).json()
+    update = client.patch(f"{BASE}/{item['id']}", json={"scenario": bad})
+    assert update.status_code == 422
+    assert client.get(f"{BASE}/{item['id']}").json()["scenario"] == mm1()
+
+
+def test_other_workspaces_see_nothing_and_viewers_cannot_write(settings: Settings) -> None:
+    owner = signed_in(settings, member(settings, "e@example.com", "Sim"))
+    item = save(owner).json()
+    stranger = signed_in(settings, member(settings, "f@example.com", "Elsewhere"))
+    assert stranger.get(f"{BASE}/{item['id']}").status_code == 404
+    assert stranger.patch(f"{BASE}/{item['id']}", json={"name": "x"}).status_code == 404
+    assert stranger.delete(f"{BASE}/{item['id']}").status_code == 404
+    assert stranger.get(BASE).json()["items"] == []
+    viewer = signed_in(settings, member(settings, "g@example.com", "Sim", Role.viewer))
+    assert viewer.get(f"{BASE}/{item['id']}").status_code == 200
+    assert save(viewer, "mine").status_code == 403
+    assert viewer.delete(f"{BASE}/{item['id']}").status_code == 403
+
+
+def test_the_live_check_answers_204_or_422_with_the_field_path(settings: Settings) -> None:
+    client = signed_in(settings, member(settings, "h@example.com", "Sim"))
+    good = client.post("/api/v1/simulations/schema/check", json={"scenario": mm1()})
+    assert good.status_code == 204
+    bad = mm1()
+    bad["workload"]["service_s"] = {"dist": "uniform", "low": 2, "high": 1}
+    response = client.post("/api/v1/simulations/schema/check", json={"scenario": bad})
+    assert response.status_code == 422
+    assert response.json()["error"]["field"].startswith("scenario.workload.service_s")
+
+
+def test_the_reference_preset_is_the_spec_scenario_as_written(settings: Settings) -> None:
+    client = signed_in(settings, member(settings, "i@example.com", "Sim"))
+    presets = client.get("/api/v1/simulations/presets").json()
+    reference = next(p for p in presets if p["id"] == "reference")
+    assert reference["scenario"] == yaml.safe_load(REFERENCE.read_text())
+    load_scenario(reference["scenario"])
+
+
+def _characterized_dataset(client: TestClient, settings: Settings) -> int:
+    created = client.post(
+        "/api/v1/datasets",
+        params={"name": "synth.log"},
+        content=combined_latency_lines(mm1_table()),
+        headers={"Content-Type": "application/octet-stream"},
+    )
+    assert run_job(settings, created.json()["job"]["id"], ingest_body)
+    dataset_id = int(created.json()["id"])
+    item = client.post(f"/api/v1/datasets/{dataset_id}/characterizations").json()
+    assert run_job(settings, item["job"]["id"], characterize_body)
+    return dataset_id
+
+
+def test_the_dataset_preset_carries_the_workload_model(settings: Settings) -> None:
+    client = signed_in(settings, member(settings, "j@example.com", "Sim"))
+    dataset_id = _characterized_dataset(client, settings)
+    preset = client.get(f"/api/v1/simulations/presets/datasets/{dataset_id}")
+    assert preset.status_code == 200, preset.text
+    scenario = preset.json()["scenario"]
+    items = client.get(f"/api/v1/datasets/{dataset_id}/characterizations").json()["items"]
+    model = client.get(f"/api/v1/characterizations/{items[0]['id']}/model").json()
+    assert scenario["duration_s"] == model["duration_s"]
+    classes = scenario["workload"]["classes"]
+    assert [c["name"] for c in classes] == [c["name"] for c in model["classes"]]
+    for ours, theirs in zip(classes, model["classes"], strict=True):
+        assert ours["arrivals"]["profile"] == theirs["profile"]
+    load_scenario(scenario)
+    stranger = signed_in(settings, member(settings, "k@example.com", "Elsewhere"))
+    assert stranger.get(f"/api/v1/simulations/presets/datasets/{dataset_id}").status_code == 404
+
+
+def test_a_dataset_without_a_characterization_has_no_preset(settings: Settings) -> None:
+    client = signed_in(settings, member(settings, "l@example.com", "Sim"))
+    created = client.post(
+        "/api/v1/datasets",
+        params={"name": "synth.log"},
+        content=combined_latency_lines(mm1_table()),
+        headers={"Content-Type": "application/octet-stream"},
+    )
+    response = client.get(f"/api/v1/simulations/presets/datasets/{created.json()['id']}")
+    assert response.status_code == 404
+    assert "characterize it first" in response.json()["error"]["message"]
