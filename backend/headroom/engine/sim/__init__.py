@@ -20,35 +20,65 @@ Modelling choices where the spec leaves room:
   the latencies (PLTs with pages) completed in it exceed the threshold.
 """
 
-from headroom.engine.sim.distributions import (
-    Constant,
-    Distribution,
-    Empirical,
-    Exponential,
-    Lognormal,
-    Mixture,
-    Pareto,
-    Uniform,
-    parse_distribution,
-)
-from headroom.engine.sim.results import (
-    ClassStats,
-    LatencyStats,
-    LittleCheck,
-    RequestTrace,
-    ScalingAction,
-    SimulationResult,
-    TimeSeries,
-    UtilizationBox,
-    VmStats,
-)
-from headroom.engine.sim.scenario import (
-    Scenario,
-    ScenarioError,
-    load_scenario,
-    scenario_json_schema,
-)
-from headroom.engine.sim.simulation import ENGINE_VERSION, Simulation
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from headroom.engine.sim.distributions import (
+        Constant,
+        Distribution,
+        Empirical,
+        Exponential,
+        Lognormal,
+        Mixture,
+        Pareto,
+        Uniform,
+        parse_distribution,
+    )
+    from headroom.engine.sim.results import (
+        ClassStats,
+        LatencyStats,
+        LittleCheck,
+        RequestTrace,
+        ScalingAction,
+        SimulationResult,
+        TimeSeries,
+        UtilizationBox,
+        VmStats,
+    )
+    from headroom.engine.sim.scenario import (
+        Scenario,
+        ScenarioError,
+        load_scenario,
+        scenario_json_schema,
+    )
+    from headroom.engine.sim.simulation import ENGINE_VERSION, Simulation
+
+# Public name -> the module defining it. Imported on first use (PEP 562), so that
+# importing the scenario contract does not load numba: the API process never needs it.
+_HOME = {
+    name: module
+    for module, names in (
+        ("distributions", "Constant Distribution Empirical Exponential Lognormal Mixture Pareto"),
+        ("distributions", "Uniform parse_distribution"),
+        ("results", "ClassStats LatencyStats LittleCheck RequestTrace ScalingAction"),
+        ("results", "SimulationResult TimeSeries UtilizationBox VmStats"),
+        ("scenario", "Scenario ScenarioError load_scenario scenario_json_schema"),
+        ("simulation", "ENGINE_VERSION Simulation"),
+    )
+    for name in names.split()
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOME:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{_HOME[name]}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "ENGINE_VERSION",

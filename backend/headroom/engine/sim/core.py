@@ -80,7 +80,7 @@ def choose_vm(vf, vi, ic, ip, qu, now):
 
 
 @njit(cache=True, inline="always")
-def _new_job(jf, ji, ic, qd, cls, page, base, c, now):
+def new_job(jf, ji, ic, qd, cls, page, base, c, now):
     j = ic[S.IC_JOB_FREE]
     ic[S.IC_JOB_FREE] = ji[j, S.JI_NEXT]
     ic[S.IC_JOBS_FREE_N] -= 1
@@ -93,7 +93,7 @@ def _new_job(jf, ji, ic, qd, cls, page, base, c, now):
 
 
 @njit(cache=True, inline="always")
-def _free_job(ji, ic, j):
+def free_job(ji, ic, j):
     ji[j, S.JI_VM] = -1
     ji[j, S.JI_NEXT] = ic[S.IC_JOB_FREE]
     ic[S.IC_JOB_FREE] = j
@@ -101,7 +101,7 @@ def _free_job(ji, ic, j):
 
 
 @njit(cache=True, inline="always")
-def _record_window(win, winh, fp, x, now):
+def record_window(win, winh, fp, x, now):
     w = min(int(now / fp[S.FP_WINDOW_S]), len(win) - 1)
     win[w, 0] += 1
     win[w, 1] += x > fp[S.FP_SLA_THRESHOLD_S]
@@ -118,7 +118,7 @@ def _page_done(vf, vi, pf, pi, ic, sc, ip, fp, hists, csum, win, winh, p, now):
         hists[2 * c + 1, sketch.bucket_of(plt, _INV_FINE, hists.shape[1])] += 1
         csum[c, S.CS_PLT_SUM] += plt
         csum[c, S.CS_PLT_MAX] = max(csum[c, S.CS_PLT_MAX], plt)
-        _record_window(win, winh, fp, plt, now)
+        record_window(win, winh, fp, plt, now)
     v = pi[p, S.PI_VM]
     if ip[S.IP_PER_REQUEST] == 0 and v >= 0:
         vi[v, S.VI_PAGES] -= 1
@@ -133,7 +133,7 @@ def _reject(vf, vi, ji, pf, pi, ic, sc, ip, fp, hists, csum, win, winh, j, now):
     ic[S.IC_REJECTED] += 1
     ic[S.IC_TICK_REJ] += 1
     p = ji[j, S.JI_PAGE]
-    _free_job(ji, ic, j)
+    free_job(ji, ic, j)
     if p >= 0:
         pi[p, S.PI_FAILED] = 1
         pi[p, S.PI_OUTSTANDING] -= 1
@@ -170,11 +170,11 @@ def _base_done(W, p, v, now):
     nobj, npush, c = pi[p, S.PI_NOBJ], pi[p, S.PI_NPUSH], pi[p, S.PI_CLASS]
     if cls[c, S.CL_EARLY_HINTS]:
         for _ in range(nobj):
-            j = _new_job(jf, ji, ic, qd, cls, p, 0, c, now)
+            j = new_job(jf, ji, ic, qd, cls, p, 0, c, now)
             _send(W, p, j, now, v)
         return
     for _ in range(npush):
-        j = _new_job(jf, ji, ic, qd, cls, p, 0, c, now)
+        j = new_job(jf, ji, ic, qd, cls, p, 0, c, now)
         if not submit(vf, vi, vtag, vjob, jf, ji, et, ei, ic, ip, fp, v, j, now, False):
             _reject(vf, vi, ji, pf, pi, ic, sc, ip, fp, hists, csum, win, winh, j, now)
     pi[p, S.PI_TO_ISSUE] = nobj - npush
@@ -184,21 +184,33 @@ def _base_done(W, p, v, now):
 
 
 @njit(cache=True, inline="always")
-def _record_latency(jf, ji, pf, ic, sc, ip, hists, csum, tr, j, now):
-    lat, c = now - jf[j, S.JF_ARRIVAL], ji[j, S.JI_CLASS]
+def record_done(ic, sc, hists, csum, c, lat):
+    """A request of class c completed after ``lat`` seconds: sketch, sums, counter."""
     hists[2 * c, sketch.bucket_of(lat, _INV_FINE, hists.shape[1])] += 1
     csum[c, S.CS_LAT_SUM] += lat
     csum[c, S.CS_LAT_MAX] = max(csum[c, S.CS_LAT_MAX], lat)
     sc[S.SC_LAT_SUM] += lat
-    if ip[S.IP_TRACE]:
-        n = ic[S.IC_TRACE_N]
-        tr[n, 0], tr[n, 1], tr[n, 2] = jf[j, S.JF_ARRIVAL], jf[j, S.JF_START], now
-        tr[n, 3], tr[n, 4] = jf[j, S.JF_DEMAND], ji[j, S.JI_VM]
-        p = ji[j, S.JI_PAGE]
-        tr[n, 5], tr[n, 6] = pf[p, S.PF_ARRIVAL] if p >= 0 else math.nan, c
-        ic[S.IC_TRACE_N] = n + 1
-    ic[S.IC_IN_SYSTEM] -= 1
     ic[S.IC_COMPLETED] += 1
+
+
+@njit(cache=True, inline="always")
+def record_trace(tr, ic, arrival, start, end, demand, vm, page_arrival, c):
+    n = ic[S.IC_TRACE_N]
+    tr[n, 0], tr[n, 1], tr[n, 2], tr[n, 3] = arrival, start, end, demand
+    tr[n, 4], tr[n, 5], tr[n, 6] = vm, page_arrival, c
+    ic[S.IC_TRACE_N] = n + 1
+
+
+@njit(cache=True, inline="always")
+def record_latency(jf, ji, pf, ic, sc, ip, hists, csum, tr, j, now):
+    lat, c = now - jf[j, S.JF_ARRIVAL], ji[j, S.JI_CLASS]
+    record_done(ic, sc, hists, csum, c, lat)
+    if ip[S.IP_TRACE]:
+        p = ji[j, S.JI_PAGE]
+        page_arrival = pf[p, S.PF_ARRIVAL] if p >= 0 else math.nan
+        arrival, start, demand = jf[j, S.JF_ARRIVAL], jf[j, S.JF_START], jf[j, S.JF_DEMAND]
+        record_trace(tr, ic, arrival, start, now, demand, ji[j, S.JI_VM], page_arrival, c)
+    ic[S.IC_IN_SYSTEM] -= 1
     ic[S.IC_TICK_DONE] += 1
     return lat
 
@@ -213,11 +225,11 @@ def _completion(W, v, now):
     vi[v, S.VI_N] -= 1
     promote_waiting(vf, vi, vtag, vjob, jf, ji, ic, ip, v, now)
     set_rate(vf, vi, ip, fp, v)
-    lat = _record_latency(jf, ji, pf, ic, sc, ip, hists, csum, tr, j, now)
+    lat = record_latency(jf, ji, pf, ic, sc, ip, hists, csum, tr, j, now)
     p, base = ji[j, S.JI_PAGE], ji[j, S.JI_BASE]
-    _free_job(ji, ic, j)
+    free_job(ji, ic, j)
     if p < 0:
-        _record_window(win, winh, fp, lat, now)
+        record_window(win, winh, fp, lat, now)
     else:
         pi[p, S.PI_OUTSTANDING] -= 1
         if base:
@@ -233,7 +245,7 @@ def _client_request(W, p, now):
     (vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp) = W[:14]  # noqa: RUF059
     (qd, qg, qu, cls, hists, csum, win, winh, tr) = W[14:]  # noqa: RUF059
     pi[p, S.PI_TO_ISSUE] -= 1
-    j = _new_job(jf, ji, ic, qd, cls, p, 0, pi[p, S.PI_CLASS], now)
+    j = new_job(jf, ji, ic, qd, cls, p, 0, pi[p, S.PI_CLASS], now)
     if pi[p, S.PI_TO_ISSUE] > 0:
         _schedule_client(pf, pi, et, ei, ic, qg, cls, p, now)
     _send(W, p, j, now, -1)
@@ -252,7 +264,7 @@ def _arrival(W, nobj, npush, c, now):
         pf[p, S.PF_ARRIVAL], pi[p, S.PI_NOBJ], pi[p, S.PI_NPUSH] = now, nobj, npush
         pi[p, S.PI_CLASS] = c
         pi[p, S.PI_OUTSTANDING], pi[p, S.PI_TO_ISSUE], pi[p, S.PI_FAILED] = 1 + nobj, 0, 0
-    j = _new_job(jf, ji, ic, qd, cls, p, 1, c, now)
+    j = new_job(jf, ji, ic, qd, cls, p, 1, c, now)
     v = choose_vm(vf, vi, ic, ip, qu, now)
     if p >= 0:
         pi[p, S.PI_VM] = v
@@ -266,7 +278,7 @@ def _arrival(W, nobj, npush, c, now):
 
 
 @njit(cache=True)
-def _tick(vf, vi, ic, ip, fp, ts, tsu, box, k, now):
+def tick(vf, vi, ic, ip, fp, ts, tsu, box, k, now):
     """Monitoring: per-VM utilisation over the interval ending ``now``, and the counters."""
     allocated = active = 0
     cores = ip[S.IP_CORES]
@@ -337,7 +349,7 @@ def _event_needs(W):
 
 
 @njit(cache=True, inline="always")
-def _area(ic, sc, now):
+def area(ic, sc, now):
     sc[S.SC_AREA] += ic[S.IC_IN_SYSTEM] * (now - sc[S.SC_LAST])
     sc[S.SC_LAST] = now
     sc[S.SC_NOW] = now
@@ -349,7 +361,7 @@ def _dispatch_event(W, now):
     (qd, qg, qu, cls, hists, csum, win, winh, tr) = W[14:]  # noqa: RUF059
     kind, ident = ei[0, S.EI_KIND], ei[0, S.EI_ID]
     heap_pop(et, ei, ic)
-    _area(ic, sc, now)
+    area(ic, sc, now)
     if kind == S.EV_COMPLETION:
         _completion(W, ident, now)
     elif kind == S.EV_CLIENT_REQUEST:
@@ -383,7 +395,7 @@ def _next_step(W, arr_t, arr_n, t_end):
     if status == S.DONE and ip[S.IP_PAGES] and ic[S.IC_PAGES_FREE_N] < 1:
         status = S.NEED_PAGES
     if status == S.DONE:
-        _area(ic, sc, t)
+        area(ic, sc, t)
         _arrival(W, arr_n[i, 0], arr_n[i, 1], c, t)
         ic[S.IC_ARR_PTR] = i + 1
         ic[S.IC_EVENTS] += 1
@@ -404,16 +416,16 @@ def _loop(W, arr_t, arr_n, ts, tsu, box, t_end):
             return status
         if status < 0:
             if t_tick <= t_end:
-                _area(ic, sc, t_tick)
-                _tick(vf, vi, ic, ip, fp, ts, tsu, box, k, t_tick)
+                area(ic, sc, t_tick)
+                tick(vf, vi, ic, ip, fp, ts, tsu, box, k, t_tick)
                 ic[S.IC_TICK] = k + 1
             else:
-                _area(ic, sc, t_end)
+                area(ic, sc, t_end)
                 return S.DONE
 
 
 @intrinsic
-def _data_ptr(typingctx, arr):
+def data_ptr(typingctx, arr):
     """The raw data pointer of an array."""
     sig = types.CPointer(arr.dtype)(arr)
 
@@ -424,10 +436,10 @@ def _data_ptr(typingctx, arr):
 
 
 @njit(cache=True)
-def _bare(a):
+def bare(a):
     """A view without a reference count: passing it between compiled helpers costs no
     atomic increments (the caller keeps the owner alive for the duration of the call)."""
-    return carray(_data_ptr(a), a.shape)  # type: ignore[call-arg]
+    return carray(data_ptr(a), a.shape)  # type: ignore[call-arg]
 
 
 @njit(cache=True)
@@ -435,16 +447,16 @@ def _loop_bare(W, arr_t, arr_n, ts, tsu, box, t_end):
     """Run the loop on reference-count-free views of every array."""
     (vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp) = W[:14]
     (qd, qg, qu, cls, hists, csum, win, winh, tr) = W[14:]
-    a = (_bare(vf), _bare(vi), _bare(vtag), _bare(vjob), _bare(jf), _bare(ji), _bare(pf))
-    b = (_bare(pi), _bare(et), _bare(ei), _bare(ic), _bare(sc), _bare(ip), _bare(fp))
-    c = (_bare(qd), _bare(qg), _bare(qu), _bare(cls), _bare(hists), _bare(csum), _bare(win))
+    a = (bare(vf), bare(vi), bare(vtag), bare(vjob), bare(jf), bare(ji), bare(pf))
+    b = (bare(pi), bare(et), bare(ei), bare(ic), bare(sc), bare(ip), bare(fp))
+    c = (bare(qd), bare(qg), bare(qu), bare(cls), bare(hists), bare(csum), bare(win))
     return _loop(
-        a + b + c + (_bare(winh), _bare(tr)),
-        _bare(arr_t),
-        _bare(arr_n),
-        _bare(ts),
-        _bare(tsu),
-        _bare(box),
+        a + b + c + (bare(winh), bare(tr)),
+        bare(arr_t),
+        bare(arr_n),
+        bare(ts),
+        bare(tsu),
+        bare(box),
         t_end,
     )
 

@@ -59,10 +59,14 @@ class ClassFeed:
         self.gap = build_distribution(page.gap_s, datasets) if page else Constant(0)
         self.push = page.push_fraction if page else 0.0
         self.early_hints = bool(page and page.early_hints)
+        self.pages = page is not None
 
     def arrivals_between(self, t0: float, t1: float) -> tuple[st.F64, st.I64, st.I64]:
         times = self.arrivals.between(self.arrival_rng, t0, t1)
         n = len(times)
+        if not self.pages:
+            none = np.zeros(n, dtype=np.int64)
+            return times, none, none
         nobj = np.maximum(np.rint(self.objects.sample(self.page_rng, n)), 0).astype(np.int64)
         npush = np.floor(self.push * nobj + self.page_rng.uniform(size=n)).astype(np.int64)
         return times, nobj, np.minimum(npush, nobj)
@@ -104,14 +108,15 @@ class Feeder:
         """Install the arrivals of [t0, t1) (all classes, merged) and top up the pools."""
         parts = [c.arrivals_between(t0, t1) for c in self.classes]
         times = np.concatenate([p[0] for p in parts])
-        order = np.argsort(times, kind="stable")
-        klass = np.concatenate([np.full(len(p[0]), i) for i, p in enumerate(parts)])
-        arr_n = np.stack(
-            [np.concatenate([p[1] for p in parts]), np.concatenate([p[2] for p in parts]), klass],
-            axis=1,
-        )
+        arr_n = np.empty((len(times), 3), dtype=np.int64)
+        for col in (0, 1):
+            arr_n[:, col] = np.concatenate([p[col + 1] for p in parts])
+        arr_n[:, 2] = np.repeat(np.arange(len(parts)), [len(p[0]) for p in parts])
+        if len(parts) > 1:
+            order = np.argsort(times, kind="stable")
+            times, arr_n = times[order], arr_n[order]
         state.ic[st.IC_ARR_PTR] = 0
-        state = state._replace(arr_t=times[order], arr_n=arr_n[order])
+        state = state._replace(arr_t=times, arr_n=arr_n)
         demands = [int(len(p[0]) + p[1].sum()) for p in parts]
         gaps = [int((p[1] - p[2]).sum()) for p in parts]
         return self._top_up(state, demands, gaps, sum(demands))

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from headroom.engine.sim import fcfs
 from headroom.engine.sim import state as st
 from headroom.engine.sim.autoscaling import Observation, ScalingPolicy, build_policy
 from headroom.engine.sim.core import run_until
@@ -85,6 +86,8 @@ class Simulation:
     ``datasets`` resolves the names a scenario refers to (``arrivals: {dataset: x}``:
     arrival times in seconds; ``{dist: empirical, dataset: y}``: values to resample).
     ``trace=True`` also keeps every request's times (tests and small runs only).
+    ``fast_paths=False`` runs the general event loop even where a specialised one
+    applies (fcfs.py); results agree either way (tests and benchmarks compare them).
     """
 
     def __init__(
@@ -92,10 +95,12 @@ class Simulation:
         scenario: Scenario | str | Mapping[str, Any],
         datasets: Mapping[str, np.ndarray] | None = None,
         trace: bool = False,
+        fast_paths: bool = True,
     ) -> None:
         self.scenario = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
         self.datasets = datasets or {}
         self.trace = trace
+        self.fast_paths = fast_paths
 
     def _new_state(self, early_hints: list[bool]) -> st.CoreState:
         s = self.scenario
@@ -126,14 +131,18 @@ class Simulation:
         policy = build_policy(s, feeder.mean_service_s)
         actions: list[ScalingAction] = []
         step, duration = s.autoscaling.step_s, s.duration_s
+        queue = fcfs.FcfsQueue(state, duration) if self.fast_paths and fcfs.applies(s) else None
+        run = queue.run_until if queue else run_until
         for k in range(math.ceil(duration / step - 1e-9)):
             t0, t1 = k * step, min((k + 1) * step, duration)
             state = feeder.segment(state, t0, t1)
-            state = _run_segment(state, feeder, t1)
+            state = _run_segment(state, feeder, t1, run)
             if t1 < duration:
                 state = self._decide(state, policy, t1, actions)
             if progress is not None:
                 progress(t1 / duration)
+        if queue:
+            queue.finish(state)
         return _result(s, seed, state, tuple(actions), time.perf_counter() - started)
 
     def _decide(
@@ -163,9 +172,11 @@ class Simulation:
         return state
 
 
-def _run_segment(state: st.CoreState, feeder: Feeder, t_end: float) -> st.CoreState:
+def _run_segment(
+    state: st.CoreState, feeder: Feeder, t_end: float, run: Callable[[st.CoreState, float], int]
+) -> st.CoreState:
     while True:
-        status = run_until(state, t_end)
+        status = run(state, t_end)
         if status == st.DONE:
             return state
         refill = status in _POOL_STATUSES

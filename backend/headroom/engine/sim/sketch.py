@@ -60,12 +60,25 @@ def sketch_quantiles(
 
 def window_quantile(hist: NDArray[np.integer], alpha: float, q: float) -> NDArray[np.float64]:
     """Nearest-rank quantile q of each row of a (windows x buckets) histogram; NaN if empty."""
-    totals = hist.sum(axis=1)
-    cumulative = np.cumsum(hist, axis=1)
-    ranks = np.maximum(np.ceil(q * totals - 1e-9) - 1, 0)
-    idx = (cumulative <= ranks[:, None]).sum(axis=1)
-    values = bucket_values(alpha)[np.minimum(idx, hist.shape[1] - 1)]
-    return np.where(totals > 0, values, np.nan)
+    values = bucket_values(alpha)
+    idx = _row_quantile_buckets(np.ascontiguousarray(hist), q)
+    return np.where(idx >= 0, values[np.maximum(idx, 0)], np.nan)
+
+
+@njit(cache=True)
+def _row_quantile_buckets(hist: NDArray[np.integer], q: float) -> NDArray[np.int64]:
+    """Per row, the bucket holding the ceil(q n)-th smallest value; -1 for an empty row."""
+    out = np.full(hist.shape[0], -1, dtype=np.int64)
+    for w in range(hist.shape[0]):
+        total = hist[w].sum()
+        if total == 0:
+            continue
+        rank, seen, b = max(math.ceil(q * total - 1e-9), 1), 0, 0
+        while seen + hist[w, b] < rank:
+            seen += hist[w, b]
+            b += 1
+        out[w] = b
+    return out
 
 
 def sketch_cdf(

@@ -96,7 +96,7 @@ def heap_pop(et, ei, ic):
 
 
 @njit(cache=True, inline="always")
-def _service_push(vi, vtag, vjob, v, tag, job):
+def service_push(vi, vtag, vjob, v, tag, job):
     i = vi[v, VI_NSRV]
     vi[v, VI_NSRV] = i + 1
     while i > 0:
@@ -165,7 +165,7 @@ def reschedule(vf, vi, vtag, et, ei, ic, v, now):
 @njit(cache=True, inline="always")
 def start_service(vf, vi, vtag, vjob, jf, v, job, now):
     jf[job, JF_START] = now
-    _service_push(vi, vtag, vjob, v, vf[v, VF_VCLOCK] + jf[job, JF_DEMAND], job)
+    service_push(vi, vtag, vjob, v, vf[v, VF_VCLOCK] + jf[job, JF_DEMAND], job)
 
 
 @njit(cache=True, inline="always")
