@@ -3,12 +3,13 @@
 from headroom.analyses.models import Analysis
 from headroom.auth.models import ApiToken, User, UserSession
 from headroom.core.db import Base
+from headroom.core.idempotency_models import IdempotencyRecord
 from headroom.datasets.models import Dataset
 from headroom.jobs.models import Job, Result
 from headroom.simulations.models import SimulationRun
 from headroom.uploads.models import Upload
 from headroom.workloads.models import Characterization
-from headroom.workspaces.models import Membership, Workspace
+from headroom.workspaces.models import Invitation, Membership, Workspace
 
 __all__ = [
     "Analysis",
@@ -16,6 +17,8 @@ __all__ = [
     "Base",
     "Characterization",
     "Dataset",
+    "IdempotencyRecord",
+    "Invitation",
     "Job",
     "Membership",
     "Result",

@@ -4,7 +4,7 @@ from fastapi import APIRouter, Query, Response
 
 from headroom.analyses import service
 from headroom.analyses.schemas import AnalysisOut, AnalysisPage, CapacityParamsIn
-from headroom.core.deps import CurrentPrincipal, SessionDep, SettingsDep
+from headroom.core.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep
 from headroom.core.queue import enqueue
 
 router = APIRouter(tags=["analyses"])
@@ -23,7 +23,7 @@ def create_analysis(
     dataset_id: int,
     params: CapacityParamsIn,
     response: Response,
-    principal: CurrentPrincipal,
+    principal: EditorAccess,
     session: SessionDep,
     settings: SettingsDep,
 ) -> AnalysisOut:

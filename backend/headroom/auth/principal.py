@@ -1,36 +1,54 @@
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from headroom.auth.models import User
 from headroom.core.errors import Forbidden, NotFound
 from headroom.workspaces.models import Role
+
+SCOPE_FOR_ROLE = {Role.viewer: "read", Role.editor: "write", Role.owner: "admin"}
+ROLE_FOR_SCOPE = {scope: role for role, scope in SCOPE_FOR_ROLE.items()}
 
 
 @dataclass(frozen=True)
 class Principal:
     """Who is calling and which workspaces they may see, with their role in each.
 
-    A browser session sees all the user's workspaces; an API token sees one.
+    A browser session sees all the user's workspaces; an API token sees one, and acts with
+    the lower of the member's role and the token's highest scope. `minimum_role` is set by
+    the route (core.deps.require_role): every workspace check then asks for at least it.
     """
 
     user: User
     roles: dict[int, Role]
     token_scopes: frozenset[str] | None = None
+    token_id: int | None = None
+    minimum_role: Role = Role.viewer
 
     @property
     def workspace_ids(self) -> list[int]:
         return sorted(self.roles)
 
+    def effective_role(self, workspace_id: int) -> Role | None:
+        """The member's role capped by the token's scopes; None when not a member."""
+        held = self.roles.get(workspace_id)
+        if held is None or self.token_scopes is None:
+            return held
+        granted = [ROLE_FOR_SCOPE[s] for s in self.token_scopes if s in ROLE_FOR_SCOPE]
+        if not granted:
+            return None
+        cap = max(granted, key=lambda r: r.rank)
+        return min(held, cap, key=lambda r: r.rank)
+
+    def allows(self, workspace_id: int, role: Role) -> bool:
+        effective = self.effective_role(workspace_id)
+        return effective is not None and effective.rank >= max(role.rank, self.minimum_role.rank)
+
     def require(self, workspace_id: int, role: Role) -> None:
         """404 when the workspace is invisible to the caller, 403 when the role is too low."""
-        held = self.roles.get(workspace_id)
-        if held is None:
+        if workspace_id not in self.roles:
             raise NotFound("workspace not found")
-        if held.rank < role.rank or not self._scope_allows(role):
-            raise Forbidden(f"this needs the {role.value} role in the workspace")
+        if not self.allows(workspace_id, role):
+            needed = max(role, self.minimum_role, key=lambda r: r.rank)
+            raise Forbidden(f"this needs the {needed.value} role in the workspace")
 
-    def _scope_allows(self, role: Role) -> bool:
-        if self.token_scopes is None:
-            return True
-        needed = {Role.viewer: "read", Role.editor: "write", Role.owner: "admin"}[role]
-        order = ["read", "write", "admin"]
-        return any(order.index(s) >= order.index(needed) for s in self.token_scopes if s in order)
+    def acting_as(self, role: Role) -> "Principal":
+        return replace(self, minimum_role=role)

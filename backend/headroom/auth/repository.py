@@ -4,6 +4,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from headroom.auth.models import ApiToken, User, UserSession
+from headroom.core.security import same_digest
 from headroom.workspaces.models import Membership
 
 
@@ -31,6 +32,8 @@ def live_token(session: Session, token_hash: str, now: datetime) -> ApiToken | N
     token = session.scalar(
         select(ApiToken).where(ApiToken.token_hash == token_hash, ApiToken.revoked_at.is_(None))
     )
-    if token is None or (token.expires_at is not None and token.expires_at <= now):
+    if token is None or not same_digest(token.token_hash, token_hash):
+        return None  # the index finds by digest; the comparison itself is constant-time
+    if token.expires_at is not None and token.expires_at <= now:
         return None
     return token

@@ -1,6 +1,7 @@
 from fastapi import APIRouter, Request, Response
 
 from headroom.auth import service
+from headroom.auth.cookies import set_session_cookie
 from headroom.auth.schemas import LoginRequest, Me
 from headroom.auth.throttle import LoginThrottle
 from headroom.core.deps import SESSION_COOKIE, CurrentPrincipal, SessionDep, SettingsDep
@@ -28,15 +29,7 @@ def login(
         throttle.failed(*keys)
         raise
     throttle.succeeded(keys[0])
-    response.set_cookie(
-        SESSION_COOKIE,
-        token,
-        max_age=settings.session_ttl_s,
-        httponly=True,
-        samesite="lax",
-        secure=settings.cookie_secure,
-        path="/",
-    )
+    set_session_cookie(response, request, settings, token)
     principal = service.principal_from_session_token(session, token)
     return workspace_service.me(session, principal)
 

@@ -18,6 +18,7 @@ from headroom.core.security import (
 from headroom.workspaces.models import Membership, Role, Workspace
 
 _DUMMY_HASH = hash_password("timing-equaliser")
+TOKEN_PREFIX_CHARS = 10
 
 
 def create_user(session: Session, email: str, password: str, name: str | None = None) -> User:
@@ -45,10 +46,15 @@ def login(session: Session, email: str, password: str, ttl_s: int) -> tuple[User
         raise InvalidCredentials("wrong email or password")
     if not verify_password(user.password_hash, password):
         raise InvalidCredentials("wrong email or password")
+    return user, start_session(session, user, ttl_s)
+
+
+def start_session(session: Session, user: User, ttl_s: int) -> str:
+    """A new browser session for `user`; returns the cookie's token."""
     token = new_token()
     expires_at = datetime.now(UTC) + timedelta(seconds=ttl_s)
     session.add(UserSession(user_id=user.id, token_hash=token_digest(token), expires_at=expires_at))
-    return user, token
+    return token
 
 
 def logout(session: Session, token: str) -> None:
@@ -63,20 +69,32 @@ def create_api_token(
     name: str = "cli",
     expires_days: int | None = None,
 ) -> str:
+    return issue_api_token(session, user, workspace, scopes, name, expires_days)[1]
+
+
+def issue_api_token(
+    session: Session,
+    user: User,
+    workspace: Workspace,
+    scopes: list[str],
+    name: str,
+    expires_days: int | None,
+) -> tuple[ApiToken, str]:
+    """The stored row and the secret (which exists in clear only here)."""
     token = new_token(API_TOKEN_PREFIX)
     expires_at = datetime.now(UTC) + timedelta(days=expires_days) if expires_days else None
-    session.add(
-        ApiToken(
-            user_id=user.id,
-            workspace_id=workspace.id,
-            name=name,
-            token_hash=token_digest(token),
-            scopes=" ".join(sorted(set(scopes))),
-            expires_at=expires_at,
-        )
+    row = ApiToken(
+        user_id=user.id,
+        workspace_id=workspace.id,
+        name=name,
+        token_hash=token_digest(token),
+        scopes=" ".join(sorted(set(scopes))),
+        prefix=token[:TOKEN_PREFIX_CHARS],
+        expires_at=expires_at,
     )
+    session.add(row)
     session.flush()
-    return token
+    return row, token
 
 
 def principal_from_session_token(session: Session, token: str) -> Principal:
@@ -100,7 +118,16 @@ def principal_from_api_token(session: Session, token: str) -> Principal:
         if (row.workspace_id in principal.roles)
         else {}
     )
-    return Principal(user=principal.user, roles=roles, token_scopes=frozenset(row.scopes.split()))
+    return Principal(
+        user=principal.user,
+        roles=roles,
+        token_scopes=frozenset(row.scopes.split()),
+        token_id=row.id,
+    )
+
+
+def principal_for_user(session: Session, user: User) -> Principal:
+    return _principal(session, user)
 
 
 def _principal(session: Session, user: User | None) -> Principal:

@@ -1,6 +1,7 @@
-"""Typed FastAPI dependencies: SessionDep, SettingsDep, StoreDep, CurrentPrincipal."""
+"""Typed FastAPI dependencies: SessionDep, SettingsDep, StoreDep, CurrentPrincipal, and the
+role gates every route uses: ViewerAccess, EditorAccess (writes), OwnerAccess."""
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Annotated
 from urllib.parse import urlsplit
 
@@ -13,6 +14,7 @@ from headroom.core.db import session_scope
 from headroom.core.errors import Forbidden, NotAuthenticated
 from headroom.core.settings import Settings
 from headroom.core.storage import LocalStore, open_store
+from headroom.workspaces.models import Role
 
 SESSION_COOKIE = "headroom_session"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -67,3 +69,45 @@ def _require_same_origin(request: Request) -> None:
 
 
 CurrentPrincipal = Annotated[Principal, Depends(get_principal)]
+
+
+def get_optional_principal(request: Request, session: SessionDep) -> Principal | None:
+    """The caller when they sent credentials, else None (for pages that work signed out)."""
+    has_bearer = request.headers.get("authorization", "").lower().startswith("bearer ")
+    if not has_bearer and not request.cookies.get(SESSION_COOKIE):
+        return None
+    return get_principal(request, session)
+
+
+OptionalPrincipal = Annotated[Principal | None, Depends(get_optional_principal)]
+
+
+def require_role(role: Role) -> Callable[[Request, Principal], Principal]:
+    """The one gate for roles. With a `workspace_id` path parameter the caller must hold
+    `role` there (404 when not a member, 403 when the role or token scope is too low);
+    otherwise in at least one workspace, and the returned principal asks for at least `role`
+    in every later workspace check, made once the object's workspace is known."""
+
+    def gate(request: Request, principal: CurrentPrincipal) -> Principal:
+        raw = str(request.path_params.get("workspace_id", ""))
+        if raw.isdigit():
+            principal.require(int(raw), role)
+        elif not any(principal.allows(w, role) for w in principal.roles):
+            raise Forbidden(f"this needs the {role.value} role in a workspace")
+        return principal.acting_as(role)
+
+    return gate
+
+
+ViewerAccess = Annotated[Principal, Depends(require_role(Role.viewer))]
+EditorAccess = Annotated[Principal, Depends(require_role(Role.editor))]
+OwnerAccess = Annotated[Principal, Depends(require_role(Role.owner))]
+
+
+def cookie_is_secure(request: Request, settings: Settings) -> bool:
+    """Secure cookies when the request came over TLS: directly, or through a proxy whose
+    X-Forwarded-Proto the operator trusts (HEADROOM_TRUST_FORWARDED_PROTO)."""
+    if settings.cookie_secure or request.url.scheme == "https":
+        return True
+    forwarded = request.headers.get("x-forwarded-proto", "").split(",")[0].strip()
+    return settings.trust_forwarded_proto and forwarded == "https"

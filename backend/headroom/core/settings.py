@@ -31,6 +31,18 @@ class Settings(BaseSettings):
     resend_queued_after_s: float = 600.0  # a queued job not picked up by then is sent again
     task_max_retries: int = 5
 
+    # teams and pipelines (issue 6)
+    trust_forwarded_proto: bool = False  # behind a TLS proxy: X-Forwarded-Proto https -> Secure
+    public_url: str = ""  # base of invitation links; default: the request's own base URL
+    invitation_ttl_s: int = 7 * 24 * 3600
+    smtp_url: str = ""  # smtp://user:pass@host:port (optional): invitations are e-mailed too
+    smtp_from: str = "headroom@localhost"
+    rate_limit_ip_per_min: int = 1200  # requests without a token, per client address; 0: off
+    rate_limit_token_per_min: int = 1200  # requests with an API token or session; 0: off
+    rate_limit_redis_url: str = ""  # shared counters across API processes; default in-memory
+    max_json_bytes: int = 4 * 1024**2  # JSON request bodies (uploads have their own limits)
+    idempotency_ttl_s: int = 24 * 3600
+
     def resolved_database_url(self) -> str:
         return self.database_url or f"sqlite:///{(self.data_dir / 'headroom.db').resolve()}"
 

@@ -2,7 +2,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Request, Response
 
-from headroom.core.deps import CurrentPrincipal, SessionDep, SettingsDep, StoreDep
+from headroom.core.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep, StoreDep
 from headroom.core.errors import FileTooLarge, error_responses
 from headroom.core.queue import enqueue
 from headroom.datasets import service, uploads
@@ -50,7 +50,7 @@ def list_datasets(
 async def upload_dataset(
     request: Request,
     response: Response,
-    principal: CurrentPrincipal,
+    principal: EditorAccess,
     session: SessionDep,
     store: StoreDep,
     settings: SettingsDep,
@@ -84,7 +84,7 @@ def get_dataset(dataset_id: int, principal: CurrentPrincipal, session: SessionDe
 
 @router.delete("/{dataset_id}", status_code=204)
 def delete_dataset(
-    dataset_id: int, principal: CurrentPrincipal, session: SessionDep, store: StoreDep
+    dataset_id: int, principal: EditorAccess, session: SessionDep, store: StoreDep
 ) -> None:
     service.delete(session, store, principal, dataset_id)
 

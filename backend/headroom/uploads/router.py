@@ -2,7 +2,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Header, Query, Request, Response
 
-from headroom.core.deps import CurrentPrincipal, SessionDep, SettingsDep, StoreDep
+from headroom.core.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep, StoreDep
 from headroom.core.errors import FileTooLarge, error_responses
 from headroom.core.queue import enqueue
 from headroom.datasets import service as dataset_service
@@ -22,7 +22,7 @@ CHUNK_BODY = {
 @router.post("", response_model=UploadOut, status_code=201)
 def create_upload(
     body: UploadCreate,
-    principal: CurrentPrincipal,
+    principal: EditorAccess,
     session: SessionDep,
     store: StoreDep,
     settings: SettingsDep,
@@ -44,7 +44,7 @@ def get_upload(upload_id: str, principal: CurrentPrincipal, session: SessionDep)
 async def put_chunk(
     upload_id: str,
     request: Request,
-    principal: CurrentPrincipal,
+    principal: EditorAccess,
     session: SessionDep,
     store: StoreDep,
     offset: Annotated[int, Query(ge=0, description="Where this chunk starts")],
@@ -64,7 +64,7 @@ async def put_chunk(
 async def complete_upload(
     upload_id: str,
     response: Response,
-    principal: CurrentPrincipal,
+    principal: EditorAccess,
     session: SessionDep,
     store: StoreDep,
     settings: SettingsDep,
@@ -96,7 +96,7 @@ async def complete_upload(
 
 @router.delete("/{upload_id}", status_code=204)
 def abort_upload(
-    upload_id: str, principal: CurrentPrincipal, session: SessionDep, store: StoreDep
+    upload_id: str, principal: EditorAccess, session: SessionDep, store: StoreDep
 ) -> None:
     upload = service.get_visible(session, principal, upload_id)
     store.delete(upload.storage_key)

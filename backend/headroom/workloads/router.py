@@ -3,7 +3,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Query, Response
 from fastapi.responses import JSONResponse
 
-from headroom.core.deps import CurrentPrincipal, SessionDep, SettingsDep
+from headroom.core.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep
 from headroom.core.queue import enqueue
 from headroom.engine.workload import default_rules, rules_schema, workload_model_schema
 from headroom.workloads import service
@@ -28,7 +28,7 @@ router = APIRouter(tags=["workloads"])
 def create_characterization(
     dataset_id: int,
     response: Response,
-    principal: CurrentPrincipal,
+    principal: EditorAccess,
     session: SessionDep,
     settings: SettingsDep,
     body: Annotated[CharacterizationCreate | None, Body()] = None,
