@@ -216,3 +216,8 @@ def test_progress_reports_and_cancels() -> None:
         pass
     else:  # pragma: no cover
         raise AssertionError("the progress callback's exception must stop the run")
+
+
+def test_every_run_in_this_folder_is_checked() -> None:
+    # conftest.py wraps Simulation.run with assert_conserved for every test module here.
+    assert Simulation.run.__name__ == "checked"
