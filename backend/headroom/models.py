@@ -6,6 +6,7 @@ from headroom.core.db import Base
 from headroom.core.idempotency_models import IdempotencyRecord
 from headroom.datasets.models import Dataset
 from headroom.jobs.models import Job, Result
+from headroom.reports.models import Report, ReportItem, ShareLink
 from headroom.simulations.models import SimulationRun
 from headroom.uploads.models import Upload
 from headroom.workloads.models import Characterization
@@ -21,7 +22,10 @@ __all__ = [
     "Invitation",
     "Job",
     "Membership",
+    "Report",
+    "ReportItem",
     "Result",
+    "ShareLink",
     "SimulationRun",
     "Upload",
     "User",

@@ -1,0 +1,378 @@
+"""Result documents (capacity reports, simulation runs, characterizations, traffic summaries)
+turned into report items: the figures and charts a reader needs, with units."""
+
+import itertools
+from datetime import datetime
+from typing import Any
+
+from headroom.reports.schemas import Better, Chart, Figure, ItemContent, Mark, Series, Unit
+
+
+def fig(key: str, label: str, value: Any, unit: Unit, better: Better | None = None) -> Figure:
+    number = float(value) if isinstance(value, int | float) else None
+    return Figure(key=key, label=label, value=number, unit=unit, better=better)
+
+
+class SnapshotError(ValueError):
+    """The result cannot become a report item (no such class, a sweep, ...)."""
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) else None
+
+
+def _p(percentile: float) -> str:
+    return f"p{percentile:g}"
+
+
+def capacity(document: dict[str, Any], params: dict[str, Any], view: str | None) -> ItemContent:
+    classes: dict[str, Any] = document.get("classes") or {}
+    if not classes:
+        raise SnapshotError("the analysis found no request class with enough windows")
+    name = view if view is not None else next(iter(classes))
+    if name not in classes:
+        raise SnapshotError(f"no class {name!r} in the analysis (it has {', '.join(classes)})")
+    cls, p = classes[name], _p(params.get("percentile", 95.0))
+    charts = [_knee_chart(cls, name, p)]
+    if any(isinstance(pt.get("throughput_per_s"), int | float) for pt in cls["curve"]):
+        charts.append(_throughput_chart(cls, name))
+    return ItemContent(
+        source_label="",
+        params={**params, "class": name},
+        figures=_capacity_figures(cls, document, p),
+        charts=charts,
+        notes=[*document.get("warnings", []), *cls.get("warnings", [])],
+    )
+
+
+def _capacity_figures(cls: dict[str, Any], document: dict[str, Any], p: str) -> list[Figure]:
+    knee, sla = cls.get("knee") or {}, cls.get("sla") or {}
+    power = document.get("capacity") or {}
+    return [
+        fig("knee_load", "Knee load", knee.get("load_per_s"), "req/s", "higher"),
+        fig("knee_latency", f"{p} latency at the knee", knee.get("latency_s"), "s", "lower"),
+        fig("breaking_point", "Breaking point", cls.get("breaking_point_per_s"), "req/s", "higher"),
+        fig("sla_threshold", f"SLA threshold ({p})", sla.get("threshold_s"), "s"),
+        fig("max_rate", "MaxRate within the SLA", sla.get("max_rate_per_s"), "req/s", "higher"),
+        fig("max_conn", "MaxConn within the SLA", sla.get("max_conn"), "count", "higher"),
+        fig("peak_load", "Peak load observed", cls.get("peak_load_per_s"), "req/s"),
+        fig(
+            "servers_needed",
+            "Servers needed at the peak",
+            cls.get("servers_needed"),
+            "count",
+            "lower",
+        ),
+        fig(
+            "power_peak",
+            "Power-ratio capacity",
+            power.get("power_peak_load_per_s"),
+            "req/s",
+            "higher",
+        ),
+    ]
+
+
+def _curve_series(curve: list[dict[str, Any]], field: str, label: str) -> list[Series]:
+    """Measured and model points as two series; the model line starts at the last
+    measured point so that the two meet."""
+    points = sorted(
+        (pt for pt in curve if isinstance(pt.get(field), int | float)),
+        key=lambda pt: pt["load_per_s"],
+    )
+    measured = [pt for pt in points if pt.get("source") != "model"]
+    model = [pt for pt in points if pt.get("source") == "model"]
+    out = [
+        Series(
+            key="measured",
+            label=f"{label} measured",
+            x=[pt["load_per_s"] for pt in measured],
+            y=[pt[field] for pt in measured],
+        )
+    ]
+    if model:
+        joined = measured[-1:] + model
+        out.append(
+            Series(
+                key="model",
+                label=f"{label} model",
+                dashed=True,
+                x=[pt["load_per_s"] for pt in joined],
+                y=[pt[field] for pt in joined],
+            )
+        )
+    return out
+
+
+def _knee_chart(cls: dict[str, Any], name: str, p: str) -> Chart:
+    marks = []
+    if cls.get("knee"):
+        marks.append(Mark(label="Knee", x=cls["knee"]["load_per_s"], y=cls["knee"]["latency_s"]))
+    if _number(cls.get("breaking_point_per_s")) is not None:
+        marks.append(Mark(label="Breaking point", x=cls["breaking_point_per_s"]))
+    sla = cls.get("sla")
+    if sla and (sla.get("max_rate_per_s") or 0) > 0:
+        marks.append(Mark(label="MaxRate", x=sla["max_rate_per_s"], y=sla["threshold_s"]))
+    return Chart(
+        key="knee",
+        title=f"{p} latency against load — {name}",
+        kind="line",
+        x_label="load",
+        x_unit="req/s",
+        y_label=f"{p} latency",
+        y_unit="s",
+        series=_curve_series(cls["curve"], "latency_s", p),
+        marks=marks,
+    )
+
+
+def _throughput_chart(cls: dict[str, Any], name: str) -> Chart:
+    breaking = _number(cls.get("breaking_point_per_s"))
+    marks = [Mark(label="Breaking point", x=breaking)] if breaking is not None else []
+    return Chart(
+        key="throughput",
+        title=f"Throughput against load — {name}",
+        kind="line",
+        x_label="load",
+        x_unit="req/s",
+        y_label="throughput",
+        y_unit="req/s",
+        series=_curve_series(cls["curve"], "throughput_per_s", "throughput"),
+        marks=marks,
+    )
+
+
+def simulation(document: dict[str, Any], scenario: dict[str, Any], seed: int | None) -> ItemContent:
+    if document.get("kind") != "run":
+        raise SnapshotError("a sweep cannot be added yet: add one of its runs instead")
+    summary, series = document["summary"], document.get("series") or {}
+    vms = {"allocated_vms": "allocated", "active_vms": "active"}
+    rates = {"arrivals_per_s": "arrivals", "completions_per_s": "completions"}
+    charts = [
+        Chart(
+            key="vms",
+            title="VMs over simulated time",
+            kind="step",
+            y_label="VMs",
+            y_unit="VMs",
+            series=_columns(document.get("vm_steps"), "t_s", vms),
+            **SIM_TIME,
+        ),
+        Chart(
+            key="traffic",
+            title="Arrivals and completions",
+            kind="line",
+            y_label="rate",
+            y_unit="req/s",
+            series=_columns(document.get("rates"), "t_s", rates),
+            **SIM_TIME,
+        ),
+        Chart(
+            key="window_p95",
+            title="p95 latency per SLA window",
+            kind="line",
+            y_label="p95 latency",
+            y_unit="s",
+            **SIM_TIME,
+            series=_columns(series, "window_t_s", {"window_p95_latency_s": "p95 latency"}),
+        ),
+        Chart(
+            key="latency_cdf",
+            title="Latency distribution (CDF)",
+            kind="line",
+            x_label="latency",
+            x_unit="s",
+            y_label="share of requests",
+            y_unit="fraction",
+            series=_cdf_series(document),
+        ),
+    ]
+    return ItemContent(
+        source_label="",
+        params={"scenario": scenario, "seed": summary.get("seed", seed)},
+        figures=_simulation_figures(summary),
+        charts=[c for c in charts if c.series],
+    )
+
+
+SIM_TIME: dict[str, Any] = {"x_label": "simulated time", "x_unit": "s"}
+
+
+def _columns(table: dict[str, Any] | None, x_key: str, names: dict[str, str]) -> list[Series]:
+    """The named columns of a {x_key: [...], name: [...]} table; absent ones skipped."""
+    if not table or x_key not in table:
+        return []
+    return [
+        Series(key=k, label=label, x=table[x_key], y=table[k])
+        for k, label in names.items()
+        if k in table
+    ]
+
+
+def _cdf_series(document: dict[str, Any]) -> list[Series]:
+    """The run's CDF, and each class's when there are several."""
+    cdfs = [("all", "all requests", document.get("latency_cdf"))]
+    classes = document.get("classes") or []
+    if len(classes) > 1:
+        cdfs += [(f"class_{i}", c["name"], c.get("latency_cdf")) for i, c in enumerate(classes)]
+    return [
+        Series(key=key, label=label, x=cdf["x_s"], y=cdf["fraction"])
+        for key, label, cdf in cdfs
+        if cdf
+    ]
+
+
+def _simulation_figures(summary: dict[str, Any]) -> list[Figure]:
+    latency, vms = summary.get("latency_s") or {}, summary.get("vms") or {}
+    return [
+        fig("requests", "Requests", summary.get("requests"), "count"),
+        *(
+            fig(f"latency_{k}", f"Latency {k}", latency.get(k), "s", "lower")
+            for k in ("mean", "median", "p95", "p99")
+        ),
+        fig("mean_vms", "Mean allocated VMs", vms.get("mean_allocated"), "VMs", "lower"),
+        fig("max_vms", "Most VMs allocated", vms.get("max_allocated"), "VMs", "lower"),
+        fig("vm_hours", "VM time", vms.get("vm_hours"), "VM-hours", "lower"),
+        fig("rejected", "Rejected requests", summary.get("rejected_fraction"), "fraction", "lower"),
+        fig(
+            "sla_violations",
+            "Windows violating the SLA",
+            summary.get("sla_violation_fraction"),
+            "fraction",
+            "lower",
+        ),
+    ]
+
+
+HISTOGRAMS = {
+    "service_time_s": ("Service time", "s"),
+    "think_time_s": ("Think time", "s"),
+    "requests_per_session": ("Requests per session", "count"),
+    "objects_per_page": ("Objects per page", "count"),
+    "html_bytes": ("HTML size", "bytes"),
+    "object_bytes": ("Object size", "bytes"),
+    "object_gap_s": ("Gap between objects", "s"),
+}
+
+
+def characterization(document: dict[str, Any], rules: dict[str, Any]) -> ItemContent:
+    histograms = document.get("histograms") or {}
+    charts = [
+        _histogram_chart(name, histograms[name])
+        for name in HISTOGRAMS
+        if len((histograms.get(name) or {}).get("counts") or []) >= 2
+    ]
+    return ItemContent(
+        source_label="", params={"rules": rules}, figures=_workload_figures(document), charts=charts
+    )
+
+
+def _workload_figures(document: dict[str, Any]) -> list[Figure]:
+    arrivals, latency = document.get("arrivals") or {}, document.get("latency") or {}
+    sessions = document.get("sessions") or {}
+    return [
+        fig("requests", "Requests", document.get("requests"), "count"),
+        fig("mean_rate", "Mean arrival rate", arrivals.get("mean_per_min"), "req/min"),
+        fig("peak_rate", "Peak arrival rate", arrivals.get("peak_per_min"), "req/min"),
+        fig("peak_to_mean", "Peak to mean", arrivals.get("peak_to_mean"), "ratio"),
+        fig("sessions", "Sessions", sessions.get("count"), "count"),
+        fig(
+            "pages_per_session",
+            "Pages per session (mean)",
+            sessions.get("pages_per_session_mean"),
+            "ratio",
+        ),
+        *(
+            fig(f"latency_{k}", f"Latency {k}", latency.get(f"{k}_s"), "s", "lower")
+            for k in ("p50", "p95", "p99")
+        ),
+    ]
+
+
+def _histogram_chart(name: str, histogram: dict[str, Any]) -> Chart:
+    """Counts per bin as bars at the bin centres, and the fitted distribution as the count
+    it predicts per bin (pdf x n x bin width), so both read on one axis."""
+    label, unit = HISTOGRAMS[name]
+    edges, counts = histogram["edges"], histogram["counts"]
+    centres = [(lo + hi) / 2 for lo, hi in itertools.pairwise(edges)]
+    series = [Series(key="observed", label="observed", x=centres, y=counts)]
+    pdf, total = histogram.get("fitted_pdf"), sum(counts)
+    if pdf:
+        widths = [hi - lo for lo, hi in itertools.pairwise(edges)]
+        expected = [
+            f * total * w if f is not None else None for f, w in zip(pdf, widths, strict=True)
+        ]
+        fitted = f"fitted {histogram.get('fitted_dist') or 'distribution'}"
+        series.append(Series(key="fitted", label=fitted, x=centres, y=expected, dashed=True))
+    return Chart(
+        key=f"hist_{name}",
+        title=f"{label} distribution",
+        kind="bar",
+        x_label=label.lower(),
+        x_unit=unit,
+        y_label="count",
+        y_unit="count",
+        series=series,
+    )
+
+
+def traffic(summary: dict[str, Any]) -> ItemContent:
+    latency = summary.get("latency") or {}
+    points = summary.get("series") or []
+    times = [datetime.fromisoformat(pt["t"].replace("Z", "+00:00")).timestamp() for pt in points]
+    per_bucket = f"per {summary.get('bucket_s', 60)} s"
+    return ItemContent(
+        source_label="",
+        params={"format": summary.get("format"), "bucket_s": summary.get("bucket_s")},
+        figures=[
+            fig("requests", "Requests", summary.get("request_count"), "count"),
+            fig("mean_rate", "Mean rate", summary.get("mean_rate_per_s"), "req/s"),
+            fig("peak_rate", "Peak rate", summary.get("peak_rate_per_min"), "req/min"),
+            fig(
+                "error_rate", "Server errors (5xx)", summary.get("error_rate"), "fraction", "lower"
+            ),
+            fig(
+                "client_error_rate",
+                "Client errors (4xx)",
+                summary.get("client_error_rate"),
+                "fraction",
+                "lower",
+            ),
+            *(
+                fig(f"latency_{k}", f"Latency {k}", latency.get(f"{k}_s"), "s", "lower")
+                for k in ("p50", "p95", "p99")
+            ),
+        ],
+        charts=[
+            Chart(
+                key="rate",
+                title="Request rate",
+                kind="line",
+                x_label="time",
+                x_unit="time",
+                y_label="rate",
+                y_unit="req/min",
+                series=[
+                    Series(
+                        key="rate",
+                        label="requests",
+                        x=times,
+                        y=[pt["rate_per_min"] for pt in points],
+                    )
+                ],
+            ),
+            Chart(
+                key="status",
+                title=f"Responses by status class ({per_bucket})",
+                kind="line",
+                x_label="time",
+                x_unit="time",
+                y_label="responses",
+                y_unit="count",
+                series=[
+                    Series(key=k, label=k[1:], x=times, y=[pt[k] for pt in points])
+                    for k in ("s2xx", "s3xx", "s4xx", "s5xx")
+                ],
+            ),
+        ],
+    )

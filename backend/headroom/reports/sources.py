@@ -1,0 +1,94 @@
+"""The results a report item can be made from, read with the caller's rights, copied into
+an item's content (figures, charts, parameters)."""
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from headroom.analyses import service as analyses
+from headroom.auth.principal import Principal
+from headroom.core.errors import HeadroomError, InvalidInput
+from headroom.datasets import service as datasets
+from headroom.reports import snapshots
+from headroom.reports.schemas import ItemContent, ItemIn
+from headroom.simulations import service as simulations
+from headroom.workloads import service as workloads
+
+
+class SourceNotReady(HeadroomError):
+    status_code, code = 409, "source_not_ready"
+
+
+@dataclass(frozen=True)
+class Captured:
+    workspace_id: int
+    title: str
+    content: ItemContent
+
+
+def _finished(result: dict[str, Any] | None, what: str) -> dict[str, Any]:
+    if result is None:
+        raise SourceNotReady(f"{what} has no result yet: add it once its job has succeeded")
+    return result
+
+
+def _capacity(session: Session, principal: Principal, item: ItemIn) -> Captured:
+    analysis = analyses.get_visible(session, principal, item.source_id)
+    out = analyses.to_out(session, analysis)
+    result = _finished(out.result, f"analysis {analysis.id}")
+    dataset = datasets.get_visible(session, principal, analysis.dataset_id).name
+    content = snapshots.capacity(result, out.params.model_dump(mode="json"), item.view)
+    label = f"capacity analysis {analysis.id} of {dataset}"
+    title = f"Capacity of {dataset} — {content.params['class']}"
+    return Captured(analysis.workspace_id, title, _labelled(content, label, dataset))
+
+
+def _characterization(session: Session, principal: Principal, item: ItemIn) -> Captured:
+    found = workloads.get_visible(session, principal, item.source_id)
+    result = _finished(workloads.result_of(session, found), f"characterization {found.id}")
+    dataset = datasets.get_visible(session, principal, found.dataset_id).name
+    content = snapshots.characterization(result, found.rules)
+    label = f"characterization {found.id} of {dataset}"
+    return Captured(
+        found.workspace_id, f"Workload of {dataset}", _labelled(content, label, dataset)
+    )
+
+
+def _simulation(session: Session, principal: Principal, item: ItemIn) -> Captured:
+    found = simulations.get_visible(session, principal, item.source_id)
+    out = simulations.to_out(session, found)
+    result = _finished(out.result, f"simulation {found.id}")
+    content = snapshots.simulation(result, found.scenario, found.seed)
+    label = f"simulation {found.id} ({found.name})"
+    return Captured(found.workspace_id, f"Simulation {found.name}", _labelled(content, label, None))
+
+
+def _traffic(session: Session, principal: Principal, item: ItemIn) -> Captured:
+    dataset = datasets.get_visible(session, principal, item.source_id)
+    summary = datasets.summary(session, principal, dataset.id)
+    content = snapshots.traffic(summary.model_dump(mode="json"))
+    label = f"traffic summary of {dataset.name}"
+    title = f"Traffic of {dataset.name}"
+    return Captured(dataset.workspace_id, title, _labelled(content, label, dataset.name))
+
+
+def _labelled(content: ItemContent, label: str, dataset: str | None) -> ItemContent:
+    params = content.params if dataset is None else {"dataset": dataset, **content.params}
+    return content.model_copy(update={"source_label": label, "params": params})
+
+
+CAPTURE = {
+    "capacity": _capacity,
+    "characterization": _characterization,
+    "simulation": _simulation,
+    "traffic": _traffic,
+}
+
+
+def capture(session: Session, principal: Principal, item: ItemIn) -> Captured:
+    """The item's content now; 404 when the source is not visible, 409 before it is done."""
+    try:
+        return CAPTURE[item.kind](session, principal, item)
+    except snapshots.SnapshotError as error:
+        raise InvalidInput("invalid_item", str(error), field="view") from None
