@@ -5,6 +5,18 @@
 with numba over typed arrays (core.py, vm.py), fed with vectorised pre-draws (feed.py)
 and paused at every decision point for the autoscaling policy (autoscaling.py).
 
+Two loops run a scenario, with the same semantics (tests compare them):
+- fcfs.py, the fast path for a plain FCFS queue on one fixed VM (an M/M/c queue): a
+  heap of the c cores' free times, each request recorded once at its arrival;
+- core.py, the general event loop for everything else: arrival -> dispatch (choose_vm)
+  -> the VM (vm.py: processor sharing or FCFS cores, pool, accept queue) -> completion.
+
+Admission stages (issue 7: partitions, a virtual waiting queue) belong between the new
+request and the dispatcher, in ``core._arrival`` (base requests) and ``core._send``
+(requests dispatched one by one): admit, hold in a stage queue, or refuse through the
+existing ``_reject`` path. A scenario with an admission stage must not take the fast
+path (extend ``fcfs.applies``); multi-tier clusters likewise.
+
 Modelling choices where the spec leaves room:
 - Client gaps chain from the base request: object k of a page is requested at
   max(base response, base arrival + gap_1 + ... + gap_k), so without push the mean PLT

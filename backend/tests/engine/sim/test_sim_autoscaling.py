@@ -188,3 +188,19 @@ def test_draining_loses_nothing() -> None:
     late = (tr.end_s > 101) & (tr.page_arrival_s < 100) & (tr.vm != tr.vm[-1])
     assert late.any()
     assert r.vms.vm_hours < 4 * 300 / 3600
+
+
+@pytest.mark.parametrize(("time_steps", "expected"), [(1, [(40.0, 1, 2), (50.0, 2, 1)]), (4, [])])
+def test_time_step_window_in_a_run(time_steps: int, expected: list[tuple[float, int, int]]) -> None:
+    # One saturated 10 s step (12/s x 0.1 s) between light ones (1/s: utilisation ~0.1).
+    # Averaged over 1 step, the hot step alone exceeds 0.8 at t = 40 (scale out) and the
+    # next, light one is below 0.4 at t = 50 (scale back in): close tracking. Averaged
+    # over 4, the mean is near (3 x 0.1 + 1) / 4 = 0.33 at t = 40 and lower after: never
+    # above 0.8, so no scale-out (and one VM is the minimum, so no scale-in either).
+    workload = {
+        "arrivals": {"profile": [[0, 1.0], [30, 12.0], [40, 1.0]]},
+        "service_s": {"dist": "constant", "value": 0.1},
+    }
+    policy = {"policy": "threshold", "step_s": 10, "time_steps": time_steps, "cooldown_s": 0}
+    r = run(policy, {"min": 1, "max": 3, "start": 1}, workload=workload, boot_s=0, duration_s=80)
+    assert [(a.t_s, a.from_vms, a.to_vms) for a in r.actions] == expected

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ast
 import math
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -221,3 +223,14 @@ def test_progress_reports_and_cancels() -> None:
 def test_every_run_in_this_folder_is_checked() -> None:
     # conftest.py wraps Simulation.run with assert_conserved for every test module here.
     assert Simulation.run.__name__ == "checked"
+
+
+def test_the_scenario_contract_is_light_to_import() -> None:
+    # The API validates scenarios; it must not pay numba's import (or polars').
+    code = (
+        "import sys; import headroom.engine.sim as sim; import headroom.engine.sim.scenario;"
+        " sim.load_scenario, sim.ScenarioError, sim.scenario_json_schema;"
+        " print(sorted({'numba', 'polars'} & set(sys.modules)))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
