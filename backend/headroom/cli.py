@@ -11,6 +11,7 @@ import click
 
 from headroom.cli_analysis import COMMANDS as ANALYSIS_COMMANDS
 from headroom.cli_remote import COMMANDS as REMOTE_COMMANDS
+from headroom.cli_reports import COMMANDS as REPORT_COMMANDS
 from headroom.cli_simulate import COMMANDS as SIMULATE_COMMANDS
 from headroom.cli_workload import COMMANDS as WORKLOAD_COMMANDS
 from headroom.core.settings import get_settings
@@ -157,7 +158,13 @@ def create_token(
     click.echo(json.dumps({"token": token}) if as_json else token)
 
 
-for _command in (*ANALYSIS_COMMANDS, *REMOTE_COMMANDS, *WORKLOAD_COMMANDS, *SIMULATE_COMMANDS):
+for _command in (
+    *ANALYSIS_COMMANDS,
+    *REMOTE_COMMANDS,
+    *WORKLOAD_COMMANDS,
+    *SIMULATE_COMMANDS,
+    *REPORT_COMMANDS,
+):
     main.add_command(_command)
 
 if __name__ == "__main__":

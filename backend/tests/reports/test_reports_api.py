@@ -158,3 +158,52 @@ def test_unfinished_or_missing_sources_are_refused(
     running = client.post(url, json={"kind": "simulation", "source_id": planted.simulation_id})
     assert running.status_code == 409 and running.json()["error"]["code"] == "source_not_ready"
     assert client.post(url, json={"kind": "simulation", "source_id": 9999}).status_code == 404
+
+
+def test_comparisons_of_reports_and_of_runs(
+    settings: Settings, documents: Documents, owner: Member, planted: Planted
+) -> None:
+    """The second analysis's knee is 25 % higher (hand-made): +25 %, better; the rest equal."""
+    faster = plant(settings, documents, owner.workspace_id, name="faster.log", scale=1.25)
+    client = signed_in(settings, owner)
+    a = create(
+        client,
+        planted,
+        items=[
+            {"kind": "capacity", "source_id": planted.analysis_id},
+            {"kind": "simulation", "source_id": planted.simulation_id},
+        ],
+    )
+    b = create(
+        client,
+        planted,
+        items=[
+            {"kind": "capacity", "source_id": faster.analysis_id},
+            {"kind": "traffic", "source_id": faster.dataset_id},
+        ],
+    )
+    compared = client.get(f"/api/v1/comparisons/reports?a={a['id']}&b={b['id']}").json()
+    assert compared["only_in_a"] == ["Simulation scaling"]
+    assert compared["only_in_b"] == ["Traffic of faster.log"]
+    (item,) = compared["items"]
+    deltas = {f["key"]: f for f in item["figures"]}
+    knee = documents.analysis["classes"]["all"]["knee"]["load_per_s"]
+    assert deltas["knee_load"]["a"] == knee and deltas["knee_load"]["verdict"] == "better"
+    assert deltas["knee_load"]["change_pct"] == pytest.approx(25.0, rel=1e-12)
+    assert deltas["max_rate"]["verdict"] == "same" and deltas["max_rate"]["delta"] == 0.0
+    knee_chart = item["charts"][0]
+    assert [s["label"][:2] for s in knee_chart["series"]].count("A:") == len(
+        a["items"][0]["charts"][0]["series"]
+    )
+    runs = client.get(
+        "/api/v1/comparisons/runs",
+        params={"kind": "capacity", "a": planted.analysis_id, "b": faster.analysis_id},
+    ).json()
+    assert runs["items"][0]["figures"] == item["figures"]
+    same = client.get(
+        "/api/v1/comparisons/runs",
+        params={"kind": "simulation", "a": planted.simulation_id, "b": planted.simulation_id},
+    ).json()
+    assert {f["verdict"] for f in same["items"][0]["figures"]} == {"same"}
+    stranger = signed_in(settings, member(settings, "s@example.com", "Other"))
+    assert stranger.get(f"/api/v1/comparisons/reports?a={a['id']}&b={b['id']}").status_code == 404
