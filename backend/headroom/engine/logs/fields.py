@@ -6,27 +6,36 @@ import numpy as np
 from numba import njit
 
 NS_PER_S = 1_000_000_000
-# month name -> number, keyed by the lower-cased 3 bytes packed into an int
-MONTHS = np.array(
-    [
-        (ord(m[0]) << 16) | (ord(m[1]) << 8) | ord(m[2])
-        for m in (
-            "jan",
-            "feb",
-            "mar",
-            "apr",
-            "may",
-            "jun",
-            "jul",
-            "aug",
-            "sep",
-            "oct",
-            "nov",
-            "dec",
-        )
-    ],
-    np.int64,
-)
+# Month names read in times, lower case: English, then the abbreviations other locales'
+# strftime %b writes (de, fr, es, it, nl, pt). Matched longest first, ASCII letters in any
+# case; "juin"/"juil." need the longest match. Full names are matched by their prefix.
+MONTH_NAMES: dict[int, tuple[str, ...]] = {
+    1: ("jan", "janv.", "ene", "gen"),
+    2: ("feb", "févr.", "fév", "fev"),
+    3: ("mar", "mär", "mrz", "mrt", "mars"),
+    4: ("apr", "avr.", "avril", "abr"),
+    5: ("may", "mai", "mag", "mei"),
+    6: ("jun", "juin", "giu"),
+    7: ("jul", "juil.", "lug"),
+    8: ("aug", "août", "ago"),
+    9: ("sep", "sept.", "set"),
+    10: ("oct", "okt", "ott", "out"),
+    11: ("nov",),
+    12: ("dec", "déc.", "dez", "dic"),
+}
+
+
+def _month_table() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    names = sorted(
+        ((n.encode(), m) for m, ns in MONTH_NAMES.items() for n in ns), key=lambda t: -len(t[0])
+    )
+    data = b"".join(n for n, _ in names)
+    lens = np.array([len(n) for n, _ in names], np.int64)
+    offs = np.concatenate(([0], np.cumsum(lens)[:-1])).astype(np.int64)
+    return np.frombuffer(data, np.uint8).copy(), offs, lens, np.array([m for _, m in names])
+
+
+MONTH_BYTES, MONTH_OFF, MONTH_LEN, MONTH_NUM = _month_table()
 
 
 @njit(cache=True, inline="always")
@@ -53,14 +62,21 @@ def _digits(buf: np.ndarray, pos: int, end: int, n_max: int) -> tuple[int, int]:
 
 
 @njit(cache=True, inline="always")
-def _month(buf: np.ndarray, pos: int, end: int, months: np.ndarray) -> int:
-    if pos + 3 > end:
-        return 0
-    key = ((buf[pos] | 32) << 16) | ((buf[pos + 1] | 32) << 8) | (buf[pos + 2] | 32)
-    for i in range(12):
-        if months[i] == key:
-            return i + 1
-    return 0
+def month_at(buf: np.ndarray, pos: int, end: int) -> tuple[int, int]:
+    """(month 1..12, bytes matched) of a month name at pos, or (0, 0)."""
+    for k in range(MONTH_LEN.size):
+        n, o = MONTH_LEN[k], MONTH_OFF[k]
+        if pos + n > end:
+            continue
+        t = 0
+        while t < n:
+            b = buf[pos + t]
+            if (b | 32 if 65 <= b <= 90 else b) != MONTH_BYTES[o + t]:
+                break
+            t += 1
+        if t == n:
+            return MONTH_NUM[k], n
+    return 0, 0
 
 
 @njit(cache=True, inline="always")
@@ -113,7 +129,7 @@ def _d2(buf: np.ndarray, s: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _clf_fixed(buf: np.ndarray, s: int, months: np.ndarray) -> tuple[bool, int]:
+def _clf_fixed(buf: np.ndarray, s: int) -> tuple[bool, int]:
     """The layout Apache and nginx always write: `dd/Mon/yyyy:HH:MM:SS +hhmm`."""
     if buf[s + 2] != 47 or buf[s + 6] != 47 or buf[s + 11] != 58 or buf[s + 20] != 32:
         return False, 0
@@ -121,8 +137,8 @@ def _clf_fixed(buf: np.ndarray, s: int, months: np.ndarray) -> tuple[bool, int]:
         return False, 0
     d, y1, y2, hh = _d2(buf, s), _d2(buf, s + 7), _d2(buf, s + 9), _d2(buf, s + 12)
     mi, ss, oh, om = _d2(buf, s + 15), _d2(buf, s + 18), _d2(buf, s + 22), _d2(buf, s + 24)
-    mon = _month(buf, s + 3, s + 6, months)
-    if min(d, y1, y2, hh, mi, ss, oh, om) < 0 or mon == 0 or d < 1 or d > 31:
+    mon, n = month_at(buf, s + 3, s + 6)
+    if min(d, y1, y2, hh, mi, ss, oh, om) < 0 or n != 3 or d < 1 or d > 31:
         return False, 0
     if hh > 23 or mi > 59 or ss > 60:
         return False, 0
@@ -132,17 +148,17 @@ def _clf_fixed(buf: np.ndarray, s: int, months: np.ndarray) -> tuple[bool, int]:
 
 
 @njit(cache=True)
-def parse_clf_time(buf: np.ndarray, s: int, e: int, months: np.ndarray) -> tuple[bool, int]:
+def parse_clf_time(buf: np.ndarray, s: int, e: int) -> tuple[bool, int]:
     """`10/Oct/2000:13:55:36[.fff] [-0700]` -> (ok, UTC ns)."""
     if e - s == 26:
-        ok, v = _clf_fixed(buf, s, months)
+        ok, v = _clf_fixed(buf, s)
         if ok:
             return ok, v
     d, j = _digits(buf, s, e, 2)
     if j == s or j >= e or buf[j] != 47:
         return False, 0
-    mon = _month(buf, j + 1, e, months)
-    j += 4
+    mon, n = month_at(buf, j + 1, e)
+    j += 1 + n
     if mon == 0 or j >= e or buf[j] != 47:
         return False, 0
     y, k = _digits(buf, j + 1, e, 4)

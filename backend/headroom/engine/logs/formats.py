@@ -48,10 +48,11 @@ def clf_family() -> dict[str, TemplateParser]:
         for base_name, base in (("common", COMMON), ("combined", COMBINED)):
             name = ("vhost_" if vhost else "") + base_name
             head = VHOST if vhost else ()
-            out[name] = TemplateParser(name, join(head, base))
+            out[name] = TemplateParser(name, join(head, base), clf=True)
             for unit in LATENCY_UNITS:
                 lat = f"{name}_latency_{unit}"
-                out[lat] = TemplateParser(lat, join(head, base, (b" ", F("latency", unit))))
+                parts = join(head, base, (b" ", F("latency", unit)))
+                out[lat] = TemplateParser(lat, parts, clf=True)
     return out
 
 

@@ -8,7 +8,7 @@ from .formats import get_parser
 from .records import REJECT_TEXT_CHARS, REJECTS_KEPT, Chunk, Detection, ParsedChunk, Reject
 
 
-def as_buffer(data: bytes) -> np.ndarray:
+def as_buffer(data: bytes | bytearray) -> np.ndarray:
     """The chunk as uint8, made valid UTF-8 (bad bytes become U+FFFD) so strings need no check."""
     if not data.isascii():
         data = data.decode("utf-8", "replace").encode("utf-8")

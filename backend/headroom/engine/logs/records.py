@@ -84,7 +84,7 @@ class ParsedChunk:
 class Chunk:
     index: int
     first_line_number: int
-    data: bytes
+    data: bytes | bytearray
 
 
 def empty_table() -> pl.DataFrame:

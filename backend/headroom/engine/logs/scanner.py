@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .clf import match_clf
 from .fields import (
     parse_clf_time,
     parse_decimal,
@@ -21,6 +22,7 @@ from .fields import (
     unit_word_scale,
 )
 from .strftime import match_strftime
+from .views import row_views
 
 # step kinds
 LIT = 0
@@ -320,7 +322,6 @@ def _convert(
     fval: np.ndarray,
     flag: np.ndarray,
     req: np.ndarray,
-    months: np.ndarray,
 ) -> int:
     """Convert line i's typed fields; returns the failing slot or -1."""
     for c in range(conv.size):
@@ -351,7 +352,7 @@ def _convert(
             continue
         if code in (C_TIME_CLF, C_TIME_ISO) and not (e - s == 1 and buf[s] == 45):
             if code == C_TIME_CLF:
-                ok, v = parse_clf_time(buf, s, e, months)
+                ok, v = parse_clf_time(buf, s, e)
             else:
                 ok, v = parse_iso_time(buf, s, e)
             ival[c, i] = v
@@ -378,15 +379,48 @@ def _convert(
 
 
 @njit(cache=True)
-def scan_template(buf: np.ndarray, prog: tuple, conv: np.ndarray, months: np.ndarray) -> tuple:
-    """Split, delimit and convert every line in one pass (each line is touched while cached).
+def line_count(buf: np.ndarray) -> int:
+    """Lines in buf: newlines, plus an unterminated last line (vectorised by LLVM)."""
+    c = 0
+    for i in range(buf.size):
+        c += buf[i] == 10
+    return c + (buf.size > 0 and buf[buf.size - 1] != 10)
 
-    Returns starts, ends, fs, fe, ival, fval, flag, req, err, err_step, err_pos; the
-    per-field arrays are (slot, line), only meaningful where err == 0.
+
+@njit(cache=True, inline="always")
+def _next_line(buf: np.ndarray, pos: int) -> tuple[int, int, bool]:
+    """(position after the line's newline, its end without trailing CR/space/tab, whether
+    it holds a backslash) of the line starting at pos."""
+    j = pos
+    bs = False
+    n = buf.size
+    while j < n and buf[j] != 10:
+        bs = bs or buf[j] == 92
+        j += 1
+    return min(j + 1, n), _rstrip(buf, pos, j), bs
+
+
+@njit(cache=True, inline="always")
+def _after_end(buf: np.ndarray, e: int) -> int:
+    """The next line's start after a line the fast path ended at e (CR LF, LF or the end)."""
+    if e < buf.size and buf[e] == 13:
+        e += 1
+    return e + 1 if e < buf.size else e
+
+
+@njit(cache=True)
+def scan_template(
+    buf: np.ndarray, n: int, prog: tuple, conv: np.ndarray, fast: np.ndarray, cols: tuple
+) -> tuple:
+    """Split, delimit and convert the n lines of buf, and make the string views of the
+    lines that parse (see views.make_views for `cols`), in one pass over the bytes.
+    `fast`: a CLF shape (see clf.py) to try that fast path first, or empty.
+
+    Returns starts, ends, fs, fe, ival, fval, flag, req, err, err_step, err_pos, views,
+    extra, valid; the per-field arrays are (slot, line), only meaningful where err == 0.
     """
-    starts, ends, slashed = line_spans(buf)
-    n = starts.size
-    n_slots = conv.size
+    n_slots, m = conv.size, cols[0].size
+    starts, ends = np.empty(n, np.int64), np.empty(n, np.int64)
     fs = np.empty((n_slots, n), np.int32)  # chunks are < 2 GiB
     fe = np.empty((n_slots, n), np.int32)
     ival = np.empty((n_slots, n), np.int64)  # rows of untyped slots are never touched
@@ -396,15 +430,65 @@ def scan_template(buf: np.ndarray, prog: tuple, conv: np.ndarray, months: np.nda
     err = np.zeros(n, np.int8)
     err_step = np.zeros(n, np.int16)
     err_pos = np.zeros(n, np.int64)
+    out = (fs, fe, ival, fval, flag, req)
+    views, valid, extra = (
+        np.empty((m, 2 * n), np.uint64),
+        np.empty((m, n), np.bool_),
+        np.empty(1024, np.uint8),
+    )
+    w = 0
+    day = np.array([-1, 0], np.int64)
+    pos = 0
     for i in range(n):
-        pos, end = starts[i], ends[i]
-        if pos == end:
-            err[i] = E_EMPTY
+        starts[i] = pos
+        end = match_clf(buf, pos, fast, out, i, day) if fast.size else -1
+        if end >= 0:
+            ends[i], pos = end, _after_end(buf, end)
         else:
-            code, step, at = _match_line(buf, pos, end, slashed[i], prog, fs, fe, ival, flag, i)
-            err[i], err_step[i], err_pos[i] = code, step, at - pos
-            if code == 0:
-                bad = _convert(buf, conv, fs, fe, i, ival, fval, flag, req, months)
-                if bad >= 0:
-                    err[i], err_step[i] = E_VALUE, bad
-    return starts, ends, fs, fe, ival, fval, flag, req, err, err_step, err_pos
+            flag[:, i] = 0
+            pos, end, slashed = _next_line(buf, pos)
+            ends[i] = end
+            err[i], err_step[i], err_pos[i] = _generic(
+                buf, starts[i], end, slashed, prog, conv, out, i
+            )
+        if err[i] == 0:
+            extra, w = row_views(buf, (fs, fe, req, flag), cols, (views, valid, extra), i, i, w)
+    return (
+        starts,
+        ends,
+        fs,
+        fe,
+        ival,
+        fval,
+        flag,
+        req,
+        err,
+        err_step,
+        err_pos,
+        views,
+        extra[:w],
+        valid,
+    )
+
+
+@njit(cache=True, inline="always")
+def _generic(
+    buf: np.ndarray,
+    pos: int,
+    end: int,
+    slashed: bool,
+    prog: tuple,
+    conv: np.ndarray,
+    out: tuple,
+    i: int,
+) -> tuple[int, int, int]:
+    """The template steps and conversions for line i: (error code, step, column)."""
+    fs, fe, ival, fval, flag, req = out
+    if pos == end:
+        return E_EMPTY, 0, 0
+    code, step, at = _match_line(buf, pos, end, slashed, prog, fs, fe, ival, flag, i)
+    if code == 0:
+        bad = _convert(buf, conv, fs, fe, i, ival, fval, flag, req)
+        if bad >= 0:
+            return E_VALUE, bad, at - pos
+    return code, step, at - pos

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .fields import MONTHS, NS_PER_S, days_from_civil
+from .fields import NS_PER_S, days_from_civil, month_at
 from .records import LogInputError
 
 P_LIT, P_SPACE, P_NUM, P_MON, P_LETTERS, P_TZ, P_AMPM, P_EPOCH, P_FRAC, P_ZONE = range(10)
@@ -128,16 +128,10 @@ def match_strftime(
                 f[t] = v
             j = j2
         elif op == P_MON:
-            key = 0
-            if j + 3 <= end:
-                key = ((buf[j] | 32) << 16) | ((buf[j + 1] | 32) << 8) | (buf[j + 2] | 32)
-            f[1] = -1
-            for m in range(12):
-                if MONTHS[m] == key:
-                    f[1] = m + 1
-            if f[1] < 0:
+            f[1], n = month_at(buf, j, end)
+            if n == 0:
                 return -1, False, 0
-            j = _letters(buf, j + 3, end)
+            j = _letters(buf, j + n, end)
         elif op == P_LETTERS:
             j2 = _letters(buf, j, end)
             if j2 == j:

@@ -10,11 +10,11 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
-from . import fields as fx
 from . import scanner as sc
+from .clf import clf_shape
 from .records import REQUEST_SCHEMA
 from .template import PER_S, SCALE_S, STRING_ROLES, Parts, Program, compile_template
-from .views import string_columns
+from .views import view_columns, views_to_series
 
 DASH_NULL = {"client": False, "method": False, "path": False, "query": False}
 
@@ -56,10 +56,18 @@ class TemplateParser:
     parts: Parts
     time_is_completion: bool = False
     notes: tuple[str, ...] = ()
+    clf: bool = False  # a Common/Combined family template: try clf.py's fast path first
     program: Program = field(init=False, repr=False, compare=False)
+    fast: np.ndarray = field(init=False, repr=False, compare=False)
+    strings: list[tuple[str, int, int, bool]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "program", compile_template(self.parts))
+        p = compile_template(self.parts)
+        object.__setattr__(self, "program", p)
+        slots = {f.role: k for k, f in enumerate(p.fields)}
+        shape = clf_shape("server" in slots, "referer" in slots, slots) if self.clf else None
+        object.__setattr__(self, "fast", np.zeros(0, np.int64) if shape is None else shape)
+        object.__setattr__(self, "strings", _string_sources(p))
 
     @property
     def latency_unit(self) -> str | None:
@@ -71,10 +79,11 @@ class TemplateParser:
 
     def scan(self, buf: np.ndarray) -> Scan:
         p = self.program
-        out = sc.scan_template(buf, p.arrays, p.conv, fx.MONTHS)
-        starts, ends, fs, fe, ival, fval, flag, req, err, step, pos = out
+        cols = view_columns(self.strings)
+        out = sc.scan_template(buf, sc.line_count(buf), p.arrays, p.conv, self.fast, cols)
+        starts, ends, fs, fe, ival, fval, flag, _req, err, step, pos = out[:11]
         ok = np.flatnonzero(err == 0)
-        table = _assemble(self, buf, ok, fs, fe, ival, fval, flag, req)
+        table = _assemble(self, buf, ok, (ival, fval, flag), out[11:])
         reason = _reasons(p, buf, fs, fe, err, step, pos)
         done = np.where(err == 0, 1.0, step / max(p.n_steps, 1))
         progress = float(done.mean()) if done.size else 0.0
@@ -152,21 +161,19 @@ def _string_sources(p: Program) -> list[tuple[str, int, int, bool]]:
 
 
 def _assemble(
-    parser: TemplateParser,
-    buf: np.ndarray,
-    ok: np.ndarray,
-    fs: np.ndarray,
-    fe: np.ndarray,
-    ival: np.ndarray,
-    fval: np.ndarray,
-    flag: np.ndarray,
-    req: np.ndarray,
+    parser: TemplateParser, buf: np.ndarray, ok: np.ndarray, values: tuple, strings: tuple
 ) -> pl.DataFrame:
-    cols = _numeric_columns(parser, ok, ival, fval, flag)
-    sources = _string_sources(parser.program)
-    if sources:
-        for series in string_columns(sources, buf, (fs, fe, req, flag), ok):
-            cols[series.name] = series
+    """The table of the ok lines from the scanner's (ival, fval, flag) and (views, extra,
+    valid) of every line."""
+    cols = _numeric_columns(parser, ok, *values)
+    views, extra, valid = strings
+    if ok.size < valid.shape[1]:
+        m = views.shape[0]
+        views = views.reshape(m, valid.shape[1], 2)[:, ok].reshape(m, 2 * ok.size)
+        valid = valid[:, ok]
+    names = [s[0] for s in parser.strings]
+    for series in views_to_series(names, buf, views, extra, valid):
+        cols[series.name] = series
     if "query" in cols:  # Apache %q keeps its `?`; an empty query is no query
         q = cols["query"]
         q = q.str.strip_prefix("?") if parser.program.slot("query") >= 0 else q
