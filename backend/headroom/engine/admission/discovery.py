@@ -82,7 +82,8 @@ def cubic_fit(x: FloatArray, y: FloatArray) -> FloatArray:
     a = np.empty((x.size, 4))
     for j in range(4):
         a[:, j] = (x / scale) ** (3 - j)
-    coef: FloatArray = np.linalg.lstsq(a, y)[0]
+    coef = np.empty(4)
+    coef[:] = np.linalg.lstsq(a, y)[0]
     for j in range(4):
         coef[j] /= scale ** (3 - j)
     return coef
