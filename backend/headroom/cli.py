@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from headroom.cli_analysis import COMMANDS as ANALYSIS_COMMANDS
+from headroom.cli_background import COMMANDS as BACKGROUND_COMMANDS
 from headroom.cli_remote import COMMANDS as REMOTE_COMMANDS
 from headroom.cli_reports import COMMANDS as REPORT_COMMANDS
 from headroom.cli_simulate import COMMANDS as SIMULATE_COMMANDS
@@ -164,6 +165,7 @@ for _command in (
     *WORKLOAD_COMMANDS,
     *SIMULATE_COMMANDS,
     *REPORT_COMMANDS,
+    *BACKGROUND_COMMANDS,
 ):
     main.add_command(_command)
 
