@@ -22,6 +22,7 @@ from headroom.core.settings import Settings, get_settings
 from headroom.datasets.router import router as datasets_router
 from headroom.datasets.sniffing import shutdown_pool
 from headroom.jobs.router import router as jobs_router
+from headroom.policies.router import router as policies_router
 from headroom.reports.router import router as reports_router
 from headroom.simulations.router import router as simulations_router
 from headroom.uploads.router import router as uploads_router
@@ -53,6 +54,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         workloads_router,
         simulations_router,
         reports_router,
+        policies_router,
     ):
         api.include_router(router)
     app.include_router(api)

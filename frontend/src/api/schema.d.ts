@@ -368,6 +368,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/policies/background/compare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compare Background
+         * @description The four background policies (none, suspend, static, adaptive) over one series.
+         */
+        post: operations["compare_background_api_v1_policies_background_compare_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/policies/background/demos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List Background Demos */
+        get: operations["list_background_demos_api_v1_policies_background_demos_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/public/reports/{token}": {
         parameters: {
             query?: never;
@@ -1065,6 +1102,61 @@ export interface components {
             scopes: string[];
             /** Workspace Id */
             workspace_id: number;
+        };
+        /**
+         * BackgroundCompare
+         * @description Either `csv` (rows of t_s, busy_fraction) or a `demo` series.
+         */
+        BackgroundCompare: {
+            /** Csv */
+            csv?: string | null;
+            /** Demo */
+            demo?: ("epa_day" | "large_variation" | "quick_varying" | "slowly_varying" | "big_spike" | "dual_phase" | "steep_tri_phase") | null;
+            /**
+             * Min Multiplier
+             * @default 1
+             */
+            min_multiplier: number;
+            /** Static Quota */
+            static_quota?: number | null;
+        };
+        /** BackgroundComparison */
+        BackgroundComparison: {
+            /** Policies */
+            policies: {
+                [key: string]: components["schemas"]["BackgroundOutcome"];
+            };
+            /** Round S */
+            round_s: number;
+            /** Rounds */
+            rounds: number;
+            /** Series */
+            series: {
+                [key: string]: number[];
+            };
+        };
+        /** BackgroundDemo */
+        BackgroundDemo: {
+            /** Description */
+            description: string;
+            /**
+             * Id
+             * @enum {string}
+             */
+            id: "epa_day" | "large_variation" | "quick_varying" | "slowly_varying" | "big_spike" | "dual_phase" | "steep_tri_phase";
+            /** Label */
+            label: string;
+        };
+        /** BackgroundOutcome */
+        BackgroundOutcome: {
+            /** Background Cpu Fraction */
+            background_cpu_fraction: number;
+            /** Foreground Delay P95 S */
+            foreground_delay_p95_s: number;
+            /** Foreground Delayed Fraction */
+            foreground_delayed_fraction: number;
+            /** Idle Fraction */
+            idle_fraction: number;
         };
         /**
          * CapacityParamsIn
@@ -3747,6 +3839,120 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JobOut"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or token scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request or the uploaded file is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    compare_background_api_v1_policies_background_compare_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BackgroundCompare"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackgroundComparison"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or token scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description bad_series: the CSV names the bad line */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    list_background_demos_api_v1_policies_background_demos_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackgroundDemo"][];
                 };
             };
             /** @description Not signed in, or the token is invalid */

@@ -9,7 +9,7 @@ from numpy.typing import NDArray
 
 from headroom.engine.background.outcome import outcome
 from headroom.engine.background.reservation import POLICIES, ReservationParams, simulate
-from headroom.engine.background.series import DemandSeries, parse_series
+from headroom.engine.background.series import DemandSeries, demand_from_rates, parse_series
 
 FloatArray = NDArray[np.float64]
 MAX_POINTS = 600  # chart points per series
@@ -43,11 +43,15 @@ def compare(series: DemandSeries, params: ReservationParams) -> dict[str, Any]:
     }
 
 
-def compare_csv(text: str, static_quota: float | None, min_multiplier: float) -> dict[str, Any]:
-    """Entry point for a spawned process (the API never imports numba itself)."""
+def compare_csv(
+    text: str, static_quota: float | None, min_multiplier: float, rates: bool = False
+) -> dict[str, Any]:
+    """Entry point for a spawned process (the API never imports numba itself). `rates`:
+    the text is a `t_s, rate_per_s` profile, turned into demand by `demand_from_rates`."""
+    series = demand_from_rates(text) if rates else parse_series(text)
     params = ReservationParams(
         static_quota=static_quota,
         min_multiplier=min_multiplier,
         max_multiplier=max(16.0, min_multiplier),
     )
-    return compare(parse_series(text), params)
+    return compare(series, params)

@@ -99,3 +99,11 @@ def _checked(t: FloatArray, busy: FloatArray, lines: list[str], skip: int) -> De
             f"got a {gaps[bad - 1]:g} s gap"
         )
     return DemandSeries(t, busy, round_s)
+
+
+def demand_from_rates(text: str, peak_busy: float = 0.9) -> DemandSeries:
+    """A `t_s, rate_per_s` profile as CPU demand: busy = rate / peak rate x peak_busy (a
+    server sized so the busiest step uses peak_busy of its CPU)."""
+    rows = np.loadtxt(io.StringIO(text), delimiter=",", skiprows=1, ndmin=2)
+    busy = rows[:, 1] / rows[:, 1].max() * peak_busy
+    return _checked(rows[:, 0], busy, text.splitlines(), 1)
