@@ -15,6 +15,8 @@ from headroom.jobs import service as job_service
 from headroom.jobs.progress import add_progress
 
 PROBE_BYTES = 1 << 16
+SCAN_BACK_BYTES = 1 << 20
+FIELDS = b"#Fields:"
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,35 @@ def _next_line_start(handle: Any, offset: int) -> int | None:
     return None
 
 
+def format_at(path: Path, start: int, fmt: str) -> str:
+    """The format of a range starting at `start`. W3C logs may change their `#Fields:`
+    mid-file: a range reads its lines with the last directive before it (scanning back)."""
+    if start == 0 or fmt.partition(":")[0] != "w3c":
+        return fmt
+    with open(path, "rb") as handle:
+        at = _last_directive_before(handle, start)
+        if at is None:
+            return fmt
+        handle.seek(at)
+        line = handle.readline().decode("utf-8", "replace")
+    return "w3c:" + line.removeprefix(FIELDS.decode()).strip()
+
+
+def _last_directive_before(handle: Any, start: int) -> int | None:
+    """Offset of the last line starting with `#Fields:` that ends before `start`."""
+    hi = start
+    while hi > 0:
+        lo = max(0, hi - SCAN_BACK_BYTES)
+        handle.seek(lo)
+        block = handle.read(min(hi + len(FIELDS), start) - lo)  # overlap: no split directive
+        i = len(block)
+        while (i := block.rfind(FIELDS, 0, i)) >= 0:
+            if (i == 0 and lo == 0) or (i > 0 and block[i - 1] == 10):
+                return lo + i
+        hi = lo
+    return None
+
+
 def detection_to_dict(detection: Detection) -> dict[str, Any]:
     return {
         "format": detection.format,
@@ -71,7 +102,9 @@ def parse_range(
     with open(prepared["path"], "rb") as handle:
         handle.seek(part.start)
         data = handle.read(part.end - part.start)
-    parsed = parse_chunk(data, detection_from_dict(prepared["detection"]), first_line_number=1)
+    detection = detection_from_dict(prepared["detection"])
+    fmt = format_at(Path(prepared["path"]), part.start, detection.format)
+    parsed = parse_chunk(data, fmt, first_line_number=1)
     store = open_store(settings.resolved_storage_url())
     key = write_part(store, prepared["dataset_id"], part.index, parsed.table)
     share = PARSE_SHARE * (part.end - part.start) / max(prepared["size_bytes"], 1)

@@ -7,6 +7,7 @@ import numpy as np
 from .formats import registry
 from .parse import as_buffer
 from .records import Detection, UnrecognisedLogError
+from .syslog import SyslogParser, wrapped_share
 from .tabulate import LineParser, Scan
 from .traces import trace_parser_for
 from .w3c import W3CParser
@@ -67,6 +68,8 @@ def detect_format(sample: bytes) -> Detection:
     buf = as_buffer(lines)
     trace = trace_parser_for(lines)
     candidates = _candidates() + ([trace] if trace else [])
+    if wrapped_share(buf) >= MIN_PARSED_FRACTION:
+        candidates += [SyslogParser(p) for p in _candidates() if not isinstance(p, W3CParser)]
     scans = [(p, p.scan(buf)) for p in candidates]
     n_lines = scans[0][1].starts.size
     if n_lines == 0:

@@ -7,6 +7,7 @@ Registered names:
 Names carrying a spec:
   ``apache:<LogFormat>``, ``nginx:<log_format>``, ``json:<field map JSON>``,
   ``w3c:<#Fields line>``, ``trace_csv:<time kind>:<header>``, ``trace_jsonl:<time kind>``.
+Any of them behind a syslog header: ``syslog+<name>`` (see syslog.py).
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from .jsonlines import from_spec as json_from_spec
 from .nginx import compile_nginx_format
 from .records import LogInputError
 from .strftime import compile_strftime
+from .syslog import PREFIX as SYSLOG_PREFIX
+from .syslog import SyslogParser
 from .tabulate import LineParser, TemplateParser
 from .template import LATENCY_UNITS, Field, Parts, join
 from .traces import trace_from_name
@@ -81,6 +84,8 @@ def get_parser(name: str) -> LineParser:
         return W3CParser(name, default_fields=spec)
     if kind in ("trace_csv", "trace_jsonl") and (trace := trace_from_name(name)):
         return trace
+    if name.startswith(SYSLOG_PREFIX):
+        return SyslogParser(get_parser(name.removeprefix(SYSLOG_PREFIX)))
     parser = registry().get(name)
     if parser is None:
         known = ", ".join(sorted(registry()))

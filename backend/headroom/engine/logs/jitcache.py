@@ -10,7 +10,15 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-KERNEL_MODULES = ("loads.py", "fields.py", "strftime.py", "clf.py", "scanner.py", "views.py")
+KERNEL_MODULES = (
+    "loads.py",
+    "fields.py",
+    "strftime.py",
+    "clf.py",
+    "scanner.py",
+    "views.py",
+    "syslog.py",
+)
 _HERE = Path(__file__).resolve().parent
 
 
