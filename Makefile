@@ -72,6 +72,7 @@ e2e: install ui system-deps $(STAMPS)/e2e-npm
 	cd e2e && npm test
 
 bench: install
+	@command -v goaccess >/dev/null || [ "$$(id -u)" != 0 ] || apt-get install -y -q goaccess >/dev/null 2>&1 || echo "goaccess could not be installed: bench/bench_parse.py skips it"
 	@for script in bench/bench_*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
 
 ## openapi: refresh the schema the frontend client is generated from
