@@ -1,11 +1,15 @@
-"""Latency traces: CSV (with a header) or JSON lines, one row per request, with an arrival
-time and either a departure time or a duration; optional server/tier/host, class,
-status and bytes columns. Times are epoch seconds/milliseconds/... or ISO-8601.
+"""Latency traces: CSV or TSV (with a header) or JSON lines, one row per request, with an
+arrival time and usually a departure time or a duration (without either, latency is null);
+optional server/tier/host, class, status, bytes, method, path/url columns. Times are epoch
+seconds/milliseconds/... or ISO-8601. Request logs converted to TSV (NASA-HTTP's
+`host logname time method url response bytes`: `logname` marks host as the client) read
+the same way.
 
-Names: ``trace_csv:<time kind>:<header line>`` and ``trace_jsonl:<time kind>``; the time
-kind (epoch_s, epoch_ms, epoch_us, epoch_ns, iso8601) is decided from a sample by
-`trace_parser_for`. A duration column's unit comes from its suffix (`_ms`, `_us`, `_s`),
-else seconds.
+Names: ``trace_csv:<time kind>:<header line>`` (tab-separated when the header holds tabs)
+and ``trace_jsonl:<time kind>``; the time kind (epoch_s, epoch_ms, epoch_us, epoch_ns,
+iso8601) is decided from a sample by `trace_parser_for`. A duration column's unit comes
+from its suffix (`_ms`, `_us`, `_s`), else seconds. Empty values after the last column
+are allowed (converters leave trailing separators).
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
-from .linetable import LATENCY_PER_S, TIME_SCALE_NS, Lines, finish, parse_time, split
+from .linetable import LATENCY_PER_S, TIME_SCALE_NS, Lines, finish, parse_time, split, split_url
 from .tabulate import Scan
 
 ARRIVAL = ("arrival", "arrival_time", "arrival_ts", "start", "start_time", "timestamp", "ts",
@@ -25,8 +29,9 @@ DEPARTURE = ("departure", "departure_time", "end", "end_time", "completion", "fi
 DURATION = ("duration", "duration_s", "duration_ms", "duration_us", "latency", "latency_s",
             "latency_ms", "latency_us", "response_time", "response_time_ms", "rt")  # fmt: skip
 OPTIONAL = {"server": "server", "tier": "server", "host": "server", "class": "cls_request",
-            "status": "status", "bytes": "bytes", "size": "bytes", "path": "path",
-            "method": "method", "client": "client"}  # fmt: skip
+            "status": "status", "response": "status", "bytes": "bytes", "size": "bytes",
+            "path": "path", "url": "url", "method": "method", "client": "client"}  # fmt: skip
+CLF_DERIVED = "logname"  # a CLF column: the log was converted, `host` is the client
 E_HEADER, E_COUNT, E_TIME = 1, 2, 3
 REASONS = {E_HEADER: "CSV header line", E_COUNT: "wrong number of values",
            E_TIME: "bad or missing arrival time"}  # fmt: skip
@@ -61,6 +66,7 @@ class TraceParser:
     name: str
     kind: str  # epoch_s ... or iso8601
     header: tuple[str, ...] = ()  # CSV column names; empty for JSON lines
+    sep: str = ","
     time_is_completion: bool = False
     notes: tuple[str, ...] = field(default=())
 
@@ -86,15 +92,17 @@ class TraceParser:
             keys = _json_keys(body)
             raw = pl.DataFrame({k: body.str.json_path_match(f"$.{k}") for k in keys})
             return raw, np.zeros(text.len(), np.int8)
-        parts = text.str.split(",")
+        parts = text.str.split(self.sep)
         raw = pl.DataFrame(
             {
                 n: parts.list.get(i, null_on_oob=True).str.strip_chars(' "')
                 for i, n in enumerate(self.header)
             }
         )
-        is_header = (text == ",".join(self.header)).to_numpy()
-        bad = (parts.list.len() != len(self.header)).to_numpy()
+        n = len(self.header)
+        is_header = (text == self.sep.join(self.header)).to_numpy()
+        extra = parts.list.slice(n).list.join("").fill_null("") != ""
+        bad = ((parts.list.len() < n) | extra).to_numpy()
         return raw, np.where(is_header, E_HEADER, np.where(bad, E_COUNT, 0)).astype(np.int8)
 
 
@@ -130,9 +138,15 @@ def _table(raw: pl.DataFrame, kind: str, n: int) -> pl.DataFrame:
     elif departure and arrival:
         took = parse_time(pl.col(departure), kind) - parse_time(pl.col(arrival), kind)
         cols.append((took.dt.total_nanoseconds() / 1e9).alias("latency_s"))
+    converted = CLF_DERIVED in {n.lower() for n in names}
     for name in names:
         column = OPTIONAL.get(name.lower())
-        if column in ("status", "bytes"):
+        if converted and name.lower() == "host":
+            column = "client"
+        if column == "url":
+            path, query = split_url(pl.col(name))
+            cols += [path.alias("path"), query.alias("query")]
+        elif column in ("status", "bytes"):
             dtype = pl.Int16 if column == "status" else pl.Int64
             cols.append(pl.col(name).cast(pl.Float64, strict=False).cast(dtype).alias(column))
         elif column:
@@ -152,14 +166,15 @@ def trace_parser_for(sample: bytes) -> TraceParser | None:
         value = pl.Series([text]).str.json_path_match(f"$.{arrival}")
         kind = time_kind(value)
         return TraceParser(f"trace_jsonl:{kind}", kind)
-    header = [h.strip(' "') for h in text.split(",")]
+    sep = "\t" if "\t" in text and "," not in text else ","
+    header = [h.strip(' "') for h in text.split(sep)]
     arrival = _pick(header, ARRIVAL)
-    if len(header) < 2 or not arrival or not (_pick(header, DEPARTURE) or _pick(header, DURATION)):
+    if len(header) < 2 or not arrival:
         return None
-    rows = [r.split(",") for r in rest.decode("utf-8", "replace").splitlines()[:200]]
+    rows = [r.split(sep) for r in rest.decode("utf-8", "replace").splitlines()[:200]]
     i = header.index(arrival)
     kind = time_kind(pl.Series([r[i].strip(' "') for r in rows if len(r) > i], dtype=pl.String))
-    return TraceParser(f"trace_csv:{kind}:{text}", kind, tuple(header))
+    return TraceParser(f"trace_csv:{kind}:{text}", kind, tuple(header), sep)
 
 
 def trace_from_name(name: str) -> TraceParser | None:
@@ -168,5 +183,6 @@ def trace_from_name(name: str) -> TraceParser | None:
         return TraceParser(name, rest)
     if kind == "trace_csv" and rest:
         time, _, header = rest.partition(":")
-        return TraceParser(name, time, tuple(h.strip(' "') for h in header.split(",")))
+        sep = "\t" if "\t" in header and "," not in header else ","
+        return TraceParser(name, time, tuple(h.strip(' "') for h in header.split(sep)), sep)
     return None

@@ -19,12 +19,17 @@ FORMATS = [
     "w3c:date time c-ip cs-uri-stem sc-status time-taken",
     "trace_csv:epoch_s:arrival,duration_ms,server",
     "trace_jsonl:epoch_ms",
+    "syslog+combined_latency_s",
+    "syslog+w3c:date time c-ip cs-uri-stem sc-status time-taken",
 ]
 hostile_piece = st.one_of(
     st.binary(max_size=200),
     st.just(GOOD),
     st.just(b'{"ts": 1e300, "status": 200, "t": "2024-13-99T99:99:99", "s": "x", "arrival": 1}'),
     st.just(b"1709287200.5,12,web1"),
+    st.just(b"<190>Nov 22 05:00:00 web1 nginx: " + GOOD),
+    st.just(b'<190>1 2026-11-22T05:00:00Z h a p m [x a="\\]'),  # unterminated structured data
+    st.just(b"<190"),
     st.builds(lambda n: GOOD[:n], st.integers(0, len(GOOD))),  # truncated lines
     st.just(b"\x00" * 50),
     st.just(b"\xff\xfe\xc3(\xa0\xa1"),  # invalid UTF-8

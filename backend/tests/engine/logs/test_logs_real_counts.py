@@ -1,11 +1,15 @@
-"""Every real Common/Combined-family and W3C log in data/logs: exact line, reject and status
-counts against deliberately simple reference parsers written here (one regex per line;
-W3C by splitting on blanks under the latest `#Fields:`)."""
+"""Every real log in data/logs: exact line, reject and status counts against deliberately
+simple reference parsers written here (one regex per CLF line; W3C by splitting on blanks
+under the latest `#Fields:`; TSV/CSV traces with the csv module). HAProxy, uWSGI, Caddy
+and IIS have their own reference tests in test_logs_other_formats.py."""
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from collections import Counter
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -72,3 +76,34 @@ def test_w3c_counts_equal_reference(data_dir: Path, name: str) -> None:
     assert parsed.table.height == requests
     assert parsed.line_count - parsed.reject_count == requests
     assert Counter(parsed.table["status"].to_list()) == statuses
+
+
+@pytest.mark.parametrize("name", ["nasa_19950701_first10k.tsv", "nasa_19950801_first10k.tsv"])
+def test_nasa_tsv_counts_and_times_equal_csv_module(data_dir: Path, name: str) -> None:
+    """NASA-HTTP converted to TSV (epoch seconds; `host` is the client)."""
+    text = (data_dir / name).read_text()
+    rows = list(csv.DictReader(io.StringIO(text), delimiter="\t"))
+    parsed = parse_chunk(text.encode(), detect_format(text.encode()))
+    assert parsed.line_count == len(rows) + 1 and parsed.reject_count == 1  # the header
+    table = parsed.table
+    assert Counter(table["status"].to_list()) == Counter(int(r["response"]) for r in rows)
+    assert table["bytes"].sum() == sum(int(r["bytes"]) for r in rows)
+    assert table["client"].to_list() == [r["host"] for r in rows]
+    assert table["ts"].dt.epoch("s").to_list() == [int(r["time"]) for r in rows]
+    urls = [p + ("?" + q if q is not None else "") for p, q in table.select("path", "query").rows()]
+    assert urls == [r["url"] for r in rows]
+
+
+@pytest.mark.parametrize(
+    "name", ["AzureLLMInferenceTrace2023_code.csv", "AzureLLMInferenceTrace2023_conv.csv"]
+)
+def test_arrival_only_trace_equals_csv_module(data_dir: Path, name: str) -> None:
+    """A trace with arrival times only (no duration): one request per row, latency null."""
+    text = (data_dir / name).read_text()
+    rows = list(csv.DictReader(io.StringIO(text)))
+    parsed = parse_chunk(text.encode(), detect_format(text.encode()[: 1 << 20]))
+    assert parsed.line_count == len(rows) + 1 and parsed.reject_count == 1
+    assert parsed.table["latency_s"].null_count() == len(rows)
+    # 7 fractional digits (100 ns): parsed to the nanosecond, compared in microseconds
+    expected = [datetime.fromisoformat(r["TIMESTAMP"][:26]).replace(tzinfo=UTC) for r in rows]
+    assert parsed.table["ts"].dt.truncate("1us").to_list() == expected
