@@ -17,6 +17,8 @@ export const routes: RouteObject[] = [
       { path: "datasets", element: <DatasetsRoute /> },
       { path: "datasets/:datasetId", element: <DatasetRoute /> },
       { path: "upload", element: <UploadRoute /> },
+      { path: "policies/background", lazy: async () => ({ Component: (await import("../pages/BackgroundPolicyRoute")).default }) },
+      { path: "policies/connections", lazy: async () => ({ Component: (await import("../pages/ConnectionsRoute")).default }) },
       { path: "*", element: <NotFoundRoute /> },
     ],
   },

@@ -30,6 +30,9 @@ export function AppShell({ user }: { user: User }) {
               <NavLink to="/upload" className={navClass}>
                 Upload
               </NavLink>
+              <NavLink to="/policies/background" className={navClass}>
+                Policies
+              </NavLink>
             </nav>
             <span className={styles.spacer} />
             <WorkspaceSwitcher />

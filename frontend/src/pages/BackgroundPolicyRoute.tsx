@@ -1,0 +1,5 @@
+import { BackgroundPage } from "../features/policies/BackgroundPage";
+
+export default function BackgroundPolicyRoute() {
+  return <BackgroundPage />;
+}

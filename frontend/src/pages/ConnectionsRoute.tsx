@@ -1,0 +1,5 @@
+import { ConnectionsPage } from "../features/policies/ConnectionsPage";
+
+export default function ConnectionsRoute() {
+  return <ConnectionsPage />;
+}
