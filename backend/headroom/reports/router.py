@@ -5,10 +5,13 @@ from fastapi import APIRouter, Query, Response
 from headroom.core.deps import EditorAccess, SessionDep, ViewerAccess
 from headroom.core.errors import InvalidInput
 from headroom.reports import comparisons, export, service, sharing
+from headroom.reports.markdown import render_notes
 from headroom.reports.schemas import (
     Comparison,
     ItemIn,
     ItemKind,
+    NotesIn,
+    NotesOut,
     PublicReportOut,
     ReportIn,
     ReportOut,
@@ -45,6 +48,12 @@ def list_reports(
 @router.post("/reports", response_model=ReportOut, status_code=201)
 def create_report(body: ReportIn, principal: EditorAccess, session: SessionDep) -> ReportOut:
     return service.to_out(session, principal, service.create(session, principal, body))
+
+
+@router.post("/reports/notes-preview", response_model=NotesOut)
+def preview_notes(body: NotesIn, _: EditorAccess) -> NotesOut:
+    """The notes as the report will show them (the one renderer of app, link and export)."""
+    return NotesOut(notes_html=render_notes(body.notes_md))
 
 
 @router.get("/reports/{report_id}", response_model=ReportOut)

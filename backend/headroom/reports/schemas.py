@@ -105,6 +105,16 @@ class ReportUpdate(BaseModel):
     )
 
 
+class NotesIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    notes_md: str = Field(..., max_length=50_000)
+
+
+class NotesOut(BaseModel):
+    notes_html: str
+
+
 class ReportSummary(BaseModel):
     id: int
     workspace_id: int

@@ -122,8 +122,20 @@ def _knee_chart(cls: dict[str, Any], name: str, p: str) -> Chart:
         y_label=f"{p} latency",
         y_unit="s",
         series=_curve_series(cls["curve"], "latency_s", p),
-        marks=marks,
+        marks=_merged(marks),
     )
+
+
+def _merged(marks: list[Mark]) -> list[Mark]:
+    """Marks at one point become one ("Knee = MaxRate"), so their labels don't overprint."""
+    out: list[Mark] = []
+    for mark in marks:
+        twin = next((m for m in out if (m.x, m.y) == (mark.x, mark.y)), None)
+        if twin is None:
+            out.append(mark)
+        else:
+            out[out.index(twin)] = twin.model_copy(update={"label": f"{twin.label} = {mark.label}"})
+    return out
 
 
 def _throughput_chart(cls: dict[str, Any], name: str) -> Chart:

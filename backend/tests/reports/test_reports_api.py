@@ -52,6 +52,10 @@ def test_items_copy_the_sources_figures_and_charts(
 ) -> None:
     report = create(signed_in(settings, owner), planted, notes_md="Knee at *77* req/s")
     assert report["notes_html"] == "<p>Knee at <em>77</em> req/s</p>\n" and report["can_edit"]
+    preview = signed_in(settings, owner).post(
+        "/api/v1/reports/notes-preview", json={"notes_md": "Knee at *77* req/s"}
+    )
+    assert preview.json() == {"notes_html": report["notes_html"]}
     capacity, workload, simulation, traffic = report["items"]
     assert [i["position"] for i in report["items"]] == [0, 1, 2, 3]
     cls = documents.analysis["classes"]["all"]
@@ -61,6 +65,7 @@ def test_items_copy_the_sources_figures_and_charts(
     knee = capacity["charts"][0]
     measured = [p for p in cls["curve"] if p["source"] == "measured"]
     assert knee["series"][0]["x"] == sorted(p["load_per_s"] for p in measured)
+    assert [m["label"] for m in knee["marks"]] == ["Knee = MaxRate", "Breaking point"]  # one point
     summary = documents.simulation["summary"]
     assert figures(simulation)["latency_p95"] == summary["latency_s"]["p95"]
     assert figures(simulation)["vm_hours"] == summary["vms"]["vm_hours"]

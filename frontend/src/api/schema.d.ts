@@ -460,6 +460,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/reports/notes-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview Notes
+         * @description The notes as the report will show them (the one renderer of app, link and export).
+         */
+        post: operations["preview_notes_api_v1_reports_notes_preview_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/reports/{report_id}": {
         parameters: {
             query?: never;
@@ -1689,6 +1709,16 @@ export interface components {
              */
             role: "owner" | "editor" | "viewer";
         };
+        /** NotesIn */
+        NotesIn: {
+            /** Notes Md */
+            notes_md: string;
+        };
+        /** NotesOut */
+        NotesOut: {
+            /** Notes Html */
+            notes_html: string;
+        };
         /** Preset */
         Preset: {
             /** Description */
@@ -2180,6 +2210,13 @@ export interface components {
             };
             /** Seed */
             seed: number | null;
+            /**
+             * Summary
+             * @description once succeeded, also in lists: the run's summary, or a sweep's {runs, axes, best: the summary of its cheapest run without SLA violations}
+             */
+            summary?: {
+                [key: string]: unknown;
+            } | null;
             sweep: components["schemas"]["SweepIn"] | null;
             /** Workspace Id */
             workspace_id: number;
@@ -4197,6 +4234,66 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReportOut"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or token scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request or the uploaded file is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    preview_notes_api_v1_reports_notes_preview_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotesIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotesOut"];
                 };
             };
             /** @description Not signed in, or the token is invalid */

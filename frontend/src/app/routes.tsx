@@ -6,10 +6,15 @@ import DatasetsRoute from "../pages/DatasetsRoute";
 import LoginRoute from "../pages/LoginRoute";
 import NotFoundRoute from "../pages/NotFoundRoute";
 import UploadRoute from "../pages/UploadRoute";
+import ReportsRoute from "../pages/ReportsRoute";
+import ReportRoute from "../pages/ReportRoute";
+import ReportCompareRoute from "../pages/ReportCompareRoute";
+import ReportPublicRoute from "../pages/ReportPublicRoute";
 
 /** Every page of the app; the shell's children need a signed-in user. */
 export const routes: RouteObject[] = [
   { path: "/login", element: <LoginRoute /> },
+  { path: "/r/:token", element: <ReportPublicRoute /> },
   {
     element: <RequireAuth>{(user) => <AppShell user={user} />}</RequireAuth>,
     children: [
@@ -17,6 +22,9 @@ export const routes: RouteObject[] = [
       { path: "datasets", element: <DatasetsRoute /> },
       { path: "datasets/:datasetId", element: <DatasetRoute /> },
       { path: "upload", element: <UploadRoute /> },
+      { path: "reports", element: <ReportsRoute /> },
+      { path: "reports/compare", element: <ReportCompareRoute /> },
+      { path: "reports/:reportId", element: <ReportRoute /> },
       { path: "policies/background", lazy: async () => ({ Component: (await import("../pages/BackgroundPolicyRoute")).default }) },
       { path: "policies/connections", lazy: async () => ({ Component: (await import("../pages/ConnectionsRoute")).default }) },
       { path: "*", element: <NotFoundRoute /> },

@@ -1,0 +1,110 @@
+import { expect, test, type Page } from "@playwright/test";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const python = path.resolve(here, "../../.venv/bin/python");
+const artifacts = path.resolve(here, "../artifacts");
+const email = process.env.E2E_EMAIL ?? "e2e@headroom.local";
+const password = process.env.E2E_PASSWORD ?? "e2e-password";
+
+/** The demo's synthetic M/M/4 access log with response times (headroom.demo.synthetic_log). */
+function demoLog(): string {
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), "headroom-rep-")), "synthetic-mm4-latency.log");
+  const script = "import sys; from headroom.demo import synthetic_log; sys.stdout.buffer.write(synthetic_log())";
+  writeFileSync(file, execFileSync(python, ["-c", script], { maxBuffer: 64 << 20 }));
+  return file;
+}
+
+async function signIn(page: Page) {
+  await page.goto("/");
+  await page.getByLabel(/email/i).fill(email);
+  await page.getByLabel(/password/i).fill(password);
+  await page.getByRole("button", { name: /sign in|log in/i }).click();
+  await expect(page.getByRole("link", { name: /upload/i }).first()).toBeVisible();
+}
+
+/** Uploads the demo log in the UI, then runs a capacity analysis through the API and waits for it. */
+async function demoData(page: Page): Promise<void> {
+  await page.getByRole("link", { name: /upload/i }).first().click();
+  await page.getByTestId("file-input").setInputFiles(demoLog());
+  await expect(page.getByTestId("dataset-title")).toBeVisible({ timeout: 90_000 });
+  const datasetId = Number(/datasets\/(\d+)/.exec(page.url())?.[1]);
+  const created = await page.request.post(`/api/v1/datasets/${datasetId}/analyses`, { data: {} });
+  expect(created.ok()).toBeTruthy();
+  const analysisId = ((await created.json()) as { id: number }).id;
+  await expect
+    .poll(async () => ((await (await page.request.get(`/api/v1/analyses/${analysisId}`)).json()) as { job: { status: string } }).job.status, {
+      timeout: 90_000,
+    })
+    .toBe("succeeded");
+}
+
+async function addItem(page: Page, kind: string, result: boolean) {
+  await page.getByTestId("item-kind").selectOption(kind);
+  await page.getByTestId("item-dataset").selectOption({ label: "synthetic-mm4-latency.log" });
+  if (result) {
+    const source = page.getByTestId("item-source");
+    await expect(source.locator("option")).toHaveCount(2);
+    await source.selectOption({ index: 1 });
+  }
+  const items = await page.getByTestId("report-item").count();
+  await page.getByTestId("add-item").click();
+  await expect(page.getByTestId("report-item")).toHaveCount(items + 1);
+}
+
+test("an owner builds a report, shares a public link, and revokes it", async ({ page, browser }) => {
+  await signIn(page);
+  await demoData(page);
+
+  await page.getByRole("link", { name: "Reports" }).click();
+  await expect(page.getByTestId("reports-empty")).toBeVisible();
+  await page.getByLabel("Title").fill("Capacity review <script>alert(1)</script>");
+  await page.getByRole("button", { name: "Create report" }).click();
+  await expect(page.getByTestId("report-editor")).toBeVisible();
+  await addItem(page, "traffic", false);
+  await addItem(page, "capacity", true);
+  await page.getByTestId("notes-input").fill("The knee sits near **77 req/s**. See [the runbook](https://example.com/runbook).\n\n<img src=x onerror=alert(1)>");
+  await expect(page.getByTestId("notes-preview").locator("strong")).toHaveText("77 req/s");
+  await page.getByRole("button", { name: "Save title and notes" }).click();
+  await expect(page.getByText("Saved.")).toBeVisible();
+  await page.screenshot({ path: path.join(artifacts, "report-editor.png"), fullPage: true });
+
+  await page.getByTestId("edit-toggle").click();
+  await expect(page.getByTestId("report-title")).toHaveText("Capacity review <script>alert(1)</script>");
+  await expect(page.getByTestId("report-notes")).toContainText("<img src=x onerror=alert(1)>");
+  await expect(page.getByTestId("figure-knee_load")).toContainText("req/s");
+  await page.waitForTimeout(500); // let the charts settle for the screenshot
+  await page.screenshot({ path: path.join(artifacts, "report-view.png"), fullPage: true });
+
+  await page.getByTestId("share-toggle").click();
+  await page.getByTestId("create-link").click();
+  const link = (await page.getByTestId("public-link").innerText()).trim();
+  expect(link).toMatch(/\/r\/[A-Za-z0-9_-]{43}$/);
+
+  const stranger = await browser.newContext();
+  const publicPage = await stranger.newPage();
+  await publicPage.goto(link);
+  await expect(publicPage.getByTestId("report-title")).toHaveText("Capacity review <script>alert(1)</script>");
+  await expect(publicPage.getByTestId("report-item")).toHaveCount(2);
+  await expect(publicPage.getByRole("navigation")).toHaveCount(0);
+  await expect(publicPage.getByRole("link", { name: /datasets/i })).toHaveCount(0);
+  await publicPage.waitForTimeout(500);
+  await publicPage.screenshot({ path: path.join(artifacts, "report-public.png"), fullPage: true });
+
+  await page.reload();
+  await page.getByTestId("share-toggle").click();
+  await expect(page.getByTestId("links-table")).toContainText("active");
+  await expect(page.getByTestId("links-table")).toContainText("1");
+  await page.screenshot({ path: path.join(artifacts, "report-share.png"), fullPage: true });
+  await page.getByTestId("revoke-link").click();
+  await expect(page.getByTestId("links-table")).toContainText("revoked");
+
+  await publicPage.reload();
+  await expect(publicPage.getByTestId("public-not-found")).toBeVisible();
+  await publicPage.screenshot({ path: path.join(artifacts, "report-revoked.png"), fullPage: true });
+  await stranger.close();
+});

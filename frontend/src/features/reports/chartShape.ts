@@ -1,0 +1,153 @@
+/**
+ * A report chart (series of x/y arrays, as the server copied them) turned into the configs and
+ * rows of the app's chart wrappers: CurveChart for values against a quantity, TimeSeriesChart
+ * against wall-clock time.
+ */
+import type { TimeChartConfig } from "../../charts/config";
+import type { CurveChartConfig, CurveRow, CurveSeries } from "../../charts/curveConfig";
+import type { ColorToken } from "../../charts/tokens";
+import {
+  formatBytes,
+  formatCount,
+  formatDateTime,
+  formatDecimal,
+  formatLatency,
+  formatPercent,
+  formatRatePerMin,
+  formatRatePerS,
+  type Formatter,
+} from "../../lib/format";
+import type { ReportChart, ReportSeries, Unit } from "./types";
+
+export const UNIT_FORMAT: Record<Unit, Formatter> = {
+  s: formatLatency,
+  "req/s": formatRatePerS,
+  "req/min": formatRatePerMin,
+  fraction: (v) => formatPercent(v, 1),
+  count: formatCount,
+  VMs: (v) => `${formatDecimal(v, 2)} VMs`,
+  "VM-hours": (v) => `${formatDecimal(v, 2)} VM-hours`,
+  bytes: formatBytes,
+  time: (v) => formatDateTime(v * 1000),
+  ratio: (v) => formatDecimal(v, 2),
+};
+
+/** Axis ticks: short, the axis title carries the unit. */
+const AXIS_FORMAT: Partial<Record<Unit, Formatter>> = {
+  "req/s": (v) => formatDecimal(v, 1),
+  "req/min": (v) => formatDecimal(v, 0),
+  VMs: (v) => formatDecimal(v, 1),
+  count: (v) => formatDecimal(v, 0),
+  fraction: (v) => formatPercent(v, 0),
+};
+
+export const SERIES_COLORS: ColorToken[] = ["chart-latency", "chart-throughput", "chart-requests", "chart-knee", "chart-sla", "status-5xx"];
+const MARK_COLORS: ColorToken[] = ["chart-knee", "chart-breaking", "chart-sla"];
+
+function unitLabel(unit: Unit): string {
+  return unit === "fraction" ? "%" : unit;
+}
+
+interface Point {
+  x: number;
+  y: number;
+}
+
+function points(series: ReportSeries): Point[] {
+  const out: Point[] = [];
+  series.x.forEach((x, i) => {
+    const y = series.y[i];
+    if (typeof y === "number" && Number.isFinite(x)) out.push({ x, y });
+  });
+  return out.sort((a, b) => a.x - b.x);
+}
+
+/** The series' value at x: exact, linearly interpolated (or held, for a step series) inside its range, null outside. */
+export function valueAt(pts: readonly Point[], x: number, step: boolean): number | null {
+  const first = pts[0];
+  const last = pts[pts.length - 1];
+  if (first === undefined || last === undefined || x < first.x || x > last.x) return null;
+  let i = 0;
+  while (i + 1 < pts.length && (pts[i + 1]?.x ?? Infinity) <= x) i += 1;
+  const left = pts[i] as Point;
+  const right = pts[i + 1];
+  if (left.x === x || right === undefined || step) return left.y;
+  return left.y + ((right.y - left.y) * (x - left.x)) / (right.x - left.x);
+}
+
+function isStep(chart: ReportChart, series: ReportSeries): boolean {
+  return chart.kind === "step" || (chart.kind === "bar" && !series.dashed);
+}
+
+/**
+ * One row per x of any series (so series with different x values draw as unbroken lines);
+ * a step series also gets a row just at each x holding its previous value, drawing the riser.
+ */
+export function chartRows(chart: ReportChart): CurveRow[] {
+  const all = chart.series.map((s) => ({ key: s.key, pts: points(s), step: isStep(chart, s) }));
+  const xs = [...new Set(all.flatMap((s) => s.pts.map((p) => p.x)))].sort((a, b) => a - b);
+  const anyStep = all.some((s) => s.step);
+  const rows: CurveRow[] = [];
+  xs.forEach((x, i) => {
+    if (anyStep && i > 0) {
+      const before: CurveRow = { x };
+      for (const s of all) before[s.key] = s.step ? valueAt(s.pts, xs[i - 1] as number, true) : valueAt(s.pts, x, false);
+      rows.push(before);
+    }
+    const row: CurveRow = { x };
+    for (const s of all) row[s.key] = valueAt(s.pts, x, s.step);
+    rows.push(row);
+  });
+  return rows;
+}
+
+export function curveConfig(chart: ReportChart, id: string): CurveChartConfig {
+  const series: CurveSeries[] = chart.series.map((s, i) => ({
+    key: s.key,
+    label: s.label,
+    color: s.dashed && chart.series.length === 2 && i === 1 ? "chart-model" : (SERIES_COLORS[i % SERIES_COLORS.length] as ColorToken),
+    dashed: s.dashed,
+  }));
+  return {
+    id,
+    title: chart.title,
+    description: `${chart.y_label} (${unitLabel(chart.y_unit)}) against ${chart.x_label} (${unitLabel(chart.x_unit)}).`,
+    xLabel: `${chart.x_label} (${unitLabel(chart.x_unit)})`,
+    yLabel: `${chart.y_label} (${unitLabel(chart.y_unit)})`,
+    xUnit: UNIT_FORMAT[chart.x_unit],
+    yUnit: UNIT_FORMAT[chart.y_unit],
+    xAxisUnit: AXIS_FORMAT[chart.x_unit] ?? UNIT_FORMAT[chart.x_unit],
+    yAxisUnit: (v) => (v === 0 ? "0" : (AXIS_FORMAT[chart.y_unit] ?? UNIT_FORMAT[chart.y_unit])(v)),
+    series,
+    marks: chart.marks.map((m, i) => ({
+      id: `mark-${i}`,
+      label: m.label,
+      color: MARK_COLORS[i % MARK_COLORS.length] as ColorToken,
+      x: m.x,
+      ...(m.y === null || m.y === undefined ? {} : { y: m.y }),
+    })),
+  };
+}
+
+export type TimeRow = { t: number } & Record<string, number>;
+
+/** Wall-clock charts (x in epoch seconds): rows keyed by time in ms, missing values as 0. */
+export function timeChart(chart: ReportChart, id: string): { config: TimeChartConfig<TimeRow>; rows: TimeRow[] } {
+  const rows = chartRows({ ...chart, kind: "line" }).map((r) => {
+    const row: TimeRow = { t: r.x * 1000 };
+    for (const s of chart.series) row[s.key] = r[s.key] ?? 0;
+    return row;
+  });
+  const config: TimeChartConfig<TimeRow> = {
+    id,
+    title: chart.title,
+    description: `${chart.y_label} (${chart.y_unit}) over time (UTC).`,
+    kind: "line",
+    time: (row) => row.t,
+    unit: UNIT_FORMAT[chart.y_unit],
+    axisUnit: AXIS_FORMAT[chart.y_unit],
+    yLabel: `${chart.y_label} (${unitLabel(chart.y_unit)})`,
+    series: chart.series.map((s, i) => ({ key: s.key, label: s.label, color: SERIES_COLORS[i % SERIES_COLORS.length] as ColorToken })),
+  };
+  return { config, rows };
+}

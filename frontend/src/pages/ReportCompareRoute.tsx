@@ -1,0 +1,5 @@
+import { ComparePage } from "../features/reports/ComparePage";
+
+export default function ReportCompareRoute() {
+  return <ComparePage />;
+}

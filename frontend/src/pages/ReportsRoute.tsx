@@ -1,0 +1,5 @@
+import { ReportsPage } from "../features/reports/ReportsPage";
+
+export default function ReportsRoute() {
+  return <ReportsPage />;
+}
