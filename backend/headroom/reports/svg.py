@@ -59,15 +59,19 @@ def _path(series: Series, kind: str, frame: Frame) -> str:
 
 
 def _bars(series: Series, colour: str, frame: Frame) -> list[str]:
-    pts = _points(series)
-    xs = [frame.px(x) for x, _ in pts]
-    gaps = [b - a for a, b in itertools.pairwise(xs)] or [20.0]
-    width = max(1.0, 0.9 * min(gaps))
+    """Contiguous bars: each spans halfway to its neighbours (bins may be log-spaced)."""
+    xs = [frame.px(x) for x, _ in _points(series)]
+    ys = [frame.py(y) for _, y in _points(series)]
+    if len(xs) < 2:
+        return []
+    mids = [(a + b) / 2 for a, b in itertools.pairwise(xs)]
+    lefts = [2 * xs[0] - mids[0], *mids]
+    rights = [*mids, 2 * xs[-1] - mids[-1]]
     base = frame.py(max(frame.y0, 0.0))
     return [
-        f'<rect x="{x - width / 2:.1f}" y="{frame.py(y):.1f}" width="{width:.1f}" '
-        f'height="{max(0.0, base - frame.py(y)):.1f}" fill="{colour}" fill-opacity="0.55"/>'
-        for x, (_, y) in zip(xs, pts, strict=True)
+        f'<rect x="{lo:.1f}" y="{y:.1f}" width="{max(0.5, hi - lo - 1):.1f}" '
+        f'height="{max(0.0, base - y):.1f}" fill="{colour}" fill-opacity="0.55"/>'
+        for lo, hi, y in zip(lefts, rights, ys, strict=True)
     ]
 
 

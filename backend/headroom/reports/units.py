@@ -27,7 +27,7 @@ def format_tick(value: float, unit: Unit) -> str:
         return datetime.fromtimestamp(value, UTC).strftime("%H:%M")
     if unit == "fraction":
         return f"{100 * value:.3g}%"
-    return f"{value:.3g}"
+    return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.3g}"
 
 
 def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
