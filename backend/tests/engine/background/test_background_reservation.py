@@ -91,3 +91,17 @@ def test_parameters_are_validated() -> None:
         simulate(np.zeros(3), "greedy", ReservationParams())
     with pytest.raises(ValueError, match="static_quota"):
         ReservationParams(static_quota=1.5)
+
+
+def test_a_larger_min_multiplier_keeps_more_idle_and_delays_less() -> None:
+    """min_multiplier ~8 (limited foreground parallelism) widens the idle band: less
+    background CPU, less foreground delay, on the same EPA day."""
+    series = parse_series(EPA.read_text())
+    demand = series.busy_fraction
+    low, high = (
+        outcome(demand, simulate(demand, "adaptive", ReservationParams(min_multiplier=m)), 60.0)
+        for m in (1.0, 8.0)
+    )
+    assert high.idle_fraction > low.idle_fraction
+    assert high.background_cpu_fraction < low.background_cpu_fraction
+    assert high.foreground_delayed_fraction < low.foreground_delayed_fraction
