@@ -28,3 +28,16 @@ class Characterization(Base):
     job_id: Mapped[int | None] = mapped_column(ForeignKey("job.id", ondelete="SET NULL"))
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+
+
+class DatasetRules(Base):
+    """The classification rules a dataset is characterized under (absent: the defaults)."""
+
+    __tablename__ = "dataset_rules"
+
+    dataset_id: Mapped[int] = mapped_column(
+        ForeignKey("dataset.id", ondelete="CASCADE"), primary_key=True
+    )
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    updated_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow, onupdate=utcnow)

@@ -3,7 +3,7 @@
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from headroom.workloads.models import Characterization
+from headroom.workloads.models import Characterization, DatasetRules
 
 
 def visible(session: Session, workspace_ids: list[int], item_id: int) -> Characterization | None:
@@ -34,3 +34,7 @@ def by_rules(session: Session, dataset_id: int, rules_key: str) -> Characterizat
 
 def by_job(session: Session, job_id: int) -> Characterization | None:
     return session.scalar(select(Characterization).where(Characterization.job_id == job_id))
+
+
+def rules_of(session: Session, dataset_id: int) -> DatasetRules | None:
+    return session.get(DatasetRules, dataset_id)

@@ -5,12 +5,14 @@ from fastapi.responses import JSONResponse
 
 from headroom.core.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep
 from headroom.core.queue import enqueue
-from headroom.engine.workload import default_rules, rules_schema, workload_model_schema
+from headroom.engine.workload import Rules, default_rules, rules_schema, workload_model_schema
 from headroom.workloads import service
 from headroom.workloads.schemas import (
     CharacterizationCreate,
     CharacterizationOut,
     CharacterizationPage,
+    DatasetRulesOut,
+    RulesSaved,
 )
 
 router = APIRouter(tags=["workloads"])
@@ -52,6 +54,50 @@ def list_characterizations(
     offset: Annotated[int, Query(ge=0)] = 0,
 ) -> CharacterizationPage:
     return service.list_page(session, principal, dataset_id, limit, offset)
+
+
+@router.get(
+    "/datasets/{dataset_id}/characterization",
+    response_model=CharacterizationOut,
+    responses={404: {"description": "not_found: none under the dataset's rules yet"}},
+)
+def get_current_characterization(
+    dataset_id: int, principal: CurrentPrincipal, session: SessionDep
+) -> CharacterizationOut:
+    """The characterization under the dataset's stored (or default) rules."""
+    return service.to_out(session, service.current(session, principal, dataset_id))
+
+
+@router.get("/datasets/{dataset_id}/rules", response_model=DatasetRulesOut)
+def get_rules(dataset_id: int, principal: CurrentPrincipal, session: SessionDep) -> DatasetRulesOut:
+    """The classification rules stored for the dataset (the defaults until saved)."""
+    return service.rules_out(session, principal, dataset_id)
+
+
+@router.put(
+    "/datasets/{dataset_id}/rules",
+    response_model=RulesSaved,
+    responses={
+        409: {"description": "dataset_not_ready: the dataset has not been ingested"},
+        422: {"description": "validation_error naming the field, e.g. request.rules.0.clients"},
+    },
+)
+def put_rules(
+    dataset_id: int,
+    rules: Rules,
+    principal: EditorAccess,
+    session: SessionDep,
+    settings: SettingsDep,
+) -> RulesSaved:
+    """Store the rules and characterize the dataset under them (a job unless done)."""
+    item, job = service.save_rules(session, principal, dataset_id, rules)
+    session.commit()
+    if job is not None:
+        enqueue(settings, service.CHARACTERIZE_TASK, job.id)
+    return RulesSaved(
+        rules=service.rules_out(session, principal, dataset_id),
+        characterization=service.to_out(session, item),
+    )
 
 
 @router.get("/characterizations/{item_id}", response_model=CharacterizationOut)

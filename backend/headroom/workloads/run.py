@@ -17,6 +17,7 @@ from headroom.core.storage import open_store
 from headroom.datasets.service import ingest_result
 from headroom.engine.logs import LogInputError
 from headroom.engine.workload import Characterization, Rules, characterize
+from headroom.engine.workload.display import display_document
 from headroom.jobs import service as job_service
 from headroom.jobs.runner import TRANSIENT, JobContext
 from headroom.workloads import repository
@@ -74,9 +75,11 @@ def load_table(paths: list[str]) -> pl.DataFrame:
 
 
 def result_document(result: Characterization) -> dict[str, Any]:
-    """to_dict() plus, per fitted quantity, its histogram with the fitted pdf (bins only)."""
+    """to_dict() plus, per fitted quantity, its histogram with the fitted pdf (bins only),
+    and the dataset page's chart data (``display``: series capped in points)."""
     histograms = {name: result.histogram(name, HISTOGRAM_BINS).to_dict() for name in result.fits}
-    return {**result.to_dict(), "histograms": histograms}
+    display = display_document(result.tables["annotated"], result.tables["sessions"])
+    return {**result.to_dict(), "histograms": histograms, "display": display}
 
 
 def _inputs(session: Session, job_id: int) -> Inputs:

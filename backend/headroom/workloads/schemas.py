@@ -34,3 +34,18 @@ class CharacterizationOut(BaseModel):
 class CharacterizationPage(BaseModel):
     items: list[CharacterizationOut]
     total: int
+
+
+class DatasetRulesOut(BaseModel):
+    dataset_id: int
+    rules: Rules
+    is_default: bool = Field(description="true until someone saves rules for the dataset")
+    updated_at: datetime | None
+    updated_by: UserRef | None
+
+
+class RulesSaved(BaseModel):
+    """The stored rules and the characterization under them (a queued job when new)."""
+
+    rules: DatasetRulesOut
+    characterization: CharacterizationOut

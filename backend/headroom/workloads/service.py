@@ -1,4 +1,5 @@
-"""Characterizations: create (idempotent per dataset and rules), list, read, the model."""
+"""Characterizations: create (idempotent per dataset and rules), list, read, the model;
+the rules stored per dataset (absent: the defaults) and the characterization under them."""
 
 import hashlib
 import json
@@ -20,8 +21,12 @@ from headroom.jobs import service as job_service
 from headroom.jobs.models import Job, JobStatus
 from headroom.jobs.schemas import JobOut
 from headroom.workloads import repository
-from headroom.workloads.models import Characterization
-from headroom.workloads.schemas import CharacterizationOut, CharacterizationPage
+from headroom.workloads.models import Characterization, DatasetRules
+from headroom.workloads.schemas import (
+    CharacterizationOut,
+    CharacterizationPage,
+    DatasetRulesOut,
+)
 from headroom.workspaces.models import Role
 
 CHARACTERIZE_TASK = "workload.characterize"
@@ -40,7 +45,8 @@ def rules_key(document: dict[str, Any]) -> str:
 def create(
     session: Session, principal: Principal, dataset_id: int, rules: Rules | None
 ) -> tuple[Characterization, Job | None]:
-    """A new characterization with a queued job, or the existing one with these rules."""
+    """A new characterization with a queued job, or the existing one with these rules
+    (None: the dataset's stored rules)."""
     dataset = dataset_service.get_visible(session, principal, dataset_id)
     principal.require(dataset.workspace_id, Role.editor)
     if dataset.status != DatasetStatus.ready:
@@ -48,7 +54,7 @@ def create(
             f"dataset {dataset_id} is {dataset.status}: characterization needs an ingested dataset",
             detail={"status": str(dataset.status)},
         )
-    document = rules_document(rules)
+    document = rules_document(rules or stored_rules(session, dataset.id))
     key = rules_key(document)
     existing = repository.by_rules(session, dataset.id, key)
     if existing is not None:
@@ -127,3 +133,53 @@ def to_out(
         job=JobOut.model_validate(job) if job else None,
         result=result_of(session, item) if with_result else None,
     )
+
+
+def stored_rules(session: Session, dataset_id: int) -> Rules | None:
+    row = repository.rules_of(session, dataset_id)
+    return Rules.model_validate(row.rules) if row is not None else None
+
+
+def rules_out(session: Session, principal: Principal, dataset_id: int) -> DatasetRulesOut:
+    dataset = dataset_service.get_visible(session, principal, dataset_id)
+    row = repository.rules_of(session, dataset.id)
+    if row is None:
+        return DatasetRulesOut(
+            dataset_id=dataset.id,
+            rules=default_rules(),
+            is_default=True,
+            updated_at=None,
+            updated_by=None,
+        )
+    editor = session.get(User, row.updated_by_id) if row.updated_by_id else None
+    return DatasetRulesOut(
+        dataset_id=dataset.id,
+        rules=Rules.model_validate(row.rules),
+        is_default=False,
+        updated_at=row.updated_at,
+        updated_by=UserRef.model_validate(editor) if editor else None,
+    )
+
+
+def save_rules(
+    session: Session, principal: Principal, dataset_id: int, rules: Rules
+) -> tuple[Characterization, Job | None]:
+    """Store the dataset's rules and return the characterization under them (with a new
+    job unless one exists). A dataset not ingested yet keeps its old rules (409)."""
+    dataset = dataset_service.get_visible(session, principal, dataset_id)
+    principal.require(dataset.workspace_id, Role.editor)
+    row = repository.rules_of(session, dataset.id) or DatasetRules(dataset_id=dataset.id)
+    row.rules, row.updated_by_id = rules_document(rules), principal.user.id
+    session.add(row)
+    session.flush()
+    return create(session, principal, dataset.id, rules)
+
+
+def current(session: Session, principal: Principal, dataset_id: int) -> Characterization:
+    """The characterization under the dataset's stored (or default) rules."""
+    dataset = dataset_service.get_visible(session, principal, dataset_id)
+    key = rules_key(rules_document(stored_rules(session, dataset.id)))
+    item = repository.by_rules(session, dataset.id, key)
+    if item is None:
+        raise NotFound(f"dataset {dataset_id} has no characterization under its rules yet")
+    return item

@@ -1,0 +1,127 @@
+"""The chart data of a characterization (what the dataset page draws), compact: never the
+raw rows, every series capped at ``max_points``.
+
+- ``arrivals``: per resolution (1 s, 10 s, 60 s, 1 h) the gap-filled request counts, total
+  and per request class, with the statistics of the *full* series (peak, trough, mean,
+  peak-to-mean); a series longer than ``max_points`` keeps the LTTB points of the total
+  (the class series at the same instants) and says so (``downsampled``).
+- ``daily_profile``: mean requests per minute-of-day (1,440 values, null for minutes the
+  log never covers).
+- ``latency``: p50/p90/p95/p99/max per time bucket, overall and per request class. The
+  bucket is the smallest of 1 min, 5 min, 15 min, 1 h, 6 h, 1 day giving at most
+  ``max_points`` buckets: percentiles are recomputed per bucket, never thinned.
+- ``paths``: the top paths by requests (the rest as ``other``) with their percentiles.
+- ``pages_per_session``: a histogram (integer bins, not fitted) of pages per session.
+Times are epoch milliseconds (UTC).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from .arrivals import RESOLUTIONS_S, arrival_series, daily_profile, series_stats
+from .downsample import lttb_indices
+from .latency import latency_by_path, latency_over_time
+
+MAX_POINTS = 2000
+LATENCY_BUCKETS_S = (60, 300, 900, 3600, 21600, 86400)
+TOP_PATHS = 50
+CLASS_COLUMN = "cls_request"
+MINUTES_PER_DAY = 1440
+
+
+def display_document(
+    requests: pl.DataFrame, session_table: pl.DataFrame, max_points: int = MAX_POINTS
+) -> dict[str, Any]:
+    """The chart data of a classified request table and its sessions."""
+    return {
+        "arrivals": {str(s): arrival_view(requests, s, max_points) for s in RESOLUTIONS_S},
+        "daily_profile": daily_profile_view(requests),
+        "latency": latency_view(requests, max_points),
+        "paths": paths_view(requests),
+        "pages_per_session": count_histogram(session_table["pages"].to_numpy()),
+    }
+
+
+def count_histogram(values: np.ndarray, max_bins: int = 40) -> dict[str, list[int]]:
+    """Counts of a positive integer quantity in bins ``[edges[i], edges[i + 1])`` of one
+    integer width (1 when the values span at most ``max_bins``)."""
+    if len(values) == 0:
+        return {"edges": [], "counts": []}
+    lo, hi = int(values.min()), int(values.max())
+    width = -(-(hi - lo + 1) // max_bins)
+    edges = np.arange(lo, hi + width + 1, width)
+    counts, _ = np.histogram(values, bins=edges)
+    return {"edges": edges.tolist(), "counts": counts.tolist()}
+
+
+def _epoch_ms(frame: pl.DataFrame) -> list[int]:
+    return frame["t"].dt.epoch("ms").to_list()
+
+
+def arrival_view(requests: pl.DataFrame, every_s: int, max_points: int) -> dict[str, Any]:
+    total = arrival_series(requests, every_s)
+    by_class = arrival_series(requests, every_s, CLASS_COLUMN)
+    counts = total["count"].to_numpy()
+    kept = lttb_indices(np.arange(len(counts)), counts, max_points)
+    classes = {
+        str(name): part["count"].to_numpy()[kept].tolist()
+        for (name,), part in by_class.partition_by(CLASS_COLUMN, as_dict=True).items()
+    }
+    t_ms = total["t"].dt.epoch("ms").to_numpy()
+    return {
+        "every_s": every_s,
+        "stats": series_stats(total, every_s).to_dict(),
+        "downsampled": len(kept) < len(counts),
+        "t_ms": t_ms[kept].tolist(),
+        "count": counts[kept].tolist(),
+        "by_class": dict(sorted(classes.items())),
+    }
+
+
+def daily_profile_view(requests: pl.DataFrame) -> dict[str, Any]:
+    profile = daily_profile(requests)
+    mean: list[float | None] = [None] * MINUTES_PER_DAY
+    for minute, value in zip(profile["minute_of_day"], profile["mean_count"], strict=True):
+        mean[int(minute)] = float(value)
+    days = int(profile["days"].max()) if profile.height else 0  # type: ignore[arg-type]
+    return {"mean_per_min": mean, "days": days}
+
+
+def latency_bucket_s(requests: pl.DataFrame, max_points: int) -> int:
+    span = requests.select((pl.col("ts").max() - pl.col("ts").min()).dt.total_seconds())
+    span_s = float(span.item() or 0.0)
+    return next((b for b in LATENCY_BUCKETS_S if span_s / b < max_points), LATENCY_BUCKETS_S[-1])
+
+
+def _percentile_columns(frame: pl.DataFrame) -> dict[str, Any]:
+    names = [c for c in frame.columns if c.endswith("_s")]
+    return {"t_ms": _epoch_ms(frame), "count": frame["count"].to_list()} | {
+        c: frame[c].to_list() for c in names
+    }
+
+
+def latency_view(requests: pl.DataFrame, max_points: int) -> dict[str, Any] | None:
+    """Null when the log has no latencies."""
+    if requests["latency_s"].null_count() == requests.height:
+        return None
+    every_s = latency_bucket_s(requests, max_points)
+    overall = latency_over_time(requests, every_s)
+    per_class = latency_over_time(requests, every_s, CLASS_COLUMN)
+    return {
+        "every_s": every_s,
+        "overall": _percentile_columns(overall),
+        "by_class": {
+            str(name): _percentile_columns(part.drop(CLASS_COLUMN))
+            for (name,), part in sorted(per_class.partition_by(CLASS_COLUMN, as_dict=True).items())
+        },
+    }
+
+
+def paths_view(requests: pl.DataFrame, top: int = TOP_PATHS) -> list[dict[str, Any]]:
+    """Busiest first, ``other`` last; ``count`` is the requests with a latency."""
+    rows = latency_by_path(requests, top).rename({"path_group": "path"})
+    return rows.with_columns(pl.col("count").fill_null(0)).to_dicts()
