@@ -6,9 +6,15 @@ import type {
   AnalysisPage,
   CapacityParams,
   CapacityParamsIn,
+  SctParams,
+  SctParamsIn,
+  Characterization,
   Dataset,
   DatasetPage,
+  DatasetRules,
   Job,
+  Rules,
+  RulesSaved,
   TrafficSummary,
   User,
 } from "./models";
@@ -59,6 +65,15 @@ export function createAnalysis(datasetId: number, params: CapacityParams): Promi
   );
 }
 
+export function createSctAnalysis(datasetId: number, params: SctParams): Promise<Analysis> {
+  return unwrap(
+    api.POST("/api/v1/datasets/{dataset_id}/analyses/sct", {
+      params: { path: { dataset_id: datasetId } },
+      body: params as SctParamsIn,
+    }),
+  );
+}
+
 export function listAnalyses(datasetId: number, limit = 50, offset = 0): Promise<AnalysisPage> {
   return unwrap(
     api.GET("/api/v1/datasets/{dataset_id}/analyses", {
@@ -69,4 +84,32 @@ export function listAnalyses(datasetId: number, limit = 50, offset = 0): Promise
 
 export function getAnalysis(analysisId: number): Promise<Analysis> {
   return unwrap(api.GET("/api/v1/analyses/{analysis_id}", { params: { path: { analysis_id: analysisId } } }));
+}
+
+/** The characterization under the dataset's stored rules; 404 until one was started. */
+export function getCurrentCharacterization(datasetId: number): Promise<Characterization> {
+  return unwrap(
+    api.GET("/api/v1/datasets/{dataset_id}/characterization", { params: { path: { dataset_id: datasetId } } }),
+  );
+}
+
+/** Starts (or finds) the characterization under the dataset's stored rules. */
+export function createCharacterization(datasetId: number): Promise<Characterization> {
+  return unwrap(
+    api.POST("/api/v1/datasets/{dataset_id}/characterizations", { params: { path: { dataset_id: datasetId } } }),
+  );
+}
+
+export function getRules(datasetId: number): Promise<DatasetRules> {
+  return unwrap(api.GET("/api/v1/datasets/{dataset_id}/rules", { params: { path: { dataset_id: datasetId } } }));
+}
+
+export function saveRules(datasetId: number, rules: Rules): Promise<RulesSaved> {
+  return unwrap(
+    api.PUT("/api/v1/datasets/{dataset_id}/rules", { params: { path: { dataset_id: datasetId } }, body: rules }),
+  );
+}
+
+export function getRulesSchema(): Promise<Record<string, unknown>> {
+  return unwrap(api.GET("/api/v1/workloads/rules/schema"));
 }

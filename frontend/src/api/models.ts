@@ -22,6 +22,9 @@ export type AnalysisPage = Schemas["AnalysisPage"];
 export type CapacityParams = Partial<Schemas["CapacityParamsIn"]>;
 export type CapacityParamsIn = Schemas["CapacityParamsIn"];
 export type Stance = Schemas["CapacityParamsIn"]["stance"];
+/** SCT (best pool size) analyses of latency traces; every field optional on the way in. */
+export type SctParams = Partial<Schemas["SctParamsIn"]>;
+export type SctParamsIn = Schemas["SctParamsIn"];
 export type { paths };
 
 export type DatasetStatus = Dataset["status"];
@@ -42,3 +45,10 @@ export function uploaderName(user: UserRef | null): string {
 }
 
 export type { CapacityReport, ClassReport, CurvePoint, KneePoint, SlaTarget } from "./capacityReport";
+
+export type Characterization = Schemas["CharacterizationOut"];
+export type DatasetRules = Schemas["DatasetRulesOut"];
+export type RulesSaved = Schemas["RulesSaved"];
+export type Rules = Schemas["Rules"];
+export type RuleSet = Schemas["RuleSet"];
+export type Rule = Schemas["Rule"];

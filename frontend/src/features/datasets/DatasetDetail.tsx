@@ -12,11 +12,16 @@ import { Loading } from "../../components/Spinner";
 import { formatBytes, formatDateTime } from "../../lib/format";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { CapacitySection } from "../capacity/CapacitySection";
-import tabStyles from "../capacity/Capacity.module.css";
+import { CharacterizationGate } from "../characterization/Gate";
+import { LatencyTab } from "../characterization/LatencyTab";
+import { RulesTab } from "../characterization/RulesTab";
+import { TrafficTab } from "../characterization/TrafficTab";
+import { WorkloadTab } from "../characterization/WorkloadTab";
 import { JobProgress } from "../jobs/JobProgress";
 import { jobFailure, jobFailureHint } from "../jobs/jobFailure";
 import { useJob } from "../jobs/useJob";
 import styles from "./DatasetDetail.module.css";
+import { ParseReport } from "./ParseReport";
 import { datasetKeys, useDataset, useSummary } from "./queries";
 import { SummaryView } from "./SummaryView";
 
@@ -40,32 +45,67 @@ function ProcessingCard({ dataset, job }: { dataset: Dataset; job: Job }) {
 }
 
 const TABS = [
+  { id: "overview", label: "Overview" },
   { id: "traffic", label: "Traffic" },
+  { id: "latency", label: "Latency" },
+  { id: "workload", label: "Workload" },
+  { id: "rules", label: "Rules" },
+  { id: "parse", label: "Parse report" },
   { id: "capacity", label: "Capacity" },
 ] as const;
 
-/** Traffic summary and capacity views as tabs; the tab is in the URL (?tab=capacity). */
+type TabId = (typeof TABS)[number]["id"];
+
+function tabFromSearch(value: string | null): TabId {
+  return TABS.find((t) => t.id === value)?.id ?? "overview";
+}
+
+function TabPanel({ tab, dataset }: { tab: TabId; dataset: Dataset }) {
+  const id = dataset.id;
+  switch (tab) {
+    case "overview":
+      return <TrafficView dataset={dataset} />;
+    case "traffic":
+      return <CharacterizationGate datasetId={id}>{(r) => <TrafficTab result={r} />}</CharacterizationGate>;
+    case "latency":
+      return <CharacterizationGate datasetId={id}>{(r) => <LatencyTab result={r} />}</CharacterizationGate>;
+    case "workload":
+      return <CharacterizationGate datasetId={id}>{(r) => <WorkloadTab result={r} />}</CharacterizationGate>;
+    case "rules":
+      return <RulesTab datasetId={id} />;
+    case "parse":
+      return <ParseReport dataset={dataset} />;
+    case "capacity":
+      return <CapacitySection datasetId={id} />;
+  }
+}
+
+/** The dataset's views as tabs; the tab is in the URL (?tab=latency), Overview without one. */
 function ReadyView({ dataset }: { dataset: Dataset }) {
   const [search, setSearch] = useSearchParams();
-  const tab = search.get("tab") === "capacity" ? "capacity" : "traffic";
+  const tab = tabFromSearch(search.get("tab"));
   return (
     <div className={styles.stack}>
-      <div className={tabStyles.tabs} role="tablist" aria-label="Dataset views">
+      <div className={styles.tabs} role="tablist" aria-label="Dataset views">
         {TABS.map((t) => (
           <button
             key={t.id}
             type="button"
             role="tab"
-            className={tabStyles.tab}
+            id={`tab-${t.id}`}
+            className={styles.tab}
             aria-selected={tab === t.id}
+            aria-controls="dataset-tabpanel"
             data-testid={`tab-${t.id}`}
-            onClick={() => setSearch(t.id === "traffic" ? {} : { tab: t.id }, { replace: true, state: null })}
+            onClick={() => setSearch(t.id === "overview" ? {} : { tab: t.id }, { replace: true, state: null })}
           >
             {t.label}
           </button>
         ))}
       </div>
-      <div role="tabpanel">{tab === "capacity" ? <CapacitySection datasetId={dataset.id} /> : <TrafficView dataset={dataset} />}</div>
+      <div role="tabpanel" id="dataset-tabpanel" aria-labelledby={`tab-${tab}`}>
+        <TabPanel tab={tab} dataset={dataset} />
+      </div>
     </div>
   );
 }

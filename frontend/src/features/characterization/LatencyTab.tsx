@@ -1,0 +1,72 @@
+import { useMemo, useState } from "react";
+import { TimeSeriesChart } from "../../charts/TimeSeriesChart";
+import { Banner } from "../../components/Banner";
+import { Card } from "../../components/Card";
+import { StatCard } from "../../components/StatCard";
+import { formatCountOf, formatLatency, splitUnit } from "../../lib/format";
+import styles from "./Characterization.module.css";
+import { PathsTable } from "./PathsTable";
+import type { CharacterizationResult, LatencyPercentiles, LatencyView } from "./result";
+import { Segmented } from "./Segmented";
+import { latencyChartConfig, latencyRows } from "./shaping";
+
+const OVERALL = "(all requests)";
+
+function PercentileCards({ p }: { p: LatencyPercentiles }) {
+  return (
+    <div className={styles.grid}>
+      <StatCard label="p50" {...splitUnit(formatLatency(p.p50_s))} hint={formatCountOf(p.count, "timed request")} testId="latency-p50" />
+      <StatCard label="p90" {...splitUnit(formatLatency(p.p90_s))} />
+      <StatCard label="p95" {...splitUnit(formatLatency(p.p95_s))} testId="latency-p95" />
+      <StatCard label="p99" {...splitUnit(formatLatency(p.p99_s))} />
+      <StatCard label="max" {...splitUnit(formatLatency(p.max_s))} />
+    </div>
+  );
+}
+
+function OverTime({ view, scope }: { view: LatencyView; scope: string }) {
+  const cols = scope === OVERALL ? view.overall : view.by_class[scope];
+  const rows = useMemo(() => (cols === undefined ? [] : latencyRows(cols)), [cols]);
+  const config = useMemo(() => latencyChartConfig(view.every_s, scope === OVERALL ? "all requests" : `class ${scope}`), [view.every_s, scope]);
+  return (
+    <Card>
+      <TimeSeriesChart config={config} rows={rows} />
+    </Card>
+  );
+}
+
+function NoLatency() {
+  return (
+    <Banner tone="info" title="No latency in this log" testId="no-latency">
+      <p>
+        Percentiles need a response time on each line. Log it at the end of the line (nginx <code>$request_time</code>,
+        Apache <code>%D</code>) or upload a latency trace. The busiest paths are below.
+      </p>
+    </Banner>
+  );
+}
+
+export function LatencyTab({ result }: { result: CharacterizationResult }) {
+  const view = result.display.latency;
+  const [scope, setScope] = useState(OVERALL);
+  const classes = view === null ? [] : Object.keys(view.by_class);
+  const options = [{ value: OVERALL, label: "All requests" }, ...classes.map((c) => ({ value: c, label: c }))];
+  const percentiles = scope === OVERALL ? result.latency : result.latency_by_class[scope];
+  return (
+    <div className={styles.stack} data-testid="latency-tab">
+      {view === null ? (
+        <NoLatency />
+      ) : (
+        <>
+          <div className={styles.toolbar}>
+            <span className={styles.muted}>Response times seen at the server, per request class.</span>
+            <Segmented label="Request class" options={options} value={scope} onChange={setScope} testId="latency-scope" />
+          </div>
+          {percentiles !== null && percentiles !== undefined && <PercentileCards p={percentiles} />}
+          <OverTime view={view} scope={scope} />
+        </>
+      )}
+      <PathsTable rows={result.display.paths} total={result.requests} timed={view !== null} />
+    </div>
+  );
+}

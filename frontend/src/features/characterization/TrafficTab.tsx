@@ -1,0 +1,91 @@
+import { useMemo, useState } from "react";
+import { TimeSeriesChart } from "../../charts/TimeSeriesChart";
+import { Button } from "../../components/Button";
+import { Card } from "../../components/Card";
+import { StatCard } from "../../components/StatCard";
+import { formatCount, formatDecimal, formatRatePerS } from "../../lib/format";
+import styles from "./Characterization.module.css";
+import { RangeNavigator, type IndexRange } from "./RangeNavigator";
+import type { ArrivalView, CharacterizationResult } from "./result";
+import { Segmented } from "./Segmented";
+import { arrivalChartConfig, arrivalRows, bucketName, dailyProfileRows, formatHourOfDay, RESOLUTIONS, zoomRows } from "./shaping";
+import { XYChart } from "./XYChart";
+import type { XYChartConfig } from "./xyConfig";
+
+function ArrivalStatsCards({ view }: { view: ArrivalView }) {
+  const s = view.stats;
+  const bucket = bucketName(view.every_s);
+  const perS = (count: number) => formatRatePerS(count / view.every_s);
+  return (
+    <div className={styles.grid}>
+      <StatCard label="Requests" value={formatCount(s.total)} hint={`${formatCount(s.buckets)} buckets of ${bucket}`} testId="traffic-total" />
+      <StatCard label={`Peak per ${bucket}`} value={formatCount(s.peak)} unit="req" hint={perS(s.peak)} testId="traffic-peak" />
+      <StatCard label={`Mean per ${bucket}`} value={formatDecimal(s.mean, 2)} unit="req" hint={perS(s.mean)} />
+      <StatCard label={`Trough per ${bucket}`} value={formatCount(s.trough)} unit="req" hint={perS(s.trough)} />
+      <StatCard label="Peak-to-mean" value={formatDecimal(s.peak_to_mean, 2)} unit="×" hint={`at ${bucket} resolution`} testId="traffic-peak-to-mean" />
+    </div>
+  );
+}
+
+function ArrivalsCard({ view }: { view: ArrivalView }) {
+  const [range, setRange] = useState<IndexRange | null>(null);
+  const rows = useMemo(() => arrivalRows(view), [view]);
+  const config = useMemo(() => arrivalChartConfig(view), [view]);
+  const shown = useMemo(() => zoomRows(rows, range), [rows, range]);
+  return (
+    <Card
+      actions={
+        range !== null && (
+          <Button variant="secondary" size="small" onClick={() => setRange(null)}>
+            Reset zoom
+          </Button>
+        )
+      }
+    >
+      <TimeSeriesChart config={config} rows={shown} />
+      {rows.length > 2 && <RangeNavigator rows={rows} range={range} onChange={setRange} />}
+    </Card>
+  );
+}
+
+const PROFILE_TICKS = [0, 3, 6, 9, 12, 15, 18, 21, 24];
+
+function profileConfig(days: number): XYChartConfig {
+  return {
+    id: "chart-daily-profile",
+    title: "Daily profile",
+    description: `Mean requests per minute at each minute of the day (UTC), averaged over the ${formatCount(days)} ${days === 1 ? "day" : "days"} the log covers.`,
+    xLabel: "time of day (UTC)",
+    yLabel: "req/min",
+    xUnit: formatHourOfDay,
+    yUnit: (v) => `${formatDecimal(v, 2)} req/min`,
+    yAxisUnit: (v) => formatDecimal(v, 1),
+    xTicks: PROFILE_TICKS,
+    series: [{ key: "mean", label: "Mean requests per minute", color: "chart-requests", kind: "step" }],
+  };
+}
+
+export function TrafficTab({ result }: { result: CharacterizationResult }) {
+  const [everyS, setEveryS] = useState<number>(60);
+  const view = result.display.arrivals[String(everyS)];
+  const profile = result.display.daily_profile;
+  const profileRows = useMemo(() => dailyProfileRows(profile.mean_per_min), [profile]);
+  const options = RESOLUTIONS.map((r) => ({ value: r.every_s, label: r.label }));
+  return (
+    <div className={styles.stack} data-testid="traffic-tab">
+      <div className={styles.toolbar}>
+        <span className={styles.muted}>Arrivals per interval, by request class. Drag the handles under the chart to zoom.</span>
+        <Segmented label="Resolution" options={options} value={everyS} onChange={setEveryS} testId="resolution" />
+      </div>
+      {view !== undefined && (
+        <>
+          <ArrivalStatsCards view={view} />
+          <ArrivalsCard key={everyS} view={view} />
+        </>
+      )}
+      <Card>
+        <XYChart config={profileConfig(profile.days)} rows={profileRows} />
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { isNotFound } from "../../api/client";
+import {
+  createCharacterization,
+  getCurrentCharacterization,
+  getRules,
+  getRulesSchema,
+  saveRules,
+} from "../../api/endpoints";
+import { isJobActive, type Characterization, type Rules } from "../../api/models";
+import type { CharacterizationResult } from "./result";
+
+export const CHARACTERIZATION_POLL_MS = 1000;
+
+export const characterizationKeys = {
+  current: (datasetId: number) => ["characterization", "current", datasetId] as const,
+  rules: (datasetId: number) => ["characterization", "rules", datasetId] as const,
+  schema: ["characterization", "rules-schema"] as const,
+};
+
+/** The current characterization, started on the first visit when the ingest did not start one. */
+async function currentOrStart(datasetId: number): Promise<Characterization> {
+  try {
+    return await getCurrentCharacterization(datasetId);
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+    return createCharacterization(datasetId);
+  }
+}
+
+/** The characterization under the dataset's rules; polls while its job is queued or running. */
+export function useCharacterization(datasetId: number) {
+  return useQuery({
+    queryKey: characterizationKeys.current(datasetId),
+    queryFn: () => currentOrStart(datasetId),
+    refetchInterval: (q) => (q.state.data !== undefined && isJobActive(q.state.data.job) ? CHARACTERIZATION_POLL_MS : false),
+    staleTime: 60_000,
+  });
+}
+
+export function resultOf(item: Characterization): CharacterizationResult | null {
+  return (item.result ?? null) as CharacterizationResult | null;
+}
+
+export function useRules(datasetId: number) {
+  return useQuery({ queryKey: characterizationKeys.rules(datasetId), queryFn: () => getRules(datasetId) });
+}
+
+export function useRulesSchema() {
+  return useQuery({ queryKey: characterizationKeys.schema, queryFn: getRulesSchema, staleTime: Infinity });
+}
+
+/** Saves the rules; the characterization under them (queued when new) becomes the current one. */
+export function useSaveRules(datasetId: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (rules: Rules) => saveRules(datasetId, rules),
+    onSuccess: (saved) => {
+      client.setQueryData(characterizationKeys.rules(datasetId), saved.rules);
+      client.setQueryData(characterizationKeys.current(datasetId), saved.characterization);
+    },
+  });
+}

@@ -1,0 +1,52 @@
+import type { Dataset, TrafficSummary } from "../../api/models";
+import { Card } from "../../components/Card";
+import { ErrorBanner } from "../../components/ErrorBanner";
+import { Loading } from "../../components/Spinner";
+import { StatCard } from "../../components/StatCard";
+import { formatCount, formatPercent } from "../../lib/format";
+import charStyles from "../characterization/Characterization.module.css";
+import { ShareBar } from "../characterization/ShareBar";
+import styles from "./DatasetDetail.module.css";
+import { useSummary } from "./queries";
+import { RejectsCard } from "./RejectsCard";
+
+function Report({ summary: s }: { summary: TrafficSummary }) {
+  const lines = s.request_count + s.rejected_count;
+  return (
+    <div className={styles.stack} data-testid="parse-report">
+      <div className={charStyles.grid}>
+        <StatCard label="Format" value={s.format} hint={`${formatPercent(s.format_confidence, 0)} of sampled lines matched`} testId="parse-format" />
+        <StatCard label="Lines read" value={formatCount(lines)} />
+        <StatCard label="Lines parsed" value={formatCount(s.request_count)} hint={formatPercent(lines > 0 ? s.request_count / lines : 0, 2)} testId="parse-parsed" />
+        <StatCard
+          label="Lines rejected"
+          value={formatCount(s.rejected_count)}
+          hint={s.rejected_count === 0 ? "none" : "kept out of every chart"}
+          tone={s.rejected_count > 0 ? "warning" : "neutral"}
+          testId="parse-rejected"
+        />
+      </div>
+      <Card title="Parsed and rejected lines">
+        <ShareBar label="Lines" shares={{ parsed: s.request_count / Math.max(lines, 1), rejected: s.rejected_count / Math.max(lines, 1) }} />
+      </Card>
+      {s.notes.length > 0 && (
+        <Card title="Notes from the parser">
+          <ul className={styles.notes}>
+            {s.notes.map((n) => (
+              <li key={n}>{n}</li>
+            ))}
+          </ul>
+        </Card>
+      )}
+      <RejectsCard summary={s} />
+    </div>
+  );
+}
+
+/** The format detected and its confidence, lines parsed and rejected, the rejected lines with reasons. */
+export function ParseReport({ dataset }: { dataset: Dataset }) {
+  const summary = useSummary(dataset.id, true);
+  if (summary.isPending) return <Loading label="Loading the parse report…" />;
+  if (summary.isError) return <ErrorBanner error={summary.error} title="Could not load the parse report" />;
+  return <Report summary={summary.data} />;
+}
