@@ -27,13 +27,8 @@ async function signIn(page: Page) {
   await expect(page.getByRole("link", { name: /upload/i }).first()).toBeVisible();
 }
 
-/** Uploads the demo log in the UI, then runs a capacity analysis through the API and waits for it. */
-async function demoData(page: Page): Promise<void> {
-  await page.getByRole("link", { name: /upload/i }).first().click();
-  await page.getByTestId("file-input").setInputFiles(demoLog());
-  await expect(page.getByTestId("dataset-title")).toBeVisible({ timeout: 90_000 });
-  const datasetId = Number(/datasets\/(\d+)/.exec(page.url())?.[1]);
-  const created = await page.request.post(`/api/v1/datasets/${datasetId}/analyses`, { data: {} });
+async function analyse(page: Page, datasetId: number, params: Record<string, number>): Promise<void> {
+  const created = await page.request.post(`/api/v1/datasets/${datasetId}/analyses`, { data: params });
   expect(created.ok()).toBeTruthy();
   const analysisId = ((await created.json()) as { id: number }).id;
   await expect
@@ -41,6 +36,16 @@ async function demoData(page: Page): Promise<void> {
       timeout: 90_000,
     })
     .toBe("succeeded");
+}
+
+/** Uploads the demo log in the UI, then runs a capacity analysis through the API and waits for it. */
+async function demoData(page: Page): Promise<number> {
+  await page.getByRole("link", { name: /upload/i }).first().click();
+  await page.getByTestId("file-input").setInputFiles(demoLog());
+  await expect(page.getByTestId("dataset-title")).toBeVisible({ timeout: 90_000 });
+  const datasetId = Number(/datasets\/(\d+)/.exec(page.url())?.[1]);
+  await analyse(page, datasetId, {});
+  return datasetId;
 }
 
 async function addItem(page: Page, kind: string, result: boolean) {
@@ -58,7 +63,7 @@ async function addItem(page: Page, kind: string, result: boolean) {
 
 test("an owner builds a report, shares a public link, and revokes it", async ({ page, browser }) => {
   await signIn(page);
-  await demoData(page);
+  const datasetId = await demoData(page);
 
   await page.getByRole("link", { name: "Reports" }).click();
   await expect(page.getByTestId("reports-empty")).toBeVisible();
@@ -107,4 +112,18 @@ test("an owner builds a report, shares a public link, and revokes it", async ({ 
   await expect(publicPage.getByTestId("public-not-found")).toBeVisible();
   await publicPage.screenshot({ path: path.join(artifacts, "report-revoked.png"), fullPage: true });
   await stranger.close();
+
+  // two analyses of the same log side by side: a stricter percentile moves the knee
+  await analyse(page, datasetId, { percentile: 99 });
+  await page.goto("/reports/compare");
+  await page.getByTestId("compare-mode").selectOption("capacity");
+  await page.getByTestId("compare-dataset").selectOption({ label: "synthetic-mm4-latency.log" });
+  await expect(page.getByTestId("compare-a").locator("option")).toHaveCount(3);
+  await page.getByTestId("compare-a").selectOption({ index: 2 });
+  await page.getByTestId("compare-b").selectOption({ index: 1 });
+  await page.getByTestId("compare-go").click();
+  await expect(page.getByTestId("comparison-item")).toHaveCount(1);
+  await expect(page.getByTestId("comparison-item").locator("[data-verdict]").first()).toBeVisible();
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: path.join(artifacts, "report-compare.png"), fullPage: true });
 });

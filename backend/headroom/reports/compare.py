@@ -43,14 +43,25 @@ def figure_delta(a: Figure | None, b: Figure | None) -> FigureDelta:
 
 
 def overlay(a: Chart, b: Chart) -> Chart:
+    """Both sides' series (labelled A: and B:) on one chart; a mark both sides have is
+    labelled once ("Knee (A, B)"), so the two labels don't overprint."""
     series = [
         s.model_copy(update={"key": f"a_{s.key}", "label": f"A: {s.label}"}) for s in a.series
     ]
     series += [
         s.model_copy(update={"key": f"b_{s.key}", "label": f"B: {s.label}"}) for s in b.series
     ]
-    marks = [m.model_copy(update={"label": f"A: {m.label}"}) for m in a.marks]
-    marks += [m.model_copy(update={"label": f"B: {m.label}"}) for m in b.marks]
+    shared = {m.label for m in a.marks} & {m.label for m in b.marks}
+    marks = [
+        m.model_copy(
+            update={"label": f"{m.label} (A, B)" if m.label in shared else f"A: {m.label}"}
+        )
+        for m in a.marks
+    ]
+    marks += [
+        m.model_copy(update={"label": "" if m.label in shared else f"B: {m.label}"})
+        for m in b.marks
+    ]
     kind = "line" if a.kind == "bar" else a.kind  # overlaid bars would hide each other
     return a.model_copy(update={"series": series, "marks": marks, "kind": kind})
 

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from reports.report_sources import Documents
 
-from headroom.reports.compare import figure_delta, verdict
+from headroom.reports.compare import figure_delta, overlay, verdict
 from headroom.reports.export import FORMULA_STARTS, safe_cell
 from headroom.reports.markdown import render_notes
 from headroom.reports.schemas import Chart, Figure, Mark, Series
@@ -188,3 +188,11 @@ def test_fitted_counts_match_the_exponential_closed_form(documents: Documents) -
         if want >= 5:
             assert got == pytest.approx(want, rel=0.15)
     assert chart.series[0].y == histogram["counts"]
+
+
+def test_overlay_labels_each_side_and_a_shared_mark_once() -> None:
+    a = chart("line", "p95")
+    b = a.model_copy(update={"marks": [Mark(label="p95 knee", x=1.5, y=0.25)]})
+    both = overlay(a, b)
+    assert [s.label for s in both.series] == ["A: p95", "B: p95"]
+    assert [m.label for m in both.marks] == ["p95 knee (A, B)", "A: break", ""]

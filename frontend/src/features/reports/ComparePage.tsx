@@ -8,6 +8,7 @@ import { Loading } from "../../components/Spinner";
 import { Table, type Column } from "../../components/Table";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { compareReports, compareRuns } from "./api";
+import { ComparePicker } from "./ComparePicker";
 import { UNIT_FORMAT } from "./chartShape";
 import { formatChange } from "./reportMath";
 import { ReportChartView } from "./ReportItemView";
@@ -79,11 +80,7 @@ export function ComparePage() {
         subtitle={data ? `A: ${data.a_label} · B: ${data.b_label}` : "Green: B is better than A; red: worse."}
       />
       <div className={styles.stack}>
-        {!comparison.isFetched && !comparison.isFetching && (
-          <Banner tone="info" title="Pick two reports">
-            Tick two reports in the <Link to="/reports">list</Link> and press Compare.
-          </Banner>
-        )}
+        <ComparePicker />
         {comparison.isFetching && data === undefined && <Loading label="Comparing…" />}
         {comparison.isError && <ErrorBanner error={comparison.error} title="Could not compare" hint="Both must exist and be visible to you." />}
         {data !== undefined && data.items.length === 0 && (

@@ -72,9 +72,9 @@ export function ReportsPage() {
         Compare the two selected
       </ButtonLink>
     ) : (
-      <Button variant="secondary" disabled title="Tick two reports to compare them">
-        Compare (tick two)
-      </Button>
+      <ButtonLink to="/reports/compare" variant="secondary">
+        Compare…
+      </ButtonLink>
     );
   return (
     <>

@@ -89,3 +89,17 @@ describe("report helpers", () => {
     expect(expiryFrom(7, Date.UTC(2026, 0, 1))).toBe("2026-01-08T00:00:00.000Z");
   });
 });
+
+describe("comparison overlays", () => {
+  it("colour each side as one family, models dashed in it", () => {
+    const config = curveConfig(
+      chart("line", [
+        { key: "a_m", label: "A: p95 measured", x: [1], y: [1], dashed: false },
+        { key: "a_x", label: "A: p95 model", x: [1], y: [1], dashed: true },
+        { key: "b_m", label: "B: p95 measured", x: [1], y: [1], dashed: false },
+      ]),
+      "c",
+    );
+    expect(config.series.map((s) => s.color)).toEqual(["chart-latency", "chart-model", "chart-knee"]);
+  });
+});

@@ -43,6 +43,24 @@ const AXIS_FORMAT: Partial<Record<Unit, Formatter>> = {
 
 export const SERIES_COLORS: ColorToken[] = ["chart-latency", "chart-throughput", "chart-requests", "chart-knee", "chart-sla", "status-5xx"];
 const MARK_COLORS: ColorToken[] = ["chart-knee", "chart-breaking", "chart-sla"];
+/** A comparison's sides (series labelled "A: …", "B: …"): one colour family each, dashed for models. */
+const SIDE_COLORS: Record<string, { solid: ColorToken; dashed: ColorToken }> = {
+  "A: ": { solid: "chart-latency", dashed: "chart-model" },
+  "B: ": { solid: "chart-knee", dashed: "chart-breaking" },
+};
+
+function seriesColor(chart: ReportChart, s: ReportSeries, i: number): ColorToken {
+  const side = SIDE_COLORS[s.label.slice(0, 3)];
+  if (side !== undefined) return s.dashed ? side.dashed : side.solid;
+  if (s.dashed && chart.series.length === 2 && i === 1) return "chart-model";
+  return SERIES_COLORS[i % SERIES_COLORS.length] as ColorToken;
+}
+
+function markColor(label: string, i: number): ColorToken {
+  if (label.startsWith("B: ") || label === "") return "chart-breaking";
+  if (label.startsWith("A: ") || label.endsWith("(A, B)")) return "chart-sla";
+  return MARK_COLORS[i % MARK_COLORS.length] as ColorToken;
+}
 
 function unitLabel(unit: Unit): string {
   return unit === "fraction" ? "%" : unit;
@@ -105,7 +123,7 @@ export function curveConfig(chart: ReportChart, id: string): CurveChartConfig {
   const series: CurveSeries[] = chart.series.map((s, i) => ({
     key: s.key,
     label: s.label,
-    color: s.dashed && chart.series.length === 2 && i === 1 ? "chart-model" : (SERIES_COLORS[i % SERIES_COLORS.length] as ColorToken),
+    color: seriesColor(chart, s, i),
     dashed: s.dashed,
   }));
   return {
@@ -122,7 +140,7 @@ export function curveConfig(chart: ReportChart, id: string): CurveChartConfig {
     marks: chart.marks.map((m, i) => ({
       id: `mark-${i}`,
       label: m.label,
-      color: MARK_COLORS[i % MARK_COLORS.length] as ColorToken,
+      color: markColor(m.label, i),
       x: m.x,
       ...(m.y === null || m.y === undefined ? {} : { y: m.y }),
     })),
@@ -147,7 +165,7 @@ export function timeChart(chart: ReportChart, id: string): { config: TimeChartCo
     unit: UNIT_FORMAT[chart.y_unit],
     axisUnit: AXIS_FORMAT[chart.y_unit],
     yLabel: `${chart.y_label} (${unitLabel(chart.y_unit)})`,
-    series: chart.series.map((s, i) => ({ key: s.key, label: s.label, color: SERIES_COLORS[i % SERIES_COLORS.length] as ColorToken })),
+    series: chart.series.map((s, i) => ({ key: s.key, label: s.label, color: seriesColor(chart, s, i) })),
   };
   return { config, rows };
 }
