@@ -2,7 +2,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
-from headroom.core.deps import CurrentPrincipal, SessionDep, SettingsDep
+from headroom.core.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep
 from headroom.core.queue import enqueue
 from headroom.engine.sim.scenario import scenario_json_schema
 from headroom.simulations import scenarios, service
@@ -23,7 +23,7 @@ router = APIRouter(prefix="/simulations", tags=["simulations"])
 
 @router.post("", response_model=SimulationOut, status_code=201)
 def create_simulation(
-    body: SimulationIn, principal: CurrentPrincipal, session: SessionDep, settings: SettingsDep
+    body: SimulationIn, principal: EditorAccess, session: SessionDep, settings: SettingsDep
 ) -> SimulationOut:
     simulation, job = service.create(session, principal, body)
     session.commit()
@@ -88,7 +88,7 @@ def list_saved(
     responses={409: {"description": "name_taken: the workspace has a scenario of that name"}},
 )
 def save_scenario(
-    body: SavedScenarioIn, principal: CurrentPrincipal, session: SessionDep
+    body: SavedScenarioIn, principal: EditorAccess, session: SessionDep
 ) -> SavedScenarioOut:
     saved = scenarios.create(session, principal, body)
     session.commit()
@@ -108,7 +108,7 @@ def get_saved(
     responses={409: {"description": "name_taken: the workspace has a scenario of that name"}},
 )
 def update_saved(
-    scenario_id: int, body: SavedScenarioUpdate, principal: CurrentPrincipal, session: SessionDep
+    scenario_id: int, body: SavedScenarioUpdate, principal: EditorAccess, session: SessionDep
 ) -> SavedScenarioOut:
     saved = scenarios.update(session, principal, scenario_id, body)
     session.commit()
@@ -116,7 +116,7 @@ def update_saved(
 
 
 @router.delete("/scenarios/{scenario_id}", status_code=204)
-def delete_saved(scenario_id: int, principal: CurrentPrincipal, session: SessionDep) -> None:
+def delete_saved(scenario_id: int, principal: EditorAccess, session: SessionDep) -> None:
     scenarios.delete(session, principal, scenario_id)
     session.commit()
 
@@ -134,7 +134,7 @@ def get_simulation(
     responses={409: {"description": "job_finished: the job had already ended"}},
 )
 def cancel_simulation(
-    simulation_id: int, principal: CurrentPrincipal, session: SessionDep
+    simulation_id: int, principal: EditorAccess, session: SessionDep
 ) -> SimulationOut:
     simulation = service.cancel(session, principal, simulation_id)
     session.commit()

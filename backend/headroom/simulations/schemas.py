@@ -47,6 +47,11 @@ class SimulationOut(BaseModel):
     created_at: datetime
     created_by: UserRef | None
     job: JobOut | None
+    summary: dict[str, Any] | None = Field(
+        None,
+        description="once succeeded, also in lists: the run's summary, or a sweep's "
+        "{runs, axes, best: the summary of its cheapest run without SLA violations}",
+    )
     result: dict[str, Any] | None = Field(
         None,
         description=(

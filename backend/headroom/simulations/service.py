@@ -12,7 +12,7 @@ from headroom.jobs import repository as job_repository
 from headroom.jobs import service as job_service
 from headroom.jobs.models import Job, JobStatus
 from headroom.jobs.schemas import JobOut
-from headroom.simulations import repository, scenarios, sweep
+from headroom.simulations import repository, scenarios, summaries, sweep
 from headroom.simulations.models import SimulationRun
 from headroom.simulations.schemas import SimulationIn, SimulationOut, SimulationPage, SweepIn
 from headroom.workspaces.models import Role
@@ -88,7 +88,7 @@ def cancel(session: Session, principal: Principal, simulation_id: int) -> Simula
 def to_out(session: Session, simulation: SimulationRun, with_result: bool = True) -> SimulationOut:
     job = session.get(Job, simulation.job_id) if simulation.job_id else None
     result = None
-    if with_result and job is not None and job.status == JobStatus.succeeded:
+    if job is not None and job.status == JobStatus.succeeded:
         stored = job_repository.result_for_job(session, job.id)
         result = stored.document if stored is not None else None
     creator = session.get(User, simulation.created_by_id) if simulation.created_by_id else None
@@ -103,5 +103,6 @@ def to_out(session: Session, simulation: SimulationRun, with_result: bool = True
         created_at=simulation.created_at,
         created_by=UserRef.model_validate(creator) if creator else None,
         job=JobOut.model_validate(job) if job else None,
-        result=result,
+        summary=summaries.key_numbers(result) if result is not None else None,
+        result=result if with_result else None,
     )

@@ -9,6 +9,7 @@ from simulations.scenarios import scaling
 
 from headroom.engine.sim import Simulation, TimeSeries
 from headroom.simulations.documents import bucket_means, run_document, vm_steps
+from headroom.simulations.summaries import key_numbers
 
 
 def series(allocated: list[int], active: list[int], arrivals: list[float]) -> TimeSeries:
@@ -89,3 +90,17 @@ def test_a_run_document_is_small_and_consistent_with_the_run() -> None:
     assert len(document["rates"]["t_s"]) <= 500
     windows = document["series"]
     assert len(windows["window_t_s"]) == len(windows["window_violated"]) <= 1500
+
+
+def test_a_sweeps_key_numbers_name_its_cheapest_run_without_violations() -> None:
+    def row(index: int, cost: float, violations: float) -> dict[str, object]:
+        summary = {"vms": {"cost": cost}, "sla_violation_fraction": violations}
+        values = {"autoscaling.upper": index / 10}
+        return {"index": index, "values": values, "cost": cost, "summary": summary,
+                "sla_violation_fraction": violations}  # fmt: skip
+
+    rows = [row(0, 5.0, 0.0), row(1, 3.0, 0.2), row(2, 4.0, 0.0)]
+    numbers = key_numbers({"kind": "sweep", "axes": [{"path": "autoscaling.upper"}], "runs": rows})
+    assert numbers is not None and numbers["runs"] == 3
+    assert numbers["best"]["values"] == {"autoscaling.upper": 0.2}  # 4.0: the cheapest at 0%
+    assert key_numbers({"kind": "sweep", "axes": [], "runs": []}) is None

@@ -64,6 +64,8 @@ def test_a_run_reports_progress_and_stores_summary_and_series(
     series = result["series"]
     assert len(series["allocated_vms"]) == len(series["allocated_vms_t_s"]) <= SERIES_POINTS
     assert result["classes"][0]["name"] == "default"
+    listed = client.get("/api/v1/simulations").json()["items"][0]
+    assert listed["result"] is None and listed["summary"] == result["summary"]
 
 
 def test_cancel_stops_the_running_simulation(

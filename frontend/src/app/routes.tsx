@@ -6,6 +6,10 @@ import DatasetsRoute from "../pages/DatasetsRoute";
 import LoginRoute from "../pages/LoginRoute";
 import NotFoundRoute from "../pages/NotFoundRoute";
 import UploadRoute from "../pages/UploadRoute";
+import SimulationsRoute from "../pages/SimulationsRoute";
+import ScenarioRoute from "../pages/ScenarioRoute";
+import SimulationRoute from "../pages/SimulationRoute";
+import CompareRoute from "../pages/CompareRoute";
 import ReportsRoute from "../pages/ReportsRoute";
 import ReportRoute from "../pages/ReportRoute";
 import ReportCompareRoute from "../pages/ReportCompareRoute";
@@ -22,6 +26,10 @@ export const routes: RouteObject[] = [
       { path: "datasets", element: <DatasetsRoute /> },
       { path: "datasets/:datasetId", element: <DatasetRoute /> },
       { path: "upload", element: <UploadRoute /> },
+      { path: "simulations", element: <SimulationsRoute /> },
+      { path: "simulations/new", element: <ScenarioRoute /> },
+      { path: "simulations/compare", element: <CompareRoute /> },
+      { path: "simulations/:simulationId", element: <SimulationRoute /> },
       { path: "reports", element: <ReportsRoute /> },
       { path: "reports/compare", element: <ReportCompareRoute /> },
       { path: "reports/:reportId", element: <ReportRoute /> },

@@ -30,6 +30,9 @@ export function AppShell({ user }: { user: User }) {
               <NavLink to="/upload" className={navClass}>
                 Upload
               </NavLink>
+              <NavLink to="/simulations" className={navClass}>
+                Simulations
+              </NavLink>
               <NavLink to="/reports" className={navClass}>
                 Reports
               </NavLink>

@@ -1,0 +1,112 @@
+import { expect, test, type Page } from "@playwright/test";
+import { fileURLToPath } from "node:url";
+import path from "node:path";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const artifacts = path.resolve(here, "../artifacts");
+const email = process.env.E2E_EMAIL ?? "e2e@headroom.local";
+const password = process.env.E2E_PASSWORD ?? "e2e-password";
+// The worker compiles the numba engine on its first run (40-50 s cold), then runs take seconds.
+const RUN_TIMEOUT_MS = 240_000;
+
+test.describe.configure({ mode: "serial" });
+test.setTimeout(420_000);
+
+async function signIn(page: Page) {
+  await page.goto("/");
+  await page.getByLabel(/email/i).fill(email);
+  await page.getByLabel(/password/i).fill(password);
+  await page.getByRole("button", { name: /sign in|log in/i }).click();
+  await expect(page.getByRole("link", { name: "Simulations" })).toBeVisible();
+}
+
+/** Opens the editor on the reference preset, shortened to `durationS`, named `name`. */
+async function referenceScenario(page: Page, name: string, durationS: number) {
+  await page.getByRole("link", { name: "Simulations", exact: true }).click();
+  await page.getByRole("link", { name: "New simulation" }).first().click();
+  await expect(page.getByTestId("scenario-yaml")).toContainText("university site");
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByTestId("field-duration_s").fill(String(durationS));
+  await expect(page.getByTestId("scenario-yaml")).toHaveValue(new RegExp(`duration_s: ${durationS}\\b`));
+  await expect(page.getByTestId("scenario-verdict")).toHaveText(/Valid scenario/);
+}
+
+async function waitForSuccess(page: Page) {
+  await expect(page.getByTestId("simulation-title")).toBeVisible();
+  await expect(page.getByText("succeeded").first()).toBeVisible({ timeout: RUN_TIMEOUT_MS });
+}
+
+test("the reference preset runs from the editor and shows its step function", async ({ page }) => {
+  await signIn(page);
+  await referenceScenario(page, "reference, 1 h", 3600);
+  // the YAML view drives the form too: a bad value there names its field
+  const yaml = page.getByTestId("scenario-yaml");
+  const text = await yaml.inputValue();
+  await yaml.fill(text.replace("start: 20", "start: 200"));
+  await expect(page.getByTestId("scenario-verdict")).toContainText("cluster.vms");
+  await yaml.fill(text);
+  await expect(page.getByTestId("scenario-verdict")).toHaveText(/Valid scenario/);
+  await page.screenshot({ path: path.join(artifacts, "simulation-editor.png"), fullPage: true });
+
+  await page.getByTestId("run-scenario").click();
+  await expect(page.getByTestId("simulation-progress")).toBeVisible();
+  await waitForSuccess(page);
+  const steps = page.getByTestId("chart-step-function");
+  await expect(steps.locator("svg").first()).toBeVisible();
+  await expect(steps.locator(".recharts-line")).toHaveCount(3); // arrivals, allocated, active
+  await expect(page.getByTestId("chart-plt-cdf").locator("svg").first()).toBeVisible();
+  await expect(page.getByTestId("chart-utilization-boxes").locator(".recharts-bar-rectangle").first()).toBeVisible();
+  await expect(page.getByTestId("run-summary")).toContainText("Scaling actions");
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: path.join(artifacts, "simulation-run.png"), fullPage: true });
+});
+
+test("push 0% and 100% compare on one PLT CDF chart", async ({ page }) => {
+  await signIn(page);
+  const ids: string[] = [];
+  for (const push of [0, 1]) {
+    await referenceScenario(page, `push ${push * 100}%`, 1200);
+    await page.getByTestId("field-workload.page.push_fraction").fill(String(push));
+    await expect(page.getByTestId("scenario-yaml")).toHaveValue(new RegExp(`push_fraction: ${push}\\b`));
+    await expect(page.getByTestId("scenario-verdict")).toHaveText(/Valid scenario/);
+    await page.getByTestId("run-scenario").click();
+    await waitForSuccess(page);
+    ids.push(page.url().split("/").pop() ?? "");
+  }
+  await page.goto(`/simulations/compare?ids=${ids.join(",")}`);
+  const chart = page.getByTestId("chart-compare-plt-cdf");
+  await expect(chart.getByText("push 0%")).toBeVisible();
+  await expect(chart.getByText("push 100%")).toBeVisible();
+  await expect(chart.locator(".recharts-line")).toHaveCount(2);
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: path.join(artifacts, "simulation-compare.png"), fullPage: true });
+});
+
+test("a threshold sweep shows its cost/SLA frontier, each point opening its run", async ({ page }) => {
+  await signIn(page);
+  await referenceScenario(page, "threshold sweep", 1800);
+  // start small with all objects pushed and a 4 s PLT SLA, so that the upper threshold trades VMs for violations
+  await page.getByTestId("field-cluster.vms.start").fill("2");
+  await page.getByTestId("field-workload.page.push_fraction").fill("1");
+  await page.getByTestId("field-sla.threshold_s").fill("4");
+  await expect(page.getByTestId("scenario-verdict")).toHaveText(/Valid scenario/);
+  await page.getByTestId("sweep-first-path").fill("autoscaling.upper");
+  await page.getByTestId("sweep-first-values").fill("0.5, 0.6, 0.7, 0.8, 0.9");
+  await page.getByTestId("run-sweep").click();
+  await waitForSuccess(page);
+  const frontier = page.getByTestId("chart-frontier");
+  const symbols = frontier.locator("circle.sim-point");
+  await expect(symbols.first()).toBeVisible();
+  await expect(page.getByTestId("sweep-runs").locator("tbody tr")).toHaveCount(5);
+  await symbols.last().click();
+  await expect(page.getByTestId("sweep-run-details")).toContainText("autoscaling.upper =");
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: path.join(artifacts, "simulation-sweep.png"), fullPage: true });
+  await page.getByTestId("open-sweep-run").click();
+  await waitForSuccess(page);
+  await expect(page.getByTestId("chart-step-function").locator("svg").first()).toBeVisible();
+
+  await page.getByRole("link", { name: "← Simulations" }).click();
+  await expect(page.getByTestId("simulations-table")).toContainText("threshold sweep");
+  await page.screenshot({ path: path.join(artifacts, "simulation-list.png"), fullPage: true });
+});

@@ -1,0 +1,5 @@
+import { ComparePage } from "../features/simulations/ComparePage";
+
+export default function CompareRoute() {
+  return <ComparePage />;
+}

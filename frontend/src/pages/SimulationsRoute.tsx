@@ -1,0 +1,5 @@
+import { SimulationsPage } from "../features/simulations/SimulationsPage";
+
+export default function SimulationsRoute() {
+  return <SimulationsPage />;
+}
