@@ -85,6 +85,26 @@ test("an owner builds a report, shares a public link, and revokes it", async ({ 
   await page.waitForTimeout(500); // let the charts settle for the screenshot
   await page.screenshot({ path: path.join(artifacts, "report-view.png"), fullPage: true });
 
+  // a teammate invited into the workspace reads the shared report in a second browser, without edit rights
+  const me = (await (await page.request.get("/api/v1/auth/me")).json()) as { workspaces: { id: number }[] };
+  const invited = await page.request.post(`/api/v1/workspaces/${me.workspaces[0]?.id ?? 0}/invitations`, {
+    data: { email: "teammate@headroom.local", role: "viewer" },
+  });
+  expect(invited.ok()).toBeTruthy();
+  const inviteToken = /[^/]+$/.exec(((await invited.json()) as { url: string }).url)?.[0] ?? "";
+  const teammate = await browser.newContext();
+  const mate = await teammate.newPage();
+  const accepted = await mate.request.post(`/api/v1/invitations/${inviteToken}/accept`, { data: { password: "teammate-password", name: "Teammate" } });
+  expect(accepted.ok()).toBeTruthy();
+  await mate.goto("/reports");
+  await mate.getByRole("link", { name: /Capacity review/ }).click();
+  await expect(mate.getByTestId("report-item")).toHaveCount(2);
+  await expect(mate.getByTestId("figure-knee_load")).toContainText("req/s");
+  await expect(mate.getByTestId("edit-toggle")).toHaveCount(0);
+  await mate.waitForTimeout(500);
+  await mate.screenshot({ path: path.join(artifacts, "report-teammate.png") });
+  await teammate.close();
+
   await page.getByTestId("share-toggle").click();
   await page.getByTestId("create-link").click();
   const link = (await page.getByTestId("public-link").innerText()).trim();

@@ -103,3 +103,10 @@ describe("comparison overlays", () => {
     expect(config.series.map((s) => s.color)).toEqual(["chart-latency", "chart-model", "chart-knee"]);
   });
 });
+
+describe("status series", () => {
+  it("use the status colour tokens", () => {
+    const config = curveConfig(chart("line", [{ key: "s5xx", label: "5xx", x: [1], y: [1], dashed: false }]), "c");
+    expect(config.series[0]?.color).toBe("status-5xx");
+  });
+});

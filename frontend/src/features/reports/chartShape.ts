@@ -52,6 +52,8 @@ const SIDE_COLORS: Record<string, { solid: ColorToken; dashed: ColorToken }> = {
 function seriesColor(chart: ReportChart, s: ReportSeries, i: number): ColorToken {
   const side = SIDE_COLORS[s.label.slice(0, 3)];
   if (side !== undefined) return s.dashed ? side.dashed : side.solid;
+  const status = /^s([1-5]xx)$/.exec(s.key)?.[1];
+  if (status !== undefined) return `status-${status}` as ColorToken;
   if (s.dashed && chart.series.length === 2 && i === 1) return "chart-model";
   return SERIES_COLORS[i % SERIES_COLORS.length] as ColorToken;
 }
