@@ -1,12 +1,23 @@
-import { colorVar } from "../../charts/tokens";
+import { colorVar, type ColorToken } from "../../charts/tokens";
 import { formatPercent } from "../../lib/format";
 import styles from "./Characterization.module.css";
 import { classColor, classMix } from "./shaping";
 
 /** Shares of a whole as one segmented bar with a legend (class mix). */
-export function ShareBar({ label, shares, testId }: { label: string; shares: Record<string, number>; testId?: string }) {
+export function ShareBar({
+  label,
+  shares,
+  colors,
+  testId,
+}: {
+  label: string;
+  shares: Record<string, number>;
+  /** Colours by name; otherwise each class's colour by its place among the sorted names. */
+  colors?: Record<string, ColorToken>;
+  testId?: string;
+}) {
   const mix = classMix(shares);
-  const colour = (name: string) => classColor(Object.keys(shares).sort().indexOf(name));
+  const colour = (name: string) => colors?.[name] ?? classColor(Object.keys(shares).sort().indexOf(name));
   const summary = mix.map((m) => `${m.name} ${formatPercent(m.share)}`).join(", ");
   return (
     <figure style={{ margin: 0 }} data-testid={testId}>

@@ -14,9 +14,25 @@ function Report({ summary: s }: { summary: TrafficSummary }) {
   const lines = s.request_count + s.rejected_count;
   return (
     <div className={styles.stack} data-testid="parse-report">
+      <Card title="Format detected" testId="parse-format">
+        <dl className={styles.facts}>
+          <dt>Format</dt>
+          <dd>
+            <code style={{ overflowWrap: "anywhere" }}>{s.format}</code>
+          </dd>
+          <dt>Confidence</dt>
+          <dd>{formatPercent(s.format_confidence, 1)} of the sampled lines parse in this format</dd>
+        </dl>
+        {s.notes.length > 0 && (
+          <ul className={styles.notes}>
+            {s.notes.map((n) => (
+              <li key={n}>{n}</li>
+            ))}
+          </ul>
+        )}
+      </Card>
       <div className={charStyles.grid}>
-        <StatCard label="Format" value={s.format} hint={`${formatPercent(s.format_confidence, 0)} of sampled lines matched`} testId="parse-format" />
-        <StatCard label="Lines read" value={formatCount(lines)} />
+        <StatCard label="Lines read" value={formatCount(lines)} hint="requests and rejected lines" />
         <StatCard label="Lines parsed" value={formatCount(s.request_count)} hint={formatPercent(lines > 0 ? s.request_count / lines : 0, 2)} testId="parse-parsed" />
         <StatCard
           label="Lines rejected"
@@ -27,17 +43,12 @@ function Report({ summary: s }: { summary: TrafficSummary }) {
         />
       </div>
       <Card title="Parsed and rejected lines">
-        <ShareBar label="Lines" shares={{ parsed: s.request_count / Math.max(lines, 1), rejected: s.rejected_count / Math.max(lines, 1) }} />
+        <ShareBar
+          label="Lines"
+          shares={{ parsed: s.request_count / Math.max(lines, 1), rejected: s.rejected_count / Math.max(lines, 1) }}
+          colors={{ parsed: "status-2xx", rejected: "status-5xx" }}
+        />
       </Card>
-      {s.notes.length > 0 && (
-        <Card title="Notes from the parser">
-          <ul className={styles.notes}>
-            {s.notes.map((n) => (
-              <li key={n}>{n}</li>
-            ))}
-          </ul>
-        </Card>
-      )}
       <RejectsCard summary={s} />
     </div>
   );
