@@ -14,6 +14,7 @@ import {
 } from "recharts";
 import { colorVar } from "../../charts/tokens";
 import tsStyles from "../../charts/TimeSeriesChart.module.css";
+import styles from "./Simulations.module.css";
 import { mergeRows, type Row, type SimChartConfig, type SimSeries, type XY } from "./simChart";
 
 interface SimChartProps {
@@ -85,7 +86,7 @@ function renderSeries(s: SimSeries, onPointClick?: (point: XY) => void) {
     return <Scatter {...common} data={s.points} dataKey="y" fill={color} shape={shape} />;
   }
   if (s.kind === "box") {
-    const bar = { yAxisId, stackId: s.key, isAnimationActive: false, maxBarSize: 16 };
+    const bar = { yAxisId, stackId: s.key, isAnimationActive: false, barSize: 12 };
     return [
       <Bar key={`${s.key}_base`} {...bar} dataKey={`${s.key}_base`} fill="transparent" />,
       <Bar key={`${s.key}_low`} {...bar} dataKey={`${s.key}_low`} fill={color} fillOpacity={0.3} stroke={color} />,
@@ -153,7 +154,7 @@ export function SimChart({ config, series, height = 300, onPointClick }: SimChar
             ))}
         </ul>
       </figcaption>
-      <div className={tsStyles.plot} style={{ height }}>
+      <div className={[tsStyles.plot, styles.plot].join(" ")} style={{ height }}>
         <ResponsiveContainer width="100%" height="100%">
           <ComposedChart data={rows} margin={{ top: 10, right: y2 === undefined ? 20 : 4, bottom: 18, left: 4 }} barGap={-100}>
             <CartesianGrid stroke={colorVar("chart-grid")} />
@@ -173,7 +174,8 @@ export function SimChart({ config, series, height = 300, onPointClick }: SimChar
             {yAxis("left", y)}
             {y2 !== undefined && yAxis("right", y2)}
             <Tooltip content={(props: TooltipProps) => <SimTooltip config={config} series={series} {...props} />} />
-            {series.map((s) => renderSeries(s, onPointClick))}
+            {/* an empty Scatter would fall back to the chart's rows: leave it out */}
+            {series.filter((s) => s.kind !== "points" || s.points.length > 0).map((s) => renderSeries(s, onPointClick))}
             {(config.refLines ?? []).map((r) => (
               <ReferenceLine key={r.key} yAxisId={r.axis ?? "left"} y={r.y} stroke={colorVar(r.color)} strokeDasharray="6 4" label={{ value: r.label, position: "insideTopRight", fill: colorVar(r.color), fontSize: 12 }} />
             ))}
