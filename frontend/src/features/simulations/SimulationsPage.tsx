@@ -44,7 +44,9 @@ function keyNumbers(simulation: Simulation): string {
   if (numbers === null) return "";
   if (numbers.runs !== undefined) {
     const best = numbers.best;
-    return best === undefined ? `${numbers.runs} runs` : `${numbers.runs} runs · best: ${describeValues(best)} (${describe(best)})`;
+    if (best === undefined) return `${numbers.runs} runs`;
+    const which = best.sla_violation_fraction === 0 ? "cheapest within the SLA" : "none within the SLA; cheapest";
+    return `${numbers.runs} runs · ${which}: ${describeValues(best)} (${describe(best)})`;
   }
   return describe(numbers as RunSummary);
 }
