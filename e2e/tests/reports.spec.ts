@@ -133,6 +133,10 @@ test("an owner builds a report, shares a public link, and revokes it", async ({ 
   await publicPage.screenshot({ path: path.join(artifacts, "report-revoked.png"), fullPage: true });
   await stranger.close();
 
+  await page.goto("/reports");
+  await expect(page.getByTestId("reports-table")).toContainText("Capacity review");
+  await page.screenshot({ path: path.join(artifacts, "report-list.png") });
+
   // two analyses of the same log side by side: a stricter percentile moves the knee
   await analyse(page, datasetId, { percentile: 99 });
   await page.goto("/reports/compare");

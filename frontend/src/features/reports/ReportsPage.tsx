@@ -27,8 +27,10 @@ function NewReport({ workspaceId }: { workspaceId: number | null }) {
   };
   return (
     <Card title="New report" subtitle="Name it, then add charts and numbers from analyses, characterizations, simulations and traffic summaries.">
-      <form onSubmit={submit} className={styles.row}>
-        <TextField label="Title" value={title} onChange={(e) => setTitle(e.target.value)} placeholder="Capacity review, release 4.2" maxLength={200} required />
+      <form onSubmit={submit} className={`${styles.row} ${styles.bottom}`}>
+        <div className={styles.grow}>
+          <TextField label="Title" value={title} onChange={(e) => setTitle(e.target.value)} placeholder="Capacity review, release 4.2" maxLength={200} required />
+        </div>
         <Button type="submit" disabled={title.trim() === "" || create.isPending}>
           {create.isPending ? "Creating…" : "Create report"}
         </Button>
