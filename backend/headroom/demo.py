@@ -1,5 +1,6 @@
 """The demo workspace: a user, a workspace, a real sample log and a synthetic log with
-response times (so the capacity views have something to show), each analysed in-process."""
+response times and a synthetic latency trace (so the capacity and concurrency views have
+something to show), each analysed in-process."""
 
 import asyncio
 from collections.abc import AsyncIterator
@@ -7,11 +8,12 @@ from pathlib import Path
 
 import click
 import numpy as np
+import polars as pl
 
 from headroom.admin import ensure_workspace
 from headroom.analyses import service as analyses_service
 from headroom.analyses.run import capacity_body
-from headroom.analyses.schemas import CapacityParamsIn
+from headroom.analyses.schemas import CapacityParamsIn, SctParamsIn
 from headroom.auth import repository as auth_repository
 from headroom.auth import service as auth_service
 from headroom.auth.principal import Principal
@@ -29,6 +31,7 @@ from headroom.workspaces.models import Membership, Role
 DEMO_WORKSPACE = "Demo"
 DEFAULT_SAMPLE = REPO_ROOT / "data" / "logs" / "apache_combined_elastic.log"
 SYNTHETIC_NAME = "synthetic-mm4-latency.log"
+TRACE_NAME = "synthetic-pool-trace.csv"
 
 
 def seed_demo(settings: Settings, email: str, password: str, sample: Path | None) -> str:
@@ -36,8 +39,10 @@ def seed_demo(settings: Settings, email: str, password: str, sample: Path | None
     principal, workspace_id = _demo_member(settings, email, password)
     _add_log(settings, principal, workspace_id, sample.name, sample.read_bytes())
     synthetic_id = _add_log(settings, principal, workspace_id, SYNTHETIC_NAME, synthetic_log())
-    _analyse(settings, principal, synthetic_id)
-    return f"{sample.name} and {SYNTHETIC_NAME}"
+    _analyse(settings, principal, synthetic_id, CapacityParamsIn())
+    trace_id = _add_log(settings, principal, workspace_id, TRACE_NAME, synthetic_trace())
+    _analyse(settings, principal, trace_id, SctParamsIn())
+    return f"{sample.name}, {SYNTHETIC_NAME} and {TRACE_NAME}"
 
 
 def synthetic_log() -> bytes:
@@ -46,6 +51,29 @@ def synthetic_log() -> bytes:
     rates_per_s = [float(r) for r in np.linspace(0.05, 0.95, 20) * 100.0]
     table = synth.queue_log(rates_per_s, 60.0, 25.0, 4, np.random.default_rng(2026))
     return synth.combined_log(table, user_agent="headroom-demo-synthetic/1.0")
+
+
+def synthetic_trace() -> bytes:
+    """A latency trace of two application servers, each in front of a closed loop of users
+    ramping up and down over 3 minutes: app-1 (1 core) completes 50 req/s for each request
+    inside it up to 10 requests, holds that rate up to 20 and slows down beyond; app-2
+    (2 cores) likewise with 20 and 30. Their best pool sizes (Q_lower) are 10 and 20.
+    Generated from that model, labelled synthetic, the same bytes every time."""
+    ramp_1 = list(range(1, 46)) + list(range(45, 0, -1))  # users, one step per 1.5 s
+    ramp_2 = list(range(1, 61)) + list(range(60, 0, -1))  # one step per 1.125 s
+    servers = [("app-1", 10, 20, ramp_1, 1.5), ("app-2", 20, 30, ramp_2, 1.125)]
+    tables = [
+        synth.pool_trace(
+            ramp,
+            step_s,
+            0.005,
+            synth.plateau_rates(50.0, q_lower, q_upper, 0.02, 100),
+            np.random.default_rng(seed),
+            server=name,
+        )
+        for seed, (name, q_lower, q_upper, ramp, step_s) in enumerate(servers, start=1)
+    ]
+    return synth.trace_csv(pl.concat(tables).sort("ts"))
 
 
 def _demo_member(settings: Settings, email: str, password: str) -> tuple[Principal, int]:
@@ -77,11 +105,16 @@ def _add_log(
     return dataset_id
 
 
-def _analyse(settings: Settings, principal: Principal, dataset_id: int) -> None:
+def _analyse(
+    settings: Settings,
+    principal: Principal,
+    dataset_id: int,
+    params: CapacityParamsIn | SctParamsIn,
+) -> None:
     with session_scope(settings.resolved_database_url()) as session:
-        _, job = analyses_service.create(session, principal, dataset_id, CapacityParamsIn())
+        _, job = analyses_service.create(session, principal, dataset_id, params)
         job_id = job.id if job else None
-    _run(settings, job_id, capacity_body, "the demo capacity analysis failed")
+    _run(settings, job_id, capacity_body, f"the demo {params.kind} analysis failed")
 
 
 def _run(settings: Settings, job_id: int | None, body: Body, failure: str) -> None:

@@ -11,6 +11,7 @@ from headroom.core.types import UtcDateTime, utcnow
 
 class AnalysisKind(StrEnum):
     capacity = "capacity"
+    sct = "sct"
 
 
 class Analysis(Base):

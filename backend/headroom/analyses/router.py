@@ -1,11 +1,14 @@
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Response
+from sqlalchemy.orm import Session
 
 from headroom.analyses import service
-from headroom.analyses.schemas import AnalysisOut, AnalysisPage, CapacityParamsIn
+from headroom.analyses.schemas import AnalysisOut, AnalysisPage, CapacityParamsIn, SctParamsIn
+from headroom.auth.principal import Principal
 from headroom.core.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep
 from headroom.core.queue import enqueue
+from headroom.core.settings import Settings
 
 router = APIRouter(tags=["analyses"])
 
@@ -26,6 +29,39 @@ def create_analysis(
     principal: EditorAccess,
     session: SessionDep,
     settings: SettingsDep,
+) -> AnalysisOut:
+    return _create(session, principal, settings, dataset_id, params, response)
+
+
+@router.post(
+    "/datasets/{dataset_id}/analyses/sct",
+    response_model=AnalysisOut,
+    status_code=201,
+    responses={
+        200: {"model": AnalysisOut, "description": "Same parameters: the existing analysis"},
+        409: {"description": "dataset_not_ready: the dataset has not been ingested"},
+        422: {"description": "not_a_trace: the dataset is an access log, not a latency trace"},
+    },
+)
+def create_sct_analysis(
+    dataset_id: int,
+    params: SctParamsIn,
+    response: Response,
+    principal: EditorAccess,
+    session: SessionDep,
+    settings: SettingsDep,
+) -> AnalysisOut:
+    """The best pool size per server of a latency trace (SCT model and USL)."""
+    return _create(session, principal, settings, dataset_id, params, response)
+
+
+def _create(
+    session: Session,
+    principal: Principal,
+    settings: Settings,
+    dataset_id: int,
+    params: CapacityParamsIn | SctParamsIn,
+    response: Response,
 ) -> AnalysisOut:
     analysis, job = service.create(session, principal, dataset_id, params)
     if job is None:

@@ -1,34 +1,38 @@
-"""The `capacity.analyze` job: read the dataset's request table, run the capacity engine,
-store the report as the job's Result. Idempotent: a retry replaces its own Result.
+"""The `capacity.analyze` job: read the dataset's request table, run the capacity engine
+(knee curves and SLA targets, or SCT on a latency trace, by the analysis' kind), store the
+report as the job's Result. Idempotent: a retry replaces its own Result.
 
 Bad input (no latencies, too short a log) fails the job once with a stable code; it never
 touches the dataset's status, which belongs to the ingest job."""
 
 import logging
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy.orm import Session
 
 from headroom.analyses import repository
-from headroom.analyses.schemas import CapacityParamsIn
-from headroom.analyses.tables import jsonable, scan_for_capacity
+from headroom.analyses.schemas import CapacityParamsIn, SctParamsIn
+from headroom.analyses.service import params_of
+from headroom.analyses.tables import jsonable, scan_for_capacity, scan_for_sct
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
 from headroom.core.storage import open_store
 from headroom.datasets.service import ingest_result
-from headroom.engine.capacity import analyze
+from headroom.engine.capacity import analyze, analyze_trace
 from headroom.engine.logs import LogInputError
 from headroom.jobs import service as job_service
 from headroom.jobs.runner import TRANSIENT, JobContext
 
 log = logging.getLogger(__name__)
 RESULT_KIND = "capacity_report"
+SCT_RESULT_KIND = "sct_report"
 
 
 @dataclass(frozen=True)
 class Inputs:
     dataset_id: int
-    params: CapacityParamsIn
+    params: CapacityParamsIn | SctParamsIn
     table_keys: list[str]
 
 
@@ -52,18 +56,26 @@ def run(settings: Settings, job_id: int, worker: str) -> None:
     with session_scope(url) as session:
         inputs = _inputs(session, job_id)
         job_service.report(session, job_id, worker, 0.0, "loading", None)
-    table = scan_for_capacity([str(store.local_path(k)) for k in inputs.table_keys])
+    paths = [str(store.local_path(k)) for k in inputs.table_keys]
     with session_scope(url) as session:
         job_service.report(session, job_id, worker, 0.3, "analysing", None)
+    kind, document = _analyse(inputs.params, paths)
+    with session_scope(url) as session:
+        job_service.save_result(session, job_id, worker, kind, document, inputs.dataset_id)
+
+
+def _analyse(params: CapacityParamsIn | SctParamsIn, paths: list[str]) -> tuple[str, Any]:
+    """The result kind and the report as plain JSON."""
     try:
-        result = analyze(table, inputs.params.to_engine())
+        if isinstance(params, SctParamsIn):
+            trace = analyze_trace(scan_for_sct(paths), params.to_engine())
+            return SCT_RESULT_KIND, jsonable(trace.to_dict())
+        report = analyze(scan_for_capacity(paths), params.to_engine())
+        return RESULT_KIND, jsonable(report.to_dict())
     except LogInputError:
         raise
     except ValueError as error:  # the engine's refusals of unusable data
         raise LogInputError("unusable_data", str(error)) from error
-    document = jsonable(result.to_dict())
-    with session_scope(url) as session:
-        job_service.save_result(session, job_id, worker, RESULT_KIND, document, inputs.dataset_id)
 
 
 def _inputs(session: Session, job_id: int) -> Inputs:
@@ -73,8 +85,7 @@ def _inputs(session: Session, job_id: int) -> Inputs:
     ingested = ingest_result(session, analysis.dataset_id)
     if ingested is None:
         raise LogInputError("dataset_not_ready", "the dataset has no request table yet")
-    params = CapacityParamsIn.model_validate(analysis.params)
-    return Inputs(analysis.dataset_id, params, list(ingested.table_keys))
+    return Inputs(analysis.dataset_id, params_of(analysis), list(ingested.table_keys))
 
 
 def _fail(context: JobContext, code: str, message: str) -> None:

@@ -1,10 +1,10 @@
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from headroom.auth.schemas import UserRef
-from headroom.engine.capacity import CapacityParams
+from headroom.engine.capacity import CapacityParams, SctParams
 from headroom.jobs.schemas import JobOut
 
 
@@ -13,6 +13,7 @@ class CapacityParamsIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
+    kind: Literal["capacity"] = "capacity"
     percentile: float = Field(95.0, ge=50.0, le=99.9, description="latency percentile per window")
     stance: Literal["strict", "balanced", "loose"] = "balanced"
     threshold_s: float | None = Field(
@@ -37,17 +38,37 @@ class CapacityParamsIn(BaseModel):
         )
 
 
+class SctParamsIn(BaseModel):
+    """Parameters of an SCT analysis of a latency trace (best pool size per server)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["sct"] = "sct"
+    interval_ms: float = Field(50.0, ge=1.0, le=10_000.0, description="length of an interval")
+    window_s: float | None = Field(
+        180.0, gt=0.0, le=86_400.0, description="the most recent window; null: the whole trace"
+    )
+
+    def to_engine(self) -> SctParams:
+        return SctParams(interval_ms=self.interval_ms, window_s=self.window_s)
+
+
+AnalysisParamsIn = Annotated[CapacityParamsIn | SctParamsIn, Field(discriminator="kind")]
+
+
 class AnalysisOut(BaseModel):
     id: int
     workspace_id: int
     dataset_id: int
-    kind: Literal["capacity"]
-    params: CapacityParamsIn
+    kind: Literal["capacity", "sct"]
+    params: AnalysisParamsIn
     created_at: datetime
     created_by: UserRef | None
     job: JobOut | None
     result: dict[str, Any] | None = Field(
-        None, description="the report (issue-4 JSON contract) once the job has succeeded"
+        None,
+        description="the report once the job has succeeded (issue-4 JSON contract: "
+        "`classes`/`capacity` for kind capacity, `servers` for kind sct)",
     )
 
 

@@ -3,25 +3,34 @@
 import hashlib
 import json
 
+from pydantic import TypeAdapter
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from headroom.analyses import repository
 from headroom.analyses.models import Analysis, AnalysisKind
-from headroom.analyses.schemas import AnalysisOut, AnalysisPage, CapacityParamsIn
+from headroom.analyses.schemas import (
+    AnalysisOut,
+    AnalysisPage,
+    AnalysisParamsIn,
+    CapacityParamsIn,
+    SctParamsIn,
+)
 from headroom.auth.models import User
 from headroom.auth.principal import Principal
 from headroom.auth.schemas import UserRef
 from headroom.core.errors import HeadroomError, NotFound
 from headroom.datasets import service as dataset_service
-from headroom.datasets.models import DatasetStatus
+from headroom.datasets.models import Dataset, DatasetStatus
 from headroom.jobs import repository as job_repository
 from headroom.jobs import service as job_service
 from headroom.jobs.models import Job, JobStatus
 from headroom.jobs.schemas import JobOut
 from headroom.workspaces.models import Role
 
-CAPACITY_TASK = "capacity.analyze"
+CAPACITY_TASK = "capacity.analyze"  # runs every kind of analysis (run.analysis_body)
+TRACE_FORMATS = ("trace_csv", "trace_jsonl")
+PARAMS = TypeAdapter[CapacityParamsIn | SctParamsIn](AnalysisParamsIn)
 RERUN = frozenset({"internal_error", "transient_error"})  # failures that were not the input's
 
 
@@ -33,33 +42,60 @@ class AnalysisConflict(HeadroomError):
     status_code, code = 409, "conflict"
 
 
-def params_key(params: CapacityParamsIn) -> str:
+class NotATrace(HeadroomError):
+    status_code, code = 422, "not_a_trace"
+
+
+def stored_params(params: CapacityParamsIn | SctParamsIn) -> dict[str, object]:
+    """The parameters as stored (the kind is the analysis' own column)."""
+    return params.model_dump(mode="json", exclude={"kind"})
+
+
+def params_of(analysis: Analysis) -> CapacityParamsIn | SctParamsIn:
+    return PARAMS.validate_python({**analysis.params, "kind": analysis.kind})
+
+
+def params_key(params: CapacityParamsIn | SctParamsIn) -> str:
     """The hash of the canonical parameters (defaults filled in, keys sorted)."""
-    canonical = json.dumps(params.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+    canonical = json.dumps(stored_params(params), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
+def _check_input(dataset: Dataset, params: CapacityParamsIn | SctParamsIn) -> None:
+    if dataset.status != DatasetStatus.ready:
+        raise DatasetNotReady(
+            f"dataset {dataset.id} is {dataset.status}: analyses need an ingested dataset",
+            detail={"status": str(dataset.status)},
+        )
+    if params.kind == "sct" and (dataset.format or "").split(":")[0] not in TRACE_FORMATS:
+        raise NotATrace(
+            f"dataset {dataset.id} is an access log ({dataset.format}): the SCT model needs a "
+            "latency trace (CSV or JSON lines with arrival and departure or duration per "
+            "request, millisecond resolution); run a capacity analysis on access logs",
+            field="kind",
+        )
+
+
 def create(
-    session: Session, principal: Principal, dataset_id: int, params: CapacityParamsIn
+    session: Session,
+    principal: Principal,
+    dataset_id: int,
+    params: CapacityParamsIn | SctParamsIn,
 ) -> tuple[Analysis, Job | None]:
     """A new analysis with a queued job, or the existing one with these parameters."""
     dataset = dataset_service.get_visible(session, principal, dataset_id)
     principal.require(dataset.workspace_id, Role.editor)
-    if dataset.status != DatasetStatus.ready:
-        raise DatasetNotReady(
-            f"dataset {dataset_id} is {dataset.status}: analyses need an ingested dataset",
-            detail={"status": str(dataset.status)},
-        )
+    _check_input(dataset, params)
     key = params_key(params)
-    existing = repository.by_params(session, dataset.id, AnalysisKind.capacity, key)
+    existing = repository.by_params(session, dataset.id, params.kind, key)
     if existing is not None:
         return existing, _rerun_if_broken(session, existing)
     job = job_service.create(session, dataset.workspace_id, CAPACITY_TASK, dataset.id)
     analysis = Analysis(
         workspace_id=dataset.workspace_id,
         dataset_id=dataset.id,
-        kind=AnalysisKind.capacity,
-        params=params.model_dump(mode="json"),
+        kind=AnalysisKind(params.kind),
+        params=stored_params(params),
         params_key=key,
         job_id=job.id,
         created_by_id=principal.user.id,
@@ -109,8 +145,8 @@ def to_out(session: Session, analysis: Analysis, with_result: bool = True) -> An
         id=analysis.id,
         workspace_id=analysis.workspace_id,
         dataset_id=analysis.dataset_id,
-        kind="capacity",
-        params=CapacityParamsIn.model_validate(analysis.params),
+        kind=AnalysisKind(analysis.kind),
+        params=params_of(analysis),
         created_at=analysis.created_at,
         created_by=UserRef.model_validate(creator) if creator else None,
         job=JobOut.model_validate(job) if job else None,

@@ -54,6 +54,15 @@ def scan_for_capacity(paths: list[str]) -> pl.DataFrame:
     return for_capacity(lazy.select([c for c in COLUMNS if c in names]).collect())
 
 
+def scan_for_sct(paths: list[str]) -> pl.DataFrame:
+    """Read the columns SCT needs from a trace's request table stored as Parquet parts."""
+    if not paths:
+        raise LogInputError("empty_log", "the dataset has no request table")
+    lazy = pl.scan_parquet(paths)
+    names = lazy.collect_schema().names()
+    return for_sct(lazy.select([c for c in ("ts", "latency_s", "server") if c in names]).collect())
+
+
 def jsonable(value: Any) -> Any:
     """Plain JSON: non-finite floats become null, numpy scalars Python numbers."""
     if isinstance(value, dict):

@@ -222,7 +222,7 @@ def test_sct_csv_trace_matches_the_engine(pool_table: pl.DataFrame, small_trace:
     expected = analyze_trace(pool_table, SctParams(window_s=None)).to_dict()["servers"]
     assert set(out["servers"]) == {"app-1"}
     got = out["servers"]["app-1"]
-    assert set(got) >= SERVER_KEYS and set(got["usl"]) == {"sigma", "kappa", "n_star"}
+    assert set(got) >= SERVER_KEYS and set(got["usl"]) >= {"sigma", "kappa", "n_star"}
     want = expected["app-1"]
     # times went through text (epoch seconds, milliseconds): levels may move by rounding,
     # so the pool bounds are compared exactly and throughput within 1%

@@ -51,10 +51,22 @@ export interface ClassReport {
   warnings: string[];
 }
 
+/** The power ratio (goodput / mean latency) of the windows and its cubic fit, for a chart. */
+export interface PowerChart {
+  points: { load_per_s: number; power_per_s2: number }[];
+  /** The cubic in load, highest power first. */
+  coefficients: number[];
+  load_range_per_s: [number, number];
+  peak_load_per_s: number | null;
+  r2: number | null;
+}
+
 export interface CapacityReport {
   classes: Record<string, ClassReport>;
   capacity: { power_peak_load_per_s: number; r2: number } | null;
   capacity_reason: string | null;
+  /** Absent in reports made before the chart data was added. */
+  power?: PowerChart | null;
   per_server: boolean;
   servers: string[];
   warnings: string[];
@@ -91,5 +103,14 @@ export function readCapacityReport(result: unknown): CapacityReport | null {
     per_server: result.per_server === true,
     servers: Array.isArray(result.servers) ? result.servers.filter((s) => typeof s === "string") : [],
     warnings,
+    power: readPower(result.power),
   };
+}
+
+function readPower(value: unknown): PowerChart | null {
+  if (!isRecord(value) || !Array.isArray(value.points) || !Array.isArray(value.coefficients)) return null;
+  const points = value.points.filter(
+    (p): p is PowerChart["points"][number] => isRecord(p) && typeof p.load_per_s === "number" && typeof p.power_per_s2 === "number",
+  );
+  return { ...(value as unknown as PowerChart), points };
 }

@@ -1,9 +1,10 @@
-import { useId, useMemo } from "react";
+import { memo, useId, useMemo } from "react";
 import {
   Area,
   CartesianGrid,
   ComposedChart,
   Line,
+  ReferenceArea,
   ReferenceDot,
   ReferenceLine,
   ResponsiveContainer,
@@ -12,7 +13,16 @@ import {
   YAxis,
 } from "recharts";
 import styles from "./CurveChart.module.css";
-import { curveRows, curveYMax, niceTicks, type CurveChartConfig, type CurveMark, type CurveRow } from "./curveConfig";
+import {
+  curveRows,
+  curveYMax,
+  niceTicks,
+  type CurveChartConfig,
+  type CurveMark,
+  type CurveRange,
+  type CurveRow,
+  type CurveSeries,
+} from "./curveConfig";
 import { ThresholdHandle, type ThresholdConfig } from "./ThresholdHandle";
 import { colorVar } from "./tokens";
 import tsStyles from "./TimeSeriesChart.module.css";
@@ -26,6 +36,8 @@ interface CurveChartProps {
   threshold?: ThresholdConfig;
   /** Fixed size instead of filling the parent (tests: jsdom has no layout). */
   fixedWidth?: number;
+  /** The right end of the x axis; defaults to the last row's x. */
+  xMax?: number;
 }
 
 interface TooltipProps {
@@ -63,15 +75,50 @@ function CurveTooltip({ config, active, payload }: TooltipProps & { config: Curv
   );
 }
 
+const LINE_LABEL = {
+  top: "insideTopRight",
+  right: "insideTopRight",
+  left: "insideTopLeft",
+  bottom: "insideBottomRight",
+} as const;
+
 function renderMark(m: CurveMark) {
   const color = colorVar(m.color);
   const label = { value: m.label, position: m.labelPosition ?? "top", fill: color, fontSize: 12 };
   if (m.y === undefined) {
-    return (
-      <ReferenceLine key={m.id} x={m.x} stroke={color} strokeDasharray="4 3" label={{ ...label, position: "insideTopRight" }} />
-    );
+    const position = LINE_LABEL[m.labelPosition ?? "top"];
+    return <ReferenceLine key={m.id} x={m.x} stroke={color} strokeDasharray="4 3" label={{ ...label, position }} />;
   }
   return <ReferenceDot key={m.id} x={m.x} y={m.y} r={5} fill={color} stroke={colorVar("chart-grid")} label={label} />;
+}
+
+function renderRange(r: CurveRange) {
+  const color = colorVar(r.color);
+  return <ReferenceArea key={r.id} x1={r.x1} x2={r.x2} fill={color} fillOpacity={0.3} stroke="none" ifOverflow="hidden" />;
+}
+
+function swatchClass(s: CurveSeries): string | undefined {
+  if (s.dashed === true) return styles.dashSwatch;
+  return s.points === true ? styles.dotSwatch : tsStyles.swatch;
+}
+
+function renderSeries(s: CurveSeries) {
+  const color = colorVar(s.color);
+  return (
+    <Line
+      key={s.key}
+      dataKey={s.key}
+      name={s.label}
+      type={s.step === true ? "stepAfter" : "linear"}
+      stroke={s.points === true ? "none" : color}
+      strokeWidth={2}
+      strokeDasharray={s.dashed === true ? "6 4" : undefined}
+      dot={s.points === true ? { r: 3.5, fill: color, stroke: "none" } : s.step === true || s.dots === false ? false : { r: 2.5, fill: color }}
+      activeDot={s.points === true ? { r: 5 } : undefined}
+      isAnimationActive={false}
+      connectNulls={false}
+    />
+  );
 }
 
 function Legend({ config }: { config: CurveChartConfig }) {
@@ -79,8 +126,14 @@ function Legend({ config }: { config: CurveChartConfig }) {
     <ul className={tsStyles.legend} aria-label="Series">
       {config.series.map((s) => (
         <li key={s.key} className={tsStyles.legendItem}>
-          <span className={s.dashed === true ? styles.dashSwatch : tsStyles.swatch} style={{ borderColor: colorVar(s.color), background: s.dashed === true ? undefined : colorVar(s.color) }} />
+          <span className={swatchClass(s)} style={{ borderColor: colorVar(s.color), background: s.dashed === true ? undefined : colorVar(s.color) }} />
           {s.label}
+        </li>
+      ))}
+      {(config.ranges ?? []).map((r) => (
+        <li key={r.id} className={tsStyles.legendItem}>
+          <span className={tsStyles.swatch} style={{ background: colorVar(r.color), opacity: 0.35 }} />
+          {r.label}
         </li>
       ))}
       {config.band !== undefined && (
@@ -93,14 +146,17 @@ function Legend({ config }: { config: CurveChartConfig }) {
   );
 }
 
-/** The one wrapper for charts of a value against load: lines, an optional band, marks and a threshold handle. */
-export function CurveChart({ config, rows, height = 320, yMax, threshold, fixedWidth }: CurveChartProps) {
+/**
+ * The one wrapper for charts of a value against load: lines, an optional band, marks and a threshold handle.
+ * Memoised: a chart whose config and rows are unchanged does not re-render when its page does.
+ */
+export const CurveChart = memo(function CurveChart({ config, rows, height = 320, yMax, threshold, fixedWidth, xMax }: CurveChartProps) {
   const titleId = useId();
   const descId = useId();
   const data = useMemo(() => curveRows(rows), [rows]);
   const yTicks = niceTicks(yMax ?? curveYMax(config, data) * 1.05);
   const top = yTicks[yTicks.length - 1] ?? 1;
-  const xTicks = niceTicks(data.length > 0 ? (data[data.length - 1]?.x ?? 1) : 1, 6);
+  const xTicks = niceTicks(xMax ?? (data.length > 0 ? (data[data.length - 1]?.x ?? 1) : 1), 6);
   const xTop = xTicks[xTicks.length - 1] ?? 1;
   const axisTick = { fill: colorVar("chart-axis"), fontSize: 12 };
   const band = config.band;
@@ -141,20 +197,8 @@ export function CurveChart({ config, rows, height = 320, yMax, threshold, fixedW
           connectNulls={false}
         />
       )}
-      {config.series.map((s) => (
-        <Line
-          key={s.key}
-          dataKey={s.key}
-          name={s.label}
-          type="linear"
-          stroke={colorVar(s.color)}
-          strokeWidth={2}
-          strokeDasharray={s.dashed === true ? "6 4" : undefined}
-          dot={{ r: 2.5, fill: colorVar(s.color) }}
-          isAnimationActive={false}
-          connectNulls={false}
-        />
-      ))}
+      {(config.ranges ?? []).map(renderRange)}
+      {config.series.map(renderSeries)}
       {config.marks.map(renderMark)}
       {threshold !== undefined && <ThresholdHandle {...threshold} />}
     </ComposedChart>
@@ -183,4 +227,4 @@ export function CurveChart({ config, rows, height = 320, yMax, threshold, fixedW
       </div>
     </figure>
   );
-}
+});

@@ -9,6 +9,21 @@ export interface CurveSeries {
   color: ColorToken;
   /** Drawn dashed: model extrapolation, never to be read as measurement. */
   dashed?: boolean;
+  /** Dots only, no line: a scatter of measured points. */
+  points?: boolean;
+  /** A step function (each value holds until the next x), e.g. a server count. */
+  step?: boolean;
+  /** false: a plain line without a dot at each point (fits and models over many points). */
+  dots?: boolean;
+}
+
+/** A shaded band across the plot between two x values, e.g. a recommended range. */
+export interface CurveRange {
+  id: string;
+  label: string;
+  color: ColorToken;
+  x1: number;
+  x2: number;
 }
 
 /** A shaded range between two keys of the rows, e.g. a 90% confidence interval. */
@@ -26,7 +41,8 @@ export interface CurveMark {
   color: ColorToken;
   x: number;
   y?: number;
-  /** Where a dot's label goes; "top" unless another mark sits there. */
+  /** Where the label goes; "top" unless another mark sits there (a vertical line's label
+   * stays inside the plot: top right, "left" top left, "bottom" bottom right). */
   labelPosition?: "top" | "bottom" | "left" | "right";
 }
 
@@ -46,6 +62,7 @@ export interface CurveChartConfig {
   series: CurveSeries[];
   band?: CurveBand;
   marks: CurveMark[];
+  ranges?: CurveRange[];
 }
 
 export type CurveRow = { x: number } & Record<string, number | null>;
@@ -57,6 +74,7 @@ export function validateCurveConfig(config: CurveChartConfig): string[] {
   if (new Set(keys).size !== keys.length) problems.push(`${config.id}: duplicate series keys`);
   const tokens = [...config.series.map((s) => s.color), ...config.marks.map((m) => m.color)];
   if (config.band !== undefined) tokens.push(config.band.color);
+  for (const r of config.ranges ?? []) tokens.push(r.color);
   for (const t of tokens) {
     if (!(CHART_COLOR_TOKENS as readonly string[]).includes(t)) problems.push(`${config.id}: unknown colour token ${t}`);
   }

@@ -1,5 +1,6 @@
 /** A capacity report in the shape the API returns (headroom analyze --json), small enough to work by hand. */
-import type { Analysis, CapacityReport, ClassReport } from "../api/models";
+import type { Analysis, CapacityParamsIn, CapacityReport, ClassReport } from "../api/models";
+import type { SctReport, SctServer } from "../features/capacity/sctReport";
 import { user } from "./fixtures";
 
 /**
@@ -40,17 +41,50 @@ export function capacityReport(overrides: Partial<CapacityReport> = {}): Capacit
   };
 }
 
+export function capacityParams(overrides: Partial<CapacityParamsIn> = {}): CapacityParamsIn {
+  return { kind: "capacity", percentile: 95, stance: "balanced", threshold_s: null, window_s: 10, bins: 20, model_servers: null, per_server: true, ...overrides };
+}
+
 export function analysis(overrides: Partial<Analysis> = {}): Analysis {
   return {
     id: 7,
     workspace_id: 1,
     dataset_id: 2,
     kind: "capacity",
-    params: { percentile: 95, stance: "balanced", threshold_s: null, window_s: 10, bins: 20, model_servers: null, per_server: true },
+    params: capacityParams(),
     created_at: "2026-11-22T03:19:32Z",
     created_by: { id: user.id, email: user.email, name: user.name },
     job: null,
     result: null,
     ...overrides,
   };
+}
+
+/** One server of an SCT report: TP rises 50/s per request to 10, stays at 500/s to 20, then falls. */
+export function sctServer(overrides: Partial<SctServer> = {}): SctServer {
+  const levels = Array.from({ length: 30 }, (_, i) => {
+    const n = i + 1;
+    const tp = n <= 10 ? 50 * n : n <= 20 ? 500 : 500 - 20 * (n - 20);
+    return { n, throughput_per_s: tp, response_s: n / tp, intervals: 40 };
+  });
+  return {
+    q_lower: 10,
+    q_upper: 20,
+    q_max_observed: 30,
+    tp_max_per_s: 500,
+    usl: { sigma: 0.02, kappa: 0.002, n_star: 22, lambda_per_s: 55, rmse_per_s: 12 },
+    trend: [
+      { n: 1, throughput_per_s: 50 },
+      { n: 10, throughput_per_s: 500 },
+      { n: 20, throughput_per_s: 500 },
+      { n: 30, throughput_per_s: 300 },
+    ],
+    warnings: [],
+    levels,
+    ...overrides,
+  };
+}
+
+export function sctReport(servers: Record<string, SctServer> = { "app-1": sctServer() }): SctReport {
+  return { servers, interval_ms: 50, window_s: 180 };
 }

@@ -15,22 +15,64 @@ Entry points (each report has `to_dict()` giving the issue-4 JSON contract):
   `switch_adm_thresholds`, `servers_needed`.
 Model values are always marked source="model" with the fit's error; `synth` draws
 validation tables from M/M/c queues and pool-limited servers.
+
+Imports are lazy (PEP 562): `from headroom.engine.capacity import CapacityParams` loads only
+the light `params` module, so the API process never loads numpy, polars or numba.
 """
 
-from headroom.engine.capacity.analyze import analyze
-from headroom.engine.capacity.partitions import (
-    PartitionReport,
-    StaticPartition,
-    SwitchAdmThresholds,
-    partition_report,
-    servers_needed,
-    static_partition,
-    switch_adm_thresholds,
-)
-from headroom.engine.capacity.power import PowerCapacity, power_capacity
-from headroom.engine.capacity.report import CapacityParams, CapacityReport, ClassReport
-from headroom.engine.capacity.sct import SctParams, SctReport, SctResult, analyze_trace
-from headroom.engine.capacity.usl import UslFit, fit_usl
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from headroom.engine.capacity.params import CapacityParams, SctParams, Stance
+
+if TYPE_CHECKING:
+    from headroom.engine.capacity.analysis import analyze
+    from headroom.engine.capacity.partitions import (
+        PartitionReport,
+        StaticPartition,
+        SwitchAdmThresholds,
+        partition_report,
+        servers_needed,
+        static_partition,
+        switch_adm_thresholds,
+    )
+    from headroom.engine.capacity.power import PowerCapacity, power_capacity
+    from headroom.engine.capacity.report import CapacityReport, ClassReport
+    from headroom.engine.capacity.sct import SctReport, SctResult, analyze_trace
+    from headroom.engine.capacity.usl import UslFit, fit_usl
+
+_LAZY = {
+    "analyze": "analysis",
+    "PartitionReport": "partitions",
+    "StaticPartition": "partitions",
+    "SwitchAdmThresholds": "partitions",
+    "partition_report": "partitions",
+    "servers_needed": "partitions",
+    "static_partition": "partitions",
+    "switch_adm_thresholds": "partitions",
+    "PowerCapacity": "power",
+    "power_capacity": "power",
+    "CapacityReport": "report",
+    "ClassReport": "report",
+    "SctReport": "sct",
+    "SctResult": "sct",
+    "analyze_trace": "sct",
+    "UslFit": "usl",
+    "fit_usl": "usl",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Load the module that defines `name` on first use (PEP 562)."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "CapacityParams",
@@ -41,6 +83,7 @@ __all__ = [
     "SctParams",
     "SctReport",
     "SctResult",
+    "Stance",
     "StaticPartition",
     "SwitchAdmThresholds",
     "UslFit",

@@ -23,6 +23,7 @@ class PiecewiseFit:
     p_values: tuple[float, ...]  # two-sided t-test of each slope against zero
     tp_max_per_s: float  # the fitted curve's maximum over the levels
     sse: float
+    knots: tuple[tuple[float, float], ...] = ()  # (n, fitted TP): the ends and the breakpoints
 
     @property
     def q_lower(self) -> int:
@@ -100,10 +101,13 @@ def fit_segments(
     df = m - (2 + k)
     cov = sse[best] / df * np.linalg.inv(gram[best])
     tests = [_slope_test(beta[best], cov, s, df) for s in range(segments)]
+    fitted = design[best] @ beta[best]
+    at = [0, *idx[best].tolist(), m - 1]
     return PiecewiseFit(
         breakpoints=tuple(int(x[i]) for i in idx[best]),
         slopes_per_s=tuple(t[0] for t in tests),
         p_values=tuple(t[1] for t in tests),
         tp_max_per_s=float((design[best] @ beta[best]).max()),
         sse=float(sse[best]),
+        knots=tuple((float(x[i]), float(fitted[i])) for i in at),
     )

@@ -11,6 +11,7 @@ from numpy.typing import NDArray
 
 FloatArray = NDArray[np.float64]
 NOT_REACHED = "capacity not reached in this log"
+CHART_POINTS = 400  # windows sent to a chart, evenly spread over the load order
 FLAT_LOAD = "the offered load takes fewer than 4 distinct values in this log"
 
 
@@ -21,6 +22,19 @@ class PowerCapacity:
     reason: str | None  # why there is no peak, when there is none
     coefficients: tuple[float, ...]  # cubic in load, highest power first (numpy.polyval)
     load_range_per_s: tuple[float, float]
+    sample: tuple[tuple[float, float], ...] = ()  # (load_per_s, power_per_s2) for a chart
+
+    def to_chart(self) -> dict[str, object] | None:
+        """The windows' power ratio and the fitted cubic, for the power-ratio chart."""
+        if not self.coefficients:
+            return None
+        return {
+            "points": [{"load_per_s": x, "power_per_s2": y} for x, y in self.sample],
+            "coefficients": list(self.coefficients),
+            "load_range_per_s": list(self.load_range_per_s),
+            "peak_load_per_s": self.power_peak_load_per_s,
+            "r2": self.r2,
+        }
 
 
 def _r2(y: FloatArray, fitted: FloatArray) -> float:
@@ -38,6 +52,13 @@ def _interior_max(coef: FloatArray, lo: float, hi: float) -> float | None:
     candidates = np.concatenate((crit, [lo, hi]))
     best = float(candidates[int(np.argmax(np.polyval(coef, candidates)))])
     return best if lo < best < hi else None
+
+
+def chart_sample(load: FloatArray, gamma: FloatArray) -> tuple[tuple[float, float], ...]:
+    """At most CHART_POINTS windows, taken evenly along the load order (ends included)."""
+    order = np.argsort(load, kind="stable")
+    pick = order[np.unique(np.linspace(0, order.size - 1, CHART_POINTS).round().astype(int))]
+    return tuple((float(load[i]), float(gamma[i])) for i in pick)
 
 
 def power_capacity(
@@ -64,4 +85,5 @@ def power_capacity(
         reason=None if peak is not None else NOT_REACHED,
         coefficients=tuple(float(c) for c in coef),
         load_range_per_s=(lo, hi),
+        sample=chart_sample(load, gamma),
     )

@@ -8,40 +8,12 @@ from typing import Any
 
 from headroom.engine.capacity.knee import KneeCurve
 from headroom.engine.capacity.models import MmcFit, ModelCurve
+from headroom.engine.capacity.params import CapacityParams
 from headroom.engine.capacity.power import PowerCapacity
-from headroom.engine.capacity.sla import SlaTarget, Stance
+from headroom.engine.capacity.sla import SlaTarget
 from headroom.engine.capacity.usl import UslFit
 
 MODEL_POINTS = 40  # model points sent to a chart
-
-
-@dataclass(frozen=True)
-class CapacityParams:
-    window_s: float = 10.0
-    percentile: float = 95.0
-    bins: int = 20
-    min_windows_per_bin: int = 5
-    stance: Stance = "balanced"
-    threshold_s: float | None = None  # a user threshold overrides the stance
-    model_servers: int | None = None  # c of the M/M/c model; None = host count or fitted
-    per_server: bool = True  # pool per-server windows when the table names servers
-    bootstrap_resamples: int = 1000
-    confidence: float = 0.90
-    knee_min_strength: float = 0.35  # Kneedle distance below the diagonal to trust a knee
-    knee_min_rise: float = 2.0  # latency at the top / at the bottom to trust a knee
-    seed: int = 0
-
-    def validate(self) -> None:
-        if not self.window_s > 0:
-            raise ValueError(f"window_s must be > 0, got {self.window_s}")
-        if not 50.0 <= self.percentile <= 99.9:
-            raise ValueError(f"percentile must be in [50, 99.9], got {self.percentile}")
-        if self.bins < 2:
-            raise ValueError(f"bins must be >= 2, got {self.bins}")
-        if self.threshold_s is not None and not self.threshold_s > 0:
-            raise ValueError(f"threshold_s must be > 0, got {self.threshold_s}")
-        if self.model_servers is not None and self.model_servers < 1:
-            raise ValueError(f"model_servers must be >= 1, got {self.model_servers}")
 
 
 @dataclass(frozen=True)
@@ -185,6 +157,7 @@ class CapacityReport:
             if cap.power_peak_load_per_s is None
             else {"power_peak_load_per_s": cap.power_peak_load_per_s, "r2": cap.r2},
             "capacity_reason": cap.reason,
+            "power": cap.to_chart(),
             "per_server": self.per_server,
             "servers": list(self.servers),
             "warnings": list(self.warnings),

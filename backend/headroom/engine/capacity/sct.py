@@ -11,6 +11,7 @@ import numpy as np
 import polars as pl
 from numpy.typing import NDArray
 
+from headroom.engine.capacity.params import SctParams
 from headroom.engine.capacity.piecewise import PiecewiseFit, fit_segments
 from headroom.engine.capacity.usl import UslFit, fit_usl
 from headroom.engine.capacity.windows import interval_counts, row_groups
@@ -21,20 +22,6 @@ DISAGREEMENT = 0.30
 FRINGE = 0.5  # fringe levels: visited less than this fraction of the median level
 MATERIAL = 0.10  # a significant slope counts only when it moves TP this much (of TP_max)
 SITE = "site"
-
-
-@dataclass(frozen=True)
-class SctParams:
-    interval_ms: float = 50.0
-    window_s: float | None = 180.0  # the most recent window; None = the whole trace
-    min_intervals: int = 10  # per concurrency level
-    alpha: float = 0.05  # level of the slope tests
-
-    def validate(self) -> None:
-        if not self.interval_ms > 0:
-            raise ValueError(f"interval_ms must be > 0, got {self.interval_ms}")
-        if self.window_s is not None and not self.window_s > 0:
-            raise ValueError(f"window_s must be > 0, got {self.window_s}")
 
 
 @dataclass(frozen=True)
@@ -67,7 +54,16 @@ class SctResult:
             "tp_max_per_s": self.tp_max_per_s,
             "usl": None
             if usl is None
-            else {"sigma": usl.sigma, "kappa": usl.kappa, "n_star": usl.n_star},
+            else {
+                "sigma": usl.sigma,
+                "kappa": usl.kappa,
+                "n_star": usl.n_star,
+                "lambda_per_s": usl.lambda_per_s,
+                "rmse_per_s": usl.rmse_per_s,
+            },
+            "trend": []
+            if self.fit is None
+            else [{"n": n, "throughput_per_s": tp} for n, tp in self.fit.knots],
             "warnings": list(self.warnings),
             "levels": [
                 {
@@ -93,7 +89,11 @@ class SctReport:
     servers: dict[str, SctResult]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"servers": {name: r.to_dict() for name, r in self.servers.items()}}
+        return {
+            "servers": {name: r.to_dict() for name, r in self.servers.items()},
+            "interval_ms": self.params.interval_ms,
+            "window_s": self.params.window_s,
+        }
 
 
 def sct_levels(arrive_s: FloatArray, depart_s: FloatArray, params: SctParams) -> SctLevels:

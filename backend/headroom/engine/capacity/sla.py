@@ -5,14 +5,13 @@ model points."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 from numpy.typing import NDArray
 
+from headroom.engine.capacity.params import STANCES, Stance
+
 FloatArray = NDArray[np.float64]
-Stance = Literal["strict", "balanced", "loose"]
-STANCES: tuple[Stance, ...] = ("strict", "balanced", "loose")
 STRICT_KNEE_FRACTION = 0.8
 
 

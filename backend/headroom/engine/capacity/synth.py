@@ -172,3 +172,16 @@ def combined_log(table: pl.DataFrame, user_agent: str = "synth/1.0") -> bytes:
         ).alias("line")
     )["line"]
     return ("\n".join(lines.to_list()) + "\n").encode()
+
+
+def trace_csv(table: pl.DataFrame) -> bytes:
+    """A latency trace CSV (arrival in epoch seconds, duration_ms, server) of a request table."""
+    return (
+        table.select(
+            arrival=pl.col("ts").dt.epoch("ns") / 1e9,
+            duration_ms=(pl.col("latency_s") * 1e3).round(3),
+            server=pl.col("server"),
+        )
+        .write_csv()
+        .encode()
+    )

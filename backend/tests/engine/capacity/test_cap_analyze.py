@@ -7,7 +7,7 @@ import polars as pl
 import pytest
 
 from headroom.engine.capacity import CapacityParams, analyze, synth
-from headroom.engine.capacity.analyze import NO_SERVERS
+from headroom.engine.capacity.analysis import NO_SERVERS
 from headroom.engine.capacity.power import FLAT_LOAD
 
 RATES = list(np.linspace(5.0, 90.0, 18))

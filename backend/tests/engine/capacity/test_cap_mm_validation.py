@@ -24,7 +24,7 @@ import pytest
 from headroom.engine.capacity import knee as kn
 from headroom.engine.capacity import queueing as q
 from headroom.engine.capacity import synth
-from headroom.engine.capacity.analyze import MODEL_KNEE, analyze
+from headroom.engine.capacity.analysis import MODEL_KNEE, analyze
 from headroom.engine.capacity.report import CapacityParams, CapacityReport
 
 CAP = 100.0  # c mu

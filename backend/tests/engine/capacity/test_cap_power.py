@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from headroom.engine.capacity.power import NOT_REACHED, power_capacity
+from headroom.engine.capacity.power import CHART_POINTS, NOT_REACHED, power_capacity
 
 
 def test_mm1_power_curve_peaks_at_half_mu() -> None:
@@ -43,3 +43,23 @@ def test_recovers_the_peak_of_any_concave_quadratic(
     latency = np.full(load.size, 0.5)
     cap = power_capacity(load, gamma * 0.5, latency)
     assert cap.power_peak_load_per_s == pytest.approx(peak, abs=1e-6 * 100)
+
+
+def test_chart_carries_the_windows_and_the_cubic() -> None:
+    """The chart's points are windows (at most CHART_POINTS, ends kept) whose power ratio is
+    goodput / latency, and its coefficients reproduce gamma = lambda (mu - lambda)."""
+    mu = 100.0
+    load = np.linspace(5, 95, 1000)
+    cap = power_capacity(load, load, 1.0 / (mu - load))
+    chart = cap.to_chart()
+    assert chart is not None
+    points = chart["points"]
+    assert isinstance(points, list) and len(points) == CHART_POINTS
+    assert points[0]["load_per_s"] == 5.0 and points[-1]["load_per_s"] == 95.0
+    for p in points:
+        assert p["power_per_s2"] == pytest.approx(p["load_per_s"] * (mu - p["load_per_s"]))
+    x = np.array([20.0, 50.0, 80.0])
+    fitted = np.polyval(np.asarray(chart["coefficients"]), x)
+    assert fitted == pytest.approx(x * (mu - x), rel=1e-6)
+    assert chart["peak_load_per_s"] == pytest.approx(50.0, abs=1e-6)
+    assert power_capacity(load[:2], load[:2], np.array([0.1, 0.1])).to_chart() is None

@@ -54,7 +54,7 @@ def test_sct_finds_the_known_pool_optimum(two_servers: pl.DataFrame) -> None:
         assert res.usl is not None and res.usl.n_star is not None
     out = report.to_dict()["servers"]["app-1core"]
     assert set(out) >= {"q_lower", "q_upper", "tp_max_per_s", "usl"}
-    assert set(out["usl"]) == {"sigma", "kappa", "n_star"}
+    assert set(out["usl"]) >= {"sigma", "kappa", "n_star"}
     levels = out["levels"]
     assert [lv["n"] for lv in levels] == sorted(lv["n"] for lv in levels)
     assert all(lv["intervals"] >= 10 for lv in levels)
@@ -88,6 +88,9 @@ def test_piecewise_fit_recovers_exact_breakpoints() -> None:
     assert fit.tp_max_per_s == pytest.approx(960.0)
     assert fit.middle_slope_per_s == pytest.approx(0.0, abs=1e-6)
     assert fit.last_slope_per_s == pytest.approx(-30.0)
+    # the trend line's knots: the ends and the breakpoints, on the exact curve
+    knots = np.array(fit.knots)
+    assert knots == pytest.approx(np.array([[1, 80], [12, 960], [25, 960], [40, 510]]))
 
 
 def test_two_segment_fit_recovers_rise_and_plateau() -> None:

@@ -1,11 +1,14 @@
 import { act, fireEvent, render, screen, within } from "@testing-library/react";
-import { beforeAll, describe, expect, it } from "vitest";
-import { capacityReport, analysis } from "../../test/capacityFixtures";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { capacityParams, capacityReport } from "../../test/capacityFixtures";
 import { AnalysisView } from "./AnalysisView";
 import { slaCurve, slaFigures } from "./slaMath";
 import { kneeClass } from "../../test/capacityFixtures";
 import { formatDecimal, formatRatePerS } from "../../lib/format";
 import { MemoryRouter } from "react-router";
+
+// Each case renders several Recharts charts in jsdom: seconds on a loaded 2-core machine, not a speed check.
+vi.setConfig({ testTimeout: 30_000 });
 
 beforeAll(() => {
   // jsdom implements neither pointer capture nor layout.
@@ -26,7 +29,7 @@ beforeAll(() => {
 function renderView() {
   return render(
     <MemoryRouter>
-      <AnalysisView report={capacityReport()} params={analysis().params} chartWidth={640} />
+      <AnalysisView report={capacityReport()} params={capacityParams()} chartWidth={640} />
     </MemoryRouter>,
   );
 }
@@ -101,7 +104,7 @@ describe("AnalysisView", () => {
       <MemoryRouter>
         <AnalysisView
           report={capacityReport({ capacity: null, capacity_reason: "the cubic fit has no maximum inside the observed range" })}
-          params={analysis().params}
+          params={capacityParams()}
           chartWidth={640}
         />
       </MemoryRouter>,

@@ -1,4 +1,4 @@
-import { useMemo, useState } from "react";
+import { memo, useMemo, useState } from "react";
 import type { CapacityParamsIn, CapacityReport, ClassReport } from "../../api/models";
 import { Badge } from "../../components/Badge";
 import { Banner } from "../../components/Banner";
@@ -7,7 +7,8 @@ import { Card } from "../../components/Card";
 import { CurveChart } from "../../charts/CurveChart";
 import { formatDecimal, formatLatency, formatRatePerS } from "../../lib/format";
 import styles from "./Capacity.module.css";
-import { curveChartRows, hasThroughput, kneeChartConfig, throughputChartConfig } from "./capacityCharts";
+import { curveChartRows, hasThroughput, kneeChartConfig, powerChartConfig, powerRows, throughputChartConfig } from "./capacityCharts";
+import { PartitionView } from "./PartitionView";
 import { recommendations, type Recommendation } from "./recommendations";
 import { SlaPanel } from "./SlaPanel";
 import { slaCurve, slaFigures, thresholdForKey, thresholdRange } from "./slaMath";
@@ -55,10 +56,11 @@ function Warnings({ report, cls }: { report: CapacityReport; cls: ClassReport | 
   );
 }
 
-function PowerCard({ report }: { report: CapacityReport }) {
+const PowerCard = memo(function PowerCard({ report, chartWidth }: { report: CapacityReport; chartWidth?: number }) {
+  const chart = report.power ?? null;
+  const rows = useMemo(() => (chart === null ? [] : powerRows(chart)), [chart]);
   return (
     <Card title="Power-ratio capacity" subtitle="The load where throughput divided by latency peaks (cubic fit over the windows)." testId="power-capacity">
-      <div id="power" />
       {report.capacity === null ? (
         <p className={styles.muted}>Not available: {report.capacity_reason ?? "no reason given"}.</p>
       ) : (
@@ -68,11 +70,14 @@ function PowerCard({ report }: { report: CapacityReport }) {
           {report.capacity.r2 < 0.8 && " (a weak fit: treat the peak as a rough guide)"}
         </p>
       )}
+      {chart !== null && chart.points.length > 0 && <CurveChart config={powerChartConfig(chart)} rows={rows} fixedWidth={chartWidth} height={260} />}
     </Card>
   );
-}
+});
 
 const CONFIDENCE_TONE = { measured: "success", model: "info", "lower bound": "neutral", "weak fit": "neutral" } as const;
+
+const EVIDENCE = { "knee-chart": "the knee chart", "throughput-chart": "the throughput chart", power: "the power-ratio chart" } as const;
 
 function Recommendations({ recs, onShow }: { recs: Recommendation[]; onShow: (r: Recommendation) => void }) {
   return (
@@ -85,15 +90,26 @@ function Recommendations({ recs, onShow }: { recs: Recommendation[]; onShow: (r:
             <li key={r.id}>
               <span>{r.text}</span>
               <Badge tone={CONFIDENCE_TONE[r.confidence]}>{r.confidence}</Badge>
-              <Button size="small" variant="ghost" onClick={() => onShow(r)}>
-                Show on chart
-              </Button>
+              <a
+                className={styles.evidence}
+                href={`#${evidenceTarget(r)}`}
+                onClick={(e) => {
+                  e.preventDefault();
+                  onShow(r);
+                }}
+              >
+                Evidence: {EVIDENCE[r.chart]}
+              </a>
             </li>
           ))}
         </ol>
       )}
     </Card>
   );
+}
+
+function evidenceTarget(r: Recommendation): string {
+  return r.chart === "power" ? "power-evidence" : "capacity-charts";
 }
 
 /** A finished analysis: class picker, knee and throughput charts, SLA panel, power ratio, recommendations. */
@@ -107,10 +123,18 @@ export function AnalysisView({ report, params, chartWidth }: AnalysisViewProps) 
   const figures = useMemo(() => (t === undefined ? null : slaFigures(curve, t)), [curve, t]);
   const recs = useMemo(() => recommendations(report, params.percentile, thresholds), [report, params.percentile, thresholds]);
   const setT = (v: number) => setThresholds((old) => ({ ...old, [picked]: v }));
+  const [flash, setFlash] = useState<string | null>(null);
   const onShow = (r: Recommendation) => {
     if (r.className !== "") setPicked(r.className);
-    document.getElementById(r.chart === "power" ? "power" : "capacity-charts")?.scrollIntoView({ behavior: "smooth" });
+    const target = evidenceTarget(r);
+    setFlash(target);
+    document.getElementById(target)?.scrollIntoView({ behavior: "smooth", block: "center" });
   };
+  const flashProps = (id: string) => ({
+    id,
+    className: flash === id ? styles.flash : undefined,
+    onAnimationEnd: () => setFlash(null),
+  });
   return (
     <div className={styles.stack}>
       <Warnings report={report} cls={cls} />
@@ -120,12 +144,27 @@ export function AnalysisView({ report, params, chartWidth }: AnalysisViewProps) 
           {names.length === 0 ? "The analysis found no request class with enough windows." : `The class ${picked} has no knee curve.`}
         </Banner>
       ) : (
-        <ClassView name={picked} cls={cls} params={params} report={report} chartWidth={chartWidth} figures={figures} curve={curve} onThreshold={setT} />
+        <ClassView
+          name={picked}
+          cls={cls}
+          params={params}
+          report={report}
+          chartWidth={chartWidth}
+          figures={figures}
+          curve={curve}
+          onThreshold={setT}
+          chartsProps={flashProps("capacity-charts")}
+        />
       )}
       <div className={styles.bottomGrid}>
         <Recommendations recs={recs} onShow={onShow} />
-        <PowerCard report={report} />
+        <div {...flashProps("power-evidence")}>
+          <PowerCard report={report} chartWidth={chartWidth} />
+        </div>
       </div>
+      {cls !== undefined && figures !== null && (
+        <PartitionView key={picked} maxConnSla={figures.max_conn > 0 ? figures.max_conn : null} maxConn={cls.max_conn} chartWidth={chartWidth} />
+      )}
     </div>
   );
 }
@@ -139,9 +178,10 @@ interface ClassViewProps {
   figures: NonNullable<ReturnType<typeof slaFigures>>;
   curve: ReturnType<typeof slaCurve>;
   onThreshold: (t: number) => void;
+  chartsProps: { id: string; className: string | undefined; onAnimationEnd: () => void };
 }
 
-function ClassView({ name, cls, params, chartWidth, figures, curve, onThreshold }: ClassViewProps) {
+function ClassView({ name, cls, params, chartWidth, figures, curve, onThreshold, chartsProps }: ClassViewProps) {
   const range = useMemo(() => thresholdRange(curve), [curve]);
   const knee = useMemo(() => kneeChartConfig(name, params.percentile, cls, figures), [name, params.percentile, cls, figures]);
   const latencyRows = useMemo(() => curveChartRows(cls.curve, (p) => p.latency_s), [cls.curve]);
@@ -150,7 +190,7 @@ function ClassView({ name, cls, params, chartWidth, figures, curve, onThreshold 
   const usedStance = params.threshold_s !== null && params.threshold_s !== undefined ? "user" : params.stance;
   return (
     <>
-      <div id="capacity-charts" className={hasThroughput(cls.curve) ? styles.chartGrid : undefined}>
+      <div {...chartsProps} className={[hasThroughput(cls.curve) ? styles.chartGrid : "", chartsProps.className ?? ""].join(" ")}>
         <Card>
           <CurveChart
             config={knee}

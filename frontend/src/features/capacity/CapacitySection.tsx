@@ -1,103 +1,20 @@
-import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
-import { isJobActive, type Analysis } from "../../api/models";
+import { useState } from "react";
 import { readCapacityReport } from "../../api/capacityReport";
-import { Badge } from "../../components/Badge";
-import { ButtonLink } from "../../components/Button";
 import { Card } from "../../components/Card";
 import { ErrorBanner } from "../../components/ErrorBanner";
 import { Loading } from "../../components/Spinner";
-import { formatDateTime } from "../../lib/format";
-import { JobProgress } from "../jobs/JobProgress";
-import { jobFailure } from "../jobs/jobFailure";
-import { useJob } from "../jobs/useJob";
+import { AnalysisGate, RunsList } from "./AnalysisRuns";
 import { AnalysisView } from "./AnalysisView";
 import styles from "./Capacity.module.css";
-import { paramsSummary } from "./params";
 import { ParamsForm } from "./ParamsForm";
-import { analysisKeys, useAnalyses, useAnalysis, useRunAnalysis } from "./queries";
-
-const FAILURE_HINTS: Record<string, string> = {
-  no_latency:
-    "Knee curves and SLA targets need a response time per request. Turn on the field named above in the server's log format, collect a new log, and upload it.",
-  unusable_data: "Upload a longer log, or run the analysis again with a shorter window.",
-  internal_error: "Run the analysis again. If it keeps failing, contact your administrator.",
-  job_cancelled: "Run the analysis again.",
-};
-
-function statusBadge(a: Analysis) {
-  const s = a.job?.status;
-  if (s === "succeeded") return <Badge tone="success">done</Badge>;
-  if (s === "failed" || s === "cancelled") return <Badge tone="danger">failed</Badge>;
-  return <Badge tone="info">running</Badge>;
-}
-
-function RunsList({ items, selected, onSelect }: { items: Analysis[]; selected: number | null; onSelect: (id: number) => void }) {
-  if (items.length === 0) return <p className={styles.muted}>No analysis yet: pick the parameters and run one.</p>;
-  return (
-    <ul className={styles.runs} aria-label="Analyses of this dataset" data-testid="capacity-runs">
-      {items.map((a) => (
-        <li key={a.id}>
-          <button type="button" className={styles.run} aria-pressed={a.id === selected} onClick={() => onSelect(a.id)}>
-            <span className={styles.runParams}>{paramsSummary(a)}</span>
-            <span className={styles.runMeta}>
-              {statusBadge(a)} {formatDateTime(a.created_at)}
-            </span>
-          </button>
-        </li>
-      ))}
-    </ul>
-  );
-}
-
-function Running({ analysis }: { analysis: Analysis }) {
-  const client = useQueryClient();
-  const live = useJob(analysis.job?.id ?? null, analysis.job);
-  const job = live.data ?? analysis.job;
-  const active = isJobActive(job);
-  useEffect(() => {
-    if (!active) void client.invalidateQueries({ queryKey: analysisKeys.detail(analysis.id) });
-  }, [active, client, analysis.id]);
-  if (job === null) return <Loading label="Waiting for the analysis to start…" />;
-  return <JobProgress job={job} />;
-}
-
-function Failure({ analysis }: { analysis: Analysis }) {
-  const error = jobFailure(analysis.job);
-  return (
-    <ErrorBanner
-      error={error}
-      title={error.code === "no_latency" ? "This log has no response times" : "The analysis failed"}
-      hint={FAILURE_HINTS[error.code] ?? FAILURE_HINTS.internal_error}
-      action={
-        error.code === "no_latency" ? (
-          <ButtonLink to="/upload" variant="secondary" size="small">
-            Upload a log with response times
-          </ButtonLink>
-        ) : undefined
-      }
-    />
-  );
-}
-
-function SelectedAnalysis({ analysisId }: { analysisId: number }) {
-  const analysis = useAnalysis(analysisId);
-  if (analysis.isPending) return <Loading label="Loading the analysis…" />;
-  if (analysis.isError) return <ErrorBanner error={analysis.error} title="Could not load the analysis" />;
-  const a = analysis.data;
-  if (isJobActive(a.job)) return <Running analysis={a} />;
-  if (a.job?.status === "failed" || a.job?.status === "cancelled") return <Failure analysis={a} />;
-  const report = readCapacityReport(a.result);
-  if (report === null) return <Running analysis={a} />;
-  return <AnalysisView key={a.id} report={report} params={a.params} />;
-}
+import { useAnalyses, useRunAnalysis } from "./queries";
 
 /** The dataset page's capacity section: parameters, earlier runs, and the selected analysis. */
 export function CapacitySection({ datasetId }: { datasetId: number }) {
   const analyses = useAnalyses(datasetId);
   const [picked, setPicked] = useState<number | null>(null);
   const run = useRunAnalysis(datasetId, (a) => setPicked(a.id));
-  const items = analyses.data?.items ?? [];
+  const items = (analyses.data?.items ?? []).filter((a) => a.kind === "capacity");
   const selected = picked ?? items[0]?.id ?? null;
   return (
     <section className={styles.stack} aria-label="Capacity">
@@ -111,12 +28,19 @@ export function CapacitySection({ datasetId }: { datasetId: number }) {
             ) : analyses.isError ? (
               <ErrorBanner error={analyses.error} title="Could not load the analyses" />
             ) : (
-              <RunsList items={items} selected={selected} onSelect={setPicked} />
+              <RunsList items={items} selected={selected} onSelect={setPicked} testId="capacity-runs" />
             )}
           </div>
         </div>
       </Card>
-      {selected !== null && <SelectedAnalysis key={selected} analysisId={selected} />}
+      {selected !== null && (
+        <AnalysisGate key={selected} analysisId={selected}>
+          {(a) => {
+            const report = readCapacityReport(a.result);
+            return report === null || a.params.kind !== "capacity" ? null : <AnalysisView key={a.id} report={report} params={a.params} />;
+          }}
+        </AnalysisGate>
+      )}
     </section>
   );
 }

@@ -7,7 +7,7 @@ import { formatCount, formatDecimal, formatLatency, formatRatePerS } from "../..
 import styles from "./Capacity.module.css";
 import { percentileLabel } from "./capacityCharts";
 import { STANCES, stanceThresholds } from "./params";
-import { serversNeeded, type SlaCurve, type SlaFigures } from "./slaMath";
+import { serversNeeded, slaFigures, type SlaCurve, type SlaFigures } from "./slaMath";
 
 interface SlaPanelProps {
   className: string;
@@ -45,13 +45,65 @@ function StanceList({ cls, curve, usedStance, onThreshold, analysisThresholdS }:
             </span>
             <span className={styles.stanceHint}>{s.hint}</span>
             <span className={styles.stanceValue}>{formatLatency(t)}</span>
+            <StanceFigures curve={curve} thresholdS={t} />
             <Button size="small" variant="ghost" disabled={t === null} onClick={() => t !== null && onThreshold(t)}>
               Use
             </Button>
           </li>
         );
       })}
+      <UserThreshold usedStance={usedStance} onThreshold={onThreshold} curve={curve} />
     </ul>
+  );
+}
+
+/** MaxRate(T) and MaxConn(T) at a stance's threshold, read off the same curve. */
+function StanceFigures({ curve, thresholdS }: { curve: SlaCurve; thresholdS: number | null }) {
+  if (thresholdS === null) return <span className={styles.stanceHint}>–</span>;
+  const f = slaFigures(curve, thresholdS);
+  return (
+    <span className={styles.stanceFigures}>
+      {f.capped ? "≥ " : ""}
+      {formatRatePerS(f.rate_per_s)} · {formatDecimal(f.max_conn, 1)} conn.
+    </span>
+  );
+}
+
+/** A threshold of the user's own, in milliseconds (the fourth row of the stance list). */
+function UserThreshold({ usedStance, onThreshold, curve }: Pick<SlaPanelProps, "usedStance" | "onThreshold" | "curve">) {
+  const [text, setText] = useState("");
+  const id = useId();
+  const ms = Number(text);
+  const valid = text.trim() !== "" && ms > 0 && ms <= 3_600_000;
+  return (
+    <li className={usedStance === "user" ? styles.stanceUsed : undefined}>
+      <label className={styles.stanceName} htmlFor={id}>
+        Yours{usedStance === "user" && <span className={styles.usedTag}> (used)</span>}
+      </label>
+      <span className={styles.stanceHint}>a threshold of your own</span>
+      <span className={styles.userThreshold}>
+        <input
+          id={id}
+          className={fieldStyles.input}
+          type="number"
+          min={1}
+          step="any"
+          placeholder="ms"
+          value={text}
+          aria-label="Your threshold in milliseconds"
+          data-testid="sla-user-threshold"
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === "Enter" && valid) onThreshold(ms / 1000);
+          }}
+        />
+        ms
+      </span>
+      <StanceFigures curve={curve} thresholdS={valid ? ms / 1000 : null} />
+      <Button size="small" variant="ghost" disabled={!valid} onClick={() => onThreshold(ms / 1000)}>
+        Use
+      </Button>
+    </li>
   );
 }
 

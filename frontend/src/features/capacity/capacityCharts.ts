@@ -1,4 +1,5 @@
 /** Chart configs of a class's knee curve and throughput curve: what is plotted, with which token and unit. */
+import type { PowerChart } from "../../api/capacityReport";
 import type { ClassReport, CurvePoint } from "../../api/models";
 import type { CurveChartConfig, CurveMark, CurveRow } from "../../charts/curveConfig";
 import { formatDecimal, formatLatency, formatRatePerS } from "../../lib/format";
@@ -122,5 +123,38 @@ export function throughputChartConfig(className: string, cls: ClassReport): Curv
       ...(hasModel ? [{ key: "model", label: "model", color: "chart-model" as const, dashed: true }] : []),
     ],
     marks,
+  };
+}
+
+/** A polynomial (highest power first) at x, by Horner's rule (numpy.polyval). */
+export function polyval(coefficients: readonly number[], x: number): number {
+  return coefficients.reduce((acc, c) => acc * x + c, 0);
+}
+
+const formatPower = (v: number) => `${formatDecimal(v, 1)} req/s²`;
+
+/** The windows' power ratio (dots) and the cubic fit at the same loads (line). */
+export function powerRows(p: PowerChart): CurveRow[] {
+  return p.points.map((pt) => ({ x: pt.load_per_s, power: pt.power_per_s2, fit: polyval(p.coefficients, pt.load_per_s) }));
+}
+
+export function powerChartConfig(p: PowerChart): CurveChartConfig {
+  const peak = p.peak_load_per_s;
+  return {
+    id: "power-chart",
+    title: "Power ratio against load",
+    description:
+      "Each dot is a window: completed requests per second divided by their mean latency. The line is the cubic fit; its maximum inside the observed loads is the power-ratio capacity.",
+    xLabel: "load (req/s)",
+    yLabel: "power (req/s²)",
+    xUnit: formatRatePerS,
+    yUnit: formatPower,
+    xAxisUnit: (v) => formatDecimal(v, 1),
+    yAxisUnit: (v) => formatDecimal(v, 0),
+    series: [
+      { key: "power", label: "window", color: "chart-latency", points: true },
+      { key: "fit", label: "cubic fit", color: "chart-knee", dots: false },
+    ],
+    marks: peak === null ? [] : [{ id: "peak", label: `Peak ${formatRatePerS(peak)}`, color: "chart-breaking", x: peak }],
   };
 }

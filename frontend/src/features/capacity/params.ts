@@ -1,5 +1,5 @@
 /** The analysis parameters: the form's draft, its validation, stances and a one-line summary. */
-import type { Analysis, CapacityParams, ClassReport, Stance } from "../../api/models";
+import type { Analysis, CapacityParams, ClassReport, SctParams, Stance } from "../../api/models";
 import { formatDecimal, formatLatency } from "../../lib/format";
 import { latencyAt, type SlaCurve } from "./slaMath";
 
@@ -35,6 +35,10 @@ export function draftToParams(d: ParamsDraft): CapacityParams | string {
 
 export function paramsSummary(a: Pick<Analysis, "params">): string {
   const p = a.params;
+  if (p.kind === "sct") {
+    const span = p.window_s === null ? "whole trace" : `last ${formatDecimal(p.window_s, 0)} s`;
+    return `${formatDecimal(p.interval_ms, 0)} ms intervals · ${span}`;
+  }
   const target = p.threshold_s !== null && p.threshold_s !== undefined ? `T ${formatLatency(p.threshold_s)}` : p.stance;
   return `p${formatDecimal(p.percentile, 1)} · ${target} · ${formatDecimal(p.window_s, 1)} s windows`;
 }
@@ -50,3 +54,22 @@ export function stanceThresholds(cls: ClassReport, curve: SlaCurve): Record<Stan
   };
 }
 
+export interface SctDraft {
+  interval: string;
+  window: string;
+}
+
+/** The draft as API parameters, or the first problem found (naming the field). */
+export function sctDraftToParams(d: SctDraft): SctParams | string {
+  const interval = Number(d.interval);
+  if (d.interval.trim() === "" || !(interval >= 1 && interval <= 10000)) return "Interval must be between 1 and 10000 ms.";
+  if (d.window.trim() === "") return { interval_ms: interval, window_s: null };
+  const window = Number(d.window);
+  if (!(window > 0 && window <= 86400)) return "Window must be more than 0 and at most 86400 seconds (or empty for the whole trace).";
+  return { interval_ms: interval, window_s: window };
+}
+
+/** Latency traces (CSV or JSON lines) are what the SCT model reads; access logs are not. */
+export function isTraceFormat(format: string | null): boolean {
+  return format !== null && (format.startsWith("trace_csv") || format.startsWith("trace_jsonl"));
+}

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { createAnalysis, getAnalysis, listAnalyses } from "../../api/endpoints";
-import { isJobActive, type Analysis, type CapacityParams } from "../../api/models";
+import { createAnalysis, createSctAnalysis, getAnalysis, listAnalyses } from "../../api/endpoints";
+import { isJobActive, type Analysis, type CapacityParams, type SctParams } from "../../api/models";
 
 export const ANALYSIS_POLL_MS = 1000;
 
@@ -31,9 +31,17 @@ export function useAnalysis(analysisId: number | null) {
 }
 
 export function useRunAnalysis(datasetId: number, onDone: (analysis: Analysis) => void) {
+  return useCreate(datasetId, (params: CapacityParams) => createAnalysis(datasetId, params), onDone);
+}
+
+export function useRunSct(datasetId: number, onDone: (analysis: Analysis) => void) {
+  return useCreate(datasetId, (params: SctParams) => createSctAnalysis(datasetId, params), onDone);
+}
+
+function useCreate<P>(datasetId: number, create: (params: P) => Promise<Analysis>, onDone: (analysis: Analysis) => void) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (params: CapacityParams) => createAnalysis(datasetId, params),
+    mutationFn: create,
     onSuccess: (analysis) => {
       client.setQueryData(analysisKeys.detail(analysis.id), analysis);
       void client.invalidateQueries({ queryKey: analysisKeys.list(datasetId) });
