@@ -6,12 +6,13 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 import httpx
 
 from headroom import remote
+from headroom.cli_check import check_command, fail
 
 
 class Bar:
@@ -32,11 +33,6 @@ class Bar:
     def done(self) -> None:
         if self.enabled:
             sys.stderr.write("\n")
-
-
-def fail(message: str) -> NoReturn:
-    click.echo(f"Error: {message}", err=True)
-    sys.exit(2)
 
 
 @click.command()
@@ -121,4 +117,4 @@ def _report(result: dict[str, Any], as_json: bool) -> None:
         click.echo(f"  {result['error_code']}: {result['error_message']}", err=True)
 
 
-COMMANDS = (login, upload)
+COMMANDS = (login, upload, check_command)

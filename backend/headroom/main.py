@@ -18,6 +18,7 @@ from headroom.auth.router import router as auth_router
 from headroom.auth.throttle import LoginThrottle
 from headroom.core.db import get_engine
 from headroom.core.errors import HeadroomError, error_responses
+from headroom.core.middleware import ApiGuard
 from headroom.core.settings import Settings, get_settings
 from headroom.datasets.router import router as datasets_router
 from headroom.datasets.sniffing import shutdown_pool
@@ -61,6 +62,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_api_route("/api/health", health, methods=["GET"], tags=["health"])
     _add_docs(app)
     _add_error_handlers(app)
+    app.add_middleware(ApiGuard, settings=settings)
     app.middleware("http")(_security_headers)
     _mount_ui(app, settings.static_dir)
     return app

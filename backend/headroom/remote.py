@@ -173,3 +173,72 @@ def wait_for_job(
         if job["status"] in ("succeeded", "failed", "cancelled"):
             return job
         time.sleep(poll_s)
+
+
+def find_dataset(http: httpx.Client, ref: str) -> dict[str, Any]:
+    """A dataset by id, or the newest one with that name; waits until it is ingested."""
+    if ref.isdigit():
+        response = http.get(f"/api/v1/datasets/{ref}")
+        if response.status_code == 404:
+            raise RemoteError(f"no dataset {ref} (or not visible to this token)")
+        dataset: dict[str, Any] = checked(response)
+    else:
+        page = checked(http.get("/api/v1/datasets", params={"limit": 200}))
+        named = [d for d in page["items"] if d["name"] == ref]
+        if not named:
+            raise RemoteError(f"no dataset named {ref!r}")
+        dataset = max(named, key=lambda d: (d["created_at"], d["id"]))
+    return _ready(http, dataset)
+
+
+def _ready(http: httpx.Client, dataset: dict[str, Any]) -> dict[str, Any]:
+    job = dataset.get("job") or {}
+    if dataset["status"] in ("uploaded", "processing") and job.get("id") is not None:
+        wait_for_job(http, job["id"], lambda _: None)
+        dataset = checked(http.get(f"/api/v1/datasets/{dataset['id']}"))
+    if dataset["status"] != "ready":
+        reason = (dataset.get("job") or {}).get("error_message") or dataset["status"]
+        raise RemoteError(f"dataset {dataset['id']} ({dataset['name']}) is not usable: {reason}")
+    return dataset
+
+
+def p95_s(http: httpx.Client, dataset: dict[str, Any], request_class: str | None) -> float:
+    """The dataset's p95 response time: overall from its summary, or of one request class
+    from its workload characterization (default rules; created when missing)."""
+    label = f"dataset {dataset['id']} ({dataset['name']})"
+    if request_class is None:
+        latency = checked(http.get(f"/api/v1/datasets/{dataset['id']}/summary"))["latency"]
+        if latency is None:
+            raise RemoteError(f"{label} records no response times: there is no p95 to check")
+        return float(latency["p95_s"])
+    result = _finished(http, dataset["id"], "characterizations")
+    by_class = result.get("latency_by_class") or {}
+    if request_class not in by_class:
+        known = ", ".join(sorted(by_class)) or "none with response times"
+        raise RemoteError(f"{label} has no request class {request_class!r} (classes: {known})")
+    return float(by_class[request_class]["p95_s"])
+
+
+def knee_per_s(
+    http: httpx.Client, dataset: dict[str, Any], request_class: str | None
+) -> float | None:
+    """The load at the knee of the latency curve (default capacity analysis), if any."""
+    result = _finished(http, dataset["id"], "analyses")
+    entry = (result.get("classes") or {}).get(request_class or "all") or {}
+    knee = entry.get("knee")
+    return None if knee is None else float(knee["load_per_s"])
+
+
+def _finished(http: httpx.Client, dataset_id: int, kind: str) -> dict[str, Any]:
+    """The result of the dataset's default-parameter `kind` ("analyses" or
+    "characterizations"): asks for it (the server answers with the existing one when there
+    is one), waits for its job, then reads it."""
+    item = checked(http.post(f"/api/v1/datasets/{dataset_id}/{kind}", json={}))
+    job = item.get("job") or {}
+    if job.get("id") is not None and job.get("status") not in ("succeeded",):
+        final = wait_for_job(http, job["id"], lambda _: None)
+        if final["status"] != "succeeded":
+            message = final.get("error_message") or final["status"]
+            raise RemoteError(f"{message} ({final.get('error_code')})")
+    result: dict[str, Any] = checked(http.get(f"/api/v1/{kind}/{item['id']}")).get("result") or {}
+    return result

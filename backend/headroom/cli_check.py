@@ -1,0 +1,97 @@
+"""`headroom check DATASET`: gate a pipeline on the SLA of an uploaded log.
+
+Exit codes: 0 every check holds, 1 a check is violated (each printed with by how much),
+2 usage or input errors (no such dataset, no response times in the log, server refusals)."""
+
+import json
+import sys
+from typing import Any, NoReturn
+
+import click
+import httpx
+
+from headroom import check, remote
+
+
+def fail(message: str) -> NoReturn:
+    click.echo(f"Error: {message}", err=True)
+    sys.exit(2)
+
+
+@click.command("check")
+@click.argument("dataset")
+@click.option(
+    "--max-p95-s",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    help="The SLA: the largest allowed 95th-percentile response time, in seconds.",
+)
+@click.option("--class", "request_class", default=None, help="A request class, e.g. dynamic.")
+@click.option("--baseline", default=None, help="An earlier dataset (id or name) to compare to.")
+@click.option(
+    "--max-regression",
+    type=click.FloatRange(0, 1),
+    default=0.1,
+    show_default=True,
+    help="Largest allowed p95 growth / knee drop against --baseline, as a fraction.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print {passed, checks: [...]}.")
+def check_command(
+    dataset: str,
+    max_p95_s: float | None,
+    request_class: str | None,
+    baseline: str | None,
+    max_regression: float,
+    as_json: bool,
+) -> None:
+    """Check a dataset's latency against an SLA (and against a baseline dataset)."""
+    if max_p95_s is None and baseline is None:
+        fail("give --max-p95-s SECONDS and/or --baseline DATASET")
+    try:
+        with remote.client(remote.load_credentials()) as http:
+            checks = _checks(http, dataset, request_class, max_p95_s, baseline, max_regression)
+    except (remote.RemoteError, httpx.HTTPError) as error:
+        fail(str(error))
+    result = check.verdict(checks)
+    if as_json:
+        click.echo(json.dumps(result))
+    else:
+        for item in checks:
+            click.echo(item.describe())
+    sys.exit(0 if result["passed"] else 1)
+
+
+def _checks(
+    http: httpx.Client,
+    dataset: str,
+    request_class: str | None,
+    max_p95_s: float | None,
+    baseline: str | None,
+    max_regression: float,
+) -> list[check.Check]:
+    label = request_class or "all requests"
+    current = remote.find_dataset(http, dataset)
+    p95_s = remote.p95_s(http, current, request_class)
+    checks = [] if max_p95_s is None else [check.p95_limit(label, p95_s, max_p95_s)]
+    if baseline is not None:
+        earlier = remote.find_dataset(http, baseline)
+        base_p95_s = remote.p95_s(http, earlier, request_class)
+        checks.append(check.p95_regression(label, p95_s, base_p95_s, max_regression))
+        checks += _knee_check(http, current, earlier, request_class, label, max_regression)
+    return checks
+
+
+def _knee_check(
+    http: httpx.Client,
+    current: dict[str, Any],
+    earlier: dict[str, Any],
+    request_class: str | None,
+    label: str,
+    max_regression: float,
+) -> list[check.Check]:
+    knee = remote.knee_per_s(http, current, request_class)
+    base_knee = remote.knee_per_s(http, earlier, request_class)
+    if knee is None or base_knee is None:
+        click.echo(f"note: no knee found for {label}; the knee is not compared", err=True)
+        return []
+    return [check.knee_regression(label, knee, base_knee, max_regression)]

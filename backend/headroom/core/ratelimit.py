@@ -1,0 +1,82 @@
+"""Request rate limits: a fixed one-minute window per credential (API token or session
+cookie) and per client address for requests without one. Counters live in the API
+process's memory, or in Redis (HEADROOM_RATE_LIMIT_REDIS_URL) when several API processes
+must share them."""
+
+import hashlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from threading import Lock
+from typing import Protocol
+
+WINDOW_S = 60
+
+
+@dataclass(frozen=True)
+class Verdict:
+    allowed: bool
+    retry_after_s: int
+
+
+class Counter(Protocol):
+    def hit(self, key: str, window: int) -> int:
+        """Counts one request for `key` in minute `window`; returns the count so far."""
+        ...
+
+
+class MemoryCounter:
+    def __init__(self) -> None:
+        self._counts: dict[str, tuple[int, int]] = {}
+        self._lock = Lock()
+
+    def hit(self, key: str, window: int) -> int:
+        with self._lock:
+            seen_window, count = self._counts.get(key, (window, 0))
+            count = count + 1 if seen_window == window else 1
+            self._counts[key] = (window, count)
+            if len(self._counts) > 100_000:  # forget idle keys: they are all from old windows
+                self._counts = {k: v for k, v in self._counts.items() if v[0] == window}
+            return count
+
+
+class RedisCounter:
+    def __init__(self, url: str) -> None:
+        import redis
+
+        self._redis = redis.Redis.from_url(url)
+
+    def hit(self, key: str, window: int) -> int:
+        name = f"headroom:rate:{key}:{window}"
+        pipe = self._redis.pipeline()
+        pipe.incr(name)
+        pipe.expire(name, WINDOW_S * 2)
+        count, _ = pipe.execute()
+        return int(count)
+
+
+class RateLimiter:
+    def __init__(
+        self,
+        counter: Counter,
+        per_credential_per_min: int,
+        per_ip_per_min: int,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.counter, self.clock = counter, clock
+        self.limits = {"cred": per_credential_per_min, "ip": per_ip_per_min}
+
+    def check(self, credential: str | None, client_ip: str) -> Verdict:
+        kind, ident = ("cred", _digest(credential)) if credential else ("ip", client_ip)
+        limit = self.limits[kind]
+        if limit <= 0:
+            return Verdict(True, 0)
+        now = self.clock()
+        window = int(now // WINDOW_S)
+        count = self.counter.hit(f"{kind}:{ident}", window)
+        retry_after_s = int((window + 1) * WINDOW_S - now) + 1
+        return Verdict(count <= limit, retry_after_s)
+
+
+def _digest(credential: str) -> str:
+    return hashlib.sha256(credential.encode()).hexdigest()[:32]

@@ -1,0 +1,120 @@
+"""Who may call what: one rule per operation of the OpenAPI schema, keyed by (method, path).
+
+`role` is the lowest role that may call it: "public" (no sign-in), "signed_in" (any
+user, member of a workspace or not), or a workspace role "viewer" < "editor" < "owner".
+`scoped`: the path names an object of the workspace under test, so another workspace's
+owner gets 404 (existence is not revealed); unscoped operations act on the caller's own
+workspace(s) and are allowed for them. test_access_matrix derives every role's expected
+status from these rules; an operation without a rule fails it: add one here."""
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Level = Literal["public", "signed_in", "viewer", "editor", "owner"]
+
+
+@dataclass(frozen=True)
+class Rule:
+    role: Level
+    scoped: bool = True
+    params: dict[str, str] = field(default_factory=dict)  # path param -> world key
+    query: dict[str, str] = field(default_factory=dict)  # query param -> world key or value
+    fresh: bool = False  # objects made anew for each caller (deletes, per-user objects)
+    denied: int = 403  # what a member below `role` gets
+    missing_ok: bool = False  # 404 not_found is right: the world has no such result yet
+
+
+def r(role: Level, scoped: bool = True, **params: str) -> Rule:
+    return Rule(role, scoped, params)
+
+
+V1 = "/api/v1"
+RULES: dict[tuple[str, str], Rule] = {
+    ("GET", "/api/health"): r("public", False),
+    ("POST", f"{V1}/auth/login"): r("public", False),
+    ("POST", f"{V1}/auth/logout"): r("public", False),
+    ("GET", f"{V1}/auth/me"): r("signed_in", False),
+    # workspaces, members, invitations, tokens
+    ("GET", f"{V1}/workspaces"): r("signed_in", False),
+    ("POST", f"{V1}/workspaces"): r("signed_in", False),
+    ("GET", f"{V1}/workspaces/{{workspace_id}}/members"): r("viewer"),
+    ("PATCH", f"{V1}/workspaces/{{workspace_id}}/members/{{user_id}}"): r("owner"),
+    ("DELETE", f"{V1}/workspaces/{{workspace_id}}/members/{{user_id}}"): r("owner"),
+    ("GET", f"{V1}/workspaces/{{workspace_id}}/invitations"): r("owner"),
+    ("POST", f"{V1}/workspaces/{{workspace_id}}/invitations"): r("owner"),
+    ("DELETE", f"{V1}/workspaces/{{workspace_id}}/invitations/{{invitation_id}}"): r("owner"),
+    ("GET", f"{V1}/workspaces/{{workspace_id}}/tokens"): r("viewer"),
+    ("POST", f"{V1}/workspaces/{{workspace_id}}/tokens"): r("viewer"),
+    ("DELETE", f"{V1}/workspaces/{{workspace_id}}/tokens/{{token_id}}"): r("viewer"),
+    ("GET", f"{V1}/invitations/{{token}}"): r("public", token="invitation_token"),
+    ("POST", f"{V1}/invitations/{{token}}/accept"): r("public", token="invitation_token"),
+    # datasets and uploads
+    ("GET", f"{V1}/datasets"): r("viewer", False),
+    ("POST", f"{V1}/datasets"): r("editor", False),
+    ("GET", f"{V1}/datasets/{{dataset_id}}"): r("viewer"),
+    ("DELETE", f"{V1}/datasets/{{dataset_id}}"): r("editor"),
+    ("GET", f"{V1}/datasets/{{dataset_id}}/summary"): r("viewer"),
+    ("GET", f"{V1}/jobs/{{job_id}}"): r("viewer"),
+    ("POST", f"{V1}/uploads"): r("editor", False),
+    # uploads are private to the user who started them: others get 404
+    ("GET", f"{V1}/uploads/{{upload_id}}"): Rule("editor", fresh=True, denied=404),
+    ("DELETE", f"{V1}/uploads/{{upload_id}}"): Rule("editor", fresh=True),
+    ("PUT", f"{V1}/uploads/{{upload_id}}/chunks"): Rule("editor", fresh=True),
+    ("POST", f"{V1}/uploads/{{upload_id}}/complete"): Rule("editor", fresh=True),
+    # analyses and workloads
+    ("POST", f"{V1}/datasets/{{dataset_id}}/analyses"): r("editor"),
+    ("GET", f"{V1}/datasets/{{dataset_id}}/analyses"): r("viewer"),
+    ("POST", f"{V1}/datasets/{{dataset_id}}/analyses/sct"): r("editor"),
+    ("GET", f"{V1}/analyses/{{analysis_id}}"): r("viewer"),
+    ("POST", f"{V1}/datasets/{{dataset_id}}/characterizations"): r("editor"),
+    ("GET", f"{V1}/datasets/{{dataset_id}}/characterizations"): r("viewer"),
+    ("GET", f"{V1}/datasets/{{dataset_id}}/characterization"): Rule("viewer", missing_ok=True),
+    ("GET", f"{V1}/datasets/{{dataset_id}}/rules"): r("viewer"),
+    ("PUT", f"{V1}/datasets/{{dataset_id}}/rules"): r("editor"),
+    ("GET", f"{V1}/characterizations/{{item_id}}"): r("viewer", item_id="characterization_id"),
+    ("GET", f"{V1}/characterizations/{{item_id}}/model"): r(
+        "viewer", item_id="characterization_id"
+    ),
+    ("GET", f"{V1}/workloads/rules/schema"): r("signed_in", False),
+    ("GET", f"{V1}/workloads/model/schema"): r("signed_in", False),
+    ("GET", f"{V1}/workloads/rules/default"): r("signed_in", False),
+    # simulations
+    ("POST", f"{V1}/simulations"): r("editor", False),
+    ("GET", f"{V1}/simulations"): r("viewer", False),
+    ("GET", f"{V1}/simulations/schema"): r("signed_in", False),
+    ("POST", f"{V1}/simulations/schema/check"): r("signed_in", False),
+    ("GET", f"{V1}/simulations/presets"): r("signed_in", False),
+    ("GET", f"{V1}/simulations/presets/datasets/{{dataset_id}}"): Rule("viewer", missing_ok=True),
+    ("GET", f"{V1}/simulations/scenarios"): r("viewer", False),
+    ("POST", f"{V1}/simulations/scenarios"): r("editor", False),
+    ("GET", f"{V1}/simulations/scenarios/{{scenario_id}}"): r("viewer"),
+    ("PATCH", f"{V1}/simulations/scenarios/{{scenario_id}}"): r("editor"),
+    ("DELETE", f"{V1}/simulations/scenarios/{{scenario_id}}"): r("editor"),
+    ("GET", f"{V1}/simulations/{{simulation_id}}"): r("viewer"),
+    ("POST", f"{V1}/simulations/{{simulation_id}}/cancel"): r("editor"),
+    # reports, share links, comparisons
+    ("GET", f"{V1}/reports"): r("viewer", False),
+    ("POST", f"{V1}/reports"): r("editor", False),
+    ("POST", f"{V1}/reports/notes-preview"): r("editor", False),
+    ("GET", f"{V1}/reports/{{report_id}}"): r("viewer"),
+    ("PATCH", f"{V1}/reports/{{report_id}}"): r("editor"),
+    ("DELETE", f"{V1}/reports/{{report_id}}"): r("editor"),
+    ("POST", f"{V1}/reports/{{report_id}}/items"): r("editor"),
+    ("DELETE", f"{V1}/reports/{{report_id}}/items/{{item_id}}"): r(
+        "editor", item_id="report_item_id"
+    ),
+    ("GET", f"{V1}/reports/{{report_id}}/export"): r("viewer"),
+    ("GET", f"{V1}/reports/{{report_id}}/links"): r("viewer"),
+    ("POST", f"{V1}/reports/{{report_id}}/links"): r("editor"),
+    ("DELETE", f"{V1}/reports/{{report_id}}/links/{{link_id}}"): r("editor"),
+    ("GET", f"{V1}/public/reports/{{token}}"): r("public", token="share_token"),
+    ("GET", f"{V1}/public/reports/{{token}}/export"): r("public", token="share_token"),
+    ("GET", f"{V1}/comparisons/reports"): Rule(
+        "viewer", query={"a": "report_id", "b": "report_id"}
+    ),
+    ("GET", f"{V1}/comparisons/runs"): Rule(
+        "viewer", query={"kind": "=capacity", "a": "analysis_id", "b": "analysis_id"}
+    ),
+    ("GET", f"{V1}/policies/background/demos"): r("signed_in", False),
+    ("POST", f"{V1}/policies/background/compare"): r("signed_in", False),
+}
