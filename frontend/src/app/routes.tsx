@@ -4,6 +4,8 @@ import { AppShell } from "../features/shell/AppShell";
 import DatasetRoute from "../pages/DatasetRoute";
 import DatasetsRoute from "../pages/DatasetsRoute";
 import LoginRoute from "../pages/LoginRoute";
+import TeamRoute from "../pages/TeamRoute";
+import AcceptInviteRoute from "../pages/AcceptInviteRoute";
 import NotFoundRoute from "../pages/NotFoundRoute";
 import UploadRoute from "../pages/UploadRoute";
 import SimulationsRoute from "../pages/SimulationsRoute";
@@ -18,6 +20,7 @@ import ReportPublicRoute from "../pages/ReportPublicRoute";
 /** Every page of the app; the shell's children need a signed-in user. */
 export const routes: RouteObject[] = [
   { path: "/login", element: <LoginRoute /> },
+  { path: "/invite/:token", element: <AcceptInviteRoute /> },
   { path: "/r/:token", element: <ReportPublicRoute /> },
   {
     element: <RequireAuth>{(user) => <AppShell user={user} />}</RequireAuth>,
@@ -35,6 +38,7 @@ export const routes: RouteObject[] = [
       { path: "reports/:reportId", element: <ReportRoute /> },
       { path: "policies/background", lazy: async () => ({ Component: (await import("../pages/BackgroundPolicyRoute")).default }) },
       { path: "policies/connections", lazy: async () => ({ Component: (await import("../pages/ConnectionsRoute")).default }) },
+      { path: "settings/team", element: <TeamRoute /> },
       { path: "*", element: <NotFoundRoute /> },
     ],
   },

@@ -39,6 +39,9 @@ export function AppShell({ user }: { user: User }) {
               <NavLink to="/policies/background" className={navClass}>
                 Policies
               </NavLink>
+              <NavLink to="/settings/team" className={navClass}>
+                Team
+              </NavLink>
             </nav>
             <span className={styles.spacer} />
             <WorkspaceSwitcher />

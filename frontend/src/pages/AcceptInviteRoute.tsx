@@ -1,0 +1,5 @@
+import { AcceptInvitePage } from "../features/settings/AcceptInvitePage";
+
+export default function AcceptInviteRoute() {
+  return <AcceptInvitePage />;
+}

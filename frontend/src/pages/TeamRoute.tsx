@@ -1,0 +1,5 @@
+import { TeamPage } from "../features/settings/TeamPage";
+
+export default function TeamRoute() {
+  return <TeamPage />;
+}
