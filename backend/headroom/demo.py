@@ -1,6 +1,6 @@
-"""The demo workspace: a user, a workspace, a real sample log and a synthetic log with
+"""The demo workspace: a user, a workspace, a real sample log, a synthetic log with
 response times and a synthetic latency trace (so the capacity and concurrency views have
-something to show), each analysed in-process."""
+something to show), each analysed in-process; the two logs' workloads characterized."""
 
 import asyncio
 from collections.abc import AsyncIterator
@@ -26,6 +26,8 @@ from headroom.datasets.sniffing import sniff_file
 from headroom.engine.capacity import synth
 from headroom.jobs.models import Job, JobStatus
 from headroom.jobs.runner import Body, ingest_body, run_job
+from headroom.workloads import service as workloads_service
+from headroom.workloads.run import characterize_body
 from headroom.workspaces.models import Membership, Role
 
 DEMO_WORKSPACE = "Demo"
@@ -37,11 +39,13 @@ TRACE_NAME = "synthetic-pool-trace.csv"
 def seed_demo(settings: Settings, email: str, password: str, sample: Path | None) -> str:
     sample = sample or DEFAULT_SAMPLE
     principal, workspace_id = _demo_member(settings, email, password)
-    _add_log(settings, principal, workspace_id, sample.name, sample.read_bytes())
+    sample_id = _add_log(settings, principal, workspace_id, sample.name, sample.read_bytes())
     synthetic_id = _add_log(settings, principal, workspace_id, SYNTHETIC_NAME, synthetic_log())
     _analyse(settings, principal, synthetic_id, CapacityParamsIn())
     trace_id = _add_log(settings, principal, workspace_id, TRACE_NAME, synthetic_trace())
     _analyse(settings, principal, trace_id, SctParamsIn())
+    for dataset_id in (sample_id, synthetic_id):
+        _characterize(settings, principal, dataset_id)
     return f"{sample.name}, {SYNTHETIC_NAME} and {TRACE_NAME}"
 
 
@@ -115,6 +119,14 @@ def _analyse(
         _, job = analyses_service.create(session, principal, dataset_id, params)
         job_id = job.id if job else None
     _run(settings, job_id, capacity_body, f"the demo {params.kind} analysis failed")
+
+
+def _characterize(settings: Settings, principal: Principal, dataset_id: int) -> None:
+    """The workload characterization under the dataset's rules, as the dataset page shows."""
+    with session_scope(settings.resolved_database_url()) as session:
+        _, job = workloads_service.create(session, principal, dataset_id, None)
+        job_id = job.id if job else None
+    _run(settings, job_id, characterize_body, "the demo workload characterization failed")
 
 
 def _run(settings: Settings, job_id: int | None, body: Body, failure: str) -> None:
