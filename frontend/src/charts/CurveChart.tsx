@@ -75,10 +75,11 @@ function CurveTooltip({ config, active, payload }: TooltipProps & { config: Curv
   );
 }
 
+// Recharts names a vertical line's label position by the corner of the box that ends at the line.
 const LINE_LABEL = {
   top: "insideTopRight",
-  right: "insideTopRight",
-  left: "insideTopLeft",
+  left: "insideTopRight",
+  right: "insideTopLeft",
   bottom: "insideBottomRight",
 } as const;
 

@@ -41,8 +41,9 @@ export interface CurveMark {
   color: ColorToken;
   x: number;
   y?: number;
-  /** Where the label goes; "top" unless another mark sits there (a vertical line's label
-   * stays inside the plot: top right, "left" top left, "bottom" bottom right). */
+  /** Where the label goes; "top" unless another mark sits there. A vertical line's label
+   * stays inside the plot, at the top left of the line ("top", "left"), the top right
+   * ("right") or the bottom left ("bottom"). */
   labelPosition?: "top" | "bottom" | "left" | "right";
 }
 

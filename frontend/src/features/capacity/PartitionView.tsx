@@ -6,7 +6,9 @@ import { CurveChart } from "../../charts/CurveChart";
 import type { CurveChartConfig, CurveRow } from "../../charts/curveConfig";
 import { formatDecimal, formatPercent } from "../../lib/format";
 import styles from "./Capacity.module.css";
-import { kCurve, maxTopFraction, staticPartition } from "./partitionMath";
+import { kCurve, maxTopFraction, safetyFactor, staticPartition } from "./partitionMath";
+
+const DEFAULT_SAFETY = 0.7;
 
 interface PartitionViewProps {
   /** MaxConn(T) and MaxConn of the class, for the default safety factor. */
@@ -98,9 +100,10 @@ function chartConfig(maxRho: number, rho: number, k: number): CurveChartConfig {
 
 /** StaticPart: how many servers to reserve for the top class, with N, the safety factor and the mix as sliders. */
 export function PartitionView({ maxConnSla, maxConn, chartWidth }: PartitionViewProps) {
-  const fromAnalysis = maxConnSla !== null && maxConn !== null && maxConn > 0 ? Math.min(1, Math.max(0.01, maxConnSla / maxConn)) : 0.7;
+  const ratio = safetyFactor(maxConnSla, maxConn);
+  const fromAnalysis = ratio === null ? null : Math.max(0.01, Math.round(ratio * 100) / 100);
   const [servers, setServers] = useState(10);
-  const [safety, setSafety] = useState(Math.round(fromAnalysis * 100) / 100);
+  const [safety, setSafety] = useState(fromAnalysis ?? DEFAULT_SAFETY);
   const [rho, setRho] = useState(0.2);
   const part = staticPartition(servers, rho, safety);
   const maxRho = maxTopFraction(servers, safety);
@@ -124,10 +127,11 @@ export function PartitionView({ maxConnSla, maxConn, chartWidth }: PartitionView
           <Slider label="Safety factor" value={safety} min={0.01} max={1} step={0.01} format={(v) => formatDecimal(v, 2)} onChange={setSafety} testId="partition-safety" />
           <Slider label="Top-class fraction" value={rho} min={0} max={1} step={0.01} format={(v) => formatPercent(v, 0)} onChange={setRho} testId="partition-top" />
           <p className={styles.muted}>
-            Safety factor = MaxConn(T) / MaxConn of this class
-            {maxConnSla !== null && maxConn !== null ? ` = ${formatDecimal(maxConnSla, 1)} / ${formatDecimal(maxConn, 1)} = ${formatDecimal(fromAnalysis, 2)}` : ""}.{" "}
-            {Math.abs(safety - fromAnalysis) > 0.005 && (
-              <Button size="small" variant="ghost" onClick={() => setSafety(Math.round(fromAnalysis * 100) / 100)}>
+            {fromAnalysis === null
+              ? `Safety factor = MaxConn(T) / MaxConn of the class; no observed load meets the current threshold, so it is set by hand (${formatDecimal(DEFAULT_SAFETY, 2)} to start).`
+              : `Safety factor = MaxConn(T) / MaxConn of this class = ${formatDecimal(maxConnSla, 1)} / ${formatDecimal(maxConn, 1)} = ${formatDecimal(fromAnalysis, 2)}.`}{" "}
+            {fromAnalysis !== null && Math.abs(safety - fromAnalysis) > 0.005 && (
+              <Button size="small" variant="ghost" onClick={() => setSafety(fromAnalysis)}>
                 Use the analysis' {formatDecimal(fromAnalysis, 2)}
               </Button>
             )}

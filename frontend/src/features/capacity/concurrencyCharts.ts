@@ -29,8 +29,8 @@ export function rationalRange(s: SctServer): CurveRange[] {
 
 function marks(s: SctServer, withUsl: boolean): CurveMark[] {
   const out: CurveMark[] = [];
-  if (s.q_lower !== null) out.push({ id: "q-lower", label: `Q_lower ${s.q_lower}: pool size`, color: "chart-knee", x: s.q_lower, labelPosition: "left" });
-  if (s.q_upper !== null) out.push({ id: "q-upper", label: `Q_upper ${s.q_upper}`, color: "chart-breaking", x: s.q_upper });
+  if (s.q_lower !== null) out.push({ id: "q-lower", label: `Q_lower ${s.q_lower}: pool size`, color: "chart-knee", x: s.q_lower });
+  if (s.q_upper !== null) out.push({ id: "q-upper", label: `Q_upper ${s.q_upper}`, color: "chart-breaking", x: s.q_upper, labelPosition: "right" });
   const nStar = s.usl?.n_star;
   if (withUsl && nStar !== null && nStar !== undefined && nStar <= (s.q_max_observed ?? 0)) {
     out.push({ id: "n-star", label: `USL N* ${formatDecimal(nStar, 1)}`, color: "chart-model", x: nStar, labelPosition: "bottom" });
@@ -76,6 +76,6 @@ export function responseConfig(name: string, s: SctServer): CurveChartConfig {
     yAxisUnit: (v) => (v === 0 ? "0" : formatLatency(v)),
     series: [{ key: "rt", label: "measured mean", color: "chart-latency", points: true }],
     ranges: rationalRange(s),
-    marks: s.q_lower === null ? [] : [{ id: "q-lower", label: `Q_lower ${s.q_lower}`, color: "chart-knee", x: s.q_lower, labelPosition: "left" }],
+    marks: s.q_lower === null ? [] : [{ id: "q-lower", label: `Q_lower ${s.q_lower}`, color: "chart-knee", x: s.q_lower }],
   };
 }

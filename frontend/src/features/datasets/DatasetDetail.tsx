@@ -12,6 +12,7 @@ import { Loading } from "../../components/Spinner";
 import { formatBytes, formatDateTime } from "../../lib/format";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { CapacitySection } from "../capacity/CapacitySection";
+import { ConcurrencyTab } from "../capacity/ConcurrencySection";
 import { CharacterizationGate } from "../characterization/Gate";
 import { LatencyTab } from "../characterization/LatencyTab";
 import { RulesTab } from "../characterization/RulesTab";
@@ -52,6 +53,7 @@ const TABS = [
   { id: "rules", label: "Rules" },
   { id: "parse", label: "Parse report" },
   { id: "capacity", label: "Capacity" },
+  { id: "concurrency", label: "Concurrency" },
 ] as const;
 
 type TabId = (typeof TABS)[number]["id"];
@@ -77,6 +79,8 @@ function TabPanel({ tab, dataset }: { tab: TabId; dataset: Dataset }) {
       return <ParseReport dataset={dataset} />;
     case "capacity":
       return <CapacitySection datasetId={id} />;
+    case "concurrency":
+      return <ConcurrencyTab dataset={dataset} />;
   }
 }
 
