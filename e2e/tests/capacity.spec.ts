@@ -71,6 +71,9 @@ test("drag the SLA line of the demo's M/M/4 analysis, then partition the cluster
   // the evidence link of a recommendation brings its chart into view
   await page.getByRole("link", { name: /Evidence: the power-ratio chart/ }).click();
   await expect(page.getByTestId("power-chart")).toBeInViewport();
+  await page.getByTestId("capacity-recommendations").screenshot({ path: path.join(artifacts, "capacity-recommendations.png") });
+  await page.getByTestId("power-capacity").screenshot({ path: path.join(artifacts, "capacity-power.png") });
+  await page.getByRole("region", { name: "SLA for all" }).screenshot({ path: path.join(artifacts, "capacity-sla.png") });
 
   // partition: the worked example of sla.md needs K = 5 of 10 servers at a safety factor of 18/26
   const partition = page.getByTestId("partition-view");
