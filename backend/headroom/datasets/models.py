@@ -2,7 +2,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, ForeignKey, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from headroom.core.db import Base
@@ -27,7 +27,7 @@ class Dataset(Base):
     name: Mapped[str] = mapped_column(String(255))
     size_bytes: Mapped[int] = mapped_column(BigInteger)
     sha256: Mapped[str] = mapped_column(String(64))
-    format: Mapped[str | None] = mapped_column(String(100))
+    format: Mapped[str | None] = mapped_column(Text)
     status: Mapped[str] = mapped_column(String(20), default=DatasetStatus.uploaded)
     storage_key: Mapped[str] = mapped_column(String(500))
     uploaded_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))

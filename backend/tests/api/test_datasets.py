@@ -160,3 +160,14 @@ def test_multipart_with_extra_fields_takes_the_file_part(
     assert response.status_code == 201, response.text
     assert response.json()["size_bytes"] == sample_log.stat().st_size
     assert response.json()["name"] == "nightly.log"
+
+
+def test_an_iis_log_with_a_long_w3c_format_name_uploads_and_ingests(settings: Settings) -> None:
+    """W3C format names carry the whole #Fields line, longer than 100 characters."""
+    log = Path(__file__).resolve().parents[3] / "data" / "logs" / "lnav_iis_w3c_time-taken.log"
+    client = signed_in(settings, member(settings, "w3c@example.com", "Shop"))
+    response = upload(client, log.read_bytes(), name="iis.log")
+    assert response.status_code == 201, response.text
+    assert response.json()["format"].startswith("w3c") and len(response.json()["format"]) > 100
+    run_job(settings, response.json()["job"]["id"], ingest_body)
+    assert client.get(f"/api/v1/datasets/{response.json()['id']}").json()["status"] == "ready"
