@@ -17,6 +17,7 @@ from headroom.datasets.ingest_outputs import RejectTally, finish, parts_prefix, 
 from headroom.datasets.models import Dataset, DatasetStatus
 from headroom.engine.logs import Detection, detect_format, iter_chunks, open_log, parse_chunk
 from headroom.engine.logs.compression import sniff_compression
+from headroom.engine.logs.w3c import format_after
 from headroom.jobs import service as job_service
 
 SNIFF_BYTES = 1 << 20
@@ -78,8 +79,10 @@ def run_sequential(
     rejects = RejectTally()
     report(0.0, "parsing")
     with CountingReader(open(prepared.path, "rb")) as raw, open_log(raw) as stream:  # type: ignore[arg-type]
+        fmt = prepared.detection.format
         for chunk in iter_chunks(stream, settings.ingest_chunk_bytes):
-            parsed = parse_chunk(chunk, prepared.detection)
+            parsed = parse_chunk(chunk, fmt)
+            fmt = format_after(fmt, chunk.data)
             rejects.add(parsed.rejects, parsed.reject_count)
             keys.append(write_part(store, prepared.dataset_id, chunk.index, parsed.table))
             report(PARSE_SHARE * raw.bytes_read / max(prepared.size_bytes, 1), "parsing")

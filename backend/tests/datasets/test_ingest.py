@@ -95,3 +95,22 @@ def test_latency_percentiles_from_a_trailing_response_time(
     for key, q in (("p50_s", 50), ("p95_s", 95), ("p99_s", 99)):
         assert abs(latency[key] - np.percentile(seconds, q)) < 1e-9
     assert summary["first_ts"].startswith("2024-03-01T09:00:00")
+
+
+def test_sequential_ingest_carries_a_changed_w3c_header_into_later_chunks(
+    settings: Settings,
+) -> None:
+    """The `#Fields:` order changes in the first chunk; later chunks have no header."""
+    lines = ["#Fields: date time c-ip cs-method cs-uri-stem sc-status time-taken"]
+    lines += [f"2024-03-01 00:00:{i % 60:02d} 10.0.0.{i % 250} GET /a 200 {i}" for i in range(50)]
+    lines += ["#Fields: date time cs-method cs-uri-stem sc-status time-taken c-ip"]
+    lines += [f"2024-03-01 00:01:{i % 60:02d} GET /b 404 {i} 10.0.1.{i % 250}" for i in range(2000)]
+    data = ("\n".join(lines) + "\n").encode()
+    small_chunks = settings.model_copy(update={"ingest_chunk_bytes": 8192})
+    assert len(data) > 8 * small_chunks.ingest_chunk_bytes
+    client = signed_in(settings, member(settings, "w3c@example.com", "Shop"))
+    summary = ingest(small_chunks, client, data, "u_ex.log")
+    # the two directive lines are the only rejects (counted, as every non-request line)
+    assert [r["reason"] for r in summary["rejects"]] == ["W3C directive line, not a request"] * 2
+    assert summary["request_count"] == 2050
+    assert summary["status_counts"]["2xx"] == 50 and summary["status_counts"]["4xx"] == 2000

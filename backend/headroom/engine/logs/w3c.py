@@ -138,3 +138,17 @@ def _errors(frame: pl.DataFrame, raw: pl.DataFrame, table: pl.DataFrame) -> np.n
     )  # fmt: skip
     both = raw.select("directive", "line", "n_fields", "tokens").with_columns(table["ts"])
     return both.select(code).to_series().to_numpy().astype(np.int8)
+
+
+def format_after(fmt: str, data: bytes | bytearray) -> str:
+    """The format for the text that follows `data`: a W3C format takes the last `#Fields:`
+    directive in `data` (at a line start), so the next chunk reads its columns right."""
+    if fmt.partition(":")[0] != "w3c":
+        return fmt
+    at = len(data)
+    while (at := data.rfind(b"#Fields:", 0, at)) >= 0:
+        if at == 0 or data[at - 1] == 10:
+            line_end = data.find(b"\n", at)
+            line = bytes(data[at : line_end if line_end >= 0 else len(data)])
+            return "w3c:" + line.decode("utf-8", "replace").removeprefix("#Fields:").strip()
+    return fmt

@@ -11,6 +11,7 @@ import pytest
 
 from headroom.datasets.ingest_ranges import format_at, plan_ranges
 from headroom.engine.logs import detect_format, parse_chunk
+from headroom.engine.logs.w3c import format_after
 
 LINE = b'10.0.0.1 - - [22/Nov/2026:05:00:00 +0100] "GET /a?x=1 HTTP/1.1" 200 512 "-" "curl/8" 0.012'
 HEADERS = [
@@ -117,3 +118,10 @@ def test_format_at_leaves_other_formats_and_the_first_range(tmp_path: Path) -> N
     path.write_bytes(LINE + b"\n")
     assert format_at(path, 10, "combined") == "combined"
     assert format_at(path, 0, "w3c:date time") == "w3c:date time"
+
+
+def test_format_after_takes_the_last_directive_at_a_line_start() -> None:
+    data = b"#Fields: a b\nx y\n#Fields: c d e\nu v w\nq # not #Fields: f\n"
+    assert format_after("w3c:a b", data) == "w3c:c d e"
+    assert format_after("w3c:a b", b"x y\n") == "w3c:a b"
+    assert format_after("combined", data) == "combined"
