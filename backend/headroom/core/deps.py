@@ -89,14 +89,21 @@ def require_role(role: Role) -> Callable[[Request, Principal], Principal]:
     in every later workspace check, made once the object's workspace is known."""
 
     def gate(request: Request, principal: CurrentPrincipal) -> Principal:
-        raw = str(request.path_params.get("workspace_id", ""))
-        if raw.isdigit():
-            principal.require(int(raw), role)
+        if "workspace_id" in request.path_params:
+            principal.require(_workspace_id(request.path_params["workspace_id"]), role)
         elif not any(principal.allows(w, role) for w in principal.roles):
             raise Forbidden(f"this needs the {role.value} role in a workspace")
         return principal.acting_as(role)
 
     return gate
+
+
+def _workspace_id(raw: object) -> int:
+    """Any integer the route accepts, negative ones included (no workspace has them: 404)."""
+    try:
+        return int(str(raw))
+    except ValueError:
+        return 0
 
 
 ViewerAccess = Annotated[Principal, Depends(require_role(Role.viewer))]

@@ -100,3 +100,14 @@ def test_only_owners_invite_and_members_are_not_reinvited(settings: Settings) ->
     assert signed_in(settings, editor).post(path, json=body).status_code == 403
     again = signed_in(settings, owner).post(path, json={"email": "ed@example.com"})
     assert again.status_code == 409 and again.json()["error"]["code"] == "already_member"
+
+
+def test_no_workspace_id_slips_past_the_role_gate(settings: Settings) -> None:
+    """Negative and unknown ids are workspaces the caller is not in: 404, nothing stored."""
+    owner = member(settings, "gate@example.com", "Gate", Role.owner)
+    client = signed_in(settings, owner)
+    for workspace_id in (-1, 0, owner.workspace_id + 1000):
+        response = client.post(
+            f"/api/v1/workspaces/{workspace_id}/invitations", json={"email": "x@example.com"}
+        )
+        assert response.status_code == 404, response.text
