@@ -12,7 +12,8 @@ test("an owner invites a teammate, who joins from a second browser and sees the 
   await signIn(page);
   const name = `teams-shared-${Date.now()}.log`;
   const uploaded = await page.request.post(`/api/v1/datasets?name=${name}`, {
-    data: readFileSync(sampleLog),
+    // its own bytes: uploads dedupe by content, and upload.spec.ts uploads the whole sample
+    data: readFileSync(sampleLog).toString().split("\n").slice(0, 2000).join("\n") + "\n",
     headers: { "Content-Type": "application/octet-stream" },
   });
   expect(uploaded.status()).toBe(201);

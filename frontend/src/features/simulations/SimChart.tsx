@@ -104,6 +104,8 @@ function renderSeries(s: SimSeries, onPointClick?: (point: XY) => void) {
       strokeWidth={s.kind === "step" && s.dashed !== true ? 2.4 : 1.6}
       strokeDasharray={s.dashed === true ? "5 4" : undefined}
       dot={false}
+      // a hover dot would sit on top of a clickable point and swallow its click
+      activeDot={onPointClick === undefined ? undefined : false}
       connectNulls
     />
   );
