@@ -32,7 +32,7 @@ export function SweepView({ simulation, doc }: { simulation: Simulation; doc: Sw
   };
   const series = [
     { key: "front", label: "Pareto frontier", color: "chart-knee" as const, kind: "step" as const, points: front.map((p) => ({ x: p.cost, y: p.badness })) },
-    { key: "runs", label: `Runs (${points.length})`, color: "chart-requests" as const, kind: "points" as const, points: points.filter((p) => !onFront.has(p.index)).map((p) => ({ x: p.cost, y: p.badness, tag: p.index })) },
+    { key: "runs", label: `Other runs (${points.length - front.length})`, color: "chart-requests" as const, kind: "points" as const, points: points.filter((p) => !onFront.has(p.index)).map((p) => ({ x: p.cost, y: p.badness, tag: p.index })) },
     { key: "pareto", label: `Pareto-optimal runs (${front.length})`, color: "chart-breaking" as const, kind: "points" as const, points: front.map((p) => ({ x: p.cost, y: p.badness, tag: p.index })) },
   ];
   const row = doc.runs.find((r) => r.index === selected) ?? null;
