@@ -11,7 +11,7 @@ import { jobFailure } from "../jobs/jobFailure";
 import { useJob } from "../jobs/useJob";
 import styles from "./Capacity.module.css";
 import { paramsSummary } from "./params";
-import { analysisKeys, useAnalysis } from "./queries";
+import { analysisKeys, useAnalyses, useAnalysis } from "./queries";
 
 const FAILURE_HINTS: Record<string, string> = {
   no_latency:
@@ -51,6 +51,22 @@ export function RunsList({ items, selected, onSelect, testId }: RunsListProps) {
         </li>
       ))}
     </ul>
+  );
+}
+
+/** The "Earlier runs" column beside a run form: loading, a load error, or the list. */
+export function EarlierRuns({ analyses, ...list }: RunsListProps & { analyses: ReturnType<typeof useAnalyses> }) {
+  return (
+    <div>
+      <h3 className={styles.subheading}>Earlier runs</h3>
+      {analyses.isPending ? (
+        <Loading label="Loading analyses…" />
+      ) : analyses.isError ? (
+        <ErrorBanner error={analyses.error} title="Could not load the analyses" />
+      ) : (
+        <RunsList {...list} />
+      )}
+    </div>
   );
 }
 

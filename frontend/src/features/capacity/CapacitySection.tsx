@@ -1,9 +1,7 @@
 import { useState } from "react";
 import { readCapacityReport } from "../../api/capacityReport";
 import { Card } from "../../components/Card";
-import { ErrorBanner } from "../../components/ErrorBanner";
-import { Loading } from "../../components/Spinner";
-import { AnalysisGate, RunsList } from "./AnalysisRuns";
+import { AnalysisGate, EarlierRuns } from "./AnalysisRuns";
 import { AnalysisView } from "./AnalysisView";
 import styles from "./Capacity.module.css";
 import { ParamsForm } from "./ParamsForm";
@@ -21,16 +19,7 @@ export function CapacitySection({ datasetId }: { datasetId: number }) {
       <Card title="Run a capacity analysis" subtitle="Knee curves, SLA targets and capacity per request class. Each parameter set is kept as its own analysis.">
         <div className={styles.runGrid}>
           <ParamsForm onRun={(p) => run.mutate(p)} running={run.isPending} error={run.error} canRun />
-          <div>
-            <h3 className={styles.subheading}>Earlier runs</h3>
-            {analyses.isPending ? (
-              <Loading label="Loading analyses…" />
-            ) : analyses.isError ? (
-              <ErrorBanner error={analyses.error} title="Could not load the analyses" />
-            ) : (
-              <RunsList items={items} selected={selected} onSelect={setPicked} testId="capacity-runs" />
-            )}
-          </div>
+          <EarlierRuns analyses={analyses} items={items} selected={selected} onSelect={setPicked} testId="capacity-runs" />
         </div>
       </Card>
       {selected !== null && (

@@ -4,9 +4,8 @@ import { Button } from "../../components/Button";
 import { Card } from "../../components/Card";
 import { EmptyState } from "../../components/EmptyState";
 import { ErrorBanner } from "../../components/ErrorBanner";
-import { Loading } from "../../components/Spinner";
 import { TextField } from "../../components/TextField";
-import { AnalysisGate, RunsList } from "./AnalysisRuns";
+import { AnalysisGate, EarlierRuns } from "./AnalysisRuns";
 import styles from "./Capacity.module.css";
 import { ConcurrencyView } from "./ConcurrencyView";
 import { isTraceFormat, sctDraftToParams, type SctDraft } from "./params";
@@ -58,16 +57,7 @@ export function ConcurrencySection({ datasetId, isTrace }: { datasetId: number; 
       <Card title="Find the best pool size" subtitle="Throughput and response time against the concurrency inside each server (SCT model), with the Universal Scalability Law as a second estimate.">
         <div className={styles.runGrid}>
           <SctForm onRun={(p) => run.mutate(p)} running={run.isPending} error={run.error} />
-          <div>
-            <h3 className={styles.subheading}>Earlier runs</h3>
-            {analyses.isPending ? (
-              <Loading label="Loading analyses…" />
-            ) : analyses.isError ? (
-              <ErrorBanner error={analyses.error} title="Could not load the analyses" />
-            ) : (
-              <RunsList items={items} selected={selected} onSelect={setPicked} testId="sct-runs" />
-            )}
-          </div>
+          <EarlierRuns analyses={analyses} items={items} selected={selected} onSelect={setPicked} testId="sct-runs" />
         </div>
       </Card>
       {selected !== null && (
