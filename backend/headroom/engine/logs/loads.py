@@ -63,3 +63,29 @@ def find3(buf: np.ndarray, pos: int, a: int, b: int, c: int) -> int:
     while pos < n and buf[pos] != a and buf[pos] != b and buf[pos] != c:
         pos += 1
     return pos
+
+
+@intrinsic
+def _borrow(typingctx, arr):
+    """The same array without its reference count (a null meminfo): numba then skips the
+    atomic increments and decrements it does each time a hot helper receives the array.
+    Only for use while the original is alive (within the function that holds it)."""
+    if not isinstance(arr, types.Array):
+        return None
+    sig = arr(arr)
+
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        out = context.make_array(signature.return_type)(context, builder)
+        for name in ("nitems", "itemsize", "data", "shape", "strides", "parent"):
+            setattr(out, name, getattr(ary, name))
+        out.meminfo = context.get_constant_null(types.MemInfoPointer(types.voidptr))
+        return out._getvalue()
+
+    return sig, codegen
+
+
+@njit(cache=True, inline="always")
+def borrow(arr: np.ndarray) -> np.ndarray:
+    """arr without reference counting (see _borrow): for the helpers of a per-line loop."""
+    return _borrow(arr)  # type: ignore[call-arg]

@@ -21,8 +21,9 @@ from .fields import (
     split_url,
     unit_word_scale,
 )
+from .loads import borrow
 from .strftime import match_strftime
-from .views import row_views
+from .views import make_views
 
 # step kinds
 LIT = 0
@@ -412,14 +413,15 @@ def _after_end(buf: np.ndarray, e: int) -> int:
 def scan_template(
     buf: np.ndarray, n: int, prog: tuple, conv: np.ndarray, fast: np.ndarray, cols: tuple
 ) -> tuple:
-    """Split, delimit and convert the n lines of buf, and make the string views of the
-    lines that parse (see views.make_views for `cols`), in one pass over the bytes.
+    """Split, delimit and convert the n lines of buf in one pass over the bytes, then make
+    the string views of the lines that parse (see views.make_views for `cols`).
     `fast`: a CLF shape (see clf.py) to try that fast path first, or empty.
 
     Returns starts, ends, fs, fe, ival, fval, flag, req, err, err_step, err_pos, views,
-    extra, valid; the per-field arrays are (slot, line), only meaningful where err == 0.
+    extra, valid; the per-field arrays are (slot, line), only meaningful where err == 0; the
+    views and their validity have one row per parsed line.
     """
-    n_slots, m = conv.size, cols[0].size
+    n_slots = conv.size
     starts, ends = np.empty(n, np.int64), np.empty(n, np.int64)
     fs = np.empty((n_slots, n), np.int32)  # chunks are < 2 GiB
     fe = np.empty((n_slots, n), np.int32)
@@ -430,18 +432,14 @@ def scan_template(
     err = np.zeros(n, np.int8)
     err_step = np.zeros(n, np.int16)
     err_pos = np.zeros(n, np.int64)
-    out = (fs, fe, ival, fval, flag, req)
-    views, valid, extra = (
-        np.empty((m, 2 * n), np.uint64),
-        np.empty((m, n), np.bool_),
-        np.empty(1024, np.uint8),
-    )
-    w = 0
     day = np.array([-1, 0], np.int64)
+    # the loop's helpers get borrowed arrays: no atomic reference counting per line
+    out = (borrow(fs), borrow(fe), borrow(ival), borrow(fval), borrow(flag), borrow(req))
+    buf_, fast_, day_ = borrow(buf), borrow(fast), borrow(day)
     pos = 0
     for i in range(n):
         starts[i] = pos
-        end = match_clf(buf, pos, fast, out, i, day) if fast.size else -1
+        end = match_clf(buf_, pos, fast_, out, i, day_) if fast.size else -1
         if end >= 0:
             ends[i], pos = end, _after_end(buf, end)
         else:
@@ -449,10 +447,9 @@ def scan_template(
             pos, end, slashed = _next_line(buf, pos)
             ends[i] = end
             err[i], err_step[i], err_pos[i] = _generic(
-                buf, starts[i], end, slashed, prog, conv, out, i
+                buf_, starts[i], end, slashed, prog, conv, out, i
             )
-        if err[i] == 0:
-            extra, w = row_views(buf, (fs, fe, req, flag), cols, (views, valid, extra), i, i, w)
+    views, extra, valid = make_views(buf, (fs, fe, req, flag), cols, np.flatnonzero(err == 0))
     return (
         starts,
         ends,
@@ -466,7 +463,7 @@ def scan_template(
         err_step,
         err_pos,
         views,
-        extra[:w],
+        extra,
         valid,
     )
 

@@ -163,14 +163,10 @@ def _string_sources(p: Program) -> list[tuple[str, int, int, bool]]:
 def _assemble(
     parser: TemplateParser, buf: np.ndarray, ok: np.ndarray, values: tuple, strings: tuple
 ) -> pl.DataFrame:
-    """The table of the ok lines from the scanner's (ival, fval, flag) and (views, extra,
-    valid) of every line."""
+    """The table of the ok lines from the scanner's (ival, fval, flag) of every line and
+    (views, extra, valid) of the ok lines."""
     cols = _numeric_columns(parser, ok, *values)
     views, extra, valid = strings
-    if ok.size < valid.shape[1]:
-        m = views.shape[0]
-        views = views.reshape(m, valid.shape[1], 2)[:, ok].reshape(m, 2 * ok.size)
-        valid = valid[:, ok]
     names = [s[0] for s in parser.strings]
     for series in views_to_series(names, buf, views, extra, valid):
         cols[series.name] = series

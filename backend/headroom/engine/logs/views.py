@@ -19,14 +19,6 @@ ESCAPED = 4  # scanner.ESCAPED (not imported: keeps this module free of the scan
 
 
 @njit(cache=True, inline="always")
-def _span(fs: np.ndarray, fe: np.ndarray, req: np.ndarray, src: int, i: int) -> tuple[int, int]:
-    if src >= 0:
-        return fs[src, i], fe[src, i]
-    j = -1 - src
-    return req[2 * j, i], req[2 * j + 1, i]
-
-
-@njit(cache=True, inline="always")
 def _unescape(buf: np.ndarray, s: int, e: int, out: np.ndarray, w: int) -> int:
     j = s
     while j < e:
@@ -41,50 +33,49 @@ def _unescape(buf: np.ndarray, s: int, e: int, out: np.ndarray, w: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _write_view(v: np.ndarray, c: int, o: int, src: np.ndarray, s: int, n: int, index: int) -> None:
-    """The view at v[c, o:o+2]: length and 4-byte prefix, then 8 more inline bytes or the
-    buffer index and offset."""
-    head = np.uint64(n) | (low_bytes(word_at(src, s), min(n, 4)) << np.uint64(32))
-    v[c, o] = head
+def _view_words(w0: np.uint64, w4: np.uint64, s: int, n: int, index: int) -> tuple:
+    """The view of n bytes at s whose first words are w0 (bytes 0..7) and w4 (4..11):
+    length and 4-byte prefix, then 8 more inline bytes or the buffer index and offset.
+    Scalars only: a helper taking arrays costs reference counting on every call."""
+    head = np.uint64(n) | (low_bytes(w0, min(n, 4)) << np.uint64(32))
     if n <= INLINE:
-        v[c, o + 1] = low_bytes(word_at(src, s + 4), n - 4) if n > 4 else np.uint64(0)
-    else:
-        v[c, o + 1] = np.uint64(index) | (np.uint64(s) << np.uint64(32))
+        return head, (low_bytes(w4, n - 4) if n > 4 else np.uint64(0))
+    return head, np.uint64(index) | (np.uint64(s) << np.uint64(32))
 
 
-@njit(cache=True, inline="always")
-def row_views(
-    buf: np.ndarray,
-    spans: tuple,
-    cols: tuple,
-    out: tuple,
-    r: int,
-    i: int,
-    w: int,
-) -> tuple[np.ndarray, int]:
-    """Write line i's views into row r of out = (views, valid, extra); returns the unescaped
-    copies buffer (grown when needed) and its fill."""
+@njit(cache=True)
+def _grown(extra: np.ndarray, w: int, need: int) -> np.ndarray:
+    """extra with room for `need` more bytes after its first w."""
+    if w + need <= extra.size:
+        return extra
+    grown = np.empty(2 * extra.size + need, np.uint8)
+    grown[:w] = extra[:w]
+    return grown
+
+
+@njit(cache=True)
+def _escaped_views(
+    buf: np.ndarray, spans: tuple, cols: tuple, rows: np.ndarray, out: tuple
+) -> np.ndarray:
+    """Overwrite the views of valid ESCAPED values with unescaped copies; returns the copies."""
     fs, fe, req, flag = spans
-    src, esc_slot, dash_null = cols
-    views, valid, extra = out
-    for c in range(src.size):
-        s, e = _span(fs, fe, req, src[c], i)
-        if s < 0 or (dash_null[c] and e - s == 1 and buf[s] == 45):
-            views[c, 2 * r] = views[c, 2 * r + 1] = 0
-            valid[c, r] = False
-            continue
-        valid[c, r] = True
-        if esc_slot[c] >= 0 and flag[esc_slot[c], i] & ESCAPED:
-            if w + e - s > extra.size:
-                grown = np.empty(2 * extra.size + e - s, np.uint8)
-                grown[:w] = extra[:w]
-                extra = grown
+    src, esc_slot, _dash = cols
+    views, valid = out
+    extra = np.empty(1024, np.uint8)
+    w = 0
+    for r in range(rows.size):
+        i = rows[r]
+        for c in range(src.size):
+            k, esc = src[c], esc_slot[c]
+            if esc < 0 or not valid[c, r] or not flag[esc, i] & ESCAPED:
+                continue
+            s, e = (fs[k, i], fe[k, i]) if k >= 0 else (req[-2 - 2 * k, i], req[-1 - 2 * k, i])
+            extra = _grown(extra, w, e - s)
             w2 = _unescape(buf, s, e, extra, w)
-            _write_view(views, c, 2 * r, extra, w, w2 - w, 1)
+            a, b = _view_words(word_at(extra, w), word_at(extra, w + 4), w, w2 - w, 1)
+            views[c, 2 * r], views[c, 2 * r + 1] = a, b
             w = w2
-        else:
-            _write_view(views, c, 2 * r, buf, s, e - s, 0)
-    return extra, w
+    return extra[:w]
 
 
 @njit(cache=True)
@@ -95,15 +86,32 @@ def make_views(
     validity (m, len(rows)). spans = (fs, fe, req, flag) of the scanner; cols = (src,
     esc_slot, dash_null): column c comes from field slot src[c] or, when negative, from
     request part -1-src[c]; a negative start is null; `dash_null[c]` nulls a lone `-`.
-    Values are unescaped when flag[esc_slot[c]] marks the field ESCAPED."""
-    m, n = cols[0].size, rows.size
+    Values are unescaped when flag[esc_slot[c]] marks the field ESCAPED.
+
+    Row by row (a line's fields share cache lines); escaped values in a second pass, so
+    this loop calls no helper taking arrays (each such call costs atomic reference
+    counting) and keeps no growing buffer."""
+    fs, fe, req, flag = spans
+    src, esc_slot, dash_null = cols
+    m, n = src.size, rows.size
     views = np.empty((m, 2 * n), np.uint64)
     valid = np.empty((m, n), np.bool_)
-    extra = np.empty(1024, np.uint8)
-    w = 0
+    escaped = 0
     for r in range(n):
-        extra, w = row_views(buf, spans, cols, (views, valid, extra), r, rows[r], w)
-    return views, extra[:w], valid
+        i = rows[r]
+        for c in range(m):
+            k, esc = src[c], esc_slot[c]
+            s, e = (fs[k, i], fe[k, i]) if k >= 0 else (req[-2 - 2 * k, i], req[-1 - 2 * k, i])
+            ok = s >= 0 and not (dash_null[c] and e - s == 1 and buf[s] == 45)
+            valid[c, r] = ok
+            s = max(s, 0)
+            a, b = _view_words(word_at(buf, s), word_at(buf, s + 4), s, e - s, 0)
+            views[c, 2 * r] = a if ok else np.uint64(0)
+            views[c, 2 * r + 1] = b if ok else np.uint64(0)
+            escaped += ok and esc >= 0 and (flag[esc, i] & ESCAPED) != 0
+    if escaped == 0:
+        return views, np.empty(0, np.uint8), valid
+    return views, _escaped_views(buf, spans, cols, rows, (views, valid)), valid
 
 
 def _validity(valid: np.ndarray) -> pa.Buffer | None:
