@@ -8,6 +8,13 @@ headroom.engine.background), the code the simulator core will call per arrival /
    scanned from the first second with room). Both must give the same waits.
 2. Background policies: the adaptive controller over 1M rounds, against the same round
    model and controller in plain Python. Both must give the same quotas.
+3. Capacity discovery as the simulator's virtual_queue stage (engine/sim/waiting_room.py)
+   on the 100 req/s server of tests/engine/sim/test_sim_waiting_room_discovery.py (4 PS
+   cores, 0.04 s demand, pool 16, overhead above 8; demand 260 req/s; max wait 60 s):
+   simulated seconds to converge from the start, after the capacity doubles (1 -> 2 VMs
+   at 400 s) and after it halves (2 -> 1 VMs at 600 s), medians over seeds, beside the
+   power-ratio peak of a sweep of fixed capacities (the reference the estimate aims at)
+   and capacity-queue.md's expectations (~200 s; "a few hundred seconds").
 Medians of --runs runs (>= 3) and ratios are printed.
 """
 
@@ -108,6 +115,64 @@ def bench_background(n: int, runs: int) -> None:
     print(f"  reference (Python){slow:8.3f} s  ratio {slow / fast:6.1f}x")
 
 
+def _discovery_run(schedule: list[list[int]], duration_s: float, seed: int, **adm: object):
+    from headroom.engine.sim import Simulation
+
+    doc = {
+        "duration_s": duration_s,
+        "workload": {
+            "arrivals": {"rate_per_s": 260.0},
+            "service_s": {"dist": "constant", "value": 0.04},
+        },
+        "cluster": {
+            "cores": 4,
+            "pool_limit": 16,
+            "overhead": {"q_upper": 8, "factor": 0.98},
+            "vms": {"min": 1, "max": 2, "start": schedule[0][1]},
+            "boot_s": 0,
+        },
+        "dispatch": {"policy": "least_connections", "per": "request"},
+        "autoscaling": {"policy": "scheduled", "schedule": schedule, "step_s": 8},
+        "admission": {"policy": "virtual_queue", "max_wait_s": 60, **adm},
+    }
+    return Simulation(doc).run(seed)
+
+
+def _swept_peak(vms: int, rates: np.ndarray) -> float:
+    gamma = []
+    for rate in rates:
+        r = _discovery_run([[0, vms]], 160.0, 0, capacity=float(rate))
+        gamma.append(r.completed / r.duration_s / r.latency.mean_s)
+    return float(rates[int(np.argmax(gamma))])
+
+
+def bench_discovery(seeds: int) -> None:
+    cases = (
+        ("from the start (1 VM)", [[0, 1]], 400.0, 0.0, 1),
+        ("after doubling at 400 s", [[0, 1], [400, 2]], 1000.0, 400.0, 2),
+        ("after halving at 600 s", [[0, 2], [600, 1]], 1200.0, 600.0, 1),
+    )
+    peaks = {1: _swept_peak(1, np.arange(40.0, 90.1, 5.0))}
+    peaks[2] = _swept_peak(2, np.arange(80.0, 180.1, 10.0))
+    print(f"capacity discovery in the simulator, {seeds} seeds (medians)")
+    print(f"  swept power-ratio peak: 1 VM {peaks[1]:.0f} req/s, 2 VMs {peaks[2]:.0f} req/s")
+    for label, schedule, duration, change, vms in cases:
+        took, estimate, wall = [], [], []
+        for seed in range(seeds):
+            r = _discovery_run(schedule, duration, seed, capacity="discover")
+            after = r.admission_series["converged_t_s"]
+            after = after[after > change]
+            took.append(after[0] - change if after.size else float("nan"))
+            estimate.append(r.admission["capacity_estimate_per_s"] or float("nan"))
+            wall.append(r.wall_s)
+        t, e = statistics.median(took), statistics.median(estimate)
+        print(
+            f"  {label:24s} converged in {t:5.0f} s  estimate {e:5.1f} req/s "
+            f"({e / peaks[vms]:.2f} x peak)  wall {statistics.median(wall):.2f} s/run"
+        )
+    print("  spec: ~200 s from the start; a few hundred seconds after a doubling or halving")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="100k instead of 1M")
@@ -117,6 +182,7 @@ def main() -> None:
     runs = max(3, args.runs)
     bench_queue(n, runs)
     bench_background(n, runs)
+    bench_discovery(3 if args.quick else 7)
 
 
 if __name__ == "__main__":

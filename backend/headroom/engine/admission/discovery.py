@@ -12,6 +12,17 @@ State layout (preallocated, no Python objects):
 Phases: coarse (geometric probing from c0), stabilise (ignore samples until goodput holds
 at the new rate), fine (linear probing until the cubic's maximum has stayed inside the
 probed range for N_f more epochs), monitor (change detection against the fitted curve).
+Where the spec's text leaves room, for measurements as noisy as a simulated server's:
+- change detection compares each epoch with the level of gamma measured at the estimate
+  in the first N_f monitor epochs, e_max being their largest distance from it (the cubic,
+  fitted over the whole probe from c0, misses the level at its own maximum by up to 40%
+  on a server whose latency is flat below the knee), and a change must persist for N_s
+  epochs before discovery restarts;
+- an epoch whose goodput exceeds the probe by more than epsilon (the server still
+  serving earlier admissions) teaches nothing about the probe and pauses discovery like
+  too little demand does; in the coarse phase, goodput falling more than epsilon below
+  the probe ends the phase like the cubic's interior maximum does (probe higher only
+  while goodput keeps up).
 """
 
 from __future__ import annotations
@@ -31,7 +42,8 @@ PHASE_NAMES = ("coarse", "stabilise", "fine", "monitor")
 
 PHASE, RATE, C_BAR, START, ESTIMATE, CONVERGED = 0, 1, 2, 3, 4, 5
 STREAK, INSIDE, E_MAX, EPOCH, CONVERGED_EPOCH, N_OBS, COEF = 6, 7, 8, 9, 10, 11, 12
-STATE_SIZE = COEF + 4
+BASE_N, BASE_SUM, BASE_MIN, BASE_MAX = COEF + 4, COEF + 5, COEF + 6, COEF + 7
+STATE_SIZE = COEF + 8
 
 P_C0, P_ALPHA, P_BETA, P_DELTA, P_NF, P_NS, P_EPS = 0, 1, 2, 3, 4, 5, 6
 PARAM_SIZE = 7
@@ -174,13 +186,18 @@ def discovery_step(
     rate, eps, phase = state[RATE], params[P_EPS], state[PHASE]
     if offered_per_s < (1.0 - eps) * rate:  # demand below the probe: nothing to learn
         return rate
+    if phase != STABILISE and goodput_per_s * (1.0 - eps) > rate:
+        return rate  # served well above the probe (earlier promises): not a measure of it
     gamma = goodput_per_s / latency_s if latency_s > 0.0 else 0.0
     holding = goodput_per_s > 0.0 and abs(goodput_per_s - rate) / goodput_per_s < eps
     if phase == COARSE:
         peak = _record(state, obs, rate, gamma)
         # Overshot: the cubic peaks inside, and (a guard against a noise-made maximum while
-        # gamma still climbs ~15% per step) this epoch's gamma is below the best seen.
-        if not math.isnan(peak) and gamma < obs[1, : int(state[N_OBS])].max():
+        # gamma still climbs ~15% per step) this epoch's gamma is clearly below the best seen.
+        # ... or (probe higher only while goodput keeps up) the server fell behind the probe.
+        best = obs[1, : int(state[N_OBS])].max()
+        overshot = not math.isnan(peak) and gamma < (1.0 - MIN_BAND_FRACTION) * best
+        if overshot or (state[N_OBS] > 1 and goodput_per_s < (1.0 - eps) * rate):
             state[C_BAR], state[PHASE], state[STREAK] = rate, STABILISE, 0.0
             state[RATE] = params[P_BETA] * rate
         else:
@@ -189,15 +206,54 @@ def discovery_step(
         state[STREAK] = state[STREAK] + 1.0 if holding else 0.0
         if state[STREAK] >= params[P_NS]:
             state[PHASE], state[INSIDE] = (MONITOR if state[CONVERGED] else FINE), 0.0
+            state[STREAK], state[BASE_N] = 0.0, 0.0
     elif phase == FINE:
         _fine(state, params, obs, gamma, holding)
     else:
-        distance = gamma - cubic_value(state[COEF : COEF + 4], rate)
-        if distance > 2.0 * state[E_MAX]:  # capacity rose: probe up from the estimate
-            _restart(state, state[ESTIMATE])
-        elif distance < -2.0 * state[E_MAX]:  # capacity fell: start over from c0
-            _restart(state, params[P_C0])
+        _monitor(state, params, gamma)
     return state[RATE]
+
+
+@njit(cache=True)
+def _calibrate(state: FloatArray, params: FloatArray, gamma: float) -> bool:
+    """The first N_f monitor epochs measure the curve where the monitor sits: the level
+    of gamma at the estimate (their mean) and e_max (their largest distance from it).
+    Returns whether calibration is still going on."""
+    n = state[BASE_N]
+    if n >= params[P_NF]:
+        return False
+    state[BASE_SUM] += gamma
+    state[BASE_MIN] = gamma if n == 0 else min(state[BASE_MIN], gamma)
+    state[BASE_MAX] = gamma if n == 0 else max(state[BASE_MAX], gamma)
+    state[BASE_N] = n + 1.0
+    if state[BASE_N] >= params[P_NF]:
+        level = state[BASE_SUM] / state[BASE_N]
+        spread = max(state[BASE_MAX] - level, level - state[BASE_MIN])
+        state[E_MAX] = max(spread, MIN_BAND_FRACTION * abs(level))
+        state[BASE_SUM] = level
+    return True
+
+
+@njit(cache=True)
+def _monitor(state: FloatArray, params: FloatArray, gamma: float) -> None:
+    """Change detection against the level calibrated at the estimate. One noisy epoch
+    must not restart discovery: the distance must stay beyond 2 e_max on the same side
+    for N_s consecutive epochs (STREAK counts them, positive above, negative below)."""
+    if _calibrate(state, params, gamma):
+        return
+    distance = gamma - state[BASE_SUM]
+    streak = state[STREAK]
+    if distance > 2.0 * state[E_MAX]:
+        streak = max(streak, 0.0) + 1.0
+    elif distance < -2.0 * state[E_MAX]:
+        streak = min(streak, 0.0) - 1.0
+    else:
+        streak = 0.0
+    state[STREAK] = streak
+    if streak >= params[P_NS]:  # capacity rose: probe up from the estimate
+        _restart(state, state[ESTIMATE])
+    elif streak <= -params[P_NS]:  # capacity fell: start over from c0
+        _restart(state, params[P_C0])
 
 
 @dataclass(frozen=True)

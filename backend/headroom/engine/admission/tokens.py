@@ -34,7 +34,8 @@ def _message(client: str, checkin_s: int, wait_s: int) -> bytes:
         raise ValueError(f"client may not contain '|': {client!r}")
     if checkin_s < 0 or wait_s < 0:
         raise ValueError(f"need checkin_s >= 0 and wait_s >= 0, got {checkin_s}, {wait_s}")
-    return f"{client}|{checkin_s}|{wait_s}".encode()
+    # surrogatepass: any str signs (lone surrogates too), and distinct strs stay distinct
+    return f"{client}|{checkin_s}|{wait_s}".encode("utf-8", "surrogatepass")
 
 
 def sign(key: bytes, client: str, checkin_s: int, wait_s: int) -> str:

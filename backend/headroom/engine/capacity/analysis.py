@@ -19,6 +19,7 @@ from headroom.engine.capacity.report import (
     CapacityReport,
     ClassReport,
     KneePoint,
+    virtual_queue_advice,
 )
 from headroom.engine.capacity.sla import LoadCurve, SlaTarget, sla_target, threshold_for_stance
 from headroom.engine.capacity.usl import UslFit, fit_usl
@@ -264,11 +265,15 @@ def analyze(table: pl.DataFrame, params: CapacityParams | None = None) -> Capaci
                 raise
             skipped.append(f"class {name!r} skipped: {err}")
     win = pooled[ALL]
+    capacity = power_capacity(win.load_per_s, win.goodput_per_s, win.mean_latency_s)
     return CapacityReport(
         params=params,
         classes=classes,
-        capacity=power_capacity(win.load_per_s, win.goodput_per_s, win.mean_latency_s),
+        capacity=capacity,
         per_server=split,
         servers=servers,
         warnings=(*(() if split else (NO_SERVERS,)), *skipped),
+        virtual_queue=virtual_queue_advice(
+            cols.t_s, capacity.power_peak_load_per_s, len(servers) if split else 1, classes[ALL]
+        ),
     )

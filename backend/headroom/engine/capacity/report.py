@@ -6,6 +6,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from headroom.engine.capacity.knee import KneeCurve
 from headroom.engine.capacity.models import MmcFit, ModelCurve
 from headroom.engine.capacity.params import CapacityParams
@@ -14,6 +16,7 @@ from headroom.engine.capacity.sla import SlaTarget
 from headroom.engine.capacity.usl import UslFit
 
 MODEL_POINTS = 40  # model points sent to a chart
+VQ_MAX_WAIT_S = 86_400  # the advice's queue may schedule a day ahead (its slot array)
 
 
 @dataclass(frozen=True)
@@ -141,6 +144,63 @@ def _model_dict(mmc: MmcFit, usl: UslFit | None) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
+class VirtualQueueAdvice:
+    """capacity-queue.md's advice: a virtual queue releasing ``capacity_per_s`` (the
+    power-ratio capacity, for the whole site) keeps the curve's percentile under
+    ``latency_s`` (the all-requests knee curve at that load); replayed over the log's
+    arrivals, the longest wait it tells a user is ``max_wait_s``, at ``peak_at_s``."""
+
+    capacity_per_s: float
+    latency_s: float
+    latency_source: str  # "measured", "model", or "beyond the curve" (its last point)
+    percentile: float
+    max_wait_s: float
+    peak_at_s: float  # seconds from the log's first request
+    refused: int  # arrivals that found no slot within VQ_MAX_WAIT_S
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(vars(self))
+
+
+def virtual_queue_advice(
+    arrival_t_s: np.ndarray, capacity_per_s: float | None, servers: int, all_class: ClassReport
+) -> VirtualQueueAdvice | None:
+    """The advice at the power-ratio capacity C (per server when the report is per server:
+    the queue then releases C x servers for the site); None without C or arrivals."""
+    if capacity_per_s is None or not capacity_per_s > 0 or arrival_t_s.size == 0:
+        return None
+    from headroom.engine.admission.virtual_queue import vq_assign_all, vq_new  # numba: lazy
+
+    site_per_s = capacity_per_s * max(servers, 1)
+    t = np.sort(np.asarray(arrival_t_s, dtype=np.float64))
+    t = t - t[0]
+    slots, state = vq_new(VQ_MAX_WAIT_S, site_per_s)
+    waits = vq_assign_all(slots, state, t, np.ones(t.size))
+    peak = int(np.argmax(waits))
+    latency_s, source = _curve_at(all_class, capacity_per_s)
+    return VirtualQueueAdvice(
+        capacity_per_s=site_per_s,
+        latency_s=latency_s,
+        latency_source=source,
+        percentile=all_class.curve.percentile,
+        max_wait_s=float(max(waits[peak], 0)),
+        peak_at_s=float(t[peak]),
+        refused=int(np.count_nonzero(waits < 0)),
+    )
+
+
+def _curve_at(cls: ClassReport, load_per_s: float) -> tuple[float, str]:
+    """The curve's latency at a load (linear between its points, measured then model)."""
+    points = cls.curve_points()
+    loads = np.array([p["load_per_s"] for p in points])
+    latency = np.array([p["latency_s"] for p in points])
+    if load_per_s > loads[-1]:
+        return float(latency[-1]), "beyond the curve"
+    above = int(np.searchsorted(loads, load_per_s))
+    return float(np.interp(load_per_s, loads, latency)), str(points[above]["source"])
+
+
+@dataclass(frozen=True)
 class CapacityReport:
     params: CapacityParams
     classes: dict[str, ClassReport]
@@ -148,9 +208,11 @@ class CapacityReport:
     per_server: bool
     servers: tuple[str, ...]
     warnings: tuple[str, ...] = field(default=())
+    virtual_queue: VirtualQueueAdvice | None = None
 
     def to_dict(self) -> dict[str, Any]:
         cap = self.capacity
+        vq = self.virtual_queue
         return {
             "classes": {name: rep.to_dict() for name, rep in self.classes.items()},
             "capacity": None
@@ -161,4 +223,5 @@ class CapacityReport:
             "per_server": self.per_server,
             "servers": list(self.servers),
             "warnings": list(self.warnings),
+            "virtual_queue": None if vq is None else vq.to_dict(),
         }

@@ -7,8 +7,13 @@ it). Before an event it checks that pools and capacities suffice and otherwise r
 Page-level helpers take the whole state as one tuple W of arrays, in this order:
 VMs (vf, vi, vtag, vjob), requests (jf, ji), pages (pf, pi), event heap (et, ei),
 scalars (ic, sc, ip, fp), per-class pools of demands and gaps (qd, qg), uniforms (qu),
-per-class cursors (cls), outputs (hists = latency and PLT sketches per class, csum =
-their sums and maxima, win, winh = per-window counts and sketches, tr = trace).
+per-class cursors, counts and sla.md class (cls), outputs (hists = latency and PLT
+sketches per class, csum = their sums and maxima, win, winh = per-window counts and
+sketches, tr = trace, ks = the partitions' K series).
+
+Admission (ip[IP_ADMISSION], state.ADMISSION_CODES): :func:`_admit` decides for each new
+base request (its page follows it); refusals take the ``_reject`` path like a full pool.
+DynamicPart's controller runs on EV_PERIOD timer events (:func:`_period`).
 """
 
 from __future__ import annotations
@@ -19,6 +24,11 @@ import numpy as np
 from numba import carray, njit, types
 from numba.extending import intrinsic
 
+from headroom.engine.admission.partitions import (
+    dynamic_part_admits_normal,
+    dynamic_part_step,
+    switch_adm_admits,
+)
 from headroom.engine.sim import sketch
 from headroom.engine.sim import state as S
 from headroom.engine.sim.vm import (
@@ -26,7 +36,9 @@ from headroom.engine.sim.vm import (
     advance,
     heap_pop,
     heap_push,
+    hold_conn,
     maybe_release,
+    move_set,
     promote_waiting,
     reschedule,
     service_pop,
@@ -37,24 +49,28 @@ from headroom.engine.sim.vm import (
 _INV_FINE = 1.0 / sketch.log_gamma(sketch.FINE_ALPHA)
 _INV_COARSE = 1.0 / sketch.log_gamma(sketch.COARSE_ALPHA)
 _ACTIVE = S.VM_ACTIVE
+_REFUSE = -2  # the admission stage's verdict: refuse the request
+# Live dynamic connections on the Low Set and on the High Set (state.IC_LOAD's layout).
+_LOAD_LS_D, _LOAD_HS_D = S.IC_LOAD + 1, S.IC_LOAD + 3
 
 
 @njit(cache=True, inline="always")
-def choose_vm(vf, vi, ic, ip, qu, now):
-    """The dispatcher: pick an active VM by the configured policy; -1 if none."""
+def choose_vm(vf, vi, ic, ip, qu, now, want):
+    """The dispatcher: pick an active VM by the configured policy; -1 if none. With
+    ``want`` >= 0 only the VMs of that partition set (VI_SET) are candidates."""
     code, nv, best = ip[S.IP_DISPATCH], len(vi), -1
     start, pick, total = ic[S.IC_LAST_VM] + 1, 0, 0.0
     if code == 4:
         n_active = 0
         for v in range(nv):
-            n_active += vi[v, S.VI_STATE] == _ACTIVE
+            n_active += vi[v, S.VI_STATE] == _ACTIVE and (want < 0 or vi[v, S.VI_SET] == want)
         if n_active == 0:
             return -1
         pick = int(qu[ic[S.IC_UNI_PTR]] * n_active)
         ic[S.IC_UNI_PTR] += 1
     for k in range(nv):
         v = (start + k) % nv if code != 1 else k
-        if vi[v, S.VI_STATE] != _ACTIVE:
+        if vi[v, S.VI_STATE] != _ACTIVE or (want >= 0 and vi[v, S.VI_SET] != want):
             continue
         if code == 0:
             best = v
@@ -85,6 +101,8 @@ def new_job(jf, ji, ic, qd, cls, page, base, c, now):
     ic[S.IC_JOB_FREE] = ji[j, S.JI_NEXT]
     ic[S.IC_JOBS_FREE_N] -= 1
     ji[j, S.JI_PAGE], ji[j, S.JI_BASE], ji[j, S.JI_CLASS] = page, base, c
+    ji[j, S.JI_KIND] = cls[c, S.CL_DYNAMIC]
+    cls[c, S.CL_ARRIVED] += 1
     jf[j, S.JF_ARRIVAL], jf[j, S.JF_DEMAND] = now, qd[c, cls[c, S.CL_DEM_PTR]]
     cls[c, S.CL_DEM_PTR] += 1
     ic[S.IC_ARRIVED] += 1
@@ -129,9 +147,10 @@ def _page_done(vf, vi, pf, pi, ic, sc, ip, fp, hists, csum, win, winh, p, now):
 
 
 @njit(cache=True)
-def _reject(vf, vi, ji, pf, pi, ic, sc, ip, fp, hists, csum, win, winh, j, now):
+def _reject(vf, vi, ji, pf, pi, ic, sc, ip, fp, cls, hists, csum, win, winh, j, now):
     ic[S.IC_REJECTED] += 1
     ic[S.IC_TICK_REJ] += 1
+    cls[ji[j, S.JI_CLASS], S.CL_REJECTED] += 1
     p = ji[j, S.JI_PAGE]
     free_job(ji, ic, j)
     if p >= 0:
@@ -145,13 +164,17 @@ def _reject(vf, vi, ji, pf, pi, ic, sc, ip, fp, hists, csum, win, winh, j, now):
 def _send(W, p, j, now, current):
     """Send request j of page p (sticky, or dispatched per request) or reject it."""
     (vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp) = W[:14]
-    (qd, qg, qu, cls, hists, csum, win, winh, tr) = W[14:]  # noqa: RUF059
+    (qd, qg, qu, cls, hists, csum, win, winh, tr, ks) = W[14:]  # noqa: RUF059
     if p >= 0 and ip[S.IP_PER_REQUEST] == 0:
         v = pi[p, S.PI_VM]
     else:
-        v = choose_vm(vf, vi, ic, ip, qu, now)
+        # Per-request dispatch keeps a partitioned page within its class's set.
+        want = -1
+        if p >= 0 and ip[S.IP_ADMISSION] >= S.ADM_STATIC_PART:
+            want = cls[pi[p, S.PI_CLASS], S.CL_TOP]
+        v = choose_vm(vf, vi, ic, ip, qu, now, want)
     if not submit(vf, vi, vtag, vjob, jf, ji, et, ei, ic, ip, fp, v, j, now, v != current):
-        _reject(vf, vi, ji, pf, pi, ic, sc, ip, fp, hists, csum, win, winh, j, now)
+        _reject(vf, vi, ji, pf, pi, ic, sc, ip, fp, cls, hists, csum, win, winh, j, now)
 
 
 @njit(cache=True, inline="always")
@@ -166,7 +189,7 @@ def _schedule_client(pf, pi, et, ei, ic, qg, cls, p, now):
 def _base_done(W, p, v, now):
     """The base response left VM v: push objects, hint them, or start the client chain."""
     (vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp) = W[:14]
-    (qd, qg, qu, cls, hists, csum, win, winh, tr) = W[14:]  # noqa: RUF059
+    (qd, qg, qu, cls, hists, csum, win, winh, tr, ks) = W[14:]  # noqa: RUF059
     nobj, npush, c = pi[p, S.PI_NOBJ], pi[p, S.PI_NPUSH], pi[p, S.PI_CLASS]
     if cls[c, S.CL_EARLY_HINTS]:
         for _ in range(nobj):
@@ -176,7 +199,7 @@ def _base_done(W, p, v, now):
     for _ in range(npush):
         j = new_job(jf, ji, ic, qd, cls, p, 0, c, now)
         if not submit(vf, vi, vtag, vjob, jf, ji, et, ei, ic, ip, fp, v, j, now, False):
-            _reject(vf, vi, ji, pf, pi, ic, sc, ip, fp, hists, csum, win, winh, j, now)
+            _reject(vf, vi, ji, pf, pi, ic, sc, ip, fp, cls, hists, csum, win, winh, j, now)
     pi[p, S.PI_TO_ISSUE] = nobj - npush
     pf[p, S.PF_CLOCK] = pf[p, S.PF_ARRIVAL]
     if nobj > npush:
@@ -219,7 +242,7 @@ def record_latency(jf, ji, pf, ic, sc, ip, hists, csum, tr, j, now):
 def _completion(W, v, now):
     """VM v finishes its request with the smallest tag."""
     (vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp) = W[:14]
-    (qd, qg, qu, cls, hists, csum, win, winh, tr) = W[14:]  # noqa: RUF059
+    (qd, qg, qu, cls, hists, csum, win, winh, tr, ks) = W[14:]  # noqa: RUF059
     advance(vf, vi, ip, v, now)
     j = service_pop(vi, vtag, vjob, v)
     vi[v, S.VI_N] -= 1
@@ -227,6 +250,7 @@ def _completion(W, v, now):
     set_rate(vf, vi, ip, fp, v)
     lat = record_latency(jf, ji, pf, ic, sc, ip, hists, csum, tr, j, now)
     p, base = ji[j, S.JI_PAGE], ji[j, S.JI_BASE]
+    hold_conn(vi, ji, ic, v, j, -1)
     free_job(ji, ic, j)
     if p < 0:
         record_window(win, winh, fp, lat, now)
@@ -243,7 +267,7 @@ def _completion(W, v, now):
 @njit(cache=True, inline="always")
 def _client_request(W, p, now):
     (vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp) = W[:14]  # noqa: RUF059
-    (qd, qg, qu, cls, hists, csum, win, winh, tr) = W[14:]  # noqa: RUF059
+    (qd, qg, qu, cls, hists, csum, win, winh, tr, ks) = W[14:]  # noqa: RUF059
     pi[p, S.PI_TO_ISSUE] -= 1
     j = new_job(jf, ji, ic, qd, cls, p, 0, pi[p, S.PI_CLASS], now)
     if pi[p, S.PI_TO_ISSUE] > 0:
@@ -251,10 +275,57 @@ def _client_request(W, p, now):
     _send(W, p, j, now, -1)
 
 
+@njit(cache=True)
+def _admit(vi, ic, ip, fp, cls, c):
+    """The admission stage for a new base request of class c (sla.md): the partition set
+    to dispatch it in (-1: any VM), or _REFUSE."""
+    top, dyn = cls[c, S.CL_TOP], cls[c, S.CL_DYNAMIC]
+    if ip[S.IP_ADMISSION] == S.ADM_SWITCH:
+        n = 0
+        for v in range(len(vi)):
+            n += vi[v, S.VI_STATE] == _ACTIVE
+        if n == 0:
+            return -1
+        live = ic[S.IC_LOAD + dyn] + ic[S.IC_LOAD + 2 + dyn]
+        # The kernel's thresholds are per server here: live / N <= t  <=>  live <= N t.
+        thr = fp[S.FP_THR : S.FP_THR + 4]
+        return -1 if switch_adm_admits(thr, live / n, dyn == 1, top == 1) else _REFUSE
+    if top:
+        return 1
+    k, n_servers, per_server = ic[S.IC_K], ip[S.IP_N_SERVERS], fp[S.FP_MAXCONN_SLA]
+    if dynamic_part_admits_normal(k, n_servers, float(ic[_LOAD_LS_D]), per_server):
+        return 0
+    return _REFUSE
+
+
+@njit(cache=True)
+def _period(vi, et, ei, ic, ip, fp, ks, now):
+    """DynamicPart's controller (sla.md), every period: from the High Set's dynamic load
+    at that instant, move the least-loaded server of one set to the other (K +- 1), then
+    re-arm."""
+    k = ic[S.IC_K]
+    new = dynamic_part_step(k, ip[S.IP_N_SERVERS], float(ic[_LOAD_HS_D]), fp[S.FP_MAXCONN_SLA])
+    if new != k:
+        source = 0 if new > k else 1
+        best = -1
+        for v in range(len(vi)):
+            candidate = vi[v, S.VI_STATE] == _ACTIVE and vi[v, S.VI_SET] == source
+            if candidate and (best < 0 or vi[v, S.VI_N] < vi[best, S.VI_N]):
+                best = v
+        if best >= 0:
+            move_set(vi, ic, best, 1 - source)
+            ic[S.IC_K] = new
+            r = ic[S.IC_K_N]
+            if r < len(ks):
+                ks[r, 0], ks[r, 1] = now, new
+                ic[S.IC_K_N] = r + 1
+    heap_push(et, ei, ic, now + fp[S.FP_PERIOD_S], S.EV_PERIOD, 0, 0)
+
+
 @njit(cache=True, inline="always")
 def _arrival(W, nobj, npush, c, now):
     (vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp) = W[:14]
-    (qd, qg, qu, cls, hists, csum, win, winh, tr) = W[14:]  # noqa: RUF059
+    (qd, qg, qu, cls, hists, csum, win, winh, tr, ks) = W[14:]  # noqa: RUF059
     p = -1
     if ip[S.IP_PAGES]:
         p = ic[S.IC_PAGE_FREE]
@@ -265,7 +336,8 @@ def _arrival(W, nobj, npush, c, now):
         pi[p, S.PI_CLASS] = c
         pi[p, S.PI_OUTSTANDING], pi[p, S.PI_TO_ISSUE], pi[p, S.PI_FAILED] = 1 + nobj, 0, 0
     j = new_job(jf, ji, ic, qd, cls, p, 1, c, now)
-    v = choose_vm(vf, vi, ic, ip, qu, now)
+    want = _admit(vi, ic, ip, fp, cls, c) if ip[S.IP_ADMISSION] else -1
+    v = choose_vm(vf, vi, ic, ip, qu, now, want) if want != _REFUSE else -1
     if p >= 0:
         pi[p, S.PI_VM] = v
         if ip[S.IP_PER_REQUEST] == 0 and v >= 0:
@@ -274,7 +346,7 @@ def _arrival(W, nobj, npush, c, now):
         if p >= 0:
             ic[S.IC_PAGES_REJECTED] += 1
             pi[p, S.PI_OUTSTANDING], pi[p, S.PI_NOBJ] = 1, 0
-        _reject(vf, vi, ji, pf, pi, ic, sc, ip, fp, hists, csum, win, winh, j, now)
+        _reject(vf, vi, ji, pf, pi, ic, sc, ip, fp, cls, hists, csum, win, winh, j, now)
 
 
 @njit(cache=True)
@@ -332,7 +404,7 @@ def _needs(vi, vtag, ji, et, ic, ip, cls, qu, tr, c, jobs, demand, gap, uni, hea
 @njit(cache=True, inline="always")
 def _event_needs(W):
     (vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp) = W[:14]  # noqa: RUF059
-    (qd, qg, qu, cls, hists, csum, win, winh, tr) = W[14:]  # noqa: RUF059
+    (qd, qg, qu, cls, hists, csum, win, winh, tr, ks) = W[14:]  # noqa: RUF059
     kind, ident = ei[0, S.EI_KIND], ei[0, S.EI_ID]
     if kind == S.EV_CLIENT_REQUEST:
         v, c = pi[ident, S.PI_VM], pi[ident, S.PI_CLASS]
@@ -358,7 +430,7 @@ def area(ic, sc, now):
 @njit(cache=True, inline="always")
 def _dispatch_event(W, now):
     (vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp) = W[:14]  # noqa: RUF059
-    (qd, qg, qu, cls, hists, csum, win, winh, tr) = W[14:]  # noqa: RUF059
+    (qd, qg, qu, cls, hists, csum, win, winh, tr, ks) = W[14:]  # noqa: RUF059
     kind, ident = ei[0, S.EI_KIND], ei[0, S.EI_ID]
     heap_pop(et, ei, ic)
     area(ic, sc, now)
@@ -368,13 +440,15 @@ def _dispatch_event(W, now):
         _client_request(W, ident, now)
     elif kind == S.EV_BOOT and vi[ident, S.VI_STATE] == S.VM_BOOTING:
         activate(vf, vi, fp, ident, now)
+    elif kind == S.EV_PERIOD:
+        _period(vi, et, ei, ic, ip, fp, ks, now)
 
 
 @njit(cache=True, inline="always")
 def _next_step(W, arr_t, arr_n, t_end):
     """Handle the next event before t_end; returns DONE, a NEED_* code, or -1 at t_end."""
     (vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp) = W[:14]  # noqa: RUF059
-    (qd, qg, qu, cls, hists, csum, win, winh, tr) = W[14:]  # noqa: RUF059
+    (qd, qg, qu, cls, hists, csum, win, winh, tr, ks) = W[14:]  # noqa: RUF059
     t_heap = et[0] if ic[S.IC_HEAP_N] > 0 else math.inf
     i = ic[S.IC_ARR_PTR]
     t_arr = arr_t[i] if i < len(arr_t) else math.inf
@@ -405,7 +479,7 @@ def _next_step(W, arr_t, arr_n, t_end):
 @njit(cache=True)
 def _loop(W, arr_t, arr_n, ts, tsu, box, t_end):
     (vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp) = W[:14]  # noqa: RUF059
-    (qd, qg, qu, cls, hists, csum, win, winh, tr) = W[14:]  # noqa: RUF059
+    (qd, qg, qu, cls, hists, csum, win, winh, tr, ks) = W[14:]  # noqa: RUF059
     n_ticks, monitor = len(tsu), fp[S.FP_MONITOR_S]
     while True:
         k = ic[S.IC_TICK]
@@ -446,12 +520,12 @@ def bare(a):
 def _loop_bare(W, arr_t, arr_n, ts, tsu, box, t_end):
     """Run the loop on reference-count-free views of every array."""
     (vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp) = W[:14]
-    (qd, qg, qu, cls, hists, csum, win, winh, tr) = W[14:]
+    (qd, qg, qu, cls, hists, csum, win, winh, tr, ks) = W[14:]
     a = (bare(vf), bare(vi), bare(vtag), bare(vjob), bare(jf), bare(ji), bare(pf))
     b = (bare(pi), bare(et), bare(ei), bare(ic), bare(sc), bare(ip), bare(fp))
     c = (bare(qd), bare(qg), bare(qu), bare(cls), bare(hists), bare(csum), bare(win))
     return _loop(
-        a + b + c + (bare(winh), bare(tr)),
+        a + b + c + (bare(winh), bare(tr), bare(ks)),
         bare(arr_t),
         bare(arr_n),
         bare(ts),
@@ -465,6 +539,6 @@ def run_until(s: S.CoreState, t_end: float) -> int:
     """Process all events before t_end; DONE, or a NEED_* status to refill and resume."""
     world: tuple[np.ndarray, ...] = (s.vf, s.vi, s.vtag, s.vjob, s.jf, s.ji, s.pf, s.pi)
     world += (s.et, s.ei, s.ic, s.sc, s.ip, s.fp, s.pool_demand, s.pool_gap, s.pool_uniform)
-    world += (s.cls, s.hists, s.csum, s.win, s.win_hist, s.trace)
+    world += (s.cls, s.hists, s.csum, s.win, s.win_hist, s.trace, s.k_series)
     status: int = _loop_bare(world, s.arr_t, s.arr_n, s.ts, s.ts_utilization, s.box_hist, t_end)
     return status

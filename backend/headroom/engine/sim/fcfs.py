@@ -34,7 +34,8 @@ def applies(s: Scenario) -> bool:
     plain = c.pool_limit is None and c.accept_queue is None and c.overhead is None
     no_pages = all(k.page is None for k in s.workload.class_list())
     fixed = c.vms.max == 1 and s.autoscaling.policy == "none"
-    return c.discipline == "fcfs" and plain and no_pages and fixed
+    no_stage = s.admission.policy == "none"
+    return c.discipline == "fcfs" and plain and no_pages and fixed and no_stage
 
 
 @njit(cache=True, inline="always")

@@ -52,6 +52,7 @@ class ClassFeed:
     ):
         rngs = [np.random.default_rng(c) for c in seed.spawn(4)]
         self.arrival_rng, self.page_rng, self.demand_rng, self.gap_rng = rngs
+        assert spec.arrivals is not None, "Workload.class_list() gives every class arrivals"
         self.arrivals = build_arrivals(spec.arrivals, datasets)
         self.service: Distribution = build_distribution(spec.service_s, datasets)
         page = spec.page
@@ -97,6 +98,13 @@ class Feeder:
         self.classes = [ClassFeed(c, datasets, sd) for c, sd in zip(specs, seeds, strict=False)]
         self.uniform_rng = np.random.default_rng(seeds[-1])
         self.random_dispatch = s.dispatch.policy == "random"
+        self.arrived = np.zeros(len(specs), dtype=np.int64)  # base arrivals fed, per class
+
+    def request_rates_per_s(self, duration_s: float) -> list[float]:
+        """Each class's mean offered request rate over the run (pages count 1 + objects)."""
+        return [
+            c.arrivals.mean_rate_per_s(duration_s) * (1.0 + c.objects.mean) for c in self.classes
+        ]
 
     @property
     def mean_service_s(self) -> float:
@@ -107,6 +115,7 @@ class Feeder:
     def segment(self, state: st.CoreState, t0: float, t1: float) -> st.CoreState:
         """Install the arrivals of [t0, t1) (all classes, merged) and top up the pools."""
         parts = [c.arrivals_between(t0, t1) for c in self.classes]
+        self.arrived += [len(p[0]) for p in parts]
         times = np.concatenate([p[0] for p in parts])
         arr_n = np.empty((len(times), 3), dtype=np.int64)
         for col in (0, 1):

@@ -4,12 +4,24 @@ dataset's workload model (its arrival profile and fitted distributions)."""
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Mapping
 from typing import Any
 
 from headroom.engine.workload.model import load_workload_model
 
-# simulation.md, "The scenario document": the reference scenario, as written there.
+# With pages, an SLA window judges page load times (engine/sim/__init__.py). The spec's
+# page has 40 objects whose requests chain on client gaps of mean 0.53 s, so its PLT cannot
+# fall below the sum of the unpushed objects' gaps however many VMs run: p95 ~13.1 s at the
+# preset's 50% push, ~24.7 s without push (the convolution in
+# tests/simulations/test_reference_sla.py). The spec's 10 s threshold sits under that floor
+# at every push up to 60% (the preset's own 50% included), so every window was violated
+# whatever the cluster did; 30 s clears the floor at every push level, so a violated
+# window means the cluster fell short.
+REFERENCE_SLA_THRESHOLD_S = 30.0
+
+# simulation.md, "The scenario document": the reference scenario, as written there except
+# for the SLA threshold (see REFERENCE_SLA_THRESHOLD_S).
 REFERENCE: dict[str, Any] = {
     "name": "university site, 24 h, 50% push",
     "duration_s": 86400,
@@ -53,7 +65,7 @@ REFERENCE: dict[str, Any] = {
         "cooldown_s": 40,
         "monitor_s": 0.1,
     },
-    "sla": {"percentile": 95, "threshold_s": 10},
+    "sla": {"percentile": 95, "threshold_s": REFERENCE_SLA_THRESHOLD_S},
 }
 
 # Stands in for a class whose log had no response times (the spec's object service time).
@@ -73,4 +85,23 @@ def from_workload_model(model: Mapping[str, Any], name: str) -> dict[str, Any]:
     scenario["name"] = f"{name} (workload model)"
     scenario["duration_s"] = workload_model.duration_s
     scenario["workload"] = workload_model.scenario_workload(service_s=DEFAULT_SERVICE_S)
+    return scenario
+
+
+def replay(dataset: str, name: str, span_s: float, latency_p99_s: float | None) -> dict[str, Any]:
+    """A scenario replaying a dataset's requests on the reference cluster: its logged arrival
+    times (``arrivals: {dataset}``), each request one arrival (no pages: the log already
+    holds every object request), service demands resampled from its logged response times
+    when it has them (the reference object service time otherwise). The SLA is the log's
+    own p99 response time at the 95th percentile; none without response times."""
+    scenario = reference()
+    scenario["name"] = f"{name} (replay)"
+    scenario["duration_s"] = max(float(math.ceil(span_s)), 1.0)
+    service = {"dist": "empirical", "dataset": dataset} if latency_p99_s else DEFAULT_SERVICE_S
+    scenario["workload"] = {"arrivals": {"dataset": dataset}, "service_s": copy.deepcopy(service)}
+    if latency_p99_s:
+        threshold_s = float(f"{max(latency_p99_s, 0.001):.3g}")  # 3 significant digits
+        scenario["sla"] = {"percentile": 95, "threshold_s": threshold_s}
+    else:
+        del scenario["sla"]
     return scenario

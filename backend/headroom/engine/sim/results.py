@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -48,6 +48,12 @@ class ClassStats:
     plt: LatencyStats | None
     latency_counts: NDArray[np.int64]
     plt_counts: NDArray[np.int64] | None
+    arrived: int = 0  # requests of the class that reached the front end
+    rejected: int = 0  # of those, refused (admission, pool bound, no VM)
+
+    @property
+    def rejected_fraction(self) -> float:
+        return self.rejected / self.arrived if self.arrived else 0.0
 
     def latency_cdf(self) -> tuple[F64, F64]:
         """(latency_s, fraction of requests at or below it), one point per non-empty bucket."""
@@ -121,6 +127,10 @@ class TimeSeries:
     window_s: float
     window_p95_latency_s: F64
     window_violated: NDArray[np.bool_]
+    # p50 and p99 per SLA window (the same windows as window_p95_latency_s, which holds
+    # the SLA's percentile); empty when the runner did not compute them.
+    window_p50_latency_s: F64 = field(default_factory=lambda: np.zeros(0))
+    window_p99_latency_s: F64 = field(default_factory=lambda: np.zeros(0))
 
     def downsample(self, max_points: int = 2000) -> dict[str, F64]:
         """Every tick series reduced to at most ``max_points`` points by LTTB."""
@@ -217,6 +227,16 @@ class SimulationResult:
     events: int
     wall_s: float
     trace: RequestTrace | None = None
+    # The admission stage's figures (issue 7 contract), None without a stage:
+    # virtual queue {capacity_estimate_per_s, converged_at_s, served, dropped,
+    # wait_s: {mean, p95, max}}; partitions {k_mean, k_min, k_max}. Series for charts
+    # live in ``admission_series`` (numpy arrays by name), never in the summary.
+    admission: dict[str, Any] | None = None
+    admission_series: dict[str, Any] | None = None
+    # Multi-tier runs (cluster.tiers; tiers.py documents the keys): per tier figures
+    # (in the summary) and per tier series with the pool changes (not in the summary).
+    tiers: dict[str, Any] | None = None
+    tier_series: dict[str, Any] | None = None
 
     @property
     def rejected_fraction(self) -> float:
@@ -241,9 +261,12 @@ class SimulationResult:
                 c.name: {
                     "latency_s": c.latency.summary(),
                     "plt_s": c.plt.summary() if c.plt else None,
+                    "rejected_fraction": c.rejected_fraction,
                 }
                 for c in self.classes
             },
+            "admission": self.admission,
+            "tiers": self.tiers,
             "rejected_fraction": self.rejected_fraction,
             "sla_violation_fraction": self.sla_violation_fraction,
             "events": self.events,

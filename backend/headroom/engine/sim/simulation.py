@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from importlib import metadata
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
 
+from headroom.engine.admission import partitions as partition_stage
 from headroom.engine.sim import fcfs
 from headroom.engine.sim import state as st
 from headroom.engine.sim.autoscaling import Observation, ScalingPolicy, build_policy
@@ -33,9 +35,10 @@ from headroom.engine.sim.results import (
     VmStats,
     utilization_boxes,
 )
-from headroom.engine.sim.scenario import Scenario, load_scenario
+from headroom.engine.sim.scenario import Scenario, ScenarioError, load_scenario
 from headroom.engine.sim.sketch import COARSE_ALPHA, window_quantile
 from headroom.engine.sim.vm import allocate_vms, count_states, drain_least_loaded
+from headroom.engine.sim.waiting_room import build_stage
 
 
 def _engine_version() -> str:
@@ -80,6 +83,9 @@ def _params(s: Scenario, trace: bool) -> tuple[st.I64, st.F64]:
     return ip, fp
 
 
+_BUILT_STAGES = ("none", "virtual_queue", "switch_adm", "static_part", "dynamic_part")
+
+
 class Simulation:
     """Builds the core state for a scenario and runs it to ``duration_s``.
 
@@ -98,6 +104,8 @@ class Simulation:
         fast_paths: bool = True,
     ) -> None:
         self.scenario = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
+        if (stage := self.scenario.admission.policy) not in _BUILT_STAGES:
+            raise ScenarioError(f"admission.policy: {stage!r} is not built yet")
         self.datasets = datasets or {}
         self.trace = trace
         self.fast_paths = fast_paths
@@ -126,24 +134,34 @@ class Simulation:
         started = time.perf_counter()
         s = self.scenario
         seed = s.seed if seed is None else seed
+        if s.cluster.tiers is not None:  # multi-tier clusters have their own loop
+            from headroom.engine.sim.tiers import run_tiered
+
+            return run_tiered(s, self.datasets, seed, progress)
         feeder = Feeder(s, self.datasets, seed)
         state = self._new_state([c.early_hints for c in feeder.classes])
+        state = partition_stage.prepare(state, s, feeder.request_rates_per_s(s.duration_s))
         policy = build_policy(s, feeder.mean_service_s)
         actions: list[ScalingAction] = []
         step, duration = s.autoscaling.step_s, s.duration_s
         queue = fcfs.FcfsQueue(state, duration) if self.fast_paths and fcfs.applies(s) else None
         run = queue.run_until if queue else run_until
-        for k in range(math.ceil(duration / step - 1e-9)):
-            t0, t1 = k * step, min((k + 1) * step, duration)
+        stage = build_stage(s, seed)
+        decisions = {k * step for k in range(1, math.ceil(duration / step - 1e-9))}
+        for t0, t1 in segment_bounds(decisions | set(stage.boundaries(duration)), duration):
             state = feeder.segment(state, t0, t1)
+            state = stage.admit(state, t0, t1)
             state = _run_segment(state, feeder, t1, run)
-            if t1 < duration:
+            stage.after_segment(state, t1)
+            if t1 in decisions:
                 state = self._decide(state, policy, t1, actions)
             if progress is not None:
                 progress(t1 / duration)
         if queue:
             queue.finish(state)
-        return _result(s, seed, state, tuple(actions), time.perf_counter() - started)
+            state.cls[:, st.CL_ARRIVED] = feeder.arrived  # the fast path refuses nothing
+        result = _result(s, seed, state, tuple(actions), time.perf_counter() - started)
+        return stage.finish(result)
 
     def _decide(
         self, state: st.CoreState, policy: ScalingPolicy, now: float, log: list[ScalingAction]
@@ -170,6 +188,13 @@ class Simulation:
             log.append(ScalingAction(now, current, new))
             policy.acted(now)
         return state
+
+
+def segment_bounds(boundaries: Iterable[float], duration_s: float) -> list[tuple[float, float]]:
+    """The runner's segments: [0, duration_s] cut at every boundary strictly inside it
+    (decision periods, admission epochs, ...); the core runs one segment at a time."""
+    cuts = sorted({0.0, duration_s, *(b for b in boundaries if 0.0 < b < duration_s)})
+    return list(pairwise(cuts))
 
 
 def _run_segment(
@@ -221,6 +246,8 @@ def _series(s: Scenario, state: st.CoreState) -> TimeSeries:
         window_s=float(state.fp[st.FP_WINDOW_S]),
         window_p95_latency_s=window_quantile(state.win_hist[:n_windows], COARSE_ALPHA, q),
         window_violated=(count > 0) & (over > (1 - q) * count),
+        window_p50_latency_s=window_quantile(state.win_hist[:n_windows], COARSE_ALPHA, 0.5),
+        window_p99_latency_s=window_quantile(state.win_hist[:n_windows], COARSE_ALPHA, 0.99),
     )
 
 
@@ -260,7 +287,8 @@ def _class_stats(s: Scenario, state: st.CoreState) -> tuple[ClassStats, ...]:
         if spec.page is not None:
             plt_counts = state.hists[2 * c + 1].copy()
             plt = LatencyStats.from_sketch(plt_counts, sums[st.CS_PLT_SUM], sums[st.CS_PLT_MAX])
-        out.append(ClassStats(spec.name, lat, plt, state.hists[2 * c].copy(), plt_counts))
+        counts = int(state.cls[c, st.CL_ARRIVED]), int(state.cls[c, st.CL_REJECTED])
+        out.append(ClassStats(spec.name, lat, plt, state.hists[2 * c].copy(), plt_counts, *counts))
     return tuple(out)
 
 
@@ -286,6 +314,7 @@ def _result(
         vm, klass = col[4].astype(np.int64), col[6].astype(np.int64)
         trace = RequestTrace(col[0], col[1], col[2], col[3], vm, col[5], klass)
     windows = series.window_violated[series.window_p95_latency_s == series.window_p95_latency_s]
+    admission, admission_series = partition_stage.results(s, state)
     return SimulationResult(
         scenario=s,
         seed=seed,
@@ -312,4 +341,6 @@ def _result(
         events=int(ic[st.IC_EVENTS]),
         wall_s=wall_s,
         trace=trace,
+        admission=admission,
+        admission_series=admission_series,
     )

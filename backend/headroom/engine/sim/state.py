@@ -43,31 +43,44 @@ from headroom.engine.sim import sketch
     IC_JOBS_FREE_N,
     IC_PAGES_FREE_N,
     IC_NSRV_PEAK,
-) = range(24)
-N_IC = 24
+    IC_K,  # the High Set size (partitions)
+    IC_K_N,  # rows written to the K series
+) = range(26)
+# Live requests by (set, kind): IC_LOAD + 2 x set + kind, set 0 = Low (every VM without
+# partitions), 1 = High; kind 0 = static, 1 = dynamic. The VMs' VI_CONN columns, summed.
+IC_LOAD = 26
+N_IC = 30
 # --- float accumulators (sc) ---
 SC_NOW, SC_AREA, SC_LAST, SC_LAT_SUM, SC_VM_SECONDS = range(5)
 N_SC = 5
 # --- int params (ip) ---
 IP_FCFS, IP_CORES, IP_SLOTS, IP_WAIT_BOUND, IP_Q_UPPER, IP_DISPATCH, IP_PER_REQUEST = range(7)
-IP_PAGES, IP_TRACE = range(7, 9)
-N_IP = 9
+IP_PAGES, IP_TRACE, IP_ADMISSION, IP_N_SERVERS = range(7, 11)
+N_IP = 11
 # --- float params (fp) ---
 FP_SPEED, FP_OVERHEAD, FP_MONITOR_S, FP_SLA_THRESHOLD_S, FP_WINDOW_S = range(5)
-N_FP = 5
+# SwitchAdm's per-server thresholds (admission.partitions.THR_* order) at FP_THR..FP_THR+3;
+# MaxConn_D(T_D) per server and the DynamicPart control period.
+FP_THR, FP_MAXCONN_SLA, FP_PERIOD_S = 5, 9, 10
+N_FP = 11
 UNBOUNDED = 1 << 62
 
 # --- VM columns ---
 VF_VCLOCK, VF_LAST, VF_RATE, VF_BUSY, VF_LAST_DISPATCH, VF_WRR, VF_WEIGHT, VF_ALLOC_T = range(8)
-VI_STATE, VI_N, VI_NSRV, VI_VERSION, VI_QHEAD, VI_QTAIL, VI_PAGES = range(7)
+VI_STATE, VI_N, VI_NSRV, VI_VERSION, VI_QHEAD, VI_QTAIL, VI_PAGES, VI_SET = range(8)
+VI_CONN = 8  # live requests held by the VM, by kind: VI_CONN + 0 static, + 1 dynamic
+N_VI = 10
 # --- request (job) columns ---
 JF_ARRIVAL, JF_START, JF_DEMAND = range(3)
-JI_PAGE, JI_BASE, JI_VM, JI_NEXT, JI_CLASS = range(5)
+JI_PAGE, JI_BASE, JI_VM, JI_NEXT, JI_CLASS, JI_KIND = range(6)  # kind: 1 = dynamic
+N_JI = 6
 # --- page columns ---
 PF_ARRIVAL, PF_CLOCK = range(2)
 PI_VM, PI_OUTSTANDING, PI_TO_ISSUE, PI_NOBJ, PI_NPUSH, PI_FAILED, PI_NEXT, PI_CLASS = range(8)
 # --- per request class: pool cursors and settings (cls), latency sums (csum) ---
 CL_DEM_PTR, CL_DEM_LEN, CL_GAP_PTR, CL_GAP_LEN, CL_EARLY_HINTS = range(5)
+CL_ARRIVED, CL_REJECTED, CL_DYNAMIC, CL_TOP = range(5, 9)  # per-class counts, sla.md class
+N_CL = 9
 CS_LAT_SUM, CS_LAT_MAX, CS_PLT_SUM, CS_PLT_MAX = range(4)
 # --- event heap columns ---
 EI_KIND, EI_ID, EI_VER = range(3)
@@ -84,7 +97,10 @@ DISPATCH_CODES = {
     "random": 4,
 }
 VM_FREE, VM_BOOTING, VM_ACTIVE, VM_DRAINING = 0, 1, 2, 3
-EV_COMPLETION, EV_CLIENT_REQUEST, EV_BOOT = 0, 1, 2
+EV_COMPLETION, EV_CLIENT_REQUEST, EV_BOOT, EV_PERIOD = 0, 1, 2, 3
+# Admission stages (ip[IP_ADMISSION]); DynamicPart's controller runs on EV_PERIOD events.
+ADMISSION_CODES = {"none": 0, "switch_adm": 1, "static_part": 2, "dynamic_part": 3}
+ADM_NONE, ADM_SWITCH, ADM_STATIC_PART, ADM_DYNAMIC_PART = 0, 1, 2, 3
 DONE, NEED_DEMAND, NEED_GAP, NEED_UNIFORM, NEED_JOBS, NEED_PAGES, NEED_HEAP = range(7)
 NEED_VM_HEAP, NEED_TRACE = 7, 8
 BOX_BINS = 200  # utilisation histogram bins per allocated-VM count (width 0.005)
@@ -123,6 +139,7 @@ class CoreState(NamedTuple):
     win: I64  # windows x (completions, over the SLA threshold)
     win_hist: I32  # windows x coarse latency buckets
     trace: F64  # requests x (arrival, start, end, demand, vm, page arrival, class)
+    k_series: F64 = np.zeros((1, 2))  # (from t_s, K) rows: the partitions' K step function
 
 
 def _free_rows(n: int, ncols: int, next_col: int, first: int = 0) -> I64:
@@ -133,7 +150,13 @@ def _free_rows(n: int, ncols: int, next_col: int, first: int = 0) -> I64:
 
 
 def new_state(
-    ip: I64, fp: F64, weights: F64, early_hints: I64, n_ticks: int, n_windows: int, trace_cap: int
+    ip: I64,
+    fp: F64,
+    weights: F64,
+    early_hints: I64,
+    n_ticks: int,
+    n_windows: int,
+    trace_cap: int,
 ) -> CoreState:
     """Empty state for ``len(weights)`` VM slots (all free), one class per early_hints flag."""
     vms, jobs, pages, heap, vm_cap = len(weights), 1024, 256, 1024, 64
@@ -141,12 +164,12 @@ def new_state(
     ic[IC_JOBS_FREE_N], ic[IC_PAGES_FREE_N] = jobs, pages
     vf = np.zeros((vms, 8))
     vf[:, VF_WEIGHT] = weights
-    vi = np.zeros((vms, 7), dtype=np.int64)
+    vi = np.zeros((vms, N_VI), dtype=np.int64)
     vi[:, VI_QHEAD] = vi[:, VI_QTAIL] = -1
-    ji = _free_rows(jobs, 5, JI_NEXT)
+    ji = _free_rows(jobs, N_JI, JI_NEXT)
     ji[:, JI_VM] = -1
     empty, n_classes = np.zeros(0), len(early_hints)
-    cls = np.zeros((n_classes, 5), dtype=np.int64)
+    cls = np.zeros((n_classes, N_CL), dtype=np.int64)
     cls[:, CL_EARLY_HINTS] = early_hints
     return CoreState(
         ic=ic, sc=np.zeros(N_SC), ip=ip, fp=fp, vf=vf, vi=vi,
@@ -164,6 +187,7 @@ def new_state(
         win=np.zeros((n_windows, 2), dtype=np.int64),
         win_hist=np.zeros((n_windows, sketch.n_buckets(sketch.COARSE_ALPHA)), dtype=np.int32),
         trace=np.zeros((trace_cap, 7)),
+        k_series=np.zeros((1, 2)),
     )  # fmt: skip
 
 

@@ -25,6 +25,7 @@ from headroom.engine.sim.state import (
     FP_SPEED,
     IC_HEAP_N,
     IC_IN_SYSTEM,
+    IC_LOAD,
     IC_NSRV_PEAK,
     IC_WAITING,
     IP_CORES,
@@ -34,6 +35,7 @@ from headroom.engine.sim.state import (
     IP_WAIT_BOUND,
     JF_DEMAND,
     JF_START,
+    JI_KIND,
     JI_NEXT,
     JI_VM,
     SC_VM_SECONDS,
@@ -44,11 +46,13 @@ from headroom.engine.sim.state import (
     VF_RATE,
     VF_VCLOCK,
     VF_WRR,
+    VI_CONN,
     VI_N,
     VI_NSRV,
     VI_PAGES,
     VI_QHEAD,
     VI_QTAIL,
+    VI_SET,
     VI_STATE,
     VI_VERSION,
     VM_ACTIVE,
@@ -180,6 +184,7 @@ def submit(vf, vi, vtag, vjob, jf, ji, et, ei, ic, ip, fp, v, job, now, resched)
     ji[job, JI_VM], ji[job, JI_NEXT] = v, -1
     vi[v, VI_N] += 1
     ic[IC_IN_SYSTEM] += 1
+    hold_conn(vi, ji, ic, v, job, 1)
     if vi[v, VI_NSRV] < ip[IP_SLOTS]:
         start_service(vf, vi, vtag, vjob, jf, v, job, now)
         ic[IC_NSRV_PEAK] = max(ic[IC_NSRV_PEAK], vi[v, VI_NSRV])
@@ -195,6 +200,26 @@ def submit(vf, vi, vtag, vjob, jf, ji, et, ei, ic, ip, fp, v, job, now, resched)
     if resched and (top < 0 or vjob[v, 0] != top or vf[v, VF_RATE] != rate):
         reschedule(vf, vi, vtag, et, ei, ic, v, now)
     return True
+
+
+@njit(cache=True, inline="always")
+def hold_conn(vi, ji, ic, v, job, delta):
+    """Connection accounting: VM v takes (delta 1) or lets go of (-1) request ``job``,
+    counted by the request's kind on the VM and in its set's total."""
+    kind = ji[job, JI_KIND]
+    vi[v, VI_CONN + kind] += delta
+    ic[IC_LOAD + 2 * vi[v, VI_SET] + kind] += delta
+
+
+@njit(cache=True)
+def move_set(vi, ic, v, to_set):
+    """Move VM v to another set: its live connections count in the new set's load from
+    now on (it finishes what it holds, and takes only the new set's requests)."""
+    for kind in range(2):
+        n = vi[v, VI_CONN + kind]
+        ic[IC_LOAD + 2 * vi[v, VI_SET] + kind] -= n
+        ic[IC_LOAD + 2 * to_set + kind] += n
+    vi[v, VI_SET] = to_set
 
 
 @njit(cache=True, inline="always")

@@ -108,7 +108,7 @@ def test_classes_form() -> None:
     assert load_scenario(MINIMAL).workload.class_list()[0].name == "default"
     with pytest.raises(ScenarioError, match="unique"):
         load_scenario({"duration_s": 1, "workload": {"classes": [one, one]}})
-    with pytest.raises(ScenarioError, match="either classes"):
+    with pytest.raises(ScenarioError, match="service_s per class"):
         load_scenario({"duration_s": 1, "workload": {**MINIMAL["workload"], "classes": [one]}})
 
 

@@ -1,0 +1,242 @@
+"""Multi-tier runs (``cluster.tiers``): the runner around the compiled loop tiers_loop.py.
+
+As in simulation.py, the loop runs one decision period at a time; before a period the
+runner draws its arrivals and every request's demand at every tier (a tier's own
+``service_s``, else the request class's), after it the autoscaling policy resizes the
+scaled tier (``autoscaling.tier``, default the first tier whose vms.min < vms.max) and,
+with the concurrency-aware policy, the downstream pools (tiers_sct.py). Any autoscaling
+policy can drive the scaled tier (its Observation is that tier's utilisation); the
+other tiers keep vms.start VMs. Within a tier, requests go to the active VM holding
+the fewest (least connections, ties in round robin): the only dispatch tiers support.
+
+Modelling choices: a request's time at a tier counts from its arrival there (accept
+queue included) to the release of its slot, i.e. including the tiers below; the
+response returns up at once. No per-request trace is kept (``trace=True`` has no
+effect on tiered runs); ``series.waiting`` counts requests in every accept queue.
+
+Results: the usual SimulationResult, where the VM figures (series, VmStats, box plots,
+actions) are the scaled tier's and latencies are end to end, plus
+- ``tiers`` (in the summary): per tier name, ``vms`` (mean_allocated, mean_active,
+  max_allocated, vm_hours, cost), ``utilization_mean`` and ``concurrency_mean`` (mean
+  over ticks of the per-active-VM means; concurrency = pool slots in use),
+  ``concurrency_peak`` (the most slots in use at once on the whole tier),
+  ``residence_s`` (mean time from reaching the tier to giving back its slot, so it
+  includes the tiers below), ``own_s`` (residence minus the next tier's: queueing and
+  service at this tier) and ``latency_share`` (own_s / mean end-to-end latency), and
+  ``pool`` (initial and final pool limit per VM, None = unbounded) and
+  ``pool_changes`` (how many times the policy resized a pool of this tier);
+- ``tier_series`` (not in the summary; charts and tests): ``t_s`` per tick, and per tier
+  ``<name>.allocated|active|utilization|concurrency|waiting|pool`` (pool: mean limit over
+  active VMs, inf = unbounded), ``window_t_s`` with ``window_p99_latency_s``
+  (end-to-end p99 per SLA window) and ``window_hist`` (the windows' coarse latency
+  sketches, for quantiles over any run of windows), and ``pool_changes`` (a list of
+  tiers_sct.PoolChange).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Mapping
+
+import numpy as np
+
+from headroom.engine.sim import autoscaling as au
+from headroom.engine.sim import scenario as sc
+from headroom.engine.sim import tiers_state as S
+from headroom.engine.sim.distributions import Distribution
+from headroom.engine.sim.feed import Feeder
+from headroom.engine.sim.results import ScalingAction, SimulationResult
+from headroom.engine.sim.scenario import Scenario, build_distribution
+from headroom.engine.sim.tiers_loop import allocate, drain_least_loaded, run_loop
+from headroom.engine.sim.tiers_results import tiered_result
+from headroom.engine.sim.tiers_sct import FixedPools, PoolChange, PoolSizer, SctPoolSizer
+
+
+def scaled_tier(s: Scenario) -> int:
+    """Index of the tier the autoscaling policy resizes."""
+    tiers = s.cluster.tiers or []
+    name = getattr(s.autoscaling, "tier", None)
+    if name is not None:
+        return [t.name for t in tiers].index(name)
+    return next((i for i, t in enumerate(tiers) if t.vms.min < t.vms.max), 0)
+
+
+def _tier_params(tiers: list[sc.Tier]) -> tuple[S.I64, S.F64]:
+    tp = np.zeros((len(tiers), S.N_TP), dtype=np.int64)
+    tf = np.zeros((len(tiers), S.N_TF))
+    first = 0
+    for i, t in enumerate(tiers):
+        pool = t.pool_limit if t.pool_limit is not None else S.UNBOUNDED
+        wait = t.accept_queue if t.accept_queue is not None else S.UNBOUNDED
+        q_upper = t.overhead.q_upper if t.overhead else S.UNBOUNDED
+        tp[i, [S.TP_FIRST, S.TP_COUNT, S.TP_CORES, S.TP_FCFS]] = (
+            first, t.vms.max, t.cores, t.discipline == "fcfs",
+        )  # fmt: skip
+        tp[i, [S.TP_WAIT_BOUND, S.TP_Q_UPPER, S.TP_POOL]] = (wait, q_upper, pool)
+        tf[i, S.TF_SPEED] = t.speed
+        tf[i, S.TF_FACTOR] = t.overhead.factor if t.overhead else 1.0
+        first += t.vms.max
+    return tp, tf
+
+
+class TieredSimulation:
+    """Builds the tiered state for a scenario and runs it (Simulation.run delegates)."""
+
+    def __init__(self, s: Scenario, datasets: Mapping[str, np.ndarray], seed: int) -> None:
+        assert s.cluster.tiers is not None
+        self.s, self.seed, self.tiers = s, seed, s.cluster.tiers
+        self.scaled = scaled_tier(s)
+        self.feeder = Feeder(s, datasets, seed)
+        n_classes = len(self.feeder.classes)
+        seeds = np.random.SeedSequence(seed).spawn(n_classes + 1 + len(self.tiers))
+        self.tier_rngs = [np.random.default_rng(x) for x in seeds[n_classes + 1 :]]
+        self.tier_dists: list[Distribution | None] = [
+            build_distribution(t.service_s, datasets) if t.service_s else None for t in self.tiers
+        ]
+        self.policy = self._policy()
+        self.sizer: PoolSizer = FixedPools()
+        if isinstance(s.autoscaling, sc.ConcurrencyAwarePolicy):
+            below = {i: t.name for i, t in enumerate(self.tiers) if i > self.scaled}
+            self.sizer = SctPoolSizer(s.autoscaling, below)
+
+    def _policy(self) -> au.ScalingPolicy:
+        a, tier = self.s.autoscaling, self.tiers[self.scaled]
+        if isinstance(a, sc.PredictivePolicy):
+            return au.PredictivePolicy(a, self.mean_demand_s(self.scaled), tier.cores * tier.speed)
+        return au.build_policy(self.s, 0.0)
+
+    def mean_demand_s(self, t: int) -> float:
+        dist = self.tier_dists[t]
+        return dist.mean if dist is not None else self.feeder.mean_service_s
+
+    def _new_state(self) -> S.TierState:
+        s = self.s
+        tp, tf = _tier_params(self.tiers)
+        ip = np.array(
+            [len(self.tiers), self.scaled, isinstance(s.autoscaling, sc.ConcurrencyAwarePolicy)]
+        )
+        sct_s = getattr(s.autoscaling, "sct_interval_s", 0.05)
+        window_s = s.sla.window_s if s.sla else 60.0
+        fp = np.array(
+            [s.autoscaling.monitor_s, window_s, s.sla.threshold_s if s.sla else math.inf, sct_s]
+        )
+        n_ring = 1
+        if ip[S.IP_SCT]:
+            n_ring = math.ceil(getattr(s.autoscaling, "sct_window_s", 180.0) / sct_s) + 2
+        dims = (
+            math.ceil(s.duration_s / fp[S.FP_MONITOR_S] - 1e-9),
+            math.ceil(s.duration_s / window_s - 1e-9) + 1,
+            n_ring,
+        )
+        state = S.new_tier_state(tp, tf, ip, fp, len(self.feeder.classes), dims)
+        for t, tier in enumerate(self.tiers):
+            allocate(S.world(state), t, tier.vms.start, 0.0, 0.0)
+        return state
+
+    def _segment(self, state: S.TierState, t0: float, t1: float) -> S.TierState:
+        """Install the arrivals of [t0, t1) with their demands at every tier."""
+        parts = [c.arrivals_between(t0, t1)[0] for c in self.feeder.classes]
+        counts = [len(p) for p in parts]
+        times = np.concatenate(parts)
+        klass = np.repeat(np.arange(len(parts)), counts).astype(np.int64)
+        demands = np.empty((len(times), len(self.tiers)))
+        for t, dist in enumerate(self.tier_dists):
+            if dist is not None:
+                demands[:, t] = dist.sample(self.tier_rngs[t], len(times))
+            else:
+                demands[:, t] = np.concatenate(
+                    [
+                        c.service.sample(c.demand_rng, n)
+                        for c, n in zip(self.feeder.classes, counts, strict=True)
+                    ]
+                )
+        order = np.argsort(times, kind="stable")
+        state.ic[S.IC_ARR_PTR] = 0
+        return state._replace(arr_t=times[order], arr_c=klass[order], arr_d=demands[order])
+
+    def run(self, progress: Callable[[float], None] | None = None) -> SimulationResult:
+        started = time.perf_counter()
+        s, state = self.s, self._new_state()
+        actions: list[ScalingAction] = []
+        changes: list[PoolChange] = []
+        step, duration = s.autoscaling.step_s, s.duration_s
+        for k in range(math.ceil(duration / step - 1e-9)):
+            t0, t1 = k * step, min((k + 1) * step, duration)
+            state = _run_segment(self._segment(state, t0, t1), t1)
+            if t1 < duration:
+                state = self._decide(state, t1, actions, changes)
+            if progress is not None:
+                progress(t1 / duration)
+        wall = time.perf_counter() - started
+        return tiered_result(self, state, tuple(actions), changes, wall)
+
+    def _decide(
+        self, state: S.TierState, now: float, log: list[ScalingAction], changes: list[PoolChange]
+    ) -> S.TierState:
+        t, vms = self.scaled, self.tiers[self.scaled].vms
+        states = _tier_rows(state, t)[:, S.VI_STATE]
+        booting, active = int(np.sum(states == S.VM_BOOTING)), int(np.sum(states == S.VM_ACTIVE))
+        draining = int(np.sum(states == S.VM_DRAINING))
+        target = self.policy.decide(_observe(state, t, now, booting, active))
+        target = max(vms.min, min(target, vms.max - draining))
+        current = new = booting + active
+        if target > current:
+            state = S.room(state, heap=target - current + 1, vm_heap=0)
+            new += allocate(S.world(state), t, target - current, now, self.tiers[t].boot_s)
+        while new > target and active > 1 and drain_least_loaded(S.world(state), t, now) >= 0:
+            new, active = new - 1, active - 1
+        if new != current:
+            log.append(ScalingAction(now, current, new))
+            self.policy.acted(now)
+            state, resized = self.sizer.after_action(state, now)
+            changes.extend(resized)
+        return state
+
+
+def _tier_rows(state: S.TierState, t: int) -> S.I64:
+    first, count = int(state.tp[t, S.TP_FIRST]), int(state.tp[t, S.TP_COUNT])
+    return state.vi[first : first + count]
+
+
+def _run_segment(state: S.TierState, t_end: float) -> S.TierState:
+    while True:
+        status = run_loop(
+            S.world(state),
+            state.arr_t,
+            state.arr_c,
+            state.arr_d,
+            state.ts,
+            state.tt,
+            state.box,
+            t_end,
+        )
+        if status == S.DONE:
+            return state
+        state = S.grow(state, status)
+
+
+def _observe(state: S.TierState, t: int, now: float, booting: int, active: int) -> au.Observation:
+    ticks = int(state.ic[S.IC_TICK])
+    window_s = float(state.fp[S.FP_WINDOW_S])
+    return au.Observation(
+        now_s=now,
+        monitor_s=float(state.fp[S.FP_MONITOR_S]),
+        booting=booting,
+        active=active,
+        utilization=state.tt[:ticks, t, S.TT_UTILIZATION],
+        active_series=state.tt[:ticks, t, S.TT_ACTIVE].astype(np.int32),
+        arrivals=state.ts[:ticks, S.TS_ARRIVALS],
+        window_s=window_s,
+        window_hist=state.winh[: int(now / window_s + 1e-9)],
+    )
+
+
+def run_tiered(
+    s: Scenario,
+    datasets: Mapping[str, np.ndarray],
+    seed: int,
+    progress: Callable[[float], None] | None = None,
+) -> SimulationResult:
+    """Run a scenario with ``cluster.tiers`` (Simulation.run's entry point for them)."""
+    return TieredSimulation(s, datasets, seed).run(progress)

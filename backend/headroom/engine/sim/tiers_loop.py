@@ -1,0 +1,457 @@
+"""The compiled multi-tier event loop (a request visits every tier in order, nested).
+
+A request reaches tier 0, is dispatched to the active VM of that tier holding the fewest
+requests (least connections, ties broken round robin) and waits in the VM's accept
+queue until a pool slot is free (over the accept bound it is refused). Holding the
+slot it is served (processor sharing over the cores, or FCFS on the cores), then, still
+holding the slot, it goes on to the next tier; when the last tier has served it, the
+response goes back up at once and every slot is released (innermost first). So the
+requests one VM sends downstream never exceed its pool limit, and a tier's pool limits
+cap the concurrency the next tier sees.
+
+A VM's concurrency is the number of slots in use (in service, waiting for a core, or
+waiting downstream); the overhead model multiplies its speed by ``factor`` for every
+slot in use past ``q_upper``. Every event updates per-VM interval statistics for SCT
+(slot releases, slot-time integral, slot-holding time of the releases) in a ring of the
+last window, so the SCT model costs no per-request storage.
+
+W is the tuple (ic, sc, ip, fp, tp, tf, vi, vf, vtag, vjob, jf, ji, et, ei, hists, csum,
+win, winh, ring) of tiers_state.py.
+"""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+from headroom.engine.sim import sketch
+from headroom.engine.sim import tiers_state as S
+from headroom.engine.sim.tiers_heap import heap_pop, heap_push, service_pop, service_push
+
+_INV_FINE = 1.0 / sketch.log_gamma(sketch.FINE_ALPHA)
+_INV_COARSE = 1.0 / sketch.log_gamma(sketch.COARSE_ALPHA)
+
+
+@njit(cache=True)
+def sct_advance(vi, vf, ring, fp, v, now):
+    """Integrate VM v's slots in use into its SCT intervals up to ``now``."""
+    width, n_ring = fp[S.FP_SCT_S], ring.shape[1]
+    k, last, held = vi[v, S.VI_SCT_K], vf[v, S.VF_SCT_LAST], vi[v, S.VI_HELD]
+    k_now = int(now / width)
+    while k < k_now:
+        end = (k + 1) * width
+        ring[v, k % n_ring, S.R_AREA] += held * (end - last)
+        last, k = end, k + 1
+        slot = k % n_ring
+        ring[v, slot, 0], ring[v, slot, 1], ring[v, slot, 2] = 0.0, 0.0, 0.0
+    ring[v, k % n_ring, S.R_AREA] += held * (now - last)
+    vi[v, S.VI_SCT_K], vf[v, S.VF_SCT_LAST] = k, now
+
+
+@njit(cache=True)
+def _advance(W, v, now):
+    (ic, sc, ip, fp, tp, tf, vi, vf, vtag, vjob, jf, ji, et, ei) = W[:14]  # noqa: RUF059
+    ring = W[18]
+    dt = now - vf[v, S.VF_LAST]
+    if dt > 0:
+        vf[v, S.VF_VCLOCK] += vf[v, S.VF_RATE] * dt
+        vf[v, S.VF_BUSY] += min(vi[v, S.VI_NSRV], tp[vi[v, S.VI_TIER], S.TP_CORES]) * dt
+        vf[v, S.VF_HELD_AREA] += vi[v, S.VI_HELD] * dt
+        vf[v, S.VF_LAST] = now
+    if ip[S.IP_SCT]:
+        sct_advance(vi, vf, ring, fp, v, now)
+
+
+@njit(cache=True)
+def _touch(W, v, now):
+    """Recompute VM v's speed and push its next completion (the old one goes stale)."""
+    (ic, sc, ip, fp, tp, tf, vi, vf, vtag, vjob, jf, ji, et, ei) = W[:14]  # noqa: RUF059
+    t, nsrv = vi[v, S.VI_TIER], vi[v, S.VI_NSRV]
+    speed, cores = tf[t, S.TF_SPEED], tp[t, S.TP_CORES]
+    extra = vi[v, S.VI_HELD] - tp[t, S.TP_Q_UPPER]
+    if extra > 0:
+        speed *= tf[t, S.TF_FACTOR] ** extra
+    if tp[t, S.TP_FCFS] == 0 and nsrv > cores:
+        speed *= cores / nsrv
+    vf[v, S.VF_RATE] = max(speed, 1e-300)
+    vi[v, S.VI_VERSION] += 1
+    if nsrv > 0:
+        dt = max(vtag[v, 0] - vf[v, S.VF_VCLOCK], 0.0) / vf[v, S.VF_RATE]
+        heap_push(et, ei, ic, now + dt, S.EV_COMPLETION, v, vi[v, S.VI_VERSION])
+
+
+@njit(cache=True)
+def _start_cpu(W, v, j, now):
+    (ic, sc, ip, fp, tp, tf, vi, vf, vtag, vjob, jf, ji, et, ei) = W[:14]  # noqa: RUF059
+    n_tiers, t = ip[S.IP_TIERS], vi[v, S.VI_TIER]
+    service_push(vi, vtag, vjob, v, vf[v, S.VF_VCLOCK] + jf[j, 1 + 2 * n_tiers + t], j)
+    ic[S.IC_NSRV_PEAK] = max(ic[S.IC_NSRV_PEAK], vi[v, S.VI_NSRV])
+
+
+@njit(cache=True)
+def _acquire(W, v, j, now):
+    """Request j takes a pool slot on VM v and asks for a core."""
+    (ic, sc, ip, fp, tp, tf, vi, vf, vtag, vjob, jf, ji, et, ei) = W[:14]  # noqa: RUF059
+    t = vi[v, S.VI_TIER]
+    vi[v, S.VI_HELD] += 1
+    vi[v, S.VI_PEAK_HELD] = max(vi[v, S.VI_PEAK_HELD], vi[v, S.VI_HELD])
+    tp[t, S.TP_HELD] += 1
+    tp[t, S.TP_PEAK_HELD] = max(tp[t, S.TP_PEAK_HELD], tp[t, S.TP_HELD])
+    jf[j, 1 + ip[S.IP_TIERS] + t] = now
+    if tp[t, S.TP_FCFS] and vi[v, S.VI_NSRV] >= tp[t, S.TP_CORES]:
+        ji[j, S.JI_NEXT] = -1
+        if vi[v, S.VI_RTAIL] >= 0:
+            ji[vi[v, S.VI_RTAIL], S.JI_NEXT] = j
+        else:
+            vi[v, S.VI_RHEAD] = j
+        vi[v, S.VI_RTAIL] = j
+    else:
+        _start_cpu(W, v, j, now)
+
+
+@njit(cache=True)
+def _pop_queue(vi, ji, v, head_col, tail_col):
+    head = vi[v, head_col]
+    vi[v, head_col] = ji[head, S.JI_NEXT]
+    if vi[v, head_col] < 0:
+        vi[v, tail_col] = -1
+    return head
+
+
+@njit(cache=True)
+def promote(W, v, now):
+    """Move requests from VM v's accept queue into free pool slots."""
+    (ic, sc, ip, fp, tp, tf, vi, vf, vtag, vjob, jf, ji, et, ei) = W[:14]  # noqa: RUF059
+    while vi[v, S.VI_NQ] > 0 and vi[v, S.VI_HELD] < vi[v, S.VI_SLOTS]:
+        h = _pop_queue(vi, ji, v, S.VI_QHEAD, S.VI_QTAIL)
+        vi[v, S.VI_NQ] -= 1
+        ic[S.IC_WAITING] -= 1
+        _acquire(W, v, h, now)
+
+
+@njit(cache=True)
+def _choose(tp, vi, t):
+    """Least connections among the tier's active VMs (round robin among ties); -1: none."""
+    first, count, start = tp[t, S.TP_FIRST], tp[t, S.TP_COUNT], tp[t, S.TP_RR]
+    best = -1
+    for k in range(count):
+        v = first + (start + k) % count
+        if vi[v, S.VI_STATE] == S.VM_ACTIVE and (best < 0 or vi[v, S.VI_N] < vi[best, S.VI_N]):
+            best = v
+    if best >= 0:
+        tp[t, S.TP_RR] = (best - first + 1) % count
+    return best
+
+
+@njit(cache=True)
+def _enter(W, j, t, now):
+    """Request j reaches tier t: a slot, the accept queue, or refused (False)."""
+    (ic, sc, ip, fp, tp, tf, vi, vf, vtag, vjob, jf, ji, et, ei) = W[:14]  # noqa: RUF059
+    v = _choose(tp, vi, t)
+    if v < 0:
+        return False
+    full = vi[v, S.VI_HELD] >= vi[v, S.VI_SLOTS]
+    if full and vi[v, S.VI_NQ] >= tp[t, S.TP_WAIT_BOUND]:
+        return False
+    _advance(W, v, now)
+    ji[j, 3 + t], ji[j, S.JI_TIER] = v, t
+    jf[j, 1 + t] = now
+    vi[v, S.VI_N] += 1
+    if full:
+        ji[j, S.JI_NEXT] = -1
+        if vi[v, S.VI_QTAIL] >= 0:
+            ji[vi[v, S.VI_QTAIL], S.JI_NEXT] = j
+        else:
+            vi[v, S.VI_QHEAD] = j
+        vi[v, S.VI_QTAIL] = j
+        vi[v, S.VI_NQ] += 1
+        ic[S.IC_WAITING] += 1
+    else:
+        _acquire(W, v, j, now)
+        _touch(W, v, now)
+    return True
+
+
+@njit(cache=True)
+def _maybe_release_vm(tf, vi, vf, v, now):
+    if vi[v, S.VI_STATE] == S.VM_DRAINING and vi[v, S.VI_N] == 0:
+        vi[v, S.VI_STATE] = S.VM_FREE
+        vi[v, S.VI_VERSION] += 1
+        tf[vi[v, S.VI_TIER], S.TF_VM_SECONDS] += now - vf[v, S.VF_ALLOC_T]
+
+
+@njit(cache=True)
+def _release(W, v, j, t, now, served):
+    """Request j gives back its slot on VM v (tier t); ``served``: it completed."""
+    (ic, sc, ip, fp, tp, tf, vi, vf, vtag, vjob, jf, ji, et, ei) = W[:14]  # noqa: RUF059
+    ring = W[18]
+    _advance(W, v, now)
+    vi[v, S.VI_HELD] -= 1
+    vi[v, S.VI_N] -= 1
+    tp[t, S.TP_HELD] -= 1
+    if served:
+        tf[t, S.TF_RES_SUM] += now - jf[j, 1 + t]
+        if ip[S.IP_SCT]:
+            slot = vi[v, S.VI_SCT_K] % ring.shape[1]
+            ring[v, slot, S.R_COMPLETIONS] += 1.0
+            ring[v, slot, S.R_LATENCY] += now - jf[j, 1 + ip[S.IP_TIERS] + t]
+    promote(W, v, now)
+    _touch(W, v, now)
+    _maybe_release_vm(tf, vi, vf, v, now)
+
+
+@njit(cache=True)
+def _free_job(ic, ji, j):
+    ji[j, S.JI_TIER] = -1
+    ji[j, S.JI_NEXT] = ic[S.IC_JOB_FREE]
+    ic[S.IC_JOB_FREE] = j
+    ic[S.IC_JOBS_FREE_N] += 1
+
+
+@njit(cache=True)
+def _refuse(W, j, t, now):
+    """Request j was refused at tier t: give back its slots upstream and drop it."""
+    (ic, sc, ip, fp, tp, tf, vi, vf, vtag, vjob, jf, ji, et, ei) = W[:14]  # noqa: RUF059
+    csum = W[15]
+    for u in range(t - 1, -1, -1):
+        _release(W, ji[j, 3 + u], j, u, now, False)
+    if t > 0:
+        ic[S.IC_IN_SYSTEM] -= 1
+        ic[S.IC_LEFT] += 1
+        sc[S.SC_TIME_SUM] += now - jf[j, S.JF_ARRIVAL]
+    ic[S.IC_REJECTED] += 1
+    ic[S.IC_TICK_REJ] += 1
+    csum[ji[j, S.JI_CLASS], S.CS_REJECTED] += 1
+    _free_job(ic, ji, j)
+
+
+@njit(cache=True)
+def _record_done(W, j, now):
+    (ic, sc, ip, fp, tp, tf, vi, vf, vtag, vjob, jf, ji, et, ei) = W[:14]  # noqa: RUF059
+    (hists, csum, win, winh) = W[14:18]
+    lat, c = now - jf[j, S.JF_ARRIVAL], ji[j, S.JI_CLASS]
+    hists[c, sketch.bucket_of(lat, _INV_FINE, hists.shape[1])] += 1
+    csum[c, S.CS_LAT_SUM] += lat
+    csum[c, S.CS_LAT_MAX] = max(csum[c, S.CS_LAT_MAX], lat)
+    w = min(int(now / fp[S.FP_WINDOW_S]), len(win) - 1)
+    win[w, 0] += 1
+    win[w, 1] += lat > fp[S.FP_SLA_S]
+    winh[w, sketch.bucket_of(lat, _INV_COARSE, winh.shape[1])] += 1
+    sc[S.SC_LAT_SUM] += lat
+    sc[S.SC_TIME_SUM] += lat
+    ic[S.IC_COMPLETED] += 1
+    ic[S.IC_TICK_DONE] += 1
+    ic[S.IC_IN_SYSTEM] -= 1
+    ic[S.IC_LEFT] += 1
+
+
+@njit(cache=True)
+def _completion(W, v, now):
+    """VM v finishes serving the request with the smallest tag."""
+    (ic, sc, ip, fp, tp, tf, vi, vf, vtag, vjob, jf, ji, et, ei) = W[:14]  # noqa: RUF059
+    _advance(W, v, now)
+    j = service_pop(vi, vtag, vjob, v)
+    t, last = vi[v, S.VI_TIER], ip[S.IP_TIERS] - 1
+    if vi[v, S.VI_RHEAD] >= 0:
+        _start_cpu(W, v, _pop_queue(vi, ji, v, S.VI_RHEAD, S.VI_RTAIL), now)
+    if t < last:
+        _touch(W, v, now)
+        if not _enter(W, j, t + 1, now):
+            _refuse(W, j, t + 1, now)
+        return
+    for u in range(last, -1, -1):
+        _release(W, ji[j, 3 + u], j, u, now, True)
+    _record_done(W, j, now)
+    _free_job(ic, ji, j)
+
+
+@njit(cache=True)
+def _arrival(W, arr_t, arr_c, arr_d, i, now):
+    (ic, sc, ip, fp, tp, tf, vi, vf, vtag, vjob, jf, ji, et, ei) = W[:14]  # noqa: RUF059
+    csum = W[15]
+    j = ic[S.IC_JOB_FREE]
+    ic[S.IC_JOB_FREE] = ji[j, S.JI_NEXT]
+    ic[S.IC_JOBS_FREE_N] -= 1
+    n_tiers, c = ip[S.IP_TIERS], arr_c[i]
+    ji[j, S.JI_CLASS], ji[j, S.JI_TIER] = c, 0
+    jf[j, S.JF_ARRIVAL] = now
+    for t in range(n_tiers):
+        jf[j, 1 + 2 * n_tiers + t] = arr_d[i, t]
+    ic[S.IC_ARRIVED] += 1
+    ic[S.IC_TICK_ARR] += 1
+    csum[c, S.CS_ARRIVED] += 1
+    if _enter(W, j, 0, now):
+        ic[S.IC_IN_SYSTEM] += 1
+    else:
+        _refuse(W, j, 0, now)
+
+
+@njit(cache=True)
+def activate(W, v, now):
+    (ic, sc, ip, fp, tp, tf, vi, vf, vtag, vjob, jf, ji, et, ei) = W[:14]  # noqa: RUF059
+    ring = W[18]
+    vi[v, S.VI_STATE] = S.VM_ACTIVE
+    vf[v, S.VF_LAST], vf[v, S.VF_VCLOCK], vf[v, S.VF_BUSY], vf[v, S.VF_HELD_AREA] = now, 0, 0, 0
+    vf[v, S.VF_RATE] = tf[vi[v, S.VI_TIER], S.TF_SPEED]
+    vi[v, S.VI_SCT_K], vf[v, S.VF_SCT_LAST] = int(now / fp[S.FP_SCT_S]), now
+    ring[v, :, :] = 0.0
+
+
+@njit(cache=True)
+def _tick(W, ts, tt, box, k, now):
+    """Monitoring: per tier VM counts, utilisation, slots in use, queue, pool size."""
+    (ic, sc, ip, fp, tp, tf, vi, vf, vtag, vjob, jf, ji, et, ei) = W[:14]  # noqa: RUF059
+    monitor = fp[S.FP_MONITOR_S]
+    for t in range(ip[S.IP_TIERS]):
+        first, count, cores = tp[t, S.TP_FIRST], tp[t, S.TP_COUNT], tp[t, S.TP_CORES]
+        alloc = active = 0
+        util = conc = waiting = pool = 0.0
+        for v in range(first, first + count):
+            if vi[v, S.VI_STATE] == S.VM_FREE:
+                continue
+            alloc += 1
+            _advance(W, v, now)
+            waiting += vi[v, S.VI_NQ]
+            if vi[v, S.VI_STATE] == S.VM_ACTIVE:
+                active += 1
+                u = min(vf[v, S.VF_BUSY] / (monitor * cores), 1.0)
+                util += u
+                conc += vf[v, S.VF_HELD_AREA] / monitor
+                slots = vi[v, S.VI_SLOTS]
+                pool += math.inf if slots >= S.UNBOUNDED else slots
+            vf[v, S.VF_BUSY], vf[v, S.VF_HELD_AREA] = 0.0, 0.0
+        scale = 1.0 / active if active > 0 else 0.0
+        row = tt[k, t]
+        row[S.TT_ALLOCATED], row[S.TT_ACTIVE], row[S.TT_WAITING] = alloc, active, waiting
+        row[S.TT_UTILIZATION], row[S.TT_CONCURRENCY] = util * scale, conc * scale
+        row[S.TT_POOL] = pool * scale if active > 0 else math.nan
+    _box(tt, box, k, ip[S.IP_SCALED])
+    ts[k, S.TS_ARRIVALS], ts[k, S.TS_COMPLETIONS] = ic[S.IC_TICK_ARR], ic[S.IC_TICK_DONE]
+    ts[k, S.TS_REJECTED], ts[k, S.TS_WAITING] = ic[S.IC_TICK_REJ], ic[S.IC_WAITING]
+    ts[k, S.TS_IN_SYSTEM] = ic[S.IC_IN_SYSTEM]
+    ic[S.IC_TICK_ARR] = ic[S.IC_TICK_DONE] = ic[S.IC_TICK_REJ] = 0
+
+
+@njit(cache=True)
+def _box(tt, box, k, t):
+    """The scaled tier's mean utilisation this tick, binned by its allocated VMs."""
+    alloc = int(tt[k, t, S.TT_ALLOCATED])
+    if tt[k, t, S.TT_ACTIVE] > 0:
+        box[alloc, int(min(tt[k, t, S.TT_UTILIZATION], 1.0) * S.BOX_BINS)] += 1
+
+
+@njit(cache=True)
+def _needs(W):
+    """A NEED_* status if an event's worst case could overrun a capacity."""
+    (ic, sc, ip, fp, tp, tf, vi, vf, vtag, vjob, jf, ji, et, ei) = W[:14]  # noqa: RUF059
+    n_tiers = ip[S.IP_TIERS]
+    if ic[S.IC_JOBS_FREE_N] < 1:
+        return S.NEED_JOBS
+    if ic[S.IC_HEAP_N] + 2 * n_tiers + 2 > len(et):
+        return S.NEED_HEAP
+    if ic[S.IC_NSRV_PEAK] + n_tiers + 1 > vtag.shape[1]:
+        return S.NEED_VM_HEAP
+    return S.DONE
+
+
+@njit(cache=True)
+def run_loop(W, arr_t, arr_c, arr_d, ts, tt, box, t_end):
+    """Process every event and monitoring tick before t_end; DONE or a NEED_* status."""
+    (ic, sc, ip, fp, tp, tf, vi, vf, vtag, vjob, jf, ji, et, ei) = W[:14]  # noqa: RUF059
+    n_ticks, monitor = len(ts), fp[S.FP_MONITOR_S]
+    while True:
+        k = ic[S.IC_TICK]
+        t_tick = (k + 1) * monitor if k < n_ticks else math.inf
+        end = min(t_tick, t_end)
+        t_heap = et[0] if ic[S.IC_HEAP_N] > 0 else math.inf
+        i = ic[S.IC_ARR_PTR]
+        t_arr = arr_t[i] if i < len(arr_t) else math.inf
+        now = min(t_heap, t_arr)
+        if now >= end:
+            sc[S.SC_AREA] += ic[S.IC_IN_SYSTEM] * (end - sc[S.SC_LAST])
+            sc[S.SC_LAST] = end
+            if t_tick <= t_end:
+                _tick(W, ts, tt, box, k, t_tick)
+                ic[S.IC_TICK] = k + 1
+                continue
+            return S.DONE
+        if (
+            t_heap <= t_arr
+            and ei[0, 0] == S.EV_COMPLETION
+            and ei[0, 2] != vi[ei[0, 1], S.VI_VERSION]
+        ):
+            heap_pop(et, ei, ic)  # a stale completion
+            continue
+        status = _needs(W)
+        if status != S.DONE:
+            return status
+        sc[S.SC_AREA] += ic[S.IC_IN_SYSTEM] * (now - sc[S.SC_LAST])
+        sc[S.SC_LAST] = now
+        ic[S.IC_EVENTS] += 1
+        if t_heap <= t_arr:
+            kind, ident = ei[0, 0], ei[0, 1]
+            heap_pop(et, ei, ic)
+            if kind == S.EV_COMPLETION:
+                _completion(W, ident, now)
+            elif vi[ident, S.VI_STATE] == S.VM_BOOTING:
+                activate(W, ident, now)
+        else:
+            _arrival(W, arr_t, arr_c, arr_d, i, now)
+            ic[S.IC_ARR_PTR] = i + 1
+
+
+@njit(cache=True)
+def allocate(W, t, k, now, boot_s):
+    """Request up to k VMs of tier t (free rows only); returns how many."""
+    (ic, sc, ip, fp, tp, tf, vi, vf, vtag, vjob, jf, ji, et, ei) = W[:14]  # noqa: RUF059
+    done = 0
+    first = tp[t, S.TP_FIRST]
+    for v in range(first, first + tp[t, S.TP_COUNT]):
+        if done == k:
+            break
+        if vi[v, S.VI_STATE] != S.VM_FREE:
+            continue
+        vf[v, S.VF_ALLOC_T], vi[v, S.VI_SLOTS] = now, tp[t, S.TP_POOL]
+        done += 1
+        if boot_s <= 0:
+            activate(W, v, now)
+        else:
+            vi[v, S.VI_STATE] = S.VM_BOOTING
+            heap_push(et, ei, ic, now + boot_s, S.EV_BOOT, v, 0)
+    return done
+
+
+@njit(cache=True)
+def drain_least_loaded(W, t, now):
+    """Put tier t's active VM holding the fewest requests into draining; -1 if none."""
+    (ic, sc, ip, fp, tp, tf, vi, vf, vtag, vjob, jf, ji, et, ei) = W[:14]  # noqa: RUF059
+    best = -1
+    first = tp[t, S.TP_FIRST]
+    for v in range(first, first + tp[t, S.TP_COUNT]):
+        if vi[v, S.VI_STATE] == S.VM_ACTIVE and (best < 0 or vi[v, S.VI_N] < vi[best, S.VI_N]):
+            best = v
+    if best >= 0:
+        _advance(W, best, now)
+        vi[best, S.VI_STATE] = S.VM_DRAINING
+        _maybe_release_vm(tf, vi, vf, best, now)
+    return best
+
+
+@njit(cache=True)
+def set_pool(W, v, slots, now):
+    """Change VM v's pool limit; a larger pool takes waiting requests at once. Requests
+    already holding slots keep them (a smaller pool fills up again as they leave)."""
+    _advance(W, v, now)
+    W[6][v, S.VI_SLOTS] = slots
+    promote(W, v, now)
+    _touch(W, v, now)
+
+
+@njit(cache=True)
+def flush(W, now):
+    """Bring every allocated VM's integrals (and SCT intervals) up to ``now``."""
+    vi = W[6]
+    for v in range(len(vi)):
+        if vi[v, S.VI_STATE] != S.VM_FREE:
+            _advance(W, v, now)

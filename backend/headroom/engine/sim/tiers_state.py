@@ -1,0 +1,175 @@
+"""State of the multi-tier loop (tiers_loop.py): typed arrays, one row per entity.
+
+VMs of every tier share one set of rows (tier t owns rows first..first + count); a
+request's row keeps, per tier, the time it reached the tier, the time it took a pool
+slot there, its demand there and the VM that holds it. Capacities grow on demand as in
+state.py: the loop returns a ``NEED_*`` status before touching anything.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+from headroom.engine.sim import sketch
+
+F64 = NDArray[np.float64]
+I64 = NDArray[np.int64]
+
+# --- int counters (ic) ---
+(
+    IC_ARRIVED,
+    IC_COMPLETED,
+    IC_REJECTED,
+    IC_IN_SYSTEM,
+    IC_WAITING,
+    IC_HEAP_N,
+    IC_JOB_FREE,
+    IC_JOBS_FREE_N,
+    IC_ARR_PTR,
+    IC_TICK,
+    IC_TICK_ARR,
+    IC_TICK_DONE,
+    IC_TICK_REJ,
+    IC_EVENTS,
+    IC_NSRV_PEAK,
+    IC_LEFT,
+) = range(16)
+N_IC = 16
+# --- float accumulators (sc) ---
+SC_AREA, SC_LAST, SC_LAT_SUM, SC_TIME_SUM = range(4)
+# --- int params (ip), float params (fp) ---
+IP_TIERS, IP_SCALED, IP_SCT = range(3)
+FP_MONITOR_S, FP_WINDOW_S, FP_SLA_S, FP_SCT_S = range(4)
+# --- per tier: int (tp), float (tf) ---
+TP_FIRST, TP_COUNT, TP_CORES, TP_FCFS, TP_WAIT_BOUND, TP_Q_UPPER, TP_RR = range(7)
+TP_POOL, TP_HELD, TP_PEAK_HELD = range(7, 10)
+N_TP = 10
+TF_SPEED, TF_FACTOR, TF_RES_SUM, TF_VM_SECONDS = range(4)
+N_TF = 4
+# --- VM columns ---
+VI_TIER, VI_STATE, VI_HELD, VI_NSRV, VI_N, VI_NQ, VI_QHEAD, VI_QTAIL = range(8)
+VI_RHEAD, VI_RTAIL, VI_VERSION, VI_SLOTS, VI_SCT_K, VI_PEAK_HELD = range(8, 14)
+N_VI = 14
+VF_VCLOCK, VF_LAST, VF_RATE, VF_BUSY, VF_HELD_AREA, VF_ALLOC_T, VF_SCT_LAST = range(7)
+N_VF = 7
+# --- request columns: jf = arrival, then per tier enter, acquire, demand ---
+JF_ARRIVAL = 0
+JI_CLASS, JI_TIER, JI_NEXT = range(3)  # then the VM per tier
+# --- per-class sums (csum) ---
+CS_LAT_SUM, CS_LAT_MAX, CS_ARRIVED, CS_REJECTED = range(4)
+# --- tick series: global (ts) and per tier (tt) ---
+TS_ARRIVALS, TS_COMPLETIONS, TS_REJECTED, TS_WAITING, TS_IN_SYSTEM = range(5)
+N_TS = 5
+TT_ALLOCATED, TT_ACTIVE, TT_UTILIZATION, TT_CONCURRENCY, TT_WAITING, TT_POOL = range(6)
+N_TT = 6
+# --- SCT ring: per VM and interval ---
+R_COMPLETIONS, R_AREA, R_LATENCY = range(3)
+
+VM_FREE, VM_BOOTING, VM_ACTIVE, VM_DRAINING = 0, 1, 2, 3
+EV_COMPLETION, EV_BOOT = 0, 1
+DONE, NEED_JOBS, NEED_HEAP, NEED_VM_HEAP = range(4)
+UNBOUNDED = 1 << 62
+BOX_BINS = 200
+
+
+class TierState(NamedTuple):
+    ic: I64
+    sc: F64
+    ip: I64
+    fp: F64
+    tp: I64  # tiers x TP_*
+    tf: F64  # tiers x TF_*
+    vi: I64  # VMs x VI_*
+    vf: F64  # VMs x VF_*
+    vtag: F64  # VMs x capacity: service heaps (tags)
+    vjob: I64  # VMs x capacity: service heaps (request ids)
+    jf: F64  # requests x (arrival, enter[T], acquire[T], demand[T])
+    ji: I64  # requests x (class, tier, next, vm[T])
+    et: F64  # event heap times
+    ei: I64  # event heap (kind, id, version)
+    arr_t: F64  # this segment's arrivals
+    arr_c: I64  # their classes
+    arr_d: F64  # their demands per tier
+    ts: NDArray[np.int32]  # ticks x TS_*
+    tt: NDArray[np.float32]  # ticks x tiers x TT_*
+    box: I64  # (allocated VMs of the scaled tier) x utilisation bin
+    hists: I64  # classes x fine sketch buckets (end-to-end latency)
+    csum: F64  # classes x CS_*
+    win: I64  # SLA windows x (completions, over threshold)
+    winh: NDArray[np.int32]  # SLA windows x coarse sketch buckets
+    ring: F64  # VMs x intervals x R_* (SCT statistics of the last window)
+
+
+def _free_rows(n: int, ncols: int, first: int = 0) -> I64:
+    rows = np.zeros((n, ncols), dtype=np.int64)
+    rows[:, JI_NEXT] = np.arange(first + 1, first + n + 1)
+    rows[-1, JI_NEXT] = -1
+    rows[:, JI_TIER] = -1
+    return rows
+
+
+def new_tier_state(
+    tp: I64, tf: F64, ip: I64, fp: F64, n_classes: int, dims: tuple[int, int, int]
+) -> TierState:
+    """Empty state; ``dims`` = (monitoring ticks, SLA windows, SCT ring intervals)."""
+    n_ticks, n_windows, n_ring = dims
+    tiers, vms = len(tp), int(tp[:, TP_COUNT].sum())
+    jobs, heap, cap = 1024, 1024, 64
+    ic = np.zeros(N_IC, dtype=np.int64)
+    ic[IC_JOBS_FREE_N] = jobs
+    vi = np.zeros((vms, N_VI), dtype=np.int64)
+    vi[:, [VI_QHEAD, VI_QTAIL, VI_RHEAD, VI_RTAIL]] = -1
+    for t in range(tiers):
+        vi[tp[t, TP_FIRST] : tp[t, TP_FIRST] + tp[t, TP_COUNT], VI_TIER] = t
+    return TierState(
+        ic=ic, sc=np.zeros(4), ip=ip, fp=fp, tp=tp, tf=tf, vi=vi, vf=np.zeros((vms, N_VF)),
+        vtag=np.zeros((vms, cap)), vjob=np.zeros((vms, cap), dtype=np.int64),
+        jf=np.zeros((jobs, 1 + 3 * tiers)), ji=_free_rows(jobs, 3 + tiers),
+        et=np.zeros(heap), ei=np.zeros((heap, 3), dtype=np.int64),
+        arr_t=np.zeros(0), arr_c=np.zeros(0, dtype=np.int64), arr_d=np.zeros((0, tiers)),
+        ts=np.zeros((n_ticks, N_TS), dtype=np.int32),
+        tt=np.zeros((n_ticks, tiers, N_TT), dtype=np.float32),
+        box=np.zeros((vms + 1, BOX_BINS + 1), dtype=np.int64),
+        hists=np.zeros((n_classes, sketch.n_buckets(sketch.FINE_ALPHA)), dtype=np.int64),
+        csum=np.zeros((n_classes, 4)),
+        win=np.zeros((n_windows, 2), dtype=np.int64),
+        winh=np.zeros((n_windows, sketch.n_buckets(sketch.COARSE_ALPHA)), dtype=np.int32),
+        ring=np.zeros((vms, n_ring, 3)),
+    )  # fmt: skip
+
+
+def grow(s: TierState, status: int, need: int = 0) -> TierState:
+    """Enlarge the capacity a ``NEED_*`` status names (service heaps to >= ``need``)."""
+    if status == NEED_JOBS:
+        n = len(s.ji)
+        new = _free_rows(n, s.ji.shape[1], first=n)
+        new[-1, JI_NEXT] = s.ic[IC_JOB_FREE]
+        s.ic[IC_JOB_FREE], s.ic[IC_JOBS_FREE_N] = n, s.ic[IC_JOBS_FREE_N] + n
+        return s._replace(ji=np.concatenate([s.ji, new]), jf=np.concatenate([s.jf, 0 * s.jf]))
+    if status == NEED_HEAP:
+        return s._replace(et=np.concatenate([s.et, 0 * s.et]), ei=np.concatenate([s.ei, 0 * s.ei]))
+    if status == NEED_VM_HEAP:
+        width = max(2 * s.vtag.shape[1], need)
+        pad = width - s.vtag.shape[1]
+        return s._replace(
+            vtag=np.pad(s.vtag, ((0, 0), (0, pad))), vjob=np.pad(s.vjob, ((0, 0), (0, pad)))
+        )
+    raise ValueError(f"cannot grow for status {status}")
+
+
+def world(s: TierState) -> tuple[np.ndarray, ...]:
+    """The tuple W the compiled loop takes (tiers_loop.py)."""
+    return (s.ic, s.sc, s.ip, s.fp, s.tp, s.tf, s.vi, s.vf, s.vtag, s.vjob, s.jf, s.ji, s.et,
+            s.ei, s.hists, s.csum, s.win, s.winh, s.ring)  # fmt: skip
+
+
+def room(s: TierState, heap: int, vm_heap: int) -> TierState:
+    """Grow until ``heap`` more events and service heaps of ``vm_heap`` entries fit."""
+    while s.ic[IC_HEAP_N] + heap > len(s.et):
+        s = grow(s, NEED_HEAP)
+    if vm_heap > s.vtag.shape[1]:
+        s = grow(s, NEED_VM_HEAP, vm_heap)
+    return s
