@@ -87,6 +87,7 @@ def _text(document: dict[str, Any]) -> str:
         f"vms mean allocated {vms['mean_allocated']:.3g}, max {vms['max_allocated']}, "
         f"{vms['vm_hours']:.3g} VM-hours, {vms['scaling_actions']} scaling actions"
     )
+    lines += _class_lines(document)
     sla = document["sla_violation_fraction"]
     lines.append(
         f"rejected {document['rejected_fraction']:.3%}"
@@ -94,6 +95,25 @@ def _text(document: dict[str, Any]) -> str:
         + f"; wall {document['wall_s']:.2f} s"
     )
     return "\n".join(lines)
+
+
+def _class_lines(document: dict[str, Any]) -> list[str]:
+    """Per class (when there are several) p95 and refusals; a partition policy's K."""
+    classes = document["classes"]
+    lines = []
+    if len(classes) > 1:
+        lines += [
+            f"class {name}: latency p95 {c['latency_s']['p95']:.4g} s, "
+            f"rejected {c['rejected_fraction']:.3%}"
+            for name, c in classes.items()
+        ]
+    admission = document.get("admission") or {}
+    if "k_mean" in admission:
+        lines.append(
+            f"High Set K mean {admission['k_mean']:.3g}, "
+            f"min {admission['k_min']}, max {admission['k_max']}"
+        )
+    return lines
 
 
 COMMANDS = (simulate_command,)

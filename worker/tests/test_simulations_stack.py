@@ -5,11 +5,14 @@ import time
 from typing import Any
 
 import httpx
+from analyses.synth_logs import combined_latency_lines, mm1_table
 from simulations.scenarios import reference
 
 from headroom.engine.sim import Simulation
 from headroom.simulations.sweep import set_path
 from support.services import Stack, wait_for_job
+
+LOG = combined_latency_lines(mm1_table(segment_s=5.0))
 
 
 def watch(client: httpx.Client, job_id: int, timeout_s: float = 180.0) -> list[dict[str, Any]]:
@@ -94,16 +97,23 @@ def test_a_cancelled_sweep_stops_its_runs_and_the_workers_go_on(stack: Stack) ->
 
 
 def test_a_sweep_run_the_engine_refuses_fails_the_job_once(stack: Stack) -> None:
-    stack.start_worker()
+    """A dataset the scenario replays is deleted after the submit (which checked it) and
+    before a worker runs it: the job fails once, naming the field, and is not re-sent."""
+    worker = stack.start_worker()
     client = stack.client(stack.token_for("bad@example.com", "Bad"))
+    uploaded = client.post("/api/v1/datasets", files={"file": ("m.log", LOG)}).json()
+    assert wait_for_job(client, uploaded["job"]["id"])["status"] == "succeeded"
+    stack.kill_worker(worker)
     scenario = reference(600.0)
-    scenario["workload"]["arrivals"] = {"dataset": "nowhere"}
-    sweep = {"path": "seed", "values": [1, 2]}
-    body = {"name": "bad", "scenario": scenario, "sweep": sweep}
-    created = client.post("/api/v1/simulations", json=body).json()
-    job = wait_for_job(client, created["job"]["id"], timeout_s=60)
+    scenario["workload"]["arrivals"] = {"dataset": uploaded["id"]}
+    body = {"name": "bad", "scenario": scenario, "sweep": {"path": "seed", "values": [1, 2]}}
+    created = client.post("/api/v1/simulations", json=body)
+    assert created.status_code == 201, created.text
+    assert client.delete(f"/api/v1/datasets/{uploaded['id']}").status_code == 204
+    stack.start_worker()
+    job = wait_for_job(client, created.json()["job"]["id"], timeout_s=60)
     assert job["status"] == "failed" and job["attempts"] == 1, job
     assert job["error_code"] == "invalid_scenario"
-    assert "workload.arrivals.dataset: unknown dataset" in str(job["error_message"])
+    assert "workload.arrivals.dataset: dataset" in str(job["error_message"])
     time.sleep(3)  # longer than the reaper's interval: nothing re-sends it
     assert client.get(f"/api/v1/jobs/{job['id']}").json()["status"] == "failed"

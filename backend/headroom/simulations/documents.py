@@ -9,6 +9,7 @@ from headroom.analyses.tables import jsonable
 from headroom.engine.sim import SimulationResult, TimeSeries
 from headroom.engine.sim.results import lttb_indices
 from headroom.engine.sim.sketch import FINE_ALPHA, sketch_cdf
+from headroom.simulations import admission_docs
 
 SERIES_POINTS = 400  # per tick series (LTTB): 8 series of (t, y) pairs, ~6,400 numbers
 SERIES_BUCKETS = 500  # display buckets of the per-tick rate series (means and maxima)
@@ -30,7 +31,7 @@ def run_document(result: SimulationResult) -> dict[str, Any]:
     document = {
         "kind": "run",
         "summary": summary(result),
-        "series": _lttb_series(result.series),
+        "series": _lttb_series(result.series, _sla_percentile(result)),
         "rates": bucket_means(result.series, SERIES_BUCKETS),
         "vm_steps": vm_steps(result.series, STEP_POINTS),
         "actions": [
@@ -40,6 +41,10 @@ def run_document(result: SimulationResult) -> dict[str, Any]:
         "latency_cdf": _overall_cdf([c.latency_counts for c in result.classes]),
         "plt_cdf": _overall_cdf([c.plt_counts for c in result.classes if c.plt_counts is not None]),
         "classes": [_class_cdfs(c) for c in result.classes],
+        "admission": result.admission,
+        "admission_series": admission_docs.series_document(
+            result.admission_series, result.scenario.duration_s
+        ),
     }
     return jsonable(document)
 
@@ -83,8 +88,15 @@ def vm_steps(series: TimeSeries, max_points: int) -> dict[str, list[float]]:
     }
 
 
-def _lttb_series(series: TimeSeries) -> dict[str, Any]:
-    """Every tick series by LTTB, and the SLA windows' p95 latency and violations."""
+def _sla_percentile(result: SimulationResult) -> float:
+    sla = result.scenario.sla
+    return sla.percentile if sla is not None else 95.0
+
+
+def _lttb_series(series: TimeSeries, percentile: float) -> dict[str, Any]:
+    """Every tick series by LTTB, and the SLA windows' latency percentiles (p50, the
+    SLA's percentile under ``window_p95_latency_s``, p99) and violations, all thinned
+    at the windows LTTB keeps for the SLA percentile."""
     ticks = {k: v.tolist() for k, v in series.downsample(SERIES_POINTS).items()}
     ends = np.arange(1, len(series.window_p95_latency_s) + 1) * series.window_s
     p95 = series.window_p95_latency_s
@@ -93,10 +105,18 @@ def _lttb_series(series: TimeSeries) -> dict[str, Any]:
         "monitor_s": series.monitor_s,
         **ticks,
         "window_s": series.window_s,
+        "window_percentile": percentile,
         "window_t_s": ends[keep].tolist(),
+        "window_p50_latency_s": _at(series.window_p50_latency_s, keep),
         "window_p95_latency_s": p95[keep].tolist(),
+        "window_p99_latency_s": _at(series.window_p99_latency_s, keep),
         "window_violated": series.window_violated[keep].tolist(),
     }
+
+
+def _at(values: np.ndarray, keep: np.ndarray) -> list[float] | None:
+    """The kept windows of a per-window series; None when the engine gave none."""
+    return values[keep].tolist() if len(values) else None
 
 
 def _overall_cdf(counts: list[np.ndarray]) -> dict[str, list[float]] | None:
@@ -111,6 +131,9 @@ def _class_cdfs(stats: Any) -> dict[str, Any]:
         "name": stats.name,
         "latency_cdf": _thin(*stats.latency_cdf()),
         "plt_cdf": _thin(*stats.plt_cdf()) if stats.plt_counts is not None else None,
+        "arrived": stats.arrived,
+        "rejected": stats.rejected,
+        "rejected_fraction": stats.rejected_fraction,
     }
 
 
@@ -133,6 +156,8 @@ def sweep_row(index: int, point: dict[str, Any], run_summary: dict[str, Any]) ->
         "rejected_fraction": run_summary["rejected_fraction"],
         "latency_p95_s": run_summary["latency_s"]["p95"],
         "plt_p95_s": (run_summary["plt_s"] or {}).get("p95"),
+        "classes": admission_docs.class_figures(run_summary),
+        "admission": run_summary.get("admission"),
         "summary": run_summary,
     }
 

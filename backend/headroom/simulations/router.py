@@ -1,8 +1,8 @@
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
 
-from headroom.core.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep
+from headroom.core.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep, StoreDep
 from headroom.core.queue import enqueue
 from headroom.engine.sim.scenario import scenario_json_schema
 from headroom.simulations import scenarios, service
@@ -16,6 +16,7 @@ from headroom.simulations.schemas import (
     SimulationIn,
     SimulationOut,
     SimulationPage,
+    SweepRunOut,
 )
 
 router = APIRouter(prefix="/simulations", tags=["simulations"])
@@ -53,9 +54,12 @@ def simulation_schema(_: CurrentPrincipal) -> dict[str, Any]:
     status_code=204,
     responses={422: {"description": "validation_error; `field` is the offending path"}},
 )
-def check_scenario(body: ScenarioCheck, _: CurrentPrincipal) -> None:
-    """Validates a scenario document without running it (the editor's live check)."""
+def check_scenario(body: ScenarioCheck, principal: CurrentPrincipal, session: SessionDep) -> None:
+    """Validates a scenario document without running it (the editor's live check), its
+    dataset references included (datasets of the workspace, with response times for an
+    empirical distribution), as submitting it would."""
     scenarios.check(body.scenario)
+    scenarios.check_datasets(session, principal, body.scenario, body.workspace_id)
 
 
 @router.get("/presets", response_model=list[Preset])
@@ -66,10 +70,29 @@ def list_presets(_: CurrentPrincipal) -> list[Preset]:
 @router.get(
     "/presets/datasets/{dataset_id}",
     response_model=Preset,
-    responses={404: {"description": "not_found: no such dataset, or no finished characterization"}},
+    responses={
+        404: {
+            "description": "not_found: no such dataset, or (model) no finished "
+            "characterization; not_ready: (replay) the dataset is not ingested yet"
+        }
+    },
 )
-def dataset_preset(dataset_id: int, principal: CurrentPrincipal, session: SessionDep) -> Preset:
-    """A scenario from the dataset's workload model (its newest finished characterization)."""
+def dataset_preset(
+    dataset_id: int,
+    principal: CurrentPrincipal,
+    session: SessionDep,
+    source: Annotated[
+        Literal["model", "replay"],
+        Query(
+            description="model: the workload model of its newest finished characterization; "
+            "replay: its logged requests (`arrivals: {dataset}`), service times resampled "
+            "from its response times (`{dist: empirical, dataset}`)"
+        ),
+    ] = "model",
+) -> Preset:
+    """A scenario from the dataset: its workload model, or a replay of its requests."""
+    if source == "replay":
+        return scenarios.dataset_replay_preset(session, principal, dataset_id)
     return scenarios.dataset_preset(session, principal, dataset_id)
 
 
@@ -139,3 +162,24 @@ def cancel_simulation(
     simulation = service.cancel(session, principal, simulation_id)
     session.commit()
     return service.to_out(session, simulation)
+
+
+@router.get(
+    "/{simulation_id}/runs/{index}",
+    response_model=SweepRunOut,
+    responses={
+        404: {
+            "description": "not_found (no such sweep or run), not_ready (the sweep has not "
+            "finished), run_not_stored (a sweep from before runs were kept)"
+        }
+    },
+)
+def get_sweep_run(
+    simulation_id: int,
+    index: int,
+    principal: CurrentPrincipal,
+    session: SessionDep,
+    store: StoreDep,
+) -> SweepRunOut:
+    """One run of a sweep, with its full stored result (opened from the frontier)."""
+    return service.sweep_run(session, store, principal, simulation_id, index)

@@ -11,12 +11,13 @@ from typing import Any
 
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
+from headroom.core.storage import open_store
 from headroom.engine.sim import ScenarioError, Simulation
 from headroom.jobs import service as job_service
 from headroom.jobs.models import Job, JobStatus
 from headroom.jobs.progress import ProgressReporter, add_progress
 from headroom.jobs.runner import TRANSIENT, Heartbeat, JobContext
-from headroom.simulations import documents, repository, sweep
+from headroom.simulations import documents, references, repository, stored_runs, sweep
 
 log = logging.getLogger(__name__)
 RUN_KIND, SWEEP_KIND = "simulation_run", "simulation_sweep"
@@ -32,6 +33,7 @@ class Plan:
     scenario: dict[str, Any]
     seed: int | None
     sweep: dict[str, Any] | None
+    workspace_id: int | None = None  # whose datasets the scenario may refer to
 
     def points(self) -> list[dict[str, Any]]:
         return sweep.points(self.sweep) if self.sweep else []
@@ -72,16 +74,31 @@ def prepare(settings: Settings, job_id: int, worker: str) -> Plan:
         if simulation is None:
             raise LookupError(f"the simulation of job {job_id} vanished")
         job_service.report(session, job_id, worker, 0.0, "starting", None)
-        return Plan(dict(simulation.scenario), simulation.seed, simulation.sweep)
+        return Plan(
+            dict(simulation.scenario), simulation.seed, simulation.sweep, simulation.workspace_id
+        )
 
 
 def run_single(context: JobContext, plan: Plan) -> None:
     reporter = ProgressReporter(context.settings, context.job_id, context.worker)
     progress = _reporting(context.settings, context.job_id, reporter)
-    result = Simulation(plan.scenario).run(plan.seed, progress)
+    result = simulation_of(context.settings, plan, plan.scenario).run(plan.seed, progress)
     _save(
         context.settings, context.job_id, context.worker, RUN_KIND, documents.run_document(result)
     )
+
+
+def simulation_of(settings: Settings, plan: Plan, document: dict[str, Any]) -> Simulation:
+    """The engine's runner for ``document``, with the datasets it refers to read from the
+    workspace's request tables (ScenarioError naming the field if one is gone)."""
+    if next(references.find(document), None) is None:
+        return Simulation(document)
+    if plan.workspace_id is None:
+        raise ScenarioError("workload: dataset references need the simulation's workspace")
+    store = open_store(settings.resolved_storage_url())
+    with session_scope(settings.resolved_database_url()) as session:
+        resolved, arrays = references.resolve(session, store, plan.workspace_id, document)
+    return Simulation(resolved, datasets=arrays)
 
 
 def _reporting(settings: Settings, job_id: int, reporter: ProgressReporter) -> Any:
@@ -102,12 +119,17 @@ def run_point(settings: Settings, job_id: int, worker: str, index: int) -> dict[
         plan = prepare_part(settings, job_id)
         points = plan.points()
         try:
-            result = Simulation(sweep.scenario_at(plan.scenario, points[index])).run(
+            document = plan.scenario
+            for path, value in points[index].items():
+                document = sweep.set_path(document, path, value)
+            result = simulation_of(settings, plan, document).run(
                 plan.seed, _checking(settings, job_id, worker)
             )
         except ScenarioError as error:  # the job fails with the reason; the chord ends it
             fail(settings, job_id, worker, "invalid_scenario", f"at {points[index]}: {error}")
             raise
+        store = open_store(settings.resolved_storage_url())
+        stored_runs.write(store, job_id, index, documents.run_document(result))
         add_progress(settings, job_id, worker, 0.99 / len(points), "simulating")
     return documents.sweep_row(index, points[index], documents.summary(result))
 
@@ -117,7 +139,9 @@ def prepare_part(settings: Settings, job_id: int) -> Plan:
         simulation = repository.by_job(session, job_id)
         if simulation is None:
             raise LookupError(f"the simulation of job {job_id} vanished")
-        return Plan(dict(simulation.scenario), simulation.seed, simulation.sweep)
+        return Plan(
+            dict(simulation.scenario), simulation.seed, simulation.sweep, simulation.workspace_id
+        )
 
 
 def _checking(settings: Settings, job_id: int, worker: str) -> Any:
@@ -148,18 +172,25 @@ def _raise_if_cancelled(settings: Settings, job_id: int) -> None:
 
 
 def merge(settings: Settings, job_id: int, worker: str, rows: list[dict[str, Any]]) -> None:
-    """The sweep's one Result: a row per run (the chord's callback, or inline)."""
+    """The sweep's one Result: a row per run (the chord's callback, or inline), and the
+    keys of the runs' stored documents in the order of the rows."""
     plan = prepare_part(settings, job_id)
     assert plan.sweep is not None
     document = documents.sweep_document(sweep.axes(plan.sweep), rows)
-    _save(settings, job_id, worker, SWEEP_KIND, document)
+    run_keys = stored_runs.keys(job_id, len(document["runs"]))
+    _save(settings, job_id, worker, SWEEP_KIND, document, run_keys)
 
 
 def _save(
-    settings: Settings, job_id: int, worker: str, kind: str, document: dict[str, Any]
+    settings: Settings,
+    job_id: int,
+    worker: str,
+    kind: str,
+    document: dict[str, Any],
+    table_keys: list[str] | None = None,
 ) -> None:
     with session_scope(settings.resolved_database_url()) as session:
-        job_service.save_result(session, job_id, worker, kind, document)
+        job_service.save_result(session, job_id, worker, kind, document, None, table_keys)
 
 
 def fail(settings: Settings, job_id: int, worker: str, code: str, message: str) -> None:

@@ -5,12 +5,13 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from headroom.auth.principal import Principal
-from headroom.core.errors import HeadroomError, InvalidInput, NotFound
+from headroom.core.errors import HeadroomError, InvalidInput, NotFound, NotReady
 from headroom.datasets import service as dataset_service
-from headroom.engine.sim.presets import from_workload_model, reference
+from headroom.datasets.models import DatasetStatus
+from headroom.engine.sim.presets import from_workload_model, reference, replay
 from headroom.engine.sim.scenario import ScenarioError, load_scenario
 from headroom.engine.workload.model import ModelError
-from headroom.simulations import repository
+from headroom.simulations import class_presets, references, repository
 from headroom.simulations.models import SavedScenario
 from headroom.simulations.schemas import Preset, SavedScenarioIn, SavedScenarioUpdate
 from headroom.workloads import repository as workload_repository
@@ -25,11 +26,23 @@ class NameTaken(HeadroomError):
 def check(document: dict[str, Any], prefix: str = "scenario") -> None:
     """422 whose field is ``<prefix>.<path>`` (the engine's path) on a bad document."""
     try:
-        load_scenario(document)
+        load_scenario(references.normalised(document))
     except ScenarioError as error:
         path = str(error).split(":", 1)[0]
         field = prefix if path == "(document)" else f"{prefix}.{path}"
         raise InvalidInput("validation_error", f"{prefix}.{error}", field=field) from None
+
+
+def check_datasets(
+    session: Session, principal: Principal, document: dict[str, Any], workspace_id: int | None
+) -> None:
+    """The dataset references of a document, checked in the caller's workspace (only
+    needed, and so only resolved, when there are any)."""
+    if next(references.find(document), None) is None:
+        return
+    workspace = dataset_service.resolve_workspace(principal, workspace_id)
+    principal.require(workspace, Role.viewer)
+    references.check(session, workspace, document)
 
 
 def get_visible(session: Session, principal: Principal, scenario_id: int) -> SavedScenario:
@@ -89,7 +102,22 @@ def presets() -> list[Preset]:
             description="The spec's reference site: 24 h diurnal profile of about 330,000 "
             "pages of 40 objects, threshold autoscaling 1-100 VMs, 50% push.",
             scenario=reference(),
-        )
+        ),
+        Preset(
+            id="class-policies",
+            name="Four classes on 6 VMs (class policies)",
+            description="Static/dynamic x top/normal requests (5 ms / 50 ms, a fifth top) "
+            "on 6 one-core PS VMs (218 req/s), p95 SLA of 1 s: the base of the class "
+            "policies comparison (MaxConn_D(T_D) = 5, MaxConn_D = 10).",
+            scenario=class_presets.class_policies(),
+        ),
+        Preset(
+            id="virtual-queue",
+            name="One 100 req/s server in overload (virtual queue)",
+            description="130 req/s for 5 minutes, then 60 req/s with a 10 s burst of "
+            "300 req/s, on one PS VM of configured capacity 100 req/s.",
+            scenario=class_presets.virtual_queue(),
+        ),
     ]
 
 
@@ -104,6 +132,30 @@ def dataset_preset(session: Session, principal: Principal, dataset_id: int) -> P
     raise NotFound(
         f"dataset {dataset_id} has no finished workload characterization: characterize it first",
         field="dataset_id",
+    )
+
+
+def dataset_replay_preset(session: Session, principal: Principal, dataset_id: int) -> Preset:
+    """A replay of the dataset's own requests: a scenario that refers to the dataset."""
+    dataset = dataset_service.get_visible(session, principal, dataset_id)
+    ingested = dataset_service.ingest_result(session, dataset.id)
+    if dataset.status != DatasetStatus.ready or ingested is None:
+        raise NotReady(f"dataset {dataset_id} is {dataset.status}: it can be replayed once ready")
+    summary = ingested.document
+    latency = summary.get("latency")
+    p99 = float(latency["p99_s"]) if latency else None
+    scenario = replay(str(dataset.id), dataset.name, float(summary.get("span_s") or 0), p99)
+    source = (
+        "resampled from its logged response times"
+        if p99
+        else "the reference's (no response times logged)"
+    )
+    return Preset(
+        id=f"dataset-{dataset.id}-replay",
+        name=f"Replay of {dataset.name}",
+        description=f"The dataset's {summary.get('request_count', 0):,} requests at their logged "
+        f"times on the reference cluster and autoscaling; service times {source}.",
+        scenario=scenario,
     )
 
 

@@ -102,6 +102,11 @@ class ScenarioCheck(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     scenario: dict[str, Any]
+    workspace_id: int | None = Field(
+        None,
+        description="the workspace whose datasets the scenario may refer to (needed with "
+        "dataset references when you belong to several)",
+    )
 
 
 class Preset(BaseModel):
@@ -109,3 +114,16 @@ class Preset(BaseModel):
     name: str
     description: str
     scenario: dict[str, Any]
+
+
+class SweepRunOut(BaseModel):
+    """One run of a sweep with its stored result (the same document as a single run's)."""
+
+    simulation_id: int
+    workspace_id: int
+    name: str = Field(..., description="the sweep's name")
+    index: int = Field(..., description="the run's position in the sweep (0-based)")
+    values: dict[str, Any] = Field(..., description="{path: value} the run set")
+    scenario: dict[str, Any] = Field(..., description="the sweep's scenario with the values set")
+    seed: int | None
+    result: dict[str, Any] = Field(..., description="as SimulationOut.result of a run")

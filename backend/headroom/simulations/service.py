@@ -6,15 +6,29 @@ from sqlalchemy.orm import Session
 from headroom.auth.models import User
 from headroom.auth.principal import Principal
 from headroom.auth.schemas import UserRef
-from headroom.core.errors import HeadroomError, InvalidInput, NotFound
+from headroom.core.errors import HeadroomError, InvalidInput, NotFound, NotReady
+from headroom.core.storage import LocalStore
 from headroom.datasets.service import resolve_workspace
 from headroom.jobs import repository as job_repository
 from headroom.jobs import service as job_service
 from headroom.jobs.models import Job, JobStatus
 from headroom.jobs.schemas import JobOut
-from headroom.simulations import repository, scenarios, summaries, sweep
+from headroom.simulations import (
+    references,
+    repository,
+    scenarios,
+    stored_runs,
+    summaries,
+    sweep,
+)
 from headroom.simulations.models import SimulationRun
-from headroom.simulations.schemas import SimulationIn, SimulationOut, SimulationPage, SweepIn
+from headroom.simulations.schemas import (
+    SimulationIn,
+    SimulationOut,
+    SimulationPage,
+    SweepIn,
+    SweepRunOut,
+)
 from headroom.workspaces.models import Role
 
 SIM_TASK = "sim.run"
@@ -23,6 +37,12 @@ CANCELLABLE = frozenset({JobStatus.queued, JobStatus.running})
 
 class AlreadyFinished(HeadroomError):
     status_code, code = 409, "job_finished"
+
+
+class RunNotStored(HeadroomError):
+    """A sweep finished before its runs' documents were kept (or they were removed)."""
+
+    status_code, code = 404, "run_not_stored"
 
 
 def validate(body: SimulationIn) -> None:
@@ -35,10 +55,25 @@ def validate(body: SimulationIn) -> None:
             raise InvalidInput("validation_error", str(error), field=error.field) from None
 
 
+def check_datasets(session: Session, workspace_id: int, body: SimulationIn) -> None:
+    """422 naming the field unless every dataset the scenario (or a run of its sweep)
+    refers to is a ready dataset of the workspace."""
+    references.check(session, workspace_id, body.scenario)
+    if body.sweep is None:
+        return
+    for point in sweep.points(body.sweep.model_dump(mode="json", exclude_none=True)):
+        document = body.scenario
+        for path, value in point.items():
+            document = sweep.set_path(document, path, value)
+        references.check(session, workspace_id, references.normalised(document))
+
+
 def create(session: Session, principal: Principal, body: SimulationIn) -> tuple[SimulationRun, Job]:
     workspace_id = resolve_workspace(principal, body.workspace_id)
     principal.require(workspace_id, Role.editor)
+    body = body.model_copy(update={"scenario": references.normalised(body.scenario)})
     validate(body)
+    check_datasets(session, workspace_id, body)
     job = job_service.create(session, workspace_id, SIM_TASK, None)
     simulation = SimulationRun(
         workspace_id=workspace_id,
@@ -105,4 +140,39 @@ def to_out(session: Session, simulation: SimulationRun, with_result: bool = True
         job=JobOut.model_validate(job) if job else None,
         summary=summaries.key_numbers(result) if result is not None else None,
         result=result if with_result else None,
+    )
+
+
+def sweep_run(
+    session: Session, store: LocalStore, principal: Principal, simulation_id: int, index: int
+) -> SweepRunOut:
+    """Run ``index`` of a finished sweep: its values, its scenario and its stored result."""
+    simulation = get_visible(session, principal, simulation_id)
+    if not simulation.sweep:
+        raise NotFound(f"simulation {simulation_id} is a single run, not a sweep")
+    points = sweep.points(simulation.sweep)
+    if not 0 <= index < len(points):
+        raise NotFound(f"the sweep has runs 0 to {len(points) - 1}, not {index}", field="index")
+    job = session.get(Job, simulation.job_id) if simulation.job_id else None
+    stored = job_repository.result_for_job(session, job.id) if job else None
+    if job is None or job.status != JobStatus.succeeded or stored is None:
+        raise NotReady(f"simulation {simulation_id} has not finished: its runs are not ready")
+    document = stored_runs.read(store, stored.table_keys[index]) if stored.table_keys else None
+    if document is None:
+        raise RunNotStored(
+            f"run {index} of simulation {simulation_id} was not kept (the sweep ran before "
+            "runs were stored): simulate it again to see its charts"
+        )
+    scenario = dict(simulation.scenario)
+    for path, value in points[index].items():
+        scenario = sweep.set_path(scenario, path, value)
+    return SweepRunOut(
+        simulation_id=simulation.id,
+        workspace_id=simulation.workspace_id,
+        name=simulation.name,
+        index=index,
+        values=points[index],
+        scenario=scenario,
+        seed=simulation.seed,
+        result=document,
     )

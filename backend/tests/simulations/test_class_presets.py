@@ -1,0 +1,61 @@
+"""The issue-7 presets against their stated derivations: the four classes' shares and
+mean demand give the stated capacity, StaticPart's K from the engine's own partition
+formula is the hand-worked 4, the comparison sweep is valid and has one run per policy
+and load, and the presets are served."""
+
+import math
+
+import pytest
+
+from headroom.core.settings import Settings
+from headroom.engine.capacity.partitions import static_partition
+from headroom.engine.sim.scenario import load_scenario
+from headroom.simulations import class_presets, sweep
+from support.factories import member, signed_in
+
+
+def test_four_classes_capacity_as_derived() -> None:
+    scenario = load_scenario(class_presets.class_policies())
+    classes = scenario.workload.classes or []
+    assert {(c.kind, c.user) for c in classes} == {
+        (k, u) for k in ("static", "dynamic") for u in ("top", "normal")
+    }
+    shares = {c.name: c.share or 0.0 for c in classes}
+    demand_s = sum((c.share or 0.0) * (0.005 if c.kind == "static" else 0.05) for c in classes)
+    assert math.isclose(demand_s, 0.0275)
+    assert math.isclose(6 / demand_s, 218.18, rel_tol=1e-4)  # req/s for six VMs
+    assert math.isclose(shares["static_top"] + shares["dynamic_top"], 0.2)
+
+
+def test_static_part_k_matches_the_hand_worked_value() -> None:
+    limits = class_presets.PARTITION_LIMITS
+    k = static_partition(6, 0.2, limits["maxconn_sla"], limits["maxconn"]).k
+    assert k == math.ceil(0.2 * 6 + 6 * 0.8 * (1 - 5 / 10)) == 4
+
+
+def test_comparison_sweep_is_valid() -> None:
+    plan = class_presets.class_policies_sweep()
+    runs = sweep.validate(class_presets.class_policies(), plan)
+    assert runs == len(class_presets.CLASS_POLICIES) * len(class_presets.CLASS_POLICIES_LOADS_PER_S)
+    policies = [v["policy"] for v in plan["values"]]
+    assert policies == ["none", "switch_adm", "static_part", "dynamic_part"]
+
+
+def test_virtual_queue_preset_overloads_and_queues() -> None:
+    base = load_scenario(class_presets.virtual_queue())
+    assert base.admission.policy == "none"
+    queued = load_scenario(class_presets.with_virtual_queue(class_presets.virtual_queue()))
+    assert queued.admission.policy == "virtual_queue"
+    profile = base.workload.arrivals.profile if base.workload.arrivals else None
+    # first above the most the server gets through (100 x 0.98^8 = 85 req/s), then below
+    assert profile is not None and profile[0][1] > 100 * 0.98**8 > profile[1][1]
+    cluster = base.cluster
+    assert cluster.cores / 0.04 == 100.0 and cluster.overhead is not None
+
+
+@pytest.mark.parametrize("preset_id", ["class-policies", "virtual-queue"])
+def test_presets_are_served(settings: Settings, preset_id: str) -> None:
+    client = signed_in(settings, member(settings, f"{preset_id}@example.com", "Sim"))
+    presets = client.get("/api/v1/simulations/presets").json()
+    preset = next(p for p in presets if p["id"] == preset_id)
+    load_scenario(preset["scenario"])
