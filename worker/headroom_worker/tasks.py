@@ -7,6 +7,7 @@ from celery import Task, chord, group
 from headroom.analyses.run import capacity_body
 from headroom.core.settings import get_settings
 from headroom.datasets import ingest
+from headroom.datasets.followup import queue_characterization
 from headroom.datasets.ingest_outputs import mark_failed
 from headroom.datasets.ingest_ranges import (
     ByteRange,
@@ -39,6 +40,7 @@ def _ingest(context: JobContext) -> None:
     if not ingest.fans_out(settings, prepared):
         report = ProgressReporter(settings, context.job_id, context.worker)
         ingest.run_sequential(settings, prepared, context.job_id, context.worker, report)
+        characterize_after_ingest(prepared.dataset_id)
         return
     ranges = plan_ranges(prepared.path, prepared.size_bytes, settings.ingest_chunk_bytes)
     payload = prepared_to_dict(prepared)
@@ -67,6 +69,7 @@ def ingest_merge(
     settings = get_settings()
     try:
         merge(settings, job_id, worker, prepared, outcomes)
+        characterize_after_ingest(prepared["dataset_id"])
     except JobLost:
         return
     except LogInputError as error:
@@ -163,3 +166,11 @@ def characterize_workload(self: Task, job_id: int) -> None:
         raise self.retry(exc=error, countdown=min(2**attempts, 300))
 
     run_job(get_settings(), job_id, characterize_body, on_transient=retry)
+
+
+def characterize_after_ingest(dataset_id: int) -> None:
+    """The link after an ingest (sequential, or the chord's merge): characterize the new
+    dataset under its rules, so its workload tabs fill in with no extra click."""
+    job_id = queue_characterization(get_settings(), dataset_id)
+    if job_id is not None:
+        characterize_workload.delay(job_id)

@@ -5,9 +5,9 @@ from fastapi import APIRouter, Query, Request, Response
 from headroom.core.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep, StoreDep
 from headroom.core.errors import FileTooLarge, error_responses
 from headroom.core.queue import enqueue
-from headroom.datasets import service, uploads
+from headroom.datasets import arrivals, service, uploads
 from headroom.datasets.multipart import MultipartFile
-from headroom.datasets.schemas import DatasetOut, DatasetPage, TrafficSummaryOut
+from headroom.datasets.schemas import ArrivalWindowOut, DatasetOut, DatasetPage, TrafficSummaryOut
 
 router = APIRouter(prefix="/datasets", tags=["datasets"])
 
@@ -94,6 +94,27 @@ def get_summary(
     dataset_id: int, principal: CurrentPrincipal, session: SessionDep
 ) -> TrafficSummaryOut:
     return service.summary(session, principal, dataset_id)
+
+
+@router.get(
+    "/{dataset_id}/arrivals",
+    response_model=ArrivalWindowOut,
+    responses=error_responses(409, 422),
+)
+def get_arrivals(
+    dataset_id: int,
+    principal: CurrentPrincipal,
+    session: SessionDep,
+    store: StoreDep,
+    start_ms: int | None = None,
+    end_ms: int | None = None,
+    every_s: Annotated[int, Query(ge=1, le=86_400)] = 1,
+    max_points: Annotated[int, Query(ge=3, le=20_000)] = 2000,
+) -> ArrivalWindowOut:
+    """Requests per bucket of `every_s` seconds in [start_ms, end_ms) (epoch ms; omitted:
+    the log's first / last request), at most `max_points` points (LTTB beyond that)."""
+    window = (start_ms, end_ms)
+    return arrivals.arrivals(session, store, principal, dataset_id, window, every_s, max_points)
 
 
 def _refuse_declared_oversize(request: Request, max_bytes: int) -> None:

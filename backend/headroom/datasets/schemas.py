@@ -71,3 +71,15 @@ class TrafficSummaryOut(BaseModel):
     bucket_s: int
     series: list[SeriesPoint]
     notes: list[str]
+
+
+class ArrivalWindowOut(BaseModel):
+    """Requests per bucket of ``every_s`` seconds; ``t_ms`` the buckets' starts (epoch ms,
+    UTC); ``buckets`` in the window before downsampling to at most max_points."""
+
+    dataset_id: int
+    every_s: int
+    t_ms: list[int]
+    count: list[int]
+    buckets: int
+    downsampled: bool
