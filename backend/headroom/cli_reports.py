@@ -13,15 +13,16 @@ import httpx
 from headroom import remote
 from headroom.cli_remote import fail
 
-KINDS = ("capacity", "characterization", "simulation", "traffic")
+KINDS = ("capacity", "characterization", "simulation", "traffic", "sct", "sweep")
 
 
 def _item(spec: str) -> dict[str, Any]:
-    """KIND:ID or capacity:ID:CLASS (traffic takes a dataset id)."""
+    """KIND:ID, capacity:ID:CLASS or sct:ID:SERVER (traffic takes a dataset id; simulation
+    a single run's id, sweep a sweep's)."""
     kind, _, rest = spec.partition(":")
     source, _, view = rest.partition(":")
     if kind not in KINDS or not source.isdigit():
-        raise click.BadParameter(f"{spec!r}: expected KIND:ID[:CLASS], KIND one of {KINDS}")
+        raise click.BadParameter(f"{spec!r}: expected KIND:ID[:VIEW], KIND one of {KINDS}")
     return {"kind": kind, "source_id": int(source), "view": view or None}
 
 
@@ -43,7 +44,12 @@ def report() -> None:
 
 @report.command("create")
 @click.option("--title", required=True)
-@click.option("--item", "items", multiple=True, help="KIND:ID[:CLASS], repeatable, in order.")
+@click.option(
+    "--item",
+    "items",
+    multiple=True,
+    help="KIND:ID[:VIEW] (VIEW: capacity class or SCT server), repeatable, in order.",
+)
 @click.option("--notes-file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--private", is_flag=True, help="Only you see it (default: the whole workspace).")
 @click.option("--share", is_flag=True, help="Also create a public read-only link.")

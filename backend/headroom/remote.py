@@ -4,9 +4,12 @@
 import hashlib
 import json
 import os
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +17,8 @@ import httpx
 
 CHUNK_BYTES = 8 * 1024**2
 RETRIES = 6
+RATE_LIMIT_ATTEMPTS = 5  # requests sent in all when the server keeps answering 429
+RATE_LIMIT_WAIT_S = 120.0  # the most time spent waiting on 429s for one request
 
 
 class RemoteError(Exception):
@@ -61,11 +66,75 @@ def load_credentials() -> Credentials:
     return Credentials(url.rstrip("/"), token)
 
 
-def client(credentials: Credentials) -> httpx.Client:
+def retry_after_s(value: str | None, attempt: int, now: datetime | None = None) -> float:
+    """Seconds to wait from a Retry-After header (delta seconds or an HTTP date); without a
+    usable one, exponential backoff (1, 2, 4 ... s)."""
+    fallback = float(min(2**attempt, 30))
+    if not value:
+        return fallback
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return fallback
+    if when.tzinfo is None:
+        return fallback
+    return max(0.0, (when - (now or datetime.now(UTC))).total_seconds())
+
+
+def _to_stderr(message: str) -> None:
+    sys.stderr.write(f"headroom: {message}\n")
+    sys.stderr.flush()
+
+
+class RateLimitRetry(httpx.BaseTransport):
+    """Resends a request the server refused with 429, after the wait its Retry-After asks
+    for, at most `attempts` times in all and `max_wait_s` of waiting; says so on stderr.
+    The last 429 is returned as is when the bounds are reached (or the server asks for a
+    wait beyond them)."""
+
+    def __init__(
+        self,
+        inner: httpx.BaseTransport,
+        attempts: int = RATE_LIMIT_ATTEMPTS,
+        max_wait_s: float = RATE_LIMIT_WAIT_S,
+        sleep: Callable[[float], None] = time.sleep,
+        notify: Callable[[str], None] = _to_stderr,
+    ) -> None:
+        self.inner, self.attempts, self.max_wait_s = inner, attempts, max_wait_s
+        self.sleep, self.notify = sleep, notify
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        waited = 0.0
+        for attempt in range(1, self.attempts + 1):
+            response = self.inner.handle_request(request)
+            if response.status_code != 429 or attempt == self.attempts:
+                return response
+            wait = retry_after_s(response.headers.get("Retry-After"), attempt - 1)
+            if waited + wait > self.max_wait_s:
+                return response
+            response.read()
+            response.close()
+            self.notify(
+                f"rate limited by the server (HTTP 429) on {request.method} {request.url.path}; "
+                f"retrying in {wait:g} s (attempt {attempt + 1} of {self.attempts})"
+            )
+            self.sleep(wait)
+            waited += wait
+        raise AssertionError("unreachable: the last attempt returns")
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def client(credentials: Credentials, transport: httpx.BaseTransport | None = None) -> httpx.Client:
     return httpx.Client(
         base_url=credentials.url,
         timeout=120,
         headers={"Authorization": f"Bearer {credentials.token}"},
+        transport=RateLimitRetry(transport or httpx.HTTPTransport()),
     )
 
 
@@ -78,6 +147,10 @@ def checked(response: httpx.Response) -> Any:
                 message += f"\n  line {error['detail']['line_number']}: {error['detail']['line']}"
         except (ValueError, KeyError, TypeError):
             message = f"HTTP {response.status_code}: {response.text[:200]}"
+        if response.status_code == 429:
+            after = (response.headers.get("Retry-After") or "").strip()
+            when = f"in {after} s" if after.isdigit() else "later"
+            message += f"; still rate limited after retrying: try again {when}"
         raise RemoteError(message)
     return response.json() if response.content else None
 

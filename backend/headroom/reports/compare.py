@@ -62,8 +62,11 @@ def overlay(a: Chart, b: Chart) -> Chart:
         m.model_copy(update={"label": "" if m.label in shared else f"B: {m.label}"})
         for m in b.marks
     ]
+    ranges = [r.model_copy(update={"label": f"A: {r.label}"}) for r in a.ranges]
+    ranges += [r.model_copy(update={"label": f"B: {r.label}"}) for r in b.ranges]
     kind = "line" if a.kind == "bar" else a.kind  # overlaid bars would hide each other
-    return a.model_copy(update={"series": series, "marks": marks, "kind": kind})
+    update = {"series": series, "marks": marks, "kind": kind, "ranges": ranges}
+    return a.model_copy(update=update)
 
 
 def compare_contents(

@@ -8,9 +8,19 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from headroom.auth.schemas import UserRef
 
-ItemKind = Literal["capacity", "characterization", "simulation", "traffic"]
+ItemKind = Literal["capacity", "characterization", "simulation", "traffic", "sct", "sweep"]
 Unit = Literal[
-    "s", "req/s", "req/min", "fraction", "count", "VMs", "VM-hours", "bytes", "time", "ratio"
+    "s",
+    "req/s",
+    "req/min",
+    "fraction",
+    "count",
+    "VMs",
+    "VM-hours",
+    "bytes",
+    "time",
+    "ratio",
+    "cost",
 ]
 Better = Literal["higher", "lower"]
 
@@ -31,6 +41,7 @@ class Series(BaseModel):
     x: list[float]
     y: list[float | None]
     dashed: bool = Field(False, description="a model extrapolation, not a measurement")
+    points: bool = Field(False, description="a scatter: dots at the points, no line")
 
 
 class Mark(BaseModel):
@@ -39,6 +50,14 @@ class Mark(BaseModel):
     label: str
     x: float
     y: float | None = None
+
+
+class Range(BaseModel):
+    """A shaded band across the plot from x1 to x2 (e.g. the rational range of pool sizes)."""
+
+    label: str
+    x1: float
+    x2: float
 
 
 class Chart(BaseModel):
@@ -51,6 +70,7 @@ class Chart(BaseModel):
     y_unit: Unit
     series: list[Series]
     marks: list[Mark] = []
+    ranges: list[Range] = []
 
 
 class ItemContent(BaseModel):
@@ -67,9 +87,14 @@ class ItemIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     kind: ItemKind
-    source_id: int = Field(description="analysis, characterization or simulation id; dataset id")
+    source_id: int = Field(
+        description="capacity, sct: analysis id; characterization id; simulation, sweep: "
+        "simulation id; traffic: dataset id"
+    )
     view: str | None = Field(
-        None, max_length=200, description="capacity: the request class (default: the first)"
+        None,
+        max_length=200,
+        description="capacity: the request class; sct: the server (default: the first)",
     )
     title: str | None = Field(None, max_length=200, description="default: from the source")
 

@@ -111,7 +111,7 @@ def add_item(session: Session, principal: Principal, report: Report, body: ItemI
         position=max((i.position for i in existing), default=-1) + 1,
         kind=body.kind,
         source_id=body.source_id,
-        view=captured.content.params.get("class"),
+        view=captured.view,
         title=body.title or captured.title,
         content=captured.content.model_dump(mode="json"),
     )

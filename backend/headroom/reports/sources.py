@@ -7,12 +7,14 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from headroom.analyses import service as analyses
+from headroom.analyses.models import Analysis
 from headroom.auth.principal import Principal
 from headroom.core.errors import HeadroomError, InvalidInput
 from headroom.datasets import service as datasets
-from headroom.reports import snapshots
+from headroom.reports import snapshot_sct, snapshot_sweep, snapshots
 from headroom.reports.schemas import ItemContent, ItemIn
 from headroom.simulations import service as simulations
+from headroom.simulations.models import SimulationRun
 from headroom.workloads import service as workloads
 
 
@@ -25,6 +27,7 @@ class Captured:
     workspace_id: int
     title: str
     content: ItemContent
+    view: str | None = None  # the capacity class or the SCT server shown
 
 
 def _finished(result: dict[str, Any] | None, what: str) -> dict[str, Any]:
@@ -33,15 +36,49 @@ def _finished(result: dict[str, Any] | None, what: str) -> dict[str, Any]:
     return result
 
 
-def _capacity(session: Session, principal: Principal, item: ItemIn) -> Captured:
+def _analysis(session: Session, principal: Principal, item: ItemIn) -> Analysis:
+    """The analysis, of the item's kind (an SCT analysis is not a capacity one)."""
     analysis = analyses.get_visible(session, principal, item.source_id)
+    kind = str(analysis.kind)
+    if kind != item.kind:
+        message = f"analysis {analysis.id} is a {kind} analysis: add it with kind {kind!r}"
+        raise InvalidInput("invalid_item", message, field="kind")
+    return analysis
+
+
+def _simulation_of_kind(session: Session, principal: Principal, item: ItemIn) -> SimulationRun:
+    found = simulations.get_visible(session, principal, item.source_id)
+    kind = "sweep" if found.sweep else "simulation"
+    if kind != item.kind:
+        what = "a sweep" if found.sweep else "a single run"
+        message = f"simulation {found.id} is {what}: add it with kind {kind!r}"
+        raise InvalidInput("invalid_item", message, field="kind")
+    return found
+
+
+def _capacity(session: Session, principal: Principal, item: ItemIn) -> Captured:
+    analysis = _analysis(session, principal, item)
     out = analyses.to_out(session, analysis)
     result = _finished(out.result, f"analysis {analysis.id}")
     dataset = datasets.get_visible(session, principal, analysis.dataset_id).name
     content = snapshots.capacity(result, out.params.model_dump(mode="json"), item.view)
     label = f"capacity analysis {analysis.id} of {dataset}"
-    title = f"Capacity of {dataset} — {content.params['class']}"
-    return Captured(analysis.workspace_id, title, _labelled(content, label, dataset))
+    view = content.params["class"]
+    title = f"Capacity of {dataset} — {view}"
+    return Captured(analysis.workspace_id, title, _labelled(content, label, dataset), view)
+
+
+def _sct(session: Session, principal: Principal, item: ItemIn) -> Captured:
+    analysis = _analysis(session, principal, item)
+    out = analyses.to_out(session, analysis)
+    result = _finished(out.result, f"analysis {analysis.id}")
+    dataset = datasets.get_visible(session, principal, analysis.dataset_id).name
+    params = out.params.model_dump(mode="json", exclude={"kind"})
+    content = snapshot_sct.sct(result, params, item.view)
+    label = f"SCT analysis {analysis.id} of {dataset}"
+    view = content.params["server"]
+    title = f"Concurrency of {dataset} — {view}"
+    return Captured(analysis.workspace_id, title, _labelled(content, label, dataset), view)
 
 
 def _characterization(session: Session, principal: Principal, item: ItemIn) -> Captured:
@@ -56,12 +93,21 @@ def _characterization(session: Session, principal: Principal, item: ItemIn) -> C
 
 
 def _simulation(session: Session, principal: Principal, item: ItemIn) -> Captured:
-    found = simulations.get_visible(session, principal, item.source_id)
+    found = _simulation_of_kind(session, principal, item)
     out = simulations.to_out(session, found)
     result = _finished(out.result, f"simulation {found.id}")
     content = snapshots.simulation(result, found.scenario, found.seed)
     label = f"simulation {found.id} ({found.name})"
     return Captured(found.workspace_id, f"Simulation {found.name}", _labelled(content, label, None))
+
+
+def _sweep(session: Session, principal: Principal, item: ItemIn) -> Captured:
+    found = _simulation_of_kind(session, principal, item)
+    out = simulations.to_out(session, found)
+    result = _finished(out.result, f"sweep {found.id}")
+    content = snapshot_sweep.sweep(result, found.scenario, found.seed)
+    label = f"sweep {found.id} ({found.name})"
+    return Captured(found.workspace_id, f"Sweep {found.name}", _labelled(content, label, None))
 
 
 def _traffic(session: Session, principal: Principal, item: ItemIn) -> Captured:
@@ -83,6 +129,8 @@ CAPTURE = {
     "characterization": _characterization,
     "simulation": _simulation,
     "traffic": _traffic,
+    "sct": _sct,
+    "sweep": _sweep,
 }
 
 

@@ -5,12 +5,12 @@ import itertools
 from html import escape
 
 from headroom.reports.schemas import Chart, Series
-from headroom.reports.units import format_tick, nice_ticks, time_ticks
+from headroom.reports.units import format_tick, nice_ticks, time_ticks, unit_label
 
 WIDTH, HEIGHT = 720, 300
 LEFT, RIGHT, TOP, BOTTOM = 64, 16, 16, 64
 PALETTE = ("#2563eb", "#d97706", "#059669", "#db2777", "#7c3aed", "#0891b2")
-MARK_COLOUR, GRID, AXIS = "#b91c1c", "#e5e7eb", "#4b5563"
+MARK_COLOUR, GRID, AXIS, BAND = "#b91c1c", "#e5e7eb", "#4b5563", "#16a34a"
 
 
 class Frame:
@@ -36,6 +36,7 @@ def _points(series: Series) -> list[tuple[float, float]]:
 def _frame(chart: Chart) -> tuple[Frame, list[float], list[float]]:
     pts = [p for s in chart.series for p in _points(s)]
     xs = [p[0] for p in pts] + [m.x for m in chart.marks]
+    xs += [x for r in chart.ranges for x in (r.x1, r.x2)]
     ys = [p[1] for p in pts] + [m.y for m in chart.marks if m.y is not None]
     x_lo, x_hi = (min(xs), max(xs)) if xs else (0.0, 1.0)
     y_hi = max([*ys, 0.0]) or 1.0
@@ -75,12 +76,36 @@ def _bars(series: Series, colour: str, frame: Frame) -> list[str]:
     ]
 
 
+def _dots(series: Series, colour: str, frame: Frame) -> list[str]:
+    return [
+        f'<circle cx="{frame.px(x):.1f}" cy="{frame.py(y):.1f}" r="3" fill="{colour}"/>'
+        for x, y in _points(series)
+    ]
+
+
+def _ranges(chart: Chart, frame: Frame) -> list[str]:
+    """Shaded bands under everything else, labelled at their bottom left."""
+    out = []
+    for r in chart.ranges:
+        x1, x2 = sorted((frame.px(r.x1), frame.px(r.x2)))
+        out.append(
+            f'<rect x="{x1:.1f}" y="{TOP}" width="{max(1.0, x2 - x1):.1f}" '
+            f'height="{HEIGHT - BOTTOM - TOP}" fill="{BAND}" fill-opacity="0.12"/>'
+        )
+        label = escape(r.label)
+        out.append(f'<text x="{x1 + 4:.1f}" y="{HEIGHT - BOTTOM - 6}" fill="{BAND}">{label}</text>')
+    return out
+
+
 def _series(chart: Chart, frame: Frame) -> list[str]:
     out = []
     for i, s in enumerate(chart.series):
         colour = PALETTE[i % len(PALETTE)]
         if chart.kind == "bar" and not s.dashed:
             out.extend(_bars(s, colour, frame))
+            continue
+        if s.points:
+            out.extend(_dots(s, colour, frame))
             continue
         dash = ' stroke-dasharray="6 4"' if s.dashed else ""
         kind = "line" if chart.kind == "bar" else chart.kind
@@ -105,8 +130,8 @@ def _axes(chart: Chart, frame: Frame, x_ticks: list[float], y_ticks: list[float]
         out.append(
             f'<text x="{x:.1f}" y="{HEIGHT - BOTTOM + 16}" text-anchor="middle">{label}</text>'
         )
-    x_title = escape(f"{chart.x_label} ({'UTC' if chart.x_unit == 'time' else chart.x_unit})")
-    y_title = escape(f"{chart.y_label} ({chart.y_unit})")
+    x_title = escape(f"{chart.x_label} ({unit_label(chart.x_unit)})")
+    y_title = escape(f"{chart.y_label} ({unit_label(chart.y_unit)})")
     middle = 'text-anchor="middle"'
     out.append(f'<text x="{(LEFT + WIDTH - RIGHT) / 2}" y="{HEIGHT - BOTTOM + 34}" {middle}>')
     out.append(f"{x_title}</text>")
@@ -118,13 +143,17 @@ def _axes(chart: Chart, frame: Frame, x_ticks: list[float], y_ticks: list[float]
 
 
 def _marks(chart: Chart, frame: Frame) -> list[str]:
-    out = []
+    """Dots with labels, and vertical lines whose labels step down one line each, so close
+    lines (Q_lower, USL N*, Q_upper) don't overprint."""
+    out, lines = [], 0
     for mark in chart.marks:
         x, label = frame.px(mark.x), escape(mark.label)
         if mark.y is None:
+            y_text = TOP + 12 + 14 * (lines % 3)
+            lines += 1
             out.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{TOP}" y2="{HEIGHT - BOTTOM}" ')
             out.append(f'stroke="{MARK_COLOUR}" stroke-dasharray="3 3"/>')
-            out.append(f'<text x="{x + 4:.1f}" y="{TOP + 12}" fill="{MARK_COLOUR}">{label}</text>')
+            out.append(f'<text x="{x + 4:.1f}" y="{y_text}" fill="{MARK_COLOUR}">{label}</text>')
         else:
             y = frame.py(mark.y)
             out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4" fill="{MARK_COLOUR}"/>')
@@ -136,7 +165,10 @@ def _legend(chart: Chart) -> list[str]:
     out, x = [], LEFT
     for i, s in enumerate(chart.series):
         colour, label = PALETTE[i % len(PALETTE)], escape(s.label)
-        out.append(f'<rect x="{x}" y="{HEIGHT - 18}" width="12" height="12" fill="{colour}"/>')
+        if s.points:
+            out.append(f'<circle cx="{x + 6}" cy="{HEIGHT - 12}" r="4" fill="{colour}"/>')
+        else:
+            out.append(f'<rect x="{x}" y="{HEIGHT - 18}" width="12" height="12" fill="{colour}"/>')
         out.append(f'<text x="{x + 16}" y="{HEIGHT - 8}">{label}</text>')
         x += 28 + 7 * len(s.label)
     return out
@@ -145,6 +177,7 @@ def _legend(chart: Chart) -> list[str]:
 def render_chart(chart: Chart) -> str:
     frame, x_ticks, y_ticks = _frame(chart)
     parts = [
+        *_ranges(chart, frame),
         *_axes(chart, frame, x_ticks, y_ticks),
         *_series(chart, frame),
         *_marks(chart, frame),

@@ -17,8 +17,13 @@ def format_value(value: float | None, unit: Unit) -> str:
         return f"{1000 * value:.3g} ms" if abs(value) < 1 else f"{value:.4g} s"
     if unit in ("count", "bytes") and float(value).is_integer():
         return f"{int(value):,}{' B' if unit == 'bytes' else ''}"
-    suffix = "" if unit in ("count", "ratio") else f" {unit}"
+    suffix = "" if unit in ("count", "ratio", "cost") else f" {unit}"
     return f"{value:.4g}{suffix}"
+
+
+def unit_label(unit: Unit) -> str:
+    """The unit as an axis title shows it."""
+    return {"time": "UTC", "cost": "price x VM-hours"}.get(unit, unit)
 
 
 def format_tick(value: float, unit: Unit) -> str:

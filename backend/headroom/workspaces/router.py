@@ -56,16 +56,27 @@ def list_members(workspace_id: int, _: ViewerAccess, session: SessionDep) -> lis
     "/{workspace_id}/members/{user_id}", response_model=MemberOut, responses=error_responses(409)
 )
 def change_member_role(
-    workspace_id: int, user_id: int, body: MemberUpdate, _: OwnerAccess, session: SessionDep
+    workspace_id: int, user_id: int, body: MemberUpdate, principal: OwnerAccess, session: SessionDep
 ) -> MemberOut:
-    return service.change_role(session, workspace_id, user_id, Role(body.role))
+    role = Role(body.role)
+    return service.change_role(session, workspace_id, user_id, role, principal.user.id)
 
 
 @workspaces.delete(
     "/{workspace_id}/members/{user_id}", status_code=204, responses=error_responses(409)
 )
-def remove_member(workspace_id: int, user_id: int, _: OwnerAccess, session: SessionDep) -> None:
-    service.remove(session, workspace_id, user_id)
+def remove_member(
+    workspace_id: int, user_id: int, principal: ViewerAccess, session: SessionDep
+) -> None:
+    """An owner removes a member; any member removes themselves: leaves the workspace
+    (signed in, not with an API token). The last owner can do neither (409 last_owner)."""
+    if user_id != principal.user.id:
+        principal.require(workspace_id, Role.owner)
+        service.remove(session, workspace_id, user_id, principal.user.id)
+        return
+    if principal.token_id is not None:
+        raise Forbidden("leave a workspace when signed in, not with an API token")
+    service.leave(session, workspace_id, user_id)
 
 
 @workspaces.get("/{workspace_id}/invitations", response_model=list[InvitationOut])

@@ -92,6 +92,10 @@ RULES: dict[tuple[str, str], Rule] = {
     ("DELETE", f"{V1}/simulations/scenarios/{{scenario_id}}"): r("editor"),
     ("GET", f"{V1}/simulations/{{simulation_id}}"): r("viewer"),
     ("POST", f"{V1}/simulations/{{simulation_id}}/cancel"): r("editor"),
+    # the world's simulation is a single run, not a sweep: not_found past the role check
+    ("GET", f"{V1}/simulations/{{simulation_id}}/runs/{{index}}"): Rule(
+        "viewer", params={"index": "simulation_id"}, missing_ok=True
+    ),
     # reports, share links, comparisons
     ("GET", f"{V1}/reports"): r("viewer", False),
     ("POST", f"{V1}/reports"): r("editor", False),
@@ -118,3 +122,4 @@ RULES: dict[tuple[str, str], Rule] = {
     ("GET", f"{V1}/policies/background/demos"): r("signed_in", False),
     ("POST", f"{V1}/policies/background/compare"): r("signed_in", False),
 }
+RULES[("GET", f"{V1}/datasets/{{dataset_id}}/arrivals")] = r("viewer")

@@ -7,6 +7,7 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 from reports.report_sources import Documents, plant
+from reports.sct_sweep_sources import load_sct_sweep, plant_sct_sweep
 
 from headroom import remote
 from headroom.cli import main
@@ -69,3 +70,15 @@ def test_bad_items_and_refusals_exit_2(settings: Settings, server: str) -> None:
         main, ["report", "create", "--title", "x", "--item", "capacity:99"]
     )
     assert missing.exit_code == 2 and "analysis 99 not found" in missing.output
+
+
+def test_sct_and_sweep_items(settings: Settings, server: str) -> None:
+    planted = plant_sct_sweep(settings, load_sct_sweep(), int(server))
+    items = ["--item", f"sct:{planted.sct_id}:app-2", "--item", f"sweep:{planted.sweep_id}"]
+    args = ["report", "create", "--title", "Pools", *items, "--json"]
+    created = CliRunner().invoke(main, args)
+    assert created.exit_code == 0, created.output
+    assert json.loads(created.output)["items"] == 2
+    wrong = ["report", "create", "--title", "x", "--item", f"simulation:{planted.sweep_id}"]
+    refused = CliRunner().invoke(main, wrong)
+    assert refused.exit_code == 2 and "is a sweep: add it with kind 'sweep'" in refused.output
