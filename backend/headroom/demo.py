@@ -18,6 +18,7 @@ from headroom.auth import repository as auth_repository
 from headroom.auth import service as auth_service
 from headroom.auth.principal import Principal
 from headroom.core.db import session_scope
+from headroom.core.queue import enqueue
 from headroom.core.settings import REPO_ROOT, Settings
 from headroom.core.storage import open_store
 from headroom.datasets import service as dataset_service
@@ -26,6 +27,8 @@ from headroom.datasets.sniffing import sniff_file
 from headroom.engine.capacity import synth
 from headroom.jobs.models import Job, JobStatus
 from headroom.jobs.runner import Body, ingest_body, run_job
+from headroom.simulations import demo_runs
+from headroom.simulations.service import SIM_TASK
 from headroom.workloads import service as workloads_service
 from headroom.workloads.run import characterize_body
 from headroom.workspaces.models import Membership, Role
@@ -46,6 +49,12 @@ def seed_demo(settings: Settings, email: str, password: str, sample: Path | None
     _analyse(settings, principal, trace_id, SctParamsIn())
     for dataset_id in (sample_id, synthetic_id):
         _characterize(settings, principal, dataset_id)
+    # The policy pages' simulations (a 20-run sweep and a pair) go to the worker: the app
+    # comes up at once and the pages show their progress instead of delaying the start.
+    for job_id in demo_runs.create_missing(
+        settings, principal, workspace_id, demo_runs.demo_runs()
+    ):
+        enqueue(settings, SIM_TASK, job_id)
     return f"{sample.name}, {SYNTHETIC_NAME} and {TRACE_NAME}"
 
 

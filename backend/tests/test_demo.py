@@ -24,6 +24,9 @@ def test_demo_seeds_three_ready_datasets_and_two_analyses_and_is_idempotent(
         assert datasets[2].name == TRACE_NAME and (datasets[2].format or "").startswith("trace_csv")
         kinds = Counter(session.scalars(select(Job.kind)))  # each job ran once: idempotent
         assert (kinds["logs.ingest"], kinds["capacity.analyze"]) == (3, 2)
+        # the policy pages' three simulations wait for the worker (queued once, not run here)
+        sims = list(session.scalars(select(Job).where(Job.kind == "sim.run")))
+        assert [j.status for j in sims] == ["queued"] * 3
         analyses = list(session.scalars(select(Analysis).order_by(Analysis.id)))
         assert [a.kind for a in analyses] == ["capacity", "sct"]
         for analysis in analyses:

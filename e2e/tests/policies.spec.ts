@@ -57,3 +57,74 @@ test("connections vs streams: the chart and the connection count follow the inpu
   await page.getByLabel("HTTP/1.1 connections k").fill("2");
   await expect(page.getByTestId("stat-connections")).toContainText("2,000 vs 1,000");
 });
+
+test("class policies: one sweep of the four policies over the load, then K(t)", async ({ page }) => {
+  test.setTimeout(600_000);
+  await signIn(page);
+  await page.getByRole("link", { name: "Policies" }).click();
+  await page.getByRole("navigation", { name: "Policies" }).getByRole("link", { name: "Class policies" }).click();
+  await expect(page.getByRole("heading", { name: "Class policies" })).toBeVisible();
+  await expect(page.getByTestId("classes-empty")).toBeVisible();
+  await expect(page.getByLabel("Base scenario")).toHaveValue("preset:class-policies");
+  // a short comparison: two loads (below and above the 218 req/s the six VMs serve)
+  await page.getByLabel("Offered load from (req/s)").fill("150");
+  await page.getByLabel("to (req/s)").fill("300");
+  await page.getByLabel("Load steps (2–12)").fill("2");
+  await expect(page.getByText("8 runs: loads 150, 300 req/s.")).toBeVisible();
+  await page.getByTestId("start-classes").click();
+  await expect(page).toHaveURL(/sweep=\d+/);
+  const verdicts = page.getByTestId("classes-verdicts");
+  await expect(verdicts).toBeVisible({ timeout: 480_000 });
+  // the QoS-blind front end overloads everyone at 300 req/s (the engine's run: top p95 ~2 min)
+  await expect(verdicts).toContainText("QoS-blind (none) at 300/s");
+  await expect(verdicts).toContainText("violates the top classes' SLA");
+  await expect(page.getByTestId("chart-class-p95-dynamic_top")).toBeVisible();
+  await expect(page.getByTestId("chart-rejected-normal")).toBeVisible();
+  await expect(page.getByTestId("classes-runs").getByRole("row")).toHaveCount(9);
+  // K(t) comes from the sweep's stored DynamicPart and StaticPart runs: no new simulation
+  await expect(page.getByTestId("chart-k-steps")).toBeVisible();
+  await expect(page.getByTestId("chart-k-steps")).toContainText("StaticPart K");
+  await shot(page, "classes");
+});
+
+test("virtual queue: discovery, waits, load and response time, and the recommendation", async ({ page }) => {
+  test.setTimeout(600_000);
+  await signIn(page);
+  await page.goto("/policies/virtual-queue");
+  await expect(page.getByRole("heading", { name: "Virtual queue" })).toBeVisible();
+  await expect(page.getByTestId("queue-empty")).toBeVisible();
+  await expect(page.getByLabel("Base scenario")).toHaveValue("preset:virtual-queue");
+  await page.getByLabel("Maximum wait (s)").fill("0");
+  await expect(page.getByText("whole number of seconds from 1")).toBeVisible();
+  await page.getByLabel("Maximum wait (s)").fill("3600");
+  await page.getByTestId("start-queue").click();
+  await expect(page).toHaveURL(/queued=\d+&bare=\d+/);
+  const advice = page.getByTestId("queue-recommendation");
+  await expect(advice).toContainText(/A virtual queue with capacity [\d.]+ req\/s keeps response time under [\d.]+ ms; the longest wait at your peak would be/, { timeout: 480_000 });
+  for (const id of ["chart-discovery", "chart-waits", "chart-offered-admitted", "chart-response-compare"]) {
+    await expect(page.getByTestId(id)).toBeVisible();
+  }
+  await expect(page.getByTestId("chart-discovery")).toContainText("Converged (monitoring)");
+  await shot(page, "virtual-queue");
+});
+
+test("the scenario editor sets the admission stage: partition fields, then the virtual queue", async ({ page }) => {
+  await signIn(page);
+  await page.goto("/simulations/new");
+  await expect(page.getByTestId("scenario-yaml")).toContainText("university site");
+  const policy = page.getByTestId("admission-policy");
+  await policy.selectOption("switch_adm");
+  await expect(page.getByText("MaxConn_D(T_D)")).toBeVisible();
+  await expect(page.getByTestId("scenario-yaml")).toHaveValue(/policy: switch_adm\n\s+maxconn_sla: 18\n\s+maxconn: 26/);
+  await expect(page.getByTestId("scenario-verdict")).toHaveText(/Valid scenario/);
+  await page.getByTestId("field-admission.maxconn_sla").fill("30");
+  await expect(page.getByTestId("scenario-verdict")).toContainText("maxconn_sla must be <= maxconn");
+  // the reference cluster autoscales: the server says why DynamicPart cannot run on it
+  await policy.selectOption("dynamic_part");
+  await expect(page.getByTestId("scenario-verdict")).toContainText("dynamic_part partitions a fixed cluster");
+  await policy.selectOption("virtual_queue");
+  await expect(page.getByRole("group", { name: "Capacity discovery" })).toBeVisible();
+  await expect(page.getByTestId("scenario-verdict")).toHaveText(/Valid scenario/);
+  await page.getByRole("group", { name: "Capacity discovery" }).scrollIntoViewIfNeeded();
+  await shot(page, "editor-admission");
+});

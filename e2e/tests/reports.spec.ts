@@ -151,3 +151,84 @@ test("an owner builds a report, shares a public link, and revokes it", async ({ 
   await page.waitForTimeout(500);
   await page.screenshot({ path: path.join(artifacts, "report-compare.png"), fullPage: true });
 });
+
+/** The demo's synthetic two-server latency trace (headroom.demo.synthetic_trace): app-2's best pool size is 20. */
+function demoTrace(): Buffer {
+  const script = "import sys; from headroom.demo import synthetic_trace; sys.stdout.buffer.write(synthetic_trace())";
+  return execFileSync(python, ["-c", script], { maxBuffer: 64 << 20 });
+}
+
+async function finished(page: Page, url: string, timeout: number): Promise<void> {
+  await expect
+    .poll(async () => ((await (await page.request.get(url)).json()) as { job: { status: string } | null }).job?.status, { timeout, intervals: [1000] })
+    .toBe("succeeded");
+}
+
+const SWEPT_SCENARIO = {
+  name: "scaling",
+  duration_s: 600,
+  seed: 5,
+  workload: { arrivals: { rate_per_s: 6 }, service_s: { dist: "exponential", mean: 0.5 } },
+  cluster: { vms: { min: 1, max: 8, start: 1 }, boot_s: 10 },
+  autoscaling: { policy: "threshold", lower: 0.3, upper: 0.8, step_s: 30 },
+  sla: { percentile: 95, threshold_s: 2, window_s: 60 },
+};
+
+test("an SCT analysis and a sweep go into a report from their pages, and into the HTML export", async ({ page }) => {
+  test.setTimeout(900_000); // a cold worker compiles the parser, the SCT scan and the simulator
+  await signIn(page);
+  const uploaded = await page.request.post("/api/v1/datasets?name=pool-trace.csv", {
+    data: demoTrace(),
+    headers: { "Content-Type": "application/octet-stream" },
+  });
+  // 200 when an earlier spec uploaded the same trace: uploads dedupe by content
+  expect([200, 201]).toContain(uploaded.status());
+  const dataset = (await uploaded.json()) as { id: number; job: { id: number } };
+  await expect.poll(async () => ((await (await page.request.get(`/api/v1/datasets/${dataset.id}`)).json()) as { status: string }).status, { timeout: 300_000 }).toBe("ready");
+  const sct = await page.request.post(`/api/v1/datasets/${dataset.id}/analyses/sct`, { data: {} });
+  expect(sct.ok()).toBeTruthy();
+  await finished(page, `/api/v1/analyses/${((await sct.json()) as { id: number }).id}`, 300_000);
+
+  await page.goto(`/datasets/${dataset.id}?tab=concurrency`);
+  await page.getByTestId("add-to-report-open").click();
+  await page.getByTestId("add-to-report-select").selectOption("new");
+  await page.getByTestId("add-to-report-title").fill("Pool sizes and costs");
+  await page.getByTestId("add-to-report-view").selectOption("app-2");
+  await page.screenshot({ path: path.join(artifacts, "add-to-report-form.png") });
+  await page.getByTestId("add-to-report-submit").click();
+  await expect(page.getByTestId("add-to-report-done")).toContainText("Open “Pool sizes and costs” (1 item)");
+  await page.getByTestId("add-to-report-link").click();
+  await expect(page.getByTestId("report-item")).toHaveCount(1);
+  await expect(page.getByTestId("figure-q_lower")).toContainText("20");
+  const reportId = Number(/reports\/(\d+)/.exec(page.url())?.[1]);
+
+  const sweep = await page.request.post("/api/v1/simulations", {
+    data: {
+      name: "Start VMs × upper threshold",
+      scenario: SWEPT_SCENARIO,
+      sweep: { path: "cluster.vms.start", values: [1, 3, 5], second: { path: "autoscaling.upper", values: [0.5, 0.9] } },
+    },
+  });
+  expect(sweep.status()).toBe(201);
+  const sweepId = ((await sweep.json()) as { id: number }).id;
+  await finished(page, `/api/v1/simulations/${sweepId}`, 480_000);
+  await page.goto(`/simulations/${sweepId}`);
+  await page.getByTestId("add-to-report-open").click();
+  await page.getByTestId("add-to-report-select").selectOption(String(reportId));
+  await page.getByTestId("add-to-report-submit").click();
+  await expect(page.getByTestId("add-to-report-done")).toContainText("(2 items)");
+  await page.screenshot({ path: path.join(artifacts, "add-to-report-sweep.png") });
+  await page.getByTestId("add-to-report-link").click();
+  await expect(page.getByTestId("report-item")).toHaveCount(2);
+  await expect(page.getByTestId("figure-runs")).toContainText("6");
+  await page.waitForTimeout(800); // let the charts settle for the screenshot
+  await page.screenshot({ path: path.join(artifacts, "report-sct-sweep.png"), fullPage: true });
+
+  const exported = await page.request.get(`/api/v1/reports/${reportId}/export?format=html`);
+  const html = await exported.text();
+  expect(html).toContain("rational range");
+  expect(html.match(/<svg/g)).toHaveLength(3);
+  writeFileSync(path.join(artifacts, "report-sct-sweep-export.html"), html);
+  await page.setContent(html);
+  await page.screenshot({ path: path.join(artifacts, "report-sct-sweep-export.png"), fullPage: true });
+});

@@ -1,5 +1,8 @@
 import { expect, test, type Page } from "@playwright/test";
 import { fileURLToPath } from "node:url";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -61,6 +64,22 @@ test("the reference preset runs from the editor and shows its step function", as
   await page.screenshot({ path: path.join(artifacts, "simulation-run.png"), fullPage: true });
 });
 
+test("the form adds, renames and removes request classes, the YAML following", async ({ page }) => {
+  await signIn(page);
+  await referenceScenario(page, "two classes", 600);
+  await page.getByTestId("add-class").click();
+  await page.getByTestId("class-name-1").fill("api");
+  const yaml = page.getByTestId("scenario-yaml");
+  await expect(yaml).toHaveValue(/classes:/);
+  await expect(yaml).toHaveValue(/name: api/);
+  await page.getByTestId("field-workload.classes.1.arrivals.rate_per_s").fill("2");
+  await expect(page.getByTestId("scenario-verdict")).toHaveText(/Valid scenario/);
+  await page.getByTestId("class-1").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(artifacts, "simulation-classes.png"), fullPage: true });
+  await page.getByTestId("remove-class-1").click();
+  await expect(yaml).not.toHaveValue(/name: api/);
+});
+
 test("push 0% and 100% compare on one PLT CDF chart", async ({ page }) => {
   await signIn(page);
   const ids: string[] = [];
@@ -102,11 +121,51 @@ test("a threshold sweep shows its cost/SLA frontier, each point opening its run"
   await expect(page.getByTestId("sweep-run-details")).toContainText("autoscaling.upper =");
   await page.waitForTimeout(500);
   await page.screenshot({ path: path.join(artifacts, "simulation-sweep.png"), fullPage: true });
+  // the run opens at its stored result: no new simulation, no waiting
   await page.getByTestId("open-sweep-run").click();
-  await waitForSuccess(page);
+  await expect(page).toHaveURL(/\/simulations\/\d+\/runs\/\d$/);
+  await expect(page.getByTestId("sweep-run-values")).toContainText("autoscaling.upper =");
   await expect(page.getByTestId("chart-step-function").locator("svg").first()).toBeVisible();
+  await expect(page.getByTestId("chart-window-latency").locator(".recharts-line")).toHaveCount(3); // p50, p95, p99
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: path.join(artifacts, "simulation-sweep-run.png"), fullPage: true });
+  await page.getByRole("link", { name: "← The sweep" }).click();
+  await expect(page.getByTestId("chart-frontier")).toBeVisible();
 
   await page.getByRole("link", { name: "← Simulations" }).click();
   await expect(page.getByTestId("simulations-table")).toContainText("threshold sweep");
   await page.screenshot({ path: path.join(artifacts, "simulation-list.png"), fullPage: true });
+});
+
+/** The demo's synthetic M/M/4 access log (with response times), written to a temp file. */
+function demoLog(): string {
+  const python = path.resolve(here, "../../.venv/bin/python");
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), "headroom-sim-")), "replay-me.log");
+  const script = "import sys; from headroom.demo import synthetic_log; sys.stdout.buffer.write(synthetic_log())";
+  writeFileSync(file, execFileSync(python, ["-c", script], { maxBuffer: 64 << 20 }));
+  return file;
+}
+
+test("a dataset's requests replay through a scenario that refers to the dataset", async ({ page }) => {
+  await signIn(page);
+  await page.getByRole("link", { name: /upload/i }).first().click();
+  await page.getByTestId("file-input").setInputFiles(demoLog());
+  // the first ingest of a run compiles the parser (numba): minutes on a busy machine
+  await expect(page.getByTestId("dataset-title")).toBeVisible({ timeout: 240_000 });
+  const datasetId = page.url().split("/").pop() ?? "";
+  await expect(page.getByText("Time span")).toBeVisible({ timeout: 240_000 }); // ingested: its summary shows
+  await page.getByRole("link", { name: "Simulations", exact: true }).click();
+  await page.getByRole("link", { name: "New simulation" }).first().click();
+  await page.getByTestId("dataset-preset-select").selectOption(`replay:${datasetId}`);
+  const yaml = page.getByTestId("scenario-yaml");
+  await expect(yaml).toHaveValue(new RegExp(`dataset: "?'?${datasetId}'?"?`));
+  await expect(yaml).toHaveValue(/dist: empirical/);
+  await page.getByTestId("field-duration_s").fill("600");
+  await expect(page.getByTestId("scenario-verdict")).toHaveText(/Valid scenario/);
+  await page.screenshot({ path: path.join(artifacts, "simulation-replay-editor.png"), fullPage: true });
+  await page.getByTestId("run-scenario").click();
+  await waitForSuccess(page);
+  await expect(page.getByTestId("chart-step-function").locator("svg").first()).toBeVisible();
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: path.join(artifacts, "simulation-replay-run.png"), fullPage: true });
 });

@@ -41,3 +41,43 @@ test("an owner invites a teammate, who joins from a second browser and sees the 
   await expect(page.getByLabel(`Role of ${email}`)).toHaveValue("viewer");
   await page.screenshot({ path: path.join(artifacts, "teams-members.png"), fullPage: true });
 });
+
+test("a viewer sees no write actions and leaves the workspace; the last owner cannot leave", async ({ browser, page }) => {
+  await signIn(page);
+  const me = (await (await page.request.get("/api/v1/auth/me")).json()) as { workspaces: { id: number }[] };
+  const email = `viewer-${Date.now()}@example.com`;
+  const invited = await page.request.post(`/api/v1/workspaces/${me.workspaces[0]?.id ?? 0}/invitations`, { data: { email, role: "viewer" } });
+  expect(invited.ok()).toBeTruthy();
+  const token = /[^/]+$/.exec(((await invited.json()) as { url: string }).url)?.[0] ?? "";
+
+  const second = await browser.newContext();
+  const viewer = await second.newPage();
+  const accepted = await viewer.request.post(`/api/v1/invitations/${token}/accept`, { data: { password: "a long viewer password", name: "Vi Ewer" } });
+  expect(accepted.ok()).toBeTruthy();
+  await viewer.goto("/datasets");
+  const nav = viewer.getByRole("navigation", { name: "Main" });
+  await expect(nav.getByRole("link", { name: "Datasets" })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "Upload" })).toHaveCount(0);
+  await expect(viewer.getByRole("link", { name: "Upload a log" })).toHaveCount(0);
+  await viewer.screenshot({ path: path.join(artifacts, "teams-viewer-datasets.png") });
+  await viewer.goto("/upload");
+  await expect(viewer.getByTestId("upload-viewer")).toContainText("Viewers cannot upload");
+  await expect(viewer.getByTestId("file-input")).toHaveCount(0);
+  await viewer.screenshot({ path: path.join(artifacts, "teams-viewer-upload.png") });
+  await viewer.goto("/reports");
+  await expect(viewer.getByRole("button", { name: "Create report" })).toHaveCount(0);
+
+  await viewer.goto("/settings/team");
+  viewer.on("dialog", (dialog) => void dialog.accept());
+  await viewer.getByTestId("leave-workspace").click();
+  await expect(viewer).toHaveURL(/\/datasets$/);
+  const after = (await (await viewer.request.get("/api/v1/auth/me")).json()) as { workspaces: unknown[] };
+  expect(after.workspaces).toEqual([]);
+  await second.close();
+
+  await page.goto("/settings/team");
+  await expect(page.getByTestId("members-table")).not.toContainText(email);
+  await expect(page.getByTestId("leave-last-owner")).toContainText("make another member owner before leaving");
+  await expect(page.getByTestId("leave-workspace")).toBeDisabled();
+  await page.screenshot({ path: path.join(artifacts, "teams-leave-last-owner.png"), fullPage: true });
+});

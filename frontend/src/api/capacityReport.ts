@@ -70,6 +70,18 @@ export interface CapacityReport {
   per_server: boolean;
   servers: string[];
   warnings: string[];
+  /** The virtual-queue advice at the power-ratio capacity (site-wide); absent in older reports. */
+  virtual_queue?: VirtualQueueAdvice | null;
+}
+
+export interface VirtualQueueAdvice {
+  capacity_per_s: number;
+  latency_s: number;
+  latency_source: "measured" | "model" | "beyond the curve";
+  percentile: number;
+  max_wait_s: number;
+  peak_at_s: number;
+  refused: number;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -104,6 +116,7 @@ export function readCapacityReport(result: unknown): CapacityReport | null {
     servers: Array.isArray(result.servers) ? result.servers.filter((s) => typeof s === "string") : [],
     warnings,
     power: readPower(result.power),
+    virtual_queue: isRecord(result.virtual_queue) && typeof result.virtual_queue.capacity_per_s === "number" ? (result.virtual_queue as unknown as VirtualQueueAdvice) : null,
   };
 }
 

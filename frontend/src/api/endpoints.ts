@@ -113,3 +113,11 @@ export function saveRules(datasetId: number, rules: Rules): Promise<RulesSaved> 
 export function getRulesSchema(): Promise<Record<string, unknown>> {
   return unwrap(api.GET("/api/v1/workloads/rules/schema"));
 }
+
+/** Requests per bucket of `every_s` seconds in [start_ms, end_ms), at full resolution (the chart's zoom). */
+export function getArrivalWindow(
+  datasetId: number,
+  query: { start_ms: number; end_ms: number; every_s: number; max_points?: number },
+) {
+  return unwrap(api.GET("/api/v1/datasets/{dataset_id}/arrivals", { params: { path: { dataset_id: datasetId }, query } }));
+}

@@ -238,6 +238,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/datasets/{dataset_id}/arrivals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Arrivals
+         * @description Requests per bucket of `every_s` seconds in [start_ms, end_ms) (epoch ms; omitted:
+         *     the log's first / last request), at most `max_points` points (LTTB beyond that).
+         */
+        get: operations["get_arrivals_api_v1_datasets__dataset_id__arrivals_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/datasets/{dataset_id}/characterization": {
         parameters: {
             query?: never;
@@ -632,7 +653,7 @@ export interface paths {
         };
         /**
          * Dataset Preset
-         * @description A scenario from the dataset's workload model (its newest finished characterization).
+         * @description A scenario from the dataset: its workload model, or a replay of its requests.
          */
         get: operations["dataset_preset_api_v1_simulations_presets_datasets__dataset_id__get"];
         put?: never;
@@ -711,7 +732,9 @@ export interface paths {
         put?: never;
         /**
          * Check Scenario
-         * @description Validates a scenario document without running it (the editor's live check).
+         * @description Validates a scenario document without running it (the editor's live check), its
+         *     dataset references included (datasets of the workspace, with response times for an
+         *     empirical distribution), as submitting it would.
          */
         post: operations["check_scenario_api_v1_simulations_schema_check_post"];
         delete?: never;
@@ -748,6 +771,26 @@ export interface paths {
         put?: never;
         /** Cancel Simulation */
         post: operations["cancel_simulation_api_v1_simulations__simulation_id__cancel_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/simulations/{simulation_id}/runs/{index}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Sweep Run
+         * @description One run of a sweep, with its full stored result (opened from the frontier).
+         */
+        get: operations["get_sweep_run_api_v1_simulations__simulation_id__runs__index__get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -966,7 +1009,11 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove Member */
+        /**
+         * Remove Member
+         * @description An owner removes a member; any member removes themselves: leaves the workspace
+         *     (signed in, not with an API token). The last owner can do neither (409 last_owner).
+         */
         delete: operations["remove_member_api_v1_workspaces__workspace_id__members__user_id__delete"];
         options?: never;
         head?: never;
@@ -1122,6 +1169,25 @@ export interface components {
             scopes: string[];
             /** Workspace Id */
             workspace_id: number;
+        };
+        /**
+         * ArrivalWindowOut
+         * @description Requests per bucket of ``every_s`` seconds; ``t_ms`` the buckets' starts (epoch ms,
+         *     UTC); ``buckets`` in the window before downsampling to at most max_points.
+         */
+        ArrivalWindowOut: {
+            /** Buckets */
+            buckets: number;
+            /** Count */
+            count: number[];
+            /** Dataset Id */
+            dataset_id: number;
+            /** Downsampled */
+            downsampled: boolean;
+            /** Every S */
+            every_s: number;
+            /** T Ms */
+            t_ms: number[];
         };
         /**
          * BackgroundCompare
@@ -1287,6 +1353,11 @@ export interface components {
              * @default []
              */
             marks: components["schemas"]["Mark"][];
+            /**
+             * Ranges
+             * @default []
+             */
+            ranges: components["schemas"]["Range"][];
             /** Series */
             series: components["schemas"]["Series"][];
             /** Title */
@@ -1298,14 +1369,14 @@ export interface components {
              * @description 'time': x values are UTC epoch seconds
              * @enum {string}
              */
-            x_unit: "s" | "req/s" | "req/min" | "fraction" | "count" | "VMs" | "VM-hours" | "bytes" | "time" | "ratio";
+            x_unit: "s" | "req/s" | "req/min" | "fraction" | "count" | "VMs" | "VM-hours" | "bytes" | "time" | "ratio" | "cost";
             /** Y Label */
             y_label: string;
             /**
              * Y Unit
              * @enum {string}
              */
-            y_unit: "s" | "req/s" | "req/min" | "fraction" | "count" | "VMs" | "VM-hours" | "bytes" | "time" | "ratio";
+            y_unit: "s" | "req/s" | "req/min" | "fraction" | "count" | "VMs" | "VM-hours" | "bytes" | "time" | "ratio" | "cost";
         };
         /** Comparison */
         Comparison: {
@@ -1404,7 +1475,7 @@ export interface components {
              * Unit
              * @enum {string}
              */
-            unit: "s" | "req/s" | "req/min" | "fraction" | "count" | "VMs" | "VM-hours" | "bytes" | "time" | "ratio";
+            unit: "s" | "req/s" | "req/min" | "fraction" | "count" | "VMs" | "VM-hours" | "bytes" | "time" | "ratio" | "cost";
             /** Value */
             value: number | null;
         };
@@ -1434,7 +1505,7 @@ export interface components {
              * Unit
              * @enum {string}
              */
-            unit: "s" | "req/s" | "req/min" | "fraction" | "count" | "VMs" | "VM-hours" | "bytes" | "time" | "ratio";
+            unit: "s" | "req/s" | "req/min" | "fraction" | "count" | "VMs" | "VM-hours" | "bytes" | "time" | "ratio" | "cost";
             /**
              * Verdict
              * @description b against a; 'changed' when neither direction is better
@@ -1577,7 +1648,7 @@ export interface components {
              * Kind
              * @enum {string}
              */
-            kind: "capacity" | "characterization" | "simulation" | "traffic";
+            kind: "capacity" | "characterization" | "simulation" | "traffic" | "sct" | "sweep";
             /** Title */
             title: string;
         };
@@ -1587,10 +1658,10 @@ export interface components {
              * Kind
              * @enum {string}
              */
-            kind: "capacity" | "characterization" | "simulation" | "traffic";
+            kind: "capacity" | "characterization" | "simulation" | "traffic" | "sct" | "sweep";
             /**
              * Source Id
-             * @description analysis, characterization or simulation id; dataset id
+             * @description capacity, sct: analysis id; characterization id; simulation, sweep: simulation id; traffic: dataset id
              */
             source_id: number;
             /**
@@ -1600,7 +1671,7 @@ export interface components {
             title?: string | null;
             /**
              * View
-             * @description capacity: the request class (default: the first)
+             * @description capacity: the request class; sct: the server (default: the first)
              */
             view?: string | null;
         };
@@ -1749,6 +1820,18 @@ export interface components {
              */
             updated_at: string;
         };
+        /**
+         * Range
+         * @description A shaded band across the plot from x1 to x2 (e.g. the rational range of pool sizes).
+         */
+        Range: {
+            /** Label */
+            label: string;
+            /** X1 */
+            x1: number;
+            /** X2 */
+            x2: number;
+        };
         /** Reject */
         Reject: {
             /** Line Number */
@@ -1802,7 +1885,7 @@ export interface components {
              * Kind
              * @enum {string}
              */
-            kind: "capacity" | "characterization" | "simulation" | "traffic";
+            kind: "capacity" | "characterization" | "simulation" | "traffic" | "sct" | "sweep";
             /**
              * Notes
              * @description warnings the source gave with its result
@@ -2027,6 +2110,11 @@ export interface components {
             scenario: {
                 [key: string]: unknown;
             };
+            /**
+             * Workspace Id
+             * @description the workspace whose datasets the scenario may refer to (needed with dataset references when you belong to several)
+             */
+            workspace_id?: number | null;
         };
         /**
          * SctParamsIn
@@ -2063,6 +2151,12 @@ export interface components {
             key: string;
             /** Label */
             label: string;
+            /**
+             * Points
+             * @description a scatter: dots at the points, no line
+             * @default false
+             */
+            points: boolean;
             /** X */
             x: number[];
             /** Y */
@@ -2258,6 +2352,49 @@ export interface components {
              * @description one run per value
              */
             values: unknown[];
+        };
+        /**
+         * SweepRunOut
+         * @description One run of a sweep with its stored result (the same document as a single run's).
+         */
+        SweepRunOut: {
+            /**
+             * Index
+             * @description the run's position in the sweep (0-based)
+             */
+            index: number;
+            /**
+             * Name
+             * @description the sweep's name
+             */
+            name: string;
+            /**
+             * Result
+             * @description as SimulationOut.result of a run
+             */
+            result: {
+                [key: string]: unknown;
+            };
+            /**
+             * Scenario
+             * @description the sweep's scenario with the values set
+             */
+            scenario: {
+                [key: string]: unknown;
+            };
+            /** Seed */
+            seed: number | null;
+            /** Simulation Id */
+            simulation_id: number;
+            /**
+             * Values
+             * @description {path: value} the run set
+             */
+            values: {
+                [key: string]: unknown;
+            };
+            /** Workspace Id */
+            workspace_id: number;
         };
         /** TrafficSummaryOut */
         TrafficSummaryOut: {
@@ -2818,7 +2955,7 @@ export interface operations {
     compare_runs_api_v1_comparisons_runs_get: {
         parameters: {
             query: {
-                kind: "capacity" | "characterization" | "simulation" | "traffic";
+                kind: "capacity" | "characterization" | "simulation" | "traffic" | "sct" | "sweep";
                 a: number;
                 b: number;
                 view?: string | null;
@@ -3348,6 +3485,78 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    get_arrivals_api_v1_datasets__dataset_id__arrivals_get: {
+        parameters: {
+            query?: {
+                start_ms?: number | null;
+                end_ms?: number | null;
+                every_s?: number;
+                max_points?: number;
+            };
+            header?: never;
+            path: {
+                dataset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArrivalWindowOut"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or token scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request or the uploaded file is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
         };
     };
@@ -5061,7 +5270,10 @@ export interface operations {
     };
     dataset_preset_api_v1_simulations_presets_datasets__dataset_id__get: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description model: the workload model of its newest finished characterization; replay: its logged requests (`arrivals: {dataset}`), service times resampled from its response times (`{dist: empirical, dataset}`) */
+                source?: "model" | "replay";
+            };
             header?: never;
             path: {
                 dataset_id: number;
@@ -5097,7 +5309,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description not_found: no such dataset, or no finished characterization */
+            /** @description not_found: no such dataset, or (model) no finished characterization; not_ready: (replay) the dataset is not ingested yet */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5644,6 +5856,63 @@ export interface operations {
             };
             /** @description job_finished: the job had already ended */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request or the uploaded file is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_sweep_run_api_v1_simulations__simulation_id__runs__index__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                simulation_id: number;
+                index: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SweepRunOut"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or token scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found (no such sweep or run), not_ready (the sweep has not finished), run_not_stored (a sweep from before runs were kept) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,4 +1,5 @@
 import { memo, useMemo, useState } from "react";
+import { Link } from "react-router";
 import type { CapacityParamsIn, CapacityReport, ClassReport } from "../../api/models";
 import { Badge } from "../../components/Badge";
 import { Banner } from "../../components/Banner";
@@ -100,6 +101,11 @@ function Recommendations({ recs, onShow }: { recs: Recommendation[]; onShow: (r:
               >
                 Evidence: {EVIDENCE[r.chart]}
               </a>
+              {r.link !== undefined && (
+                <Link className={styles.evidence} style={{ marginLeft: "var(--space-3)" }} to={r.link.to}>
+                  {r.link.label} →
+                </Link>
+              )}
             </li>
           ))}
         </ol>

@@ -4,6 +4,7 @@ import type { Analysis } from "../../api/models";
 import { analysis, capacityParams, capacityReport } from "../../test/capacityFixtures";
 import { makeJob } from "../../test/fixtures";
 import { jsonResponse, renderWithApp } from "../../test/render";
+import { actAsViewer } from "../workspaces/viewerTest";
 import { CapacitySection } from "./CapacitySection";
 
 interface Stub {
@@ -37,7 +38,10 @@ function stubApi(items: Analysis[], created?: Analysis): Stub {
 // Each case renders several Recharts charts in jsdom: seconds on a loaded 2-core machine, not a speed check.
 vi.setConfig({ testTimeout: 30_000 });
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  window.localStorage.clear();
+});
 
 const done = analysis({ job: makeJob({ id: 11, kind: "capacity.analyze", status: "succeeded", progress: 1, stage: "done" }), result: { ...capacityReport() } });
 
@@ -94,5 +98,14 @@ describe("CapacitySection", () => {
     renderWithApp(<CapacitySection datasetId={2} />);
     const runs = await screen.findByTestId("capacity-runs");
     expect(within(runs).getAllByRole("button")).toHaveLength(1);
+  });
+
+  it("shows a viewer the earlier runs but no form to start one", async () => {
+    actAsViewer();
+    stubApi([done]);
+    renderWithApp(<CapacitySection datasetId={2} />);
+    expect(await screen.findByText("Capacity analyses")).toBeInTheDocument();
+    expect(await screen.findByTestId("capacity-runs")).toBeInTheDocument();
+    expect(screen.queryByRole("form", { name: "Capacity analysis parameters" })).not.toBeInTheDocument();
   });
 });

@@ -1,11 +1,13 @@
 import { useState } from "react";
 import { readCapacityReport } from "../../api/capacityReport";
 import { Card } from "../../components/Card";
+import { AddToReport } from "../reports/AddToReport";
 import { AnalysisGate, EarlierRuns } from "./AnalysisRuns";
 import { AnalysisView } from "./AnalysisView";
 import styles from "./Capacity.module.css";
 import { ParamsForm } from "./ParamsForm";
 import { useAnalyses, useRunAnalysis } from "./queries";
+import { useCanWrite } from "../workspaces/useRole";
 
 /** The dataset page's capacity section: parameters, earlier runs, and the selected analysis. */
 export function CapacitySection({ datasetId }: { datasetId: number }) {
@@ -14,14 +16,16 @@ export function CapacitySection({ datasetId }: { datasetId: number }) {
   const run = useRunAnalysis(datasetId, (a) => setPicked(a.id));
   const items = (analyses.data?.items ?? []).filter((a) => a.kind === "capacity");
   const selected = picked ?? items[0]?.id ?? null;
+  const canWrite = useCanWrite();
   return (
     <section className={styles.stack} aria-label="Capacity">
-      <Card title="Run a capacity analysis" subtitle="Knee curves, SLA targets and capacity per request class. Each parameter set is kept as its own analysis.">
+      <Card title={canWrite ? "Run a capacity analysis" : "Capacity analyses"} subtitle="Knee curves, SLA targets and capacity per request class. Each parameter set is kept as its own analysis.">
         <div className={styles.runGrid}>
-          <ParamsForm onRun={(p) => run.mutate(p)} running={run.isPending} error={run.error} canRun />
+          {canWrite && <ParamsForm onRun={(p) => run.mutate(p)} running={run.isPending} error={run.error} canRun />}
           <EarlierRuns analyses={analyses} items={items} selected={selected} onSelect={setPicked} testId="capacity-runs" />
         </div>
       </Card>
+      {selected !== null && <AddToReport kind="capacity" sourceId={selected} />}
       {selected !== null && (
         <AnalysisGate key={selected} analysisId={selected}>
           {(a) => {

@@ -5,12 +5,14 @@ import { Card } from "../../components/Card";
 import { EmptyState } from "../../components/EmptyState";
 import { ErrorBanner } from "../../components/ErrorBanner";
 import { TextField } from "../../components/TextField";
+import { AddToReport } from "../reports/AddToReport";
 import { AnalysisGate, EarlierRuns } from "./AnalysisRuns";
 import styles from "./Capacity.module.css";
 import { ConcurrencyView } from "./ConcurrencyView";
 import { isTraceFormat, sctDraftToParams, type SctDraft } from "./params";
 import { readSctReport } from "./sctReport";
 import { useAnalyses, useRunSct } from "./queries";
+import { useCanWrite } from "../workspaces/useRole";
 
 function SctForm({ onRun, running, error }: { onRun: (p: SctParams) => void; running: boolean; error: unknown }) {
   const [draft, setDraft] = useState<SctDraft>({ interval: "50", window: "180" });
@@ -43,6 +45,7 @@ export function ConcurrencySection({ datasetId, isTrace }: { datasetId: number; 
   const run = useRunSct(datasetId, (a) => setPicked(a.id));
   const items = (analyses.data?.items ?? []).filter((a) => a.kind === "sct");
   const selected = picked ?? items[0]?.id ?? null;
+  const canWrite = useCanWrite();
   if (!isTrace) {
     return (
       <EmptyState title="The concurrency view needs a latency trace" testId="sct-not-a-trace">
@@ -54,12 +57,13 @@ export function ConcurrencySection({ datasetId, isTrace }: { datasetId: number; 
   }
   return (
     <section className={styles.stack} aria-label="Concurrency">
-      <Card title="Find the best pool size" subtitle="Throughput and response time against the concurrency inside each server (SCT model), with the Universal Scalability Law as a second estimate.">
+      <Card title={canWrite ? "Find the best pool size" : "Pool size analyses"} subtitle="Throughput and response time against the concurrency inside each server (SCT model), with the Universal Scalability Law as a second estimate.">
         <div className={styles.runGrid}>
-          <SctForm onRun={(p) => run.mutate(p)} running={run.isPending} error={run.error} />
+          {canWrite && <SctForm onRun={(p) => run.mutate(p)} running={run.isPending} error={run.error} />}
           <EarlierRuns analyses={analyses} items={items} selected={selected} onSelect={setPicked} testId="sct-runs" />
         </div>
       </Card>
+      {selected !== null && <AddToReport kind="sct" sourceId={selected} />}
       {selected !== null && (
         <AnalysisGate key={selected} analysisId={selected}>
           {(a) => {

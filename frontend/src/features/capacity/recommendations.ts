@@ -1,6 +1,6 @@
 /** Recommendations as one sentence each, with the number, the evidence (a chart) and a confidence. */
 import type { CapacityReport } from "../../api/models";
-import { formatDecimal, formatLatency, formatRatePerS } from "../../lib/format";
+import { formatDecimal, formatDuration, formatLatency, formatRatePerS } from "../../lib/format";
 import { percentileLabel } from "./capacityCharts";
 import { serversNeeded, slaCurve, slaFigures } from "./slaMath";
 
@@ -13,6 +13,8 @@ export interface Recommendation {
   confidence: Confidence;
   /** The chart that shows the evidence. */
   chart: "knee-chart" | "throughput-chart" | "power";
+  /** A page to act on it (e.g. the virtual queue). */
+  link?: { to: string; label: string };
 }
 
 function classRecommendations(
@@ -87,6 +89,18 @@ export function recommendations(
       text: `Throughput per unit of latency peaks at ${formatRatePerS(report.capacity.power_peak_load_per_s)} (power ratio, R² ${formatDecimal(report.capacity.r2, 2)}): beyond it, extra load costs more latency than it adds throughput.`,
       confidence: report.capacity.r2 >= 0.8 ? "measured" : "weak fit",
       chart: "power",
+    });
+  }
+  const vq = report.virtual_queue;
+  if (vq != null) {
+    recs.push({
+      id: "virtual-queue",
+      // X is read off the all-requests knee curve (C comes from the power ratio above)
+      className: "all" in report.classes ? "all" : "",
+      text: `A virtual queue with capacity ${formatRatePerS(vq.capacity_per_s)} keeps response time under ${formatLatency(vq.latency_s)} (${percentileLabel(vq.percentile)}); the longest wait at your peak would be ${formatDuration(vq.max_wait_s)}.`,
+      confidence: vq.latency_source === "beyond the curve" ? "lower bound" : vq.latency_source,
+      chart: "knee-chart",
+      link: { to: "/policies/virtual-queue", label: "Try a virtual queue" },
     });
   }
   return recs;

@@ -9,6 +9,7 @@ import { JobProgress } from "../jobs/JobProgress";
 import { jobFailure } from "../jobs/jobFailure";
 import { resultOf, useCharacterization } from "./queries";
 import type { CharacterizationResult } from "./result";
+import { DatasetIdContext } from "./datasetContext";
 
 const FAILURE_HINT =
   "Open the Rules tab to check the classification rules and save them to run the characterization again.";
@@ -40,5 +41,5 @@ export function CharacterizationGate({ datasetId, children }: { datasetId: numbe
   if (result === null) {
     return <ErrorBanner error={jobFailure(item.job)} title="The workload characterization failed" hint={FAILURE_HINT} />;
   }
-  return <>{children(result)}</>;
+  return <DatasetIdContext.Provider value={datasetId}>{children(result)}</DatasetIdContext.Provider>;
 }

@@ -10,6 +10,7 @@ import { formatDateTime } from "../../lib/format";
 import { JobProgress } from "../jobs/JobProgress";
 import styles from "./Characterization.module.css";
 import { useCharacterization, useRules, useRulesSchema, useSaveRules } from "./queries";
+import { useCanWrite } from "../workspaces/useRole";
 import {
   emptyRule,
   fromDraft,
@@ -154,6 +155,7 @@ function Editor({ datasetId, stored, schema }: { datasetId: number; stored: Data
   const save = useSaveRules(datasetId);
   const current = useCharacterization(datasetId);
   const job = current.data?.job ?? null;
+  const canWrite = useCanWrite();
   const submit = () => {
     const rules = fromDraft(draft);
     const found = validateAgainstSchema(schema, rules);
@@ -179,7 +181,7 @@ function Editor({ datasetId, stored, schema }: { datasetId: number; stored: Data
       <Card>
         <div className={styles.toolbar}>
           <SavedState rules={save.data?.rules ?? stored} />
-          <Button onClick={submit} disabled={save.isPending} data-testid="save-rules">
+          <Button onClick={submit} disabled={save.isPending || !canWrite} title={canWrite ? undefined : "Viewers cannot change the rules"} data-testid="save-rules">
             {save.isPending ? "Saving…" : "Save and re-characterize"}
           </Button>
         </div>

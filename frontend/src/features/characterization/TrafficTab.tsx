@@ -1,14 +1,16 @@
-import { useMemo, useState } from "react";
+import { useContext, useMemo, useState } from "react";
 import { TimeSeriesChart } from "../../charts/TimeSeriesChart";
 import { Button } from "../../components/Button";
 import { Card } from "../../components/Card";
 import { StatCard } from "../../components/StatCard";
 import { formatCount, formatDecimal, formatRatePerS } from "../../lib/format";
 import styles from "./Characterization.module.css";
+import { DatasetIdContext } from "./datasetContext";
 import { RangeNavigator, type IndexRange } from "./RangeNavigator";
 import type { ArrivalView, CharacterizationResult } from "./result";
 import { Segmented } from "./Segmented";
-import { arrivalChartConfig, arrivalRows, bucketName, dailyProfileRows, formatHourOfDay, RESOLUTIONS, zoomRows } from "./shaping";
+import { bucketName, dailyProfileRows, formatHourOfDay, RESOLUTIONS } from "./shaping";
+import { useZoomedArrivals } from "./useZoomedArrivals";
 import { XYChart } from "./XYChart";
 import type { XYChartConfig } from "./xyConfig";
 
@@ -29,21 +31,38 @@ function ArrivalStatsCards({ view }: { view: ArrivalView }) {
 
 function ArrivalsCard({ view }: { view: ArrivalView }) {
   const [range, setRange] = useState<IndexRange | null>(null);
-  const rows = useMemo(() => arrivalRows(view), [view]);
-  const config = useMemo(() => arrivalChartConfig(view), [view]);
-  const shown = useMemo(() => zoomRows(rows, range), [rows, range]);
+  const datasetId = useContext(DatasetIdContext);
+  const zoom = useZoomedArrivals(datasetId, view, range);
   return (
     <Card
       actions={
         range !== null && (
-          <Button variant="secondary" size="small" onClick={() => setRange(null)}>
-            Reset zoom
-          </Button>
+          <div className={styles.zoomActions}>
+            {zoom.loading && (
+              <span className={styles.zoomStatus} role="status" data-testid="zoom-loading">
+                <span className={styles.zoomSpinner} aria-hidden="true" />
+                Loading full resolution…
+              </span>
+            )}
+            {zoom.fullResolution && (
+              <span className={styles.zoomStatus} data-testid="zoom-full-resolution">
+                {zoom.windowThinned ? "Recounted (peaks kept)" : "Full resolution: every bucket"}
+              </span>
+            )}
+            {zoom.error !== null && (
+              <span className={styles.zoomStatus} role="alert">
+                Could not load the full resolution: showing the overview
+              </span>
+            )}
+            <Button variant="secondary" size="small" onClick={() => setRange(null)}>
+              Reset zoom
+            </Button>
+          </div>
         )
       }
     >
-      <TimeSeriesChart config={config} rows={shown} />
-      {rows.length > 2 && <RangeNavigator rows={rows} range={range} onChange={setRange} />}
+      <TimeSeriesChart config={zoom.config} rows={zoom.rows} />
+      {zoom.overview.length > 2 && <RangeNavigator rows={zoom.overview} range={range} onChange={setRange} />}
     </Card>
   );
 }

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { isNotFound } from "../../api/client";
 import {
   createCharacterization,
+  getArrivalWindow,
   getCurrentCharacterization,
   getRules,
   getRulesSchema,
@@ -9,6 +10,7 @@ import {
 } from "../../api/endpoints";
 import { isJobActive, type Characterization, type Rules } from "../../api/models";
 import type { CharacterizationResult } from "./result";
+import type { ArrivalWindowData, ArrivalWindowQuery } from "./zoom";
 
 export const CHARACTERIZATION_POLL_MS = 1000;
 
@@ -16,6 +18,7 @@ export const characterizationKeys = {
   current: (datasetId: number) => ["characterization", "current", datasetId] as const,
   rules: (datasetId: number) => ["characterization", "rules", datasetId] as const,
   schema: ["characterization", "rules-schema"] as const,
+  arrivals: (datasetId: number | null, window: ArrivalWindowQuery | null) => ["characterization", "arrivals", datasetId, window] as const,
 };
 
 /** The current characterization, started on the first visit when the ingest did not start one. */
@@ -59,5 +62,15 @@ export function useSaveRules(datasetId: number) {
       client.setQueryData(characterizationKeys.rules(datasetId), saved.rules);
       client.setQueryData(characterizationKeys.current(datasetId), saved.characterization);
     },
+  });
+}
+
+/** A zoomed window of the arrival series at full resolution; idle without a dataset or a window. */
+export function useArrivalWindow(datasetId: number | null, window: ArrivalWindowQuery | null) {
+  return useQuery<ArrivalWindowData>({
+    queryKey: characterizationKeys.arrivals(datasetId, window),
+    queryFn: () => getArrivalWindow(datasetId ?? 0, window ?? { start_ms: 0, end_ms: 0, every_s: 1 }),
+    enabled: datasetId !== null && window !== null,
+    staleTime: Infinity,
   });
 }

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Dataset, TrafficSummary } from "../../api/models";
 import { makeDataset, makeJob, makeSummary } from "../../test/fixtures";
 import { jsonResponse, renderWithApp } from "../../test/render";
+import { actAsViewer } from "../workspaces/viewerTest";
 import { DatasetDetail } from "./DatasetDetail";
 
 function stubApi(dataset: Dataset, summary: TrafficSummary | null) {
@@ -73,5 +74,17 @@ describe("DatasetDetail", () => {
     renderWithApp(<DatasetDetail datasetId={99} />);
     await waitFor(() => expect(screen.getByRole("alert")).toHaveTextContent("Dataset 3 not found."));
     expect(screen.getAllByText("Dataset not found").length).toBeGreaterThan(0);
+  });
+});
+
+describe("DatasetDetail for viewers", () => {
+  it("does not offer a viewer to upload another file after a failure", async () => {
+    actAsViewer();
+    const failed = makeJob({ status: "failed", error_code: "unparseable_log", error_message: "Line 3 is not a log line." });
+    stubApi(makeDataset({ status: "failed", job: failed }), null);
+    renderWithApp(<DatasetDetail datasetId={3} />);
+    expect(await screen.findByRole("alert")).toHaveTextContent("Line 3 is not a log line.");
+    expect(screen.queryByRole("link", { name: "Upload another file" })).not.toBeInTheDocument();
+    window.localStorage.clear();
   });
 });

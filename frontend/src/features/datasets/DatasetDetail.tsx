@@ -21,6 +21,7 @@ import { WorkloadTab } from "../characterization/WorkloadTab";
 import { JobProgress } from "../jobs/JobProgress";
 import { jobFailure, jobFailureHint } from "../jobs/jobFailure";
 import { useJob } from "../jobs/useJob";
+import { useCanWrite } from "../workspaces/useRole";
 import styles from "./DatasetDetail.module.css";
 import { ParseReport } from "./ParseReport";
 import { datasetKeys, useDataset, useSummary } from "./queries";
@@ -122,6 +123,7 @@ function TrafficView({ dataset }: { dataset: Dataset }) {
 }
 
 function Body({ dataset }: { dataset: Dataset }) {
+  const canWrite = useCanWrite();
   if (dataset.job !== null && isDatasetBusy(dataset)) return <ProcessingCard dataset={dataset} job={dataset.job} />;
   if (isDatasetBusy(dataset)) return <Loading label="Waiting for processing to start…" />;
   if (dataset.status === "failed") {
@@ -131,7 +133,7 @@ function Body({ dataset }: { dataset: Dataset }) {
         error={error}
         title="This log could not be processed"
         hint={jobFailureHint(error)}
-        action={<ButtonLink to="/upload" variant="secondary" size="small">Upload another file</ButtonLink>}
+        action={canWrite ? <ButtonLink to="/upload" variant="secondary" size="small">Upload another file</ButtonLink> : undefined}
       />
     );
   }

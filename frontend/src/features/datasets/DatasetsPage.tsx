@@ -11,6 +11,7 @@ import { Table, type Column } from "../../components/Table";
 import { formatBytes, formatCount, formatDateTime, formatPercent } from "../../lib/format";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { describeJob } from "../jobs/describeJob";
+import { useCanWrite } from "../workspaces/useRole";
 import { useWorkspace } from "../workspaces/workspaceContext";
 import { DatasetStatus } from "./DatasetStatus";
 import styles from "./DatasetsPage.module.css";
@@ -52,7 +53,8 @@ export function DatasetsPage() {
   const { current } = useWorkspace();
   const datasets = useDatasets(current?.id ?? null);
   useDocumentTitle("Datasets");
-  const upload = <ButtonLink to="/upload">Upload a log</ButtonLink>;
+  const canWrite = useCanWrite();
+  const upload = canWrite ? <ButtonLink to="/upload">Upload a log</ButtonLink> : undefined;
 
   return (
     <>
@@ -66,8 +68,9 @@ export function DatasetsPage() {
       {datasets.data && datasets.data.items.length === 0 && (
         <Card>
           <EmptyState title="No datasets yet" action={upload} testId="datasets-empty">
-            Upload a web server access log (plain text or .gz) to see its traffic: request rates, status codes and
-            latency.
+            {canWrite
+              ? "Upload a web server access log (plain text or .gz) to see its traffic: request rates, status codes and latency."
+              : "Editors of this workspace upload its logs; as a viewer you can read what they upload."}
           </EmptyState>
         </Card>
       )}

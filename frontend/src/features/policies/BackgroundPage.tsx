@@ -1,5 +1,4 @@
 import { useState, type SyntheticEvent } from "react";
-import { Link } from "react-router";
 import { CurveChart } from "../../charts/CurveChart";
 import type { CurveChartConfig } from "../../charts/curveConfig";
 import { Button } from "../../components/Button";
@@ -14,6 +13,7 @@ import { formatCount, formatDecimal, formatDuration, formatPercent } from "../..
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { useBackgroundDemos, useCompareBackground, type BackgroundCompare, type BackgroundComparison } from "./api";
 import { POLICIES, POLICY_COLORS, POLICY_LABELS, quotaRows, recommendation, tradeoffRows, type Policy } from "./backgroundCharts";
+import { PoliciesNav } from "./PolicyRuns";
 import styles from "./Policies.module.css";
 
 const MAX_FILE_BYTES = 8_000_000;
@@ -79,8 +79,8 @@ export function BackgroundPage() {
       <PageHeader
         title="Headroom for background work"
         subtitle="Run batch work on the idle CPU of a latency-sensitive service: compare four policies on your foreground's CPU demand."
-        actions={<Link to="/policies/connections">Connections vs streams →</Link>}
       />
+      <PoliciesNav />
       <div className={styles.grid}>
         <Card title="Foreground CPU demand" subtitle="A CSV of t_s, busy_fraction (0–1) at even steps, or a demo series.">
           <SourceForm pending={compare.isPending} onRun={(body) => compare.mutate(body)} />

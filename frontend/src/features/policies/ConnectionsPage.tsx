@@ -1,5 +1,4 @@
 import { useState } from "react";
-import { Link } from "react-router";
 import { CurveChart } from "../../charts/CurveChart";
 import type { CurveChartConfig } from "../../charts/curveConfig";
 import { Card } from "../../components/Card";
@@ -9,6 +8,7 @@ import { TextField } from "../../components/TextField";
 import { formatByteRate, formatBytes, formatCount, formatDecimal } from "../../lib/format";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { DEFAULT_LINK, curveRows, h1Rate, h2Rate, linkProblems, type LinkInputs } from "./connections";
+import { PoliciesNav } from "./PolicyRuns";
 import styles from "./Policies.module.css";
 
 const FIELDS: { key: keyof LinkInputs; label: string; step: string }[] = [
@@ -57,8 +57,8 @@ export function ConnectionsPage() {
       <PageHeader
         title="Connections vs streams"
         subtitle="How much payload one client moves with HTTP/1.1 connections or HTTP/2 streams, and how many server connections each protocol costs."
-        actions={<Link to="/policies/background">Headroom for background work →</Link>}
       />
+      <PoliciesNav />
       <div className={styles.grid}>
         <Card title="Link and client">
           <form className={styles.form} aria-label="Link and client" onSubmit={(e) => e.preventDefault()}>

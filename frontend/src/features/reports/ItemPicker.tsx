@@ -15,7 +15,7 @@ export function ItemPicker({ reportId, workspaceId }: { reportId: number; worksp
   const datasets = useReadyDatasets(workspaceId);
   const sources = useSources(kind, workspaceId, datasetId);
   const add = useAddItem(reportId);
-  const needsDataset = kind !== "simulation";
+  const needsDataset = kind !== "simulation" && kind !== "sweep";
   const chosen = kind === "traffic" ? datasetId : sourceId;
   const submit = () => {
     if (chosen !== null) add.mutate({ kind, source_id: chosen }, { onSuccess: () => setSourceId(null) });

@@ -12,6 +12,7 @@ import { Table, type Column } from "../../components/Table";
 import { TextField } from "../../components/TextField";
 import { formatDateTime } from "../../lib/format";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
+import { useCanWrite } from "../workspaces/useRole";
 import { useWorkspace } from "../workspaces/workspaceContext";
 import { useCreateReport, useReports } from "./queries";
 import styles from "./Reports.module.css";
@@ -66,6 +67,7 @@ export function ReportsPage() {
   const { current } = useWorkspace();
   const list = useReports(current?.id ?? null);
   const [picked, setPicked] = useState<number[]>([]);
+  const canWrite = useCanWrite();
   useDocumentTitle("Reports");
   const toggle = (id: number) => setPicked((old) => (old.includes(id) ? old.filter((p) => p !== id) : [...old.slice(-1), id]));
   const compare =
@@ -82,7 +84,7 @@ export function ReportsPage() {
     <>
       <PageHeader title="Reports" subtitle="Saved views over results, shared with your workspace or by a public link." actions={compare} />
       <div className={styles.stack}>
-        <NewReport workspaceId={current?.id ?? null} />
+        {canWrite && <NewReport workspaceId={current?.id ?? null} />}
         {list.isPending && <Loading label="Loading reports…" />}
         {list.isError && <ErrorBanner error={list.error} title="Could not load the reports" hint="Reload the page to try again." />}
         {list.data !== undefined &&

@@ -23,8 +23,8 @@ export function getReport(reportId: number): Promise<Report> {
   return unwrap(api.GET("/api/v1/reports/{report_id}", path(reportId)));
 }
 
-export function createReport(workspaceId: number | null, title: string): Promise<Report> {
-  return unwrap(api.POST("/api/v1/reports", { body: { title, workspace_id: workspaceId, items: [], notes_md: "", visibility: "workspace" } }));
+export function createReport(workspaceId: number | null, title: string, items: ItemIn[] = []): Promise<Report> {
+  return unwrap(api.POST("/api/v1/reports", { body: { title, workspace_id: workspaceId, items, notes_md: "", visibility: "workspace" } }));
 }
 
 export function updateReport(reportId: number, body: ReportUpdate): Promise<Report> {

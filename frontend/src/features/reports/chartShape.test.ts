@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { chartRows, curveConfig, timeChart, valueAt } from "./chartShape";
 import { expiryFrom, formatChange, moved } from "./reportMath";
-import type { ReportChart } from "./types";
+import type { ReportChart, ReportSeries } from "./types";
 
-function chart(kind: ReportChart["kind"], series: ReportChart["series"]): ReportChart {
-  return { key: "k", title: "T", kind, x_label: "load", x_unit: "req/s", y_label: "latency", y_unit: "s", series, marks: [] };
+type SeriesIn = Omit<ReportSeries, "points"> & { points?: boolean };
+
+function chart(kind: ReportChart["kind"], series: SeriesIn[], extra: Partial<ReportChart> = {}): ReportChart {
+  const full = series.map((s) => ({ points: false, ...s }));
+  return { key: "k", title: "T", kind, x_label: "load", x_unit: "req/s", y_label: "latency", y_unit: "s", series: full, marks: [], ranges: [], ...extra };
 }
 
 describe("valueAt", () => {
@@ -108,5 +111,80 @@ describe("status series", () => {
   it("use the status colour tokens", () => {
     const config = curveConfig(chart("line", [{ key: "s5xx", label: "5xx", x: [1], y: [1], dashed: false }]), "c");
     expect(config.series[0]?.color).toBe("status-5xx");
+  });
+});
+
+describe("scatters and ranges (SCT, sweep frontier)", () => {
+  it("gives a scatter values only at its own points, never interpolated", () => {
+    const rows = chartRows(
+      chart("line", [
+        { key: "tp", label: "measured", x: [1, 3], y: [10, 30], dashed: false, points: true },
+        { key: "fit", label: "fit", x: [0, 4], y: [0, 40], dashed: false },
+      ]),
+    );
+    expect(rows.map((r) => [r.x, r.tp, r.fit])).toEqual([
+      [0, null, 0],
+      [1, 10, 10],
+      [3, 30, 30],
+      [4, null, 40],
+    ]);
+  });
+
+  it("keeps scatters off the risers of a step frontier", () => {
+    const rows = chartRows(
+      chart("step", [
+        { key: "front", label: "Pareto frontier", x: [1, 2], y: [0.5, 0.1], dashed: false },
+        { key: "pareto", label: "Pareto-optimal runs", x: [1, 2], y: [0.5, 0.1], dashed: false, points: true },
+      ]),
+    );
+    expect(rows.map((r) => [r.x, r.front, r.pareto])).toEqual([
+      [1, 0.5, 0.5],
+      [2, 0.5, null],
+      [2, 0.1, 0.1],
+    ]);
+  });
+
+  it("passes points and shaded ranges to the chart, and names the cost unit", () => {
+    const config = curveConfig(
+      chart("line", [{ key: "tp", label: "measured", x: [1], y: [1], dashed: false, points: true }], {
+        x_unit: "cost",
+        ranges: [{ label: "rational range", x1: 10, x2: 20 }],
+      }),
+      "c",
+    );
+    expect(config.series[0]?.points).toBe(true);
+    expect(config.ranges).toEqual([{ id: "range-0", label: "rational range", color: "chart-band", x1: 10, x2: 20 }]);
+    expect(config.xLabel).toBe("load (price × VM-hours)");
+    expect(config.xUnit(12.345)).toBe("12.35");
+  });
+});
+
+describe("SCT chart details", () => {
+  it("draws fits beside a scatter without dots, models in the model colour, and spreads line labels", () => {
+    const config = curveConfig(
+      chart(
+        "line",
+        [
+          { key: "tp", label: "measured", x: [1], y: [1], dashed: false, points: true },
+          { key: "trend", label: "fit", x: [1], y: [1], dashed: false },
+          { key: "usl", label: "USL model", x: [1], y: [1], dashed: true },
+        ],
+        { marks: [{ label: "Q_lower 20", x: 20 }, { label: "Q_upper 30", x: 30 }, { label: "USL N* 23.8", x: 23.8 }] },
+      ),
+      "c",
+    );
+    expect(config.series.map((s) => [s.points, s.dots, s.color])).toEqual([
+      [true, undefined, "chart-latency"],
+      [undefined, false, "chart-throughput"],
+      [undefined, false, "chart-model"],
+    ]);
+    expect(config.marks.map((m) => m.labelPosition)).toEqual(["top", "right", "bottom"]);
+  });
+
+  it("keeps small coefficients readable", () => {
+    const { yUnit } = curveConfig({ ...chart("line", [{ key: "a", label: "a", x: [1], y: [1], dashed: false }]), y_unit: "ratio" }, "c");
+    expect(yUnit(0.0017616)).toBe("0.0018");
+    expect(yUnit(0)).toBe("0");
+    expect(yUnit(1.5)).toBe("1.5");
   });
 });

@@ -4,7 +4,7 @@
  * against wall-clock time.
  */
 import type { TimeChartConfig } from "../../charts/config";
-import type { CurveChartConfig, CurveRow, CurveSeries } from "../../charts/curveConfig";
+import type { CurveChartConfig, CurveMark, CurveRow, CurveSeries } from "../../charts/curveConfig";
 import type { ColorToken } from "../../charts/tokens";
 import {
   formatBytes,
@@ -29,7 +29,9 @@ export const UNIT_FORMAT: Record<Unit, Formatter> = {
   "VM-hours": (v) => `${formatDecimal(v, 2)} VM-hours`,
   bytes: formatBytes,
   time: (v) => formatDateTime(v * 1000),
-  ratio: (v) => formatDecimal(v, 2),
+  /** Small coefficients (USL sigma, kappa) keep two significant digits instead of reading 0. */
+  ratio: (v) => (v !== 0 && Math.abs(v) < 0.01 ? v.toPrecision(2) : formatDecimal(v, 2)),
+  cost: (v) => formatDecimal(v, 2),
 };
 
 /** Axis ticks: short, the axis title carries the unit. */
@@ -54,7 +56,7 @@ function seriesColor(chart: ReportChart, s: ReportSeries, i: number): ColorToken
   if (side !== undefined) return s.dashed ? side.dashed : side.solid;
   const status = /^s([1-5]xx)$/.exec(s.key)?.[1];
   if (status !== undefined) return `status-${status}` as ColorToken;
-  if (s.dashed && chart.series.length === 2 && i === 1) return "chart-model";
+  if (s.dashed && (chart.series.length === 2 ? i === 1 : chart.series.some((o) => o.points))) return "chart-model";
   return SERIES_COLORS[i % SERIES_COLORS.length] as ColorToken;
 }
 
@@ -65,6 +67,7 @@ function markColor(label: string, i: number): ColorToken {
 }
 
 function unitLabel(unit: Unit): string {
+  if (unit === "cost") return "price × VM-hours";
   return unit === "fraction" ? "%" : unit;
 }
 
@@ -99,34 +102,53 @@ function isStep(chart: ReportChart, series: ReportSeries): boolean {
   return chart.kind === "step" || (chart.kind === "bar" && !series.dashed);
 }
 
+/** A scatter's value at x: only where it has a point (never interpolated). */
+function exactAt(pts: readonly Point[], x: number): number | null {
+  return pts.find((p) => p.x === x)?.y ?? null;
+}
+
 /**
  * One row per x of any series (so series with different x values draw as unbroken lines);
  * a step series also gets a row just at each x holding its previous value, drawing the riser.
+ * A scatter (points) series has values only at its own points.
  */
 export function chartRows(chart: ReportChart): CurveRow[] {
-  const all = chart.series.map((s) => ({ key: s.key, pts: points(s), step: isStep(chart, s) }));
+  const all = chart.series.map((s) => ({ key: s.key, pts: points(s), step: isStep(chart, s) && !s.points, dots: s.points }));
   const xs = [...new Set(all.flatMap((s) => s.pts.map((p) => p.x)))].sort((a, b) => a - b);
   const anyStep = all.some((s) => s.step);
   const rows: CurveRow[] = [];
   xs.forEach((x, i) => {
     if (anyStep && i > 0) {
       const before: CurveRow = { x };
-      for (const s of all) before[s.key] = s.step ? valueAt(s.pts, xs[i - 1] as number, true) : valueAt(s.pts, x, false);
+      for (const s of all) before[s.key] = s.dots ? null : s.step ? valueAt(s.pts, xs[i - 1] as number, true) : valueAt(s.pts, x, false);
       rows.push(before);
     }
     const row: CurveRow = { x };
-    for (const s of all) row[s.key] = valueAt(s.pts, x, s.step);
+    for (const s of all) row[s.key] = s.dots ? exactAt(s.pts, x) : valueAt(s.pts, x, s.step);
     rows.push(row);
   });
   return rows;
 }
 
+/** Vertical lines (marks without y) take turns for their label's place (top left, top right,
+ * bottom left), so close lines such as Q_lower, USL N* and Q_upper don't overprint. */
+function lineLabelPosition(chart: ReportChart, index: number): Pick<CurveMark, "labelPosition"> {
+  const lines = chart.marks.filter((m) => m.y === null || m.y === undefined);
+  const mark = chart.marks[index];
+  if (lines.length < 2 || mark === undefined || !lines.includes(mark)) return {};
+  const places = ["top", "right", "bottom"] as const;
+  return { labelPosition: places[lines.indexOf(mark) % places.length] };
+}
+
 export function curveConfig(chart: ReportChart, id: string): CurveChartConfig {
+  /** Beside a scatter, lines are fits and models: drawn without a dot at each point. */
+  const scatter = chart.series.some((s) => s.points);
   const series: CurveSeries[] = chart.series.map((s, i) => ({
     key: s.key,
     label: s.label,
     color: seriesColor(chart, s, i),
     dashed: s.dashed,
+    ...(s.points ? { points: true } : scatter ? { dots: false } : {}),
   }));
   return {
     id,
@@ -139,12 +161,14 @@ export function curveConfig(chart: ReportChart, id: string): CurveChartConfig {
     xAxisUnit: AXIS_FORMAT[chart.x_unit] ?? UNIT_FORMAT[chart.x_unit],
     yAxisUnit: (v) => (v === 0 ? "0" : (AXIS_FORMAT[chart.y_unit] ?? UNIT_FORMAT[chart.y_unit])(v)),
     series,
+    ranges: chart.ranges.map((r, i) => ({ id: `range-${i}`, label: r.label, color: "chart-band" as const, x1: r.x1, x2: r.x2 })),
     marks: chart.marks.map((m, i) => ({
       id: `mark-${i}`,
       label: m.label,
       color: markColor(m.label, i),
       x: m.x,
       ...(m.y === null || m.y === undefined ? {} : { y: m.y }),
+      ...lineLabelPosition(chart, i),
     })),
   };
 }

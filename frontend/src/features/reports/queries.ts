@@ -46,6 +46,16 @@ export function useAddItem(reportId: number) {
   return useReportMutation((item: ItemIn) => reports.addItem(reportId, item));
 }
 
+export type ReportTarget = { reportId: number } | { title: string };
+
+/** Appends an item to a report, or creates the report with it (one request: no empty report is
+ * left behind when the item is refused). */
+export function useAddToReport(workspaceId: number | null) {
+  return useReportMutation(({ target, item }: { target: ReportTarget; item: ItemIn }) =>
+    "reportId" in target ? reports.addItem(target.reportId, item) : reports.createReport(workspaceId, target.title, [item]),
+  );
+}
+
 export function useDeleteReport(reportId: number) {
   const client = useQueryClient();
   return useMutation({
@@ -73,17 +83,19 @@ export interface SourceOption {
 }
 
 async function sourceOptions(kind: ItemKind, workspaceId: number | null, datasetId: number | null): Promise<SourceOption[]> {
-  if (kind === "simulation") {
+  if (kind === "simulation" || kind === "sweep") {
     const query = workspaceId === null ? { limit: 200 } : { workspace_id: workspaceId, limit: 200 };
     const page = await unwrap(api.GET("/api/v1/simulations", { params: { query } }));
-    return page.items.filter((s) => s.job?.status === "succeeded" && s.kind === "run").map((s) => ({ id: s.id, label: `${s.name} (#${s.id})` }));
+    const wanted = kind === "sweep" ? "sweep" : "run";
+    return page.items.filter((s) => s.job?.status === "succeeded" && s.kind === wanted).map((s) => ({ id: s.id, label: `${s.name} (#${s.id})` }));
   }
   if (datasetId === null) return [];
-  if (kind === "capacity") {
+  if (kind === "capacity" || kind === "sct") {
     const page = await listAnalyses(datasetId, 200);
+    const name = kind === "sct" ? "SCT analysis" : "Analysis";
     return page.items
-      .filter((a) => a.kind === "capacity" && a.job?.status === "succeeded")
-      .map((a) => ({ id: a.id, label: `Analysis #${a.id} (${formatDateTime(a.created_at)})` }));
+      .filter((a) => a.kind === kind && a.job?.status === "succeeded")
+      .map((a) => ({ id: a.id, label: `${name} #${a.id} (${formatDateTime(a.created_at)})` }));
   }
   const path = { params: { path: { dataset_id: datasetId }, query: { limit: 200 } } };
   const page = await unwrap(api.GET("/api/v1/datasets/{dataset_id}/characterizations", path));

@@ -21,3 +21,10 @@ export function formatChange(pct: number | null | undefined): string {
   const sign = pct > 0 ? "+" : pct < 0 ? "−" : "±";
   return `${sign}${formatDecimal(Math.abs(pct), Math.abs(pct) < 10 ? 1 : 0)} %`;
 }
+
+/** The request classes (capacity) or servers (SCT) an analysis' result offers. */
+export function viewsOf(kind: string, result: unknown): string[] {
+  if (typeof result !== "object" || result === null) return [];
+  const found = (result as Record<string, unknown>)[kind === "sct" ? "servers" : "classes"];
+  return typeof found === "object" && found !== null ? Object.keys(found) : [];
+}

@@ -13,6 +13,7 @@ export type ReportUpdate = Schemas["ReportUpdate"];
 export type PublicReport = Schemas["PublicReportOut"];
 export type ReportChart = Schemas["Chart"];
 export type ReportSeries = Schemas["Series"];
+export type ReportRange = Schemas["Range"];
 export type Figure = Schemas["Figure"];
 export type Unit = Figure["unit"];
 export type ShareLink = Schemas["ShareLinkOut"];
@@ -26,4 +27,6 @@ export const KIND_LABELS: Record<ItemKind, string> = {
   characterization: "Workload characterization",
   simulation: "Simulation",
   traffic: "Traffic summary",
+  sct: "Concurrency (SCT) analysis",
+  sweep: "Simulation sweep",
 };

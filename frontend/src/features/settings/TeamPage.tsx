@@ -10,6 +10,7 @@ import { useMe } from "../auth/useAuth";
 import { useWorkspace } from "../workspaces/workspaceContext";
 import * as teams from "./api";
 import { InvitationsCard } from "./InvitationsCard";
+import { LeaveCard } from "./LeaveCard";
 import { MembersCard } from "./MembersCard";
 import { TokensCard } from "./TokensCard";
 import { useTeamMutation } from "./queries";
@@ -29,6 +30,7 @@ export function TeamPage() {
       {isOwner && <InvitationsCard workspaceId={current.id} />}
       <TokensCard workspaceId={current.id} role={current.role} />
       <NewWorkspaceCard />
+      <LeaveCard workspaceId={current.id} workspaceName={current.name} myId={me.data.id} />
     </div>
   );
 }

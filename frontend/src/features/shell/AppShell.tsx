@@ -1,17 +1,30 @@
-import { NavLink, Outlet, useNavigate, Link } from "react-router";
+import { NavLink, Outlet, useNavigate, Link, useLocation } from "react-router";
 import type { User } from "../../api/models";
 import { Button } from "../../components/Button";
 import { Logo } from "../../components/Logo";
 import { useLogout } from "../auth/useAuth";
 import { WorkspaceProvider } from "../workspaces/WorkspaceProvider";
+import { useCanWrite } from "../workspaces/useRole";
 import { WorkspaceSwitcher } from "../workspaces/WorkspaceSwitcher";
 import styles from "./AppShell.module.css";
 
 const navClass = ({ isActive }: { isActive: boolean }) => [styles.navLink, isActive ? styles.active : ""].join(" ");
 
+/** Hidden for viewers of the current workspace: they cannot upload. */
+function UploadNavLink() {
+  const canWrite = useCanWrite();
+  if (!canWrite) return null;
+  return (
+    <NavLink to="/upload" className={navClass}>
+      Upload
+    </NavLink>
+  );
+}
+
 export function AppShell({ user }: { user: User }) {
   const logout = useLogout();
   const navigate = useNavigate();
+  const { pathname } = useLocation();
   const signOut = () => logout.mutate(undefined, { onSettled: () => void navigate("/login", { replace: true }) });
 
   return (
@@ -27,16 +40,14 @@ export function AppShell({ user }: { user: User }) {
               <NavLink to="/datasets" className={navClass} end={false}>
                 Datasets
               </NavLink>
-              <NavLink to="/upload" className={navClass}>
-                Upload
-              </NavLink>
+              <UploadNavLink />
               <NavLink to="/simulations" className={navClass}>
                 Simulations
               </NavLink>
               <NavLink to="/reports" className={navClass}>
                 Reports
               </NavLink>
-              <NavLink to="/policies/background" className={navClass}>
+              <NavLink to="/policies/background" className={() => navClass({ isActive: pathname.startsWith("/policies/") })}>
                 Policies
               </NavLink>
               <NavLink to="/settings/team" className={navClass}>

@@ -2,7 +2,7 @@
 import { Button } from "../../components/Button";
 import { NumberField, NumberListField, SelectField } from "./fields";
 import { def, objectFields, type SchemaNode } from "./schemaFields";
-import { getPath, pathKey, type Path } from "./scenarioDoc";
+import { getPath, pathKey, textOf, type Path } from "./scenarioDoc";
 import type { DocProps } from "./SchemaFields";
 import { DISTS, starterDist, type Dist } from "./distributions";
 import styles from "./Simulations.module.css";
@@ -35,7 +35,8 @@ export function DistributionField({ schema, path, label, unit, doc, onSet, error
   const value = getPath(doc, path);
   const dist = (value !== null && typeof value === "object" && !Array.isArray(value) ? value.dist : undefined) as Dist | undefined;
   const current: Dist = dist !== undefined && DISTS.includes(dist) ? dist : "constant";
-  const specs = objectFields(schema, def(schema, DEF_NAMES[current])).filter((s) => s.name !== "parts" && s.name !== "dataset");
+  const dataset = current === "empirical" ? getPath(value, ["dataset"]) : undefined;
+  const specs = objectFields(schema, def(schema, DEF_NAMES[current])).filter((s) => s.name !== "parts" && s.name !== "dataset" && (dataset === undefined || s.name !== "values"));
   const key = pathKey(path);
   return (
     <fieldset className={styles.fieldset} data-testid={`dist-${key}`}>
@@ -63,6 +64,11 @@ export function DistributionField({ schema, path, label, unit, doc, onSet, error
           ),
         )}
       </div>
+      {dataset !== undefined && (
+        <p className={styles.hint} data-testid={`dist-dataset-${key}`}>
+          Resampled from the response times of dataset {textOf(dataset)} (change the dataset in the YAML).
+        </p>
+      )}
       {current === "mixture" && <MixtureParts schema={schema} path={path} unit={unit} doc={doc} onSet={onSet} error={error} />}
     </fieldset>
   );

@@ -5,6 +5,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { listDatasets } from "../../api/endpoints";
 import { Button } from "../../components/Button";
 import { Card } from "../../components/Card";
+import { Banner } from "../../components/Banner";
 import { ErrorBanner } from "../../components/ErrorBanner";
 import { PageHeader } from "../../components/PageHeader";
 import { Loading } from "../../components/Spinner";
@@ -19,6 +20,7 @@ import type { SchemaNode } from "./schemaFields";
 import styles from "./Simulations.module.css";
 import { SweepPanel } from "./SweepPanel";
 import { useScenarioState, type Verdict } from "./useScenarioState";
+import { useCanWrite } from "../workspaces/useRole";
 
 export function ScenarioEditorPage({ initial }: { initial?: Scenario }) {
   useDocumentTitle("New simulation");
@@ -32,15 +34,16 @@ export function ScenarioEditorPage({ initial }: { initial?: Scenario }) {
 }
 
 function Editor({ schema, initial }: { schema: SchemaNode; initial: Scenario }) {
-  const { state, set, setYaml, replace, check } = useScenarioState(initial);
+  const { current } = useWorkspace();
+  const { state, set, setYaml, replace, check } = useScenarioState(initial, current?.id ?? null);
   const navigate = useNavigate();
   const run = useCreateSimulation((s) => void navigate(`/simulations/${s.id}`));
-  const { current } = useWorkspace();
   const serverError = run.error !== null ? fieldErrorOf(run.error) : check.status === "invalid" ? check.error : null;
   const name = typeof state.doc.name === "string" && state.doc.name !== "" ? state.doc.name : "scenario";
   const launch = (sweep?: Parameters<typeof run.mutate>[0]["sweep"]) =>
     run.mutate({ name, scenario: state.doc, sweep, workspace_id: current?.id });
-  const canRun = state.yamlProblem === null && check.status !== "invalid" && !run.isPending;
+  const canWrite = useCanWrite();
+  const canRun = canWrite && state.yamlProblem === null && check.status !== "invalid" && !run.isPending;
   return (
     <>
       <PageHeader
@@ -54,6 +57,7 @@ function Editor({ schema, initial }: { schema: SchemaNode; initial: Scenario }) 
       />
       <div className={styles.stack}>
         <SourcesBar doc={state.doc} onLoad={replace} />
+        {!canWrite && <Banner tone="info" title="Read only">Viewers can open and read scenarios; an editor or owner of this workspace runs them.</Banner>}
         {run.error !== null && <ErrorBanner error={run.error} title="The simulation was not started" />}
         <div className={styles.editor}>
           <ScenarioForm schema={schema} doc={state.doc} onSet={set} error={serverError} />
@@ -113,24 +117,33 @@ function SourcesBar({ doc, onLoad }: { doc: Scenario; onLoad: (doc: Scenario) =>
       void client.invalidateQueries({ queryKey: simKeys.saved(workspaceId) });
     }, setProblem);
   };
-  const fromDataset = (id: string) =>
+  const fromDataset = (choice: string) => {
+    const [source, id] = choice.split(":") as ["model" | "replay", string];
     act(
-      getDatasetPreset(Number(id)).then((p) => onLoad(p.scenario as Scenario)),
-      "Loaded the dataset's workload model.",
+      getDatasetPreset(Number(id), source).then((p) => onLoad(p.scenario as Scenario)),
+      source === "replay" ? "Loaded a replay of the dataset's requests (it refers to the dataset by id)." : "Loaded the dataset's workload model.",
     );
+  };
   const loadSaved = (id: string) => {
     const item = saved.data?.find((s) => String(s.id) === id) ?? null;
     setLoaded(item);
     if (item !== null) onLoad(item.scenario as Scenario);
   };
   const presetOptions = [{ value: "", label: "Choose a preset…" }, ...(presets.data ?? []).map((p) => ({ value: p.id, label: p.name }))];
-  const datasetOptions = [{ value: "", label: "Choose a dataset…" }, ...(datasets.data?.items ?? []).filter((d) => d.status === "ready").map((d) => ({ value: String(d.id), label: d.name }))];
+  const ready = (datasets.data?.items ?? []).filter((d) => d.status === "ready");
+  const datasetOptions = [
+    { value: "", label: "Choose a dataset…" },
+    ...ready.flatMap((d) => [
+      { value: `replay:${d.id}`, label: `${d.name}: replay its requests` },
+      { value: `model:${d.id}`, label: `${d.name}: its workload model` },
+    ]),
+  ];
   const savedOptions = [{ value: "", label: saved.data?.length === 0 ? "None saved yet" : "Choose…" }, ...(saved.data ?? []).map((s) => ({ value: String(s.id), label: s.name }))];
   return (
     <Card title="Start from" subtitle="Loading replaces the scenario below">
       <div className={styles.toolbar}>
         <SelectField label="Preset" value="" options={presetOptions} onChange={(id) => { const p = presets.data?.find((x) => x.id === id); if (p !== undefined) onLoad(p.scenario as Scenario); }} testId="preset-select" />
-        <SelectField label="From this dataset (workload model)" value="" options={datasetOptions} onChange={(id) => id !== "" && fromDataset(id)} testId="dataset-preset-select" />
+        <SelectField label="From this dataset" value="" options={datasetOptions} onChange={(id) => id !== "" && fromDataset(id)} testId="dataset-preset-select" />
         <SelectField label="Saved scenario" value={loaded === null ? "" : String(loaded.id)} options={savedOptions} onChange={loadSaved} testId="saved-select" />
         {loaded !== null && (
           <Button variant="secondary" onClick={() => act(updateSavedScenario(loaded.id, doc), `Saved “${loaded.name}”.`)}>
@@ -148,7 +161,7 @@ function SourcesBar({ doc, onLoad }: { doc: Scenario; onLoad: (doc: Scenario) =>
         </div>
       </div>
       {note !== null && <p className={styles.valid} role="status">{note}</p>}
-      {problem !== null && <ErrorBanner error={problem} title="That did not work" hint="A dataset must be characterized (workload model) before it can seed a scenario." />}
+      {problem !== null && <ErrorBanner error={problem} title="That did not work" hint="A replay needs a ready dataset; a workload model needs the dataset characterized first." />}
     </Card>
   );
 }

@@ -1,8 +1,9 @@
 /** Every field of a scenario as a form: hand-built for the workload, generated from the schema elsewhere. */
 import { Card } from "../../components/Card";
-import { CheckField, FieldFrame, NumberField, SelectField, TupleTable } from "./fields";
-import { DistributionField } from "./DistributionField";
-import { def, fieldSpec, objectFields, starterValue, TUPLE_COLUMNS, type SchemaNode } from "./schemaFields";
+import { CheckField, FieldFrame, NumberField, SelectField } from "./fields";
+import { WorkloadSection } from "./WorkloadFields";
+import { AdmissionSection } from "./AdmissionFields";
+import { def, objectFields, starterValue, type SchemaNode } from "./schemaFields";
 import { SchemaFields, type DocProps } from "./SchemaFields";
 import { getPath, textOf, type Json } from "./scenarioDoc";
 import styles from "./Simulations.module.css";
@@ -28,6 +29,7 @@ export function ScenarioForm({ schema, ...props }: DocProps & { schema: SchemaNo
         <SchemaFields specs={objectFields(schema, def(schema, "Cluster"))} path={["cluster"]} {...props} />
       </Card>
       <DispatchSection schema={schema} {...props} />
+      <AdmissionSection schema={schema} {...props} />
       <AutoscalingSection schema={schema} {...props} />
       <SlaSection schema={schema} {...props} />
     </div>
@@ -52,71 +54,6 @@ function GeneralSection({ schema, doc, onSet, error }: DocProps & { schema: Sche
         {seed !== undefined && <NumberField spec={seed} value={getPath(doc, ["seed"])} onChange={(v) => onSet(["seed"], v)} />}
       </div>
     </Card>
-  );
-}
-
-function WorkloadSection({ schema, doc, onSet, error }: DocProps & { schema: SchemaNode }) {
-  const classes = getPath(doc, ["workload", "classes"]);
-  if (Array.isArray(classes)) {
-    const names = classes.map((c) => textOf(getPath(c, ["name"]), "?"));
-    return (
-      <Card title="Workload" subtitle={`${classes.length} request classes: ${names.join(", ")}`}>
-        <p className={styles.muted}>Each class has its own arrival profile, pages and service time: edit them in the YAML view.</p>
-      </Card>
-    );
-  }
-  const props = { doc, onSet, error, schema };
-  const page = getPath(doc, ["workload", "page"]);
-  const hasPages = page !== undefined && page !== null;
-  const pageSpecs = objectFields(schema, def(schema, "Page")).filter((s) => s.name === "push_fraction" || s.name === "early_hints");
-  const starterPage: Json = { objects: { dist: "constant", value: 10 }, gap_s: { dist: "uniform", low: 0, high: 1 }, push_fraction: 0 };
-  return (
-    <Card title="Workload" subtitle="Arrivals, pages and service demand">
-      <div className={styles.stack} style={{ gap: "var(--space-3)" }}>
-        <ArrivalsFields schema={schema} doc={doc} onSet={onSet} error={error} />
-        <CheckField label="Pages with embedded objects (base request + objects)" checked={hasPages} onChange={(on) => onSet(["workload", "page"], on ? starterPage : undefined)} testId="pages-toggle" />
-        {hasPages && (
-          <>
-            <DistributionField {...props} path={["workload", "page", "objects"]} label="Objects per page" unit="objects" />
-            <DistributionField {...props} path={["workload", "page", "gap_s"]} label="Client gap between object requests" unit="s" />
-            <SchemaFields specs={pageSpecs.map((s) => (s.name === "push_fraction" ? { ...s, label: "Server push", unit: "fraction 0–1" } : s))} path={["workload", "page"]} doc={doc} onSet={onSet} error={error} />
-          </>
-        )}
-        <DistributionField {...props} path={["workload", "service_s"]} label="Service time of one request on one core" unit="s" />
-      </div>
-    </Card>
-  );
-}
-
-function ArrivalsFields({ schema, doc, onSet, error }: DocProps & { schema: SchemaNode }) {
-  const arrivals = getPath(doc, ["workload", "arrivals"]);
-  const mode = getPath(arrivals, ["profile"]) !== undefined ? "profile" : getPath(arrivals, ["rate_per_s"]) !== undefined ? "rate" : "other";
-  const arrivalDef = def(schema, "Arrivals");
-  const rateSpec = fieldSpec(schema, "rate_per_s", (arrivalDef.properties as Record<string, SchemaNode>).rate_per_s ?? {}, true);
-  const choose = (next: string) => onSet(["workload", "arrivals"], next === "rate" ? { rate_per_s: 1 } : { profile: [[0, 1]] });
-  const profile = getPath(arrivals, ["profile"]);
-  return (
-    <div className={styles.grid}>
-      <SelectField
-        label="Arrivals"
-        value={mode}
-        options={[
-          { value: "rate", label: "constant rate" },
-          { value: "profile", label: "rate profile (steps)" },
-          ...(mode === "other" ? [{ value: "other", label: "times or dataset (YAML)" }] : []),
-        ]}
-        onChange={choose}
-        testId="arrivals-mode"
-      />
-      {mode === "rate" && rateSpec !== null && (
-        <NumberField spec={{ ...rateSpec, label: "Rate", unit: "pages or requests per s", required: true }} value={getPath(arrivals, ["rate_per_s"])} onChange={(v) => onSet(["workload", "arrivals", "rate_per_s"], v)} serverProblem={error?.path === "workload.arrivals.rate_per_s" ? error.message : null} />
-      )}
-      {mode === "profile" && Array.isArray(profile) && (
-        <div className={styles.wide} style={{ gridColumn: "1 / -1" }}>
-          <TupleTable caption="Arrival rate profile: the last step holds to the end" columns={TUPLE_COLUMNS.profile ?? []} rows={profile as number[][]} onChange={(rows) => onSet(["workload", "arrivals", "profile"], rows)} testId="profile-table" />
-        </div>
-      )}
-    </div>
   );
 }
 

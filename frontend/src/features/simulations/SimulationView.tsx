@@ -12,6 +12,7 @@ import { Loading } from "../../components/Spinner";
 import { StatCard } from "../../components/StatCard";
 import { formatDateTime, formatDecimal, formatLatency, formatPercent } from "../../lib/format";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
+import { AddToReport } from "../reports/AddToReport";
 import type { Simulation } from "./api";
 import { progressCaption, STATUS_TONES } from "./progress";
 import { textOf } from "./scenarioDoc";
@@ -21,6 +22,7 @@ import { asRun, asSweep, boxPlotChart, cdfChart, stepFunctionChart, utilizationC
 import { SimChart } from "./SimChart";
 import styles from "./Simulations.module.css";
 import { SweepView } from "./SweepView";
+import { useCanWrite } from "../workspaces/useRole";
 
 export function SimulationView({ simulationId }: { simulationId: number }) {
   const query = useSimulation(simulationId);
@@ -52,6 +54,7 @@ function Header({ simulation }: { simulation: Simulation }) {
       }
       actions={
         <div className={styles.row}>
+          {status === "succeeded" && <AddToReport kind={simulation.kind === "sweep" ? "sweep" : "simulation"} sourceId={simulation.id} suggestedTitle={simulation.name} />}
           {simulation.kind === "run" && status === "succeeded" && (
             <ButtonLink variant="secondary" to={`/simulations/compare?ids=${simulation.id}`}>
               Compare with…
@@ -83,29 +86,33 @@ function Body({ simulation }: { simulation: Simulation }) {
 
 function Running({ simulation }: { simulation: Simulation }) {
   const cancel = useCancelSimulation(simulation.id);
+  const canWrite = useCanWrite();
   const job = simulation.job;
   if (job === null) return null;
   return (
     <Card title={job.status === "queued" ? "Queued" : "Simulating"} testId="simulation-progress">
       <div className={styles.stack} style={{ gap: "var(--space-3)" }}>
         <ProgressBar value={job.status === "queued" ? null : job.progress} label={simulation.kind === "sweep" ? "Runs" : "Simulated time"} caption={progressCaption(simulation, job)} testId="job-progress" />
-        <div>
-          <Button variant="danger" onClick={() => cancel.mutate()} disabled={cancel.isPending} data-testid="cancel-simulation">
-            {cancel.isPending ? "Cancelling…" : "Cancel"}
-          </Button>
-        </div>
+        {canWrite && (
+          <div>
+            <Button variant="danger" onClick={() => cancel.mutate()} disabled={cancel.isPending} data-testid="cancel-simulation">
+              {cancel.isPending ? "Cancelling…" : "Cancel"}
+            </Button>
+          </div>
+        )}
         {cancel.error !== null && <ErrorBanner error={cancel.error} title="Could not cancel" />}
       </div>
     </Card>
   );
 }
 
-function slaThreshold(simulation: Simulation): number | null {
+function slaThreshold(simulation: Pick<Simulation, "scenario">): number | null {
   const sla = simulation.scenario.sla as { threshold_s?: unknown } | null | undefined;
   return typeof sla?.threshold_s === "number" ? sla.threshold_s : null;
 }
 
-function RunCharts({ simulation, doc }: { simulation: Simulation; doc: RunDocument }) {
+/** A run's charts and summary (a single run, or a sweep's stored run). */
+export function RunCharts({ simulation, doc }: { simulation: Pick<Simulation, "name" | "scenario">; doc: RunDocument }) {
   const s = doc.summary;
   const steps = stepFunctionChart(doc);
   const util = utilizationChart(doc);

@@ -20,6 +20,7 @@ import { useSimulations } from "./queries";
 import { describeValues } from "./frontier";
 import type { RunSummary } from "./runDoc";
 import styles from "./Simulations.module.css";
+import { useCanWrite } from "../workspaces/useRole";
 
 function StatusCell({ simulation }: { simulation: Simulation }) {
   const job = simulation.job;
@@ -70,7 +71,7 @@ export function SimulationsPage() {
   const { current } = useWorkspace();
   const simulations = useSimulations(current?.id ?? null);
   useDocumentTitle("Simulations");
-  const create = <ButtonLink to="/simulations/new">New simulation</ButtonLink>;
+  const create = useCanWrite() ? <ButtonLink to="/simulations/new">New simulation</ButtonLink> : null;
   const items = simulations.data?.items ?? [];
   return (
     <>

@@ -1,19 +1,16 @@
 /** A sweep's runs: the cost against SLA-violation frontier (Pareto points highlighted, each point
  * clickable) and the table of runs. */
 import { useState } from "react";
-import { useNavigate } from "react-router";
-import { Button } from "../../components/Button";
+import { Button, ButtonLink } from "../../components/Button";
 import { Card } from "../../components/Card";
-import { ErrorBanner } from "../../components/ErrorBanner";
 import { Table, type Column } from "../../components/Table";
 import { formatDecimal, formatLatency, formatPercent } from "../../lib/format";
 import type { Simulation } from "./api";
-import { describeValues, frontierMeasure, frontierPoints, paretoFront, scenarioAt } from "./frontier";
-import { useCreateSimulation } from "./queries";
+import { describeValues, frontierMeasure, frontierPoints, paretoFront, sweepRunPath } from "./frontier";
 import type { SweepDocument, SweepRow } from "./runDoc";
-import type { Scenario } from "./scenarioDoc";
 import { SimChart } from "./SimChart";
 import { roundTicks, type SimChartConfig } from "./simChart";
+import { sweepValueLabel } from "./sweep";
 import styles from "./Simulations.module.css";
 
 export function SweepView({ simulation, doc }: { simulation: Simulation; doc: SweepDocument }) {
@@ -44,7 +41,7 @@ export function SweepView({ simulation, doc }: { simulation: Simulation; doc: Sw
         </Card>
         <RunDetails simulation={simulation} row={row} pareto={row !== null && onFront.has(row.index)} />
       </div>
-      <Card title="Runs" subtitle={doc.axes.map((a) => `${a.path}: ${a.values.join(", ")}`).join(" × ")} flush>
+      <Card title="Runs" subtitle={doc.axes.map((a) => `${a.path}: ${a.values.map(sweepValueLabel).join(", ")}`).join(" × ")} flush>
         <Table columns={columns(doc, onFront, setSelected)} rows={doc.runs} rowKey={(r) => r.index} testId="sweep-runs" caption="The sweep's runs" />
       </Card>
     </div>
@@ -64,7 +61,7 @@ function costAxis(costs: number[]): SimChartConfig["x"] {
 }
 
 function columns(doc: SweepDocument, onFront: Set<number>, select: (i: number) => void): Column<SweepRow>[] {
-  const axes: Column<SweepRow>[] = doc.axes.map((a) => ({ key: a.path, header: a.path, render: (r) => String(r.values[a.path] ?? "—"), align: "right", mono: true }));
+  const axes: Column<SweepRow>[] = doc.axes.map((a) => ({ key: a.path, header: a.path, render: (r) => sweepValueLabel(r.values[a.path]), align: "right", mono: true }));
   return [
     ...axes,
     { key: "cost", header: "Cost", render: (r) => formatDecimal(r.cost, 2), align: "right" },
@@ -78,8 +75,6 @@ function columns(doc: SweepDocument, onFront: Set<number>, select: (i: number) =
 }
 
 function RunDetails({ simulation, row, pareto }: { simulation: Simulation; row: SweepRow | null; pareto: boolean }) {
-  const navigate = useNavigate();
-  const open = useCreateSimulation((s) => void navigate(`/simulations/${s.id}`));
   if (row === null) {
     return (
       <Card title="A run of the sweep" testId="sweep-run-details">
@@ -88,8 +83,6 @@ function RunDetails({ simulation, row, pareto }: { simulation: Simulation; row: 
     );
   }
   const s = row.summary;
-  const scenario = scenarioAt(simulation.scenario as Scenario, row.values);
-  const openRun = () => open.mutate({ name: `${simulation.name} · ${describeValues(row)}`, scenario, workspace_id: simulation.workspace_id, seed: simulation.seed });
   return (
     <Card title={`Run ${row.index + 1}${pareto ? " · Pareto-optimal" : ""}`} subtitle={describeValues(row)} testId="sweep-run-details">
       <dl className={styles.details}>
@@ -106,11 +99,10 @@ function RunDetails({ simulation, row, pareto }: { simulation: Simulation; row: 
         <dt>Rejected</dt>
         <dd>{formatPercent(row.rejected_fraction, 2)}</dd>
       </dl>
-      <p className={styles.hint}>Runs are reproducible from (scenario, seed): opening this run simulates it again in full, with every chart.</p>
-      <Button onClick={openRun} disabled={open.isPending} data-testid="open-sweep-run">
-        {open.isPending ? "Starting…" : "Open this run"}
-      </Button>
-      {open.error !== null && <ErrorBanner error={open.error} title="Could not start the run" />}
+      <p className={styles.hint}>The sweep kept every run's result: opening this run shows all its charts.</p>
+      <ButtonLink to={sweepRunPath(simulation.id, row.index)} data-testid="open-sweep-run">
+        Open this run
+      </ButtonLink>
     </Card>
   );
 }

@@ -9,6 +9,7 @@ export type SimulationPage = Schemas["SimulationPage"];
 export type SavedScenario = Schemas["SavedScenarioOut"];
 export type Preset = Schemas["Preset"];
 export type SweepIn = Schemas["SweepIn"];
+export type SweepRun = Schemas["SweepRunOut"];
 export type JsonSchema = Record<string, unknown>;
 
 export interface NewSimulation {
@@ -29,6 +30,11 @@ export function getSimulation(id: number): Promise<Simulation> {
   return unwrap(api.GET("/api/v1/simulations/{simulation_id}", { params: { path: { simulation_id: id } } }));
 }
 
+/** One run of a finished sweep with its stored result (404 run_not_stored for old sweeps). */
+export function getSweepRun(id: number, index: number): Promise<SweepRun> {
+  return unwrap(api.GET("/api/v1/simulations/{simulation_id}/runs/{index}", { params: { path: { simulation_id: id, index } } }));
+}
+
 export function createSimulation(body: NewSimulation): Promise<Simulation> {
   return unwrap(api.POST("/api/v1/simulations", { body: { seed: null, sweep: null, workspace_id: null, ...body } }));
 }
@@ -42,17 +48,18 @@ export function getScenarioSchema(): Promise<JsonSchema> {
 }
 
 /** Resolves when the server accepts the document; throws an ApiError naming the field otherwise. */
-export async function checkScenario(scenario: Scenario): Promise<void> {
-  await unwrap(api.POST("/api/v1/simulations/schema/check", { body: { scenario } }));
+export async function checkScenario(scenario: Scenario, workspaceId: number | null = null): Promise<void> {
+  await unwrap(api.POST("/api/v1/simulations/schema/check", { body: { scenario, workspace_id: workspaceId } }));
 }
 
 export function listPresets(): Promise<Preset[]> {
   return unwrap(api.GET("/api/v1/simulations/presets"));
 }
 
-export function getDatasetPreset(datasetId: number): Promise<Preset> {
+/** A scenario from a dataset: its workload model, or a replay of its requests (dataset references). */
+export function getDatasetPreset(datasetId: number, source: "model" | "replay" = "model"): Promise<Preset> {
   return unwrap(
-    api.GET("/api/v1/simulations/presets/datasets/{dataset_id}", { params: { path: { dataset_id: datasetId } } }),
+    api.GET("/api/v1/simulations/presets/datasets/{dataset_id}", { params: { path: { dataset_id: datasetId }, query: { source } } }),
   );
 }
 

@@ -1,6 +1,7 @@
 /** The cost against SLA-violation frontier of a sweep. */
 import type { SweepDocument, SweepRow } from "./runDoc";
-import { setPath, type Scenario } from "./scenarioDoc";
+import { setPath, type Json, type Scenario } from "./scenarioDoc";
+import { sweepValueLabel } from "./sweep";
 
 export interface FrontierPoint {
   index: number;
@@ -36,11 +37,16 @@ export function paretoFront(points: FrontierPoint[]): FrontierPoint[] {
 /** "autoscaling.upper = 0.8, autoscaling.time_steps = 4" */
 export function describeValues(row: Pick<SweepRow, "values">): string {
   return Object.entries(row.values)
-    .map(([path, value]) => `${path} = ${value}`)
+    .map(([path, value]) => `${path} = ${sweepValueLabel(value)}`)
     .join(", ");
 }
 
 /** The scenario of one point of the sweep: the sweep's values written into its fields. */
-export function scenarioAt(scenario: Scenario, values: Record<string, number>): Scenario {
+export function scenarioAt(scenario: Scenario, values: Record<string, Json>): Scenario {
   return Object.entries(values).reduce<Scenario>((doc, [path, value]) => setPath(doc, path.split("."), value), scenario);
+}
+
+/** Where a sweep's stored run opens. */
+export function sweepRunPath(simulationId: number, index: number): string {
+  return `/simulations/${simulationId}/runs/${index}`;
 }

@@ -5,6 +5,7 @@ import {
   createSimulation,
   getScenarioSchema,
   getSimulation,
+  getSweepRun,
   listPresets,
   listSavedScenarios,
   listSimulations,
@@ -17,6 +18,7 @@ export const SIM_POLL_MS = 1000;
 export const simKeys = {
   list: (workspaceId: number | null) => ["simulations", "list", workspaceId] as const,
   detail: (id: number) => ["simulations", "detail", id] as const,
+  sweepRun: (id: number, index: number) => ["simulations", "detail", id, "run", index] as const,
   schema: ["simulations", "schema"] as const,
   presets: ["simulations", "presets"] as const,
   saved: (workspaceId: number | null) => ["simulations", "saved", workspaceId] as const,
@@ -39,6 +41,11 @@ export function useSimulation(id: number | null) {
     enabled: id !== null,
     refetchInterval: (q) => (q.state.data === undefined || isJobActive(q.state.data.job) ? SIM_POLL_MS : false),
   });
+}
+
+/** A stored run of a sweep: immutable once there, so it is never refetched. */
+export function useSweepRun(id: number, index: number) {
+  return useQuery({ queryKey: simKeys.sweepRun(id, index), queryFn: () => getSweepRun(id, index), staleTime: Infinity });
 }
 
 export function useScenarioSchema() {

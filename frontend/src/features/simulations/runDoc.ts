@@ -2,7 +2,8 @@
 import type { ColorToken } from "../../charts/tokens";
 import { niceTicks } from "../../charts/curveConfig";
 import { formatDecimal, formatLatency, formatPercent } from "../../lib/format";
-import { decadeTicks, formatSimClock, timeTicksS, type SimChartConfig, type SimSeries, type XY } from "./simChart";
+import { decadeTicks, formatSimClock, roundTicks, timeTicksS, type SimChartConfig, type SimSeries, type XY } from "./simChart";
+import type { Json } from "./scenarioDoc";
 
 export interface Stats {
   mean: number | null;
@@ -32,7 +33,16 @@ export interface Cdf {
 export interface RunDocument {
   kind: "run";
   summary: RunSummary;
-  series: { window_s: number; window_t_s: number[]; window_p95_latency_s: (number | null)[]; window_violated: boolean[] };
+  series: {
+    window_s: number;
+    window_t_s: number[];
+    /** The SLA's percentile (95 without an SLA): window_p95_latency_s holds that percentile. */
+    window_percentile?: number;
+    window_p50_latency_s?: (number | null)[] | null;
+    window_p95_latency_s: (number | null)[];
+    window_p99_latency_s?: (number | null)[] | null;
+    window_violated: boolean[];
+  };
   rates: { bucket_s: number; t_s: number[]; arrivals_per_s: number[]; completions_per_s: number[]; rejected_per_s: number[]; utilization: number[]; utilization_max: number[] };
   vm_steps: { t_s: number[]; allocated_vms: number[]; active_vms: number[] };
   actions: { t_s: number; from_vms: number; to_vms: number }[];
@@ -43,7 +53,7 @@ export interface RunDocument {
 
 export interface SweepRow {
   index: number;
-  values: Record<string, number>;
+  values: Record<string, Json>; // a number, or a whole block (an admission stage)
   cost: number | null;
   vm_hours: number;
   sla_violation_fraction: number | null;
@@ -55,7 +65,7 @@ export interface SweepRow {
 
 export interface SweepDocument {
   kind: "sweep";
-  axes: { path: string; values: number[] }[];
+  axes: { path: string; values: unknown[] }[];
   runs: SweepRow[];
 }
 
@@ -130,22 +140,33 @@ export function utilizationChart(doc: RunDocument): { config: SimChartConfig; se
   };
 }
 
-/** p95 latency (PLT with pages) per SLA window, with the SLA threshold. */
+/** Latency (PLT with pages) percentiles per SLA window: p50, the SLA's percentile and p99, with the
+ * SLA threshold; runs stored before p50/p99 were kept show the SLA percentile alone. */
 export function windowLatencyChart(doc: RunDocument, slaThresholdS: number | null): { config: SimChartConfig; series: SimSeries[] } {
   const w = doc.series;
   const what = doc.summary.pages > 0 ? "page load time" : "latency";
+  const p = w.window_percentile ?? 95;
+  const pLabel = `p${formatDecimal(p, Number.isInteger(p) ? 0 : 1)}`;
   const violated = w.window_t_s.flatMap((t, i) => (w.window_violated[i] === true ? [{ x: t, y: w.window_p95_latency_s[i] ?? null }] : []));
+  const extra = (key: string, label: string, values: (number | null)[] | null | undefined, color: SimSeries["color"], dashed: boolean): SimSeries[] =>
+    values === null || values === undefined || p === Number(key.slice(1)) ? [] : [{ key, label: `${label} ${what}`, color, kind: "line", dashed, points: zip(w.window_t_s, values) }];
+  const hasAll = w.window_p50_latency_s != null && w.window_p99_latency_s != null;
+  // the axis reaches the SLA line even when every window is far below it
+  const drawn = [...w.window_p95_latency_s, ...(w.window_p99_latency_s ?? [])].filter((v): v is number => v !== null && Number.isFinite(v));
+  const top = Math.max(0, ...drawn, slaThresholdS ?? 0) * 1.08;
   return {
     config: {
       id: "chart-window-latency",
-      title: `p95 ${what} per ${formatDecimal(w.window_s, 0)} s window`,
-      description: `The 95th percentile of the ${what}s completed in each window; red dots are windows that violate the SLA.`,
+      title: `${hasAll ? "Percentiles of the" : pLabel} ${what} per ${formatDecimal(w.window_s, 0)} s window`,
+      description: `${hasAll ? `The median, ${pLabel} (the SLA's percentile) and p99` : `The ${pLabel}`} of the ${what}s completed in each window; red dots are windows that violate the SLA.`,
       x: timeAxis(endOf(doc)),
-      y: { label: `p95 ${what}`, format: formatTimeS },
+      y: { label: what, format: formatTimeS, ...(top > 0 ? { domain: [0, top] as [number, number], ticks: roundTicks(0, top) } : {}) },
       refLines: slaThresholdS === null ? [] : [{ key: "sla", label: `SLA ${formatLatency(slaThresholdS)}`, color: "chart-sla", y: slaThresholdS }],
     },
     series: [
-      { key: "p95", label: `p95 ${what}`, color: "chart-latency", kind: "line", points: zip(w.window_t_s, w.window_p95_latency_s) },
+      ...extra("p50", "p50", w.window_p50_latency_s, "chart-model", true),
+      { key: "p95", label: `${pLabel} ${what}`, color: "chart-latency", kind: "line", points: zip(w.window_t_s, w.window_p95_latency_s) },
+      ...extra("p99", "p99", w.window_p99_latency_s, "chart-throughput", false),
       { key: "violated", label: `Violated windows (${violated.length})`, color: "chart-breaking", kind: "points", points: violated },
     ],
   };

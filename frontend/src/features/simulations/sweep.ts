@@ -46,3 +46,16 @@ export function runCount(sweep: SweepIn | string): number {
   if (typeof sweep === "string") return 0;
   return sweep.values.length * (sweep.second?.values.length ?? 1);
 }
+
+/** A sweep value as a short label: a number or text as is; a block such as an admission
+ * stage by its policy name (the comparison sweeps put whole blocks on an axis). */
+export function sweepValueLabel(value: unknown): string {
+  if (value === null || value === undefined) return "—";
+  if (Array.isArray(value)) return value.map(sweepValueLabel).join(", ");
+  if (typeof value === "object") {
+    const policy = (value as Record<string, unknown>).policy;
+    return typeof policy === "string" ? policy : JSON.stringify(value);
+  }
+  if (typeof value === "string") return value;
+  return typeof value === "number" || typeof value === "boolean" ? value.toString() : "—";
+}

@@ -14,7 +14,7 @@ export function stateOf(doc: Scenario): ScenarioState {
 }
 
 /** The document, its YAML text and the server's verdict, kept in sync both ways. */
-export function useScenarioState(initial: Scenario) {
+export function useScenarioState(initial: Scenario, workspaceId: number | null = null) {
   const [state, setState] = useState<ScenarioState>(() => stateOf(initial));
   const set = (path: Path, value: Json | undefined) =>
     setState((s) => {
@@ -27,7 +27,7 @@ export function useScenarioState(initial: Scenario) {
       return parsed.ok ? { doc: parsed.doc, yaml: text, yamlProblem: null } : { doc: s.doc, yaml: text, yamlProblem: parsed.message };
     });
   const replace = (doc: Scenario) => setState(stateOf(doc));
-  const check = useServerCheck(state.doc);
+  const check = useServerCheck(state.doc, workspaceId);
   return { state, set, setYaml, replace, check };
 }
 
@@ -36,12 +36,12 @@ export type Verdict = { status: "checking" } | { status: "valid" } | { status: "
 const CHECK_DELAY_MS = 350;
 
 /** The server's validation of the document, a moment after the last edit. */
-function useServerCheck(doc: Scenario): Verdict {
+function useServerCheck(doc: Scenario, workspaceId: number | null): Verdict {
   const [verdict, setVerdict] = useState<{ doc: Scenario; verdict: Verdict } | null>(null);
   useEffect(() => {
     let live = true;
     const timer = window.setTimeout(() => {
-      checkScenario(doc).then(
+      checkScenario(doc, workspaceId).then(
         () => live && setVerdict({ doc, verdict: { status: "valid" } }),
         (error: unknown) => live && setVerdict({ doc, verdict: { status: "invalid", error: fieldErrorOf(error) } }),
       );
@@ -50,6 +50,6 @@ function useServerCheck(doc: Scenario): Verdict {
       live = false;
       window.clearTimeout(timer);
     };
-  }, [doc]);
+  }, [doc, workspaceId]);
   return verdict !== null && verdict.doc === doc ? verdict.verdict : { status: "checking" };
 }

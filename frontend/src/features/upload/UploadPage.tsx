@@ -9,6 +9,7 @@ import { formatByteRate, formatBytes, formatEta } from "../../lib/format";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { JobProgress } from "../jobs/JobProgress";
 import { jobFailureHint } from "../jobs/jobFailure";
+import { useCanWrite } from "../workspaces/useRole";
 import { useWorkspace } from "../workspaces/workspaceContext";
 import { DropZone } from "./DropZone";
 import { uploadStats, type FileInfo, type UploadState } from "./uploadMachine";
@@ -82,6 +83,26 @@ function Failure({ state, onRetry }: { state: Extract<UploadState, { phase: "fai
 }
 
 export function UploadPage() {
+  const { current } = useWorkspace();
+  const canWrite = useCanWrite();
+  if (current !== null && !canWrite) return <ViewerNotice workspace={current.name} />;
+  return <Uploader />;
+}
+
+/** Viewers read; uploading needs the editor role (the API would refuse it). */
+function ViewerNotice({ workspace }: { workspace: string }) {
+  useDocumentTitle("Upload");
+  return (
+    <>
+      <PageHeader title="Upload a log" subtitle={`Into workspace ${workspace}`} />
+      <Banner tone="info" title="Viewers cannot upload" testId="upload-viewer">
+        You are a viewer of {workspace}: ask one of its owners for the editor role to upload logs, or switch to a workspace where you are an editor.
+      </Banner>
+    </>
+  );
+}
+
+function Uploader() {
   const { current } = useWorkspace();
   const { state, start, cancel, reset } = useUpload(current?.id ?? null);
   useDocumentTitle(state.phase === "uploading" ? `Uploading ${state.file.name}` : "Upload");

@@ -1,0 +1,62 @@
+/** The Traffic chart's zoom at full resolution: which window to fetch, and its rows (pure, tested). */
+import type { TimeChartConfig } from "../../charts/config";
+import { formatCompact, formatCount } from "../../lib/format";
+import type { ArrivalView } from "./result";
+import { bucketName, type ArrivalRow } from "./shaping";
+
+/** Points asked for per zoomed window: about one per pixel of a wide chart. */
+export const ZOOM_MAX_POINTS = 2000;
+
+export interface ArrivalWindowQuery {
+  start_ms: number;
+  end_ms: number;
+  every_s: number;
+  max_points: number;
+}
+
+export interface ArrivalWindowData {
+  every_s: number;
+  t_ms: number[];
+  count: number[];
+  buckets: number;
+  downsampled: boolean;
+}
+
+/**
+ * The window to fetch for a zoom from row `start` to row `end` (inclusive) of the overview:
+ * from the first row's bucket to the end of the last row's. Null when there is nothing to
+ * fetch: no zoom, or the overview already holds every bucket (not downsampled).
+ */
+export function zoomWindow(
+  view: Pick<ArrivalView, "every_s" | "downsampled" | "t_ms">,
+  range: { start: number; end: number } | null,
+): ArrivalWindowQuery | null {
+  if (range === null || !view.downsampled) return null;
+  const first = view.t_ms[Math.max(0, Math.min(range.start, range.end))];
+  const last = view.t_ms[Math.min(view.t_ms.length - 1, Math.max(range.start, range.end))];
+  if (first === undefined || last === undefined) return null;
+  return { start_ms: first, end_ms: last + view.every_s * 1000, every_s: view.every_s, max_points: ZOOM_MAX_POINTS };
+}
+
+/** One row per fetched bucket: its start and its count (the window has totals, not classes). */
+export function windowRows(data: Pick<ArrivalWindowData, "t_ms" | "count">): ArrivalRow[] {
+  return data.t_ms.map((t, i) => ({ t, total: data.count[i] ?? 0 }));
+}
+
+export function windowChartConfig(data: ArrivalWindowData): TimeChartConfig<ArrivalRow> {
+  const bucket = bucketName(data.every_s);
+  const detail = data.downsampled
+    ? `${formatCount(data.t_ms.length)} of the window's ${formatCount(data.buckets)} buckets (LTTB keeps the peaks)`
+    : `all ${formatCount(data.buckets)} buckets of the window`;
+  return {
+    id: "chart-arrivals",
+    title: `Requests per ${bucket}, zoomed`,
+    description: `Requests arriving in each ${bucket} bucket, counted from the request table: ${detail}. All classes together. Times in UTC.`,
+    kind: "area",
+    time: (r) => r.t,
+    unit: (v) => `${formatCount(v)} req / ${bucket}`,
+    axisUnit: formatCompact,
+    yLabel: `req / ${bucket}`,
+    series: [{ key: "total", label: "All requests", color: "chart-requests" }],
+  };
+}

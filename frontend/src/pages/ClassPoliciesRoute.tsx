@@ -1,0 +1,5 @@
+import { ClassPoliciesPage } from "../features/policies/ClassPoliciesPage";
+
+export default function ClassPoliciesRoute() {
+  return <ClassPoliciesPage />;
+}

@@ -1,0 +1,5 @@
+import { VirtualQueuePage } from "../features/policies/VirtualQueuePage";
+
+export default function VirtualQueueRoute() {
+  return <VirtualQueuePage />;
+}
