@@ -36,6 +36,31 @@ test("background harvesting: the real EPA day, four policies, then a bad CSV", a
   await expect(page.getByTestId("quota-chart")).toBeVisible();
   await shot(page, "background");
 
+  // a simulation run's utilization as the foreground: an M/M/1 at utilisation 0.6
+  const mm1 = {
+    name: "Background source · M/M/1 at 60%",
+    scenario: {
+      name: "mm1",
+      duration_s: 3600,
+      seed: 2,
+      workload: { arrivals: { rate_per_s: 0.6 }, service_s: { dist: "exponential", mean: 1 } },
+      cluster: { vms: { min: 1, max: 1, start: 1 } },
+    },
+  };
+  const created = await page.request.post("/api/v1/simulations", { data: mm1 });
+  expect(created.status()).toBe(201);
+  const runId = ((await created.json()) as { id: number }).id;
+  await expect
+    .poll(async () => ((await (await page.request.get(`/api/v1/simulations/${runId}`)).json()) as { job: { status: string } }).job.status, { timeout: 300_000 })
+    .toBe("succeeded");
+  await page.reload();
+  await page.getByLabel("A simulation run").check();
+  await page.getByLabel("Simulation run", { exact: true }).selectOption(String(runId));
+  await page.getByRole("button", { name: "Compare policies" }).click();
+  await expect(advice).toContainText("Adaptive reservation gives background work", { timeout: 60_000 });
+  await expect(page.getByTestId("quota-chart")).toBeVisible();
+  await shot(page, "background-simulation");
+
   await page.getByLabel("Your CSV").check();
   await page.getByLabel("or paste it").fill("t_s,busy_fraction\n0,0.5\n1,1.7\n");
   await page.getByRole("button", { name: "Compare policies" }).click();

@@ -1,6 +1,6 @@
 from fastapi import APIRouter
 
-from headroom.core.deps import CurrentPrincipal
+from headroom.core.deps import CurrentPrincipal, SessionDep
 from headroom.policies import service
 from headroom.policies.schemas import BackgroundCompare, BackgroundComparison, BackgroundDemo
 
@@ -15,8 +15,17 @@ def list_background_demos(_: CurrentPrincipal) -> list[BackgroundDemo]:
 @router.post(
     "/background/compare",
     response_model=BackgroundComparison,
-    responses={422: {"description": "bad_series: the CSV names the bad line"}},
+    responses={
+        404: {
+            "description": "not_found: no such simulation in your workspaces; not_ready: "
+            "the simulation has not finished"
+        },
+        422: {"description": "bad_series: the CSV names the bad line; a sweep is not a run"},
+    },
 )
-async def compare_background(body: BackgroundCompare, _: CurrentPrincipal) -> BackgroundComparison:
-    """The four background policies (none, suspend, static, adaptive) over one series."""
-    return await service.compare_background(body)
+async def compare_background(
+    body: BackgroundCompare, principal: CurrentPrincipal, session: SessionDep
+) -> BackgroundComparison:
+    """The four background policies (none, suspend, static, adaptive) over one series: a
+    CSV, a demo, or a finished simulation run's utilization."""
+    return await service.compare_background(session, principal, body)

@@ -21,10 +21,12 @@ class BackgroundDemo(BaseModel):
 
 
 class BackgroundCompare(BaseModel):
-    """Either `csv` (rows of t_s, busy_fraction) or a `demo` series."""
+    """One of `csv` (rows of t_s, busy_fraction), a `demo` series, or `simulation_id`: the
+    utilization of a finished simulation run (the mean busy share of its active VMs)."""
 
     csv: str | None = Field(default=None, max_length=MAX_CSV_CHARS)
     demo: DemoId | None = None
+    simulation_id: int | None = None
     static_quota: float | None = Field(default=None, ge=0, le=1)
     min_multiplier: float = Field(default=1.0, ge=1, le=16)
 

@@ -6,9 +6,13 @@ import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from headroom.core.errors import InvalidInput
+from sqlalchemy.orm import Session
+
+from headroom.auth.principal import Principal
+from headroom.core.errors import InvalidInput, NotReady
 from headroom.core.settings import REPO_ROOT
 from headroom.policies.schemas import BackgroundCompare, BackgroundComparison, BackgroundDemo
+from headroom.simulations import service as simulations
 
 PROFILES = REPO_ROOT / "data" / "profiles"
 _RATE_NOTE = "a bursty rate profile as CPU demand, its peak at 90% busy (synthetic shape)"
@@ -44,18 +48,57 @@ def _run(text: str, static_quota: float | None, min_multiplier: float, rates: bo
         return {"error": str(error)}
 
 
-def _input(body: BackgroundCompare) -> tuple[str, bool]:
-    if (body.csv is None) == (body.demo is None):
-        raise InvalidInput("bad_series", "give either csv or demo", field="csv")
+def _input(session: Session, principal: Principal, body: BackgroundCompare) -> tuple[str, bool]:
+    given = [x is not None for x in (body.csv, body.demo, body.simulation_id)]
+    if sum(given) != 1:
+        raise InvalidInput("bad_series", "give one of csv, demo or simulation_id", field="csv")
     if body.csv is not None:
         return body.csv, False
+    if body.simulation_id is not None:
+        return simulation_demand_csv(session, principal, body.simulation_id), False
     if body.demo == "epa_day":
         return (PROFILES / "epa_cpu_demand.csv").read_text(), False
     return (PROFILES / f"{body.demo}.csv").read_text(), True
 
 
-async def compare_background(body: BackgroundCompare) -> BackgroundComparison:
-    text, rates = _input(body)
+def simulation_demand_csv(session: Session, principal: Principal, simulation_id: int) -> str:
+    """A finished run's utilization (the mean busy share of its active VMs, in the stored
+    display buckets) as `t_s, busy_fraction` rows; 404 outside the caller's workspaces."""
+    simulation = simulations.get_visible(session, principal, simulation_id)
+    if simulation.sweep:
+        raise InvalidInput(
+            "bad_series",
+            f"simulation {simulation_id} is a sweep: pick one of its runs, or a single run",
+            field="simulation_id",
+        )
+    result = simulations.result_document(session, simulation)
+    if result is None:
+        raise NotReady(f"simulation {simulation_id} has not finished: no utilization yet")
+    return demand_csv(result["rates"])
+
+
+def demand_csv(rates: dict[str, Any]) -> str:
+    """Rows at the bucket starts; a last, shorter bucket is left out (rows must be evenly
+    spaced)."""
+    bucket_s, ends = float(rates["bucket_s"]), rates["t_s"]
+    busy = rates["utilization"]
+    n = len(ends)
+    if n >= 2 and abs(ends[-1] - ends[-2] - bucket_s) > 0.01 * bucket_s:
+        n -= 1
+    if n < 2:
+        raise InvalidInput(
+            "bad_series",
+            "the run is too short: fewer than 2 utilization buckets",
+            field="simulation_id",
+        )
+    rows = (f"{i * bucket_s:.6g},{min(max(float(busy[i]), 0.0), 1.0):.6g}" for i in range(n))
+    return "t_s,busy_fraction\n" + "\n".join(rows) + "\n"
+
+
+async def compare_background(
+    session: Session, principal: Principal, body: BackgroundCompare
+) -> BackgroundComparison:
+    text, rates = _input(session, principal, body)
     loop = asyncio.get_running_loop()
     args = (text, body.static_quota, body.min_multiplier, rates)
     result = await loop.run_in_executor(_executor(), _run, *args)

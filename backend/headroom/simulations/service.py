@@ -1,6 +1,8 @@
 """Simulations: create (the scenario and any sweep validated by the engine), list, read,
 cancel."""
 
+from typing import Any
+
 from sqlalchemy.orm import Session
 
 from headroom.auth.models import User
@@ -120,12 +122,18 @@ def cancel(session: Session, principal: Principal, simulation_id: int) -> Simula
     return simulation
 
 
+def result_document(session: Session, simulation: SimulationRun) -> dict[str, Any] | None:
+    """The stored result of a simulation whose job succeeded, else None."""
+    job = session.get(Job, simulation.job_id) if simulation.job_id else None
+    if job is None or job.status != JobStatus.succeeded:
+        return None
+    stored = job_repository.result_for_job(session, job.id)
+    return stored.document if stored is not None else None
+
+
 def to_out(session: Session, simulation: SimulationRun, with_result: bool = True) -> SimulationOut:
     job = session.get(Job, simulation.job_id) if simulation.job_id else None
-    result = None
-    if job is not None and job.status == JobStatus.succeeded:
-        stored = job_repository.result_for_job(session, job.id)
-        result = stored.document if stored is not None else None
+    result = result_document(session, simulation)
     creator = session.get(User, simulation.created_by_id) if simulation.created_by_id else None
     return SimulationOut(
         id=simulation.id,

@@ -4,9 +4,12 @@
 from pathlib import Path
 
 import pytest
+from simulations.scenarios import mm1
 
 from headroom.core.settings import Settings
 from headroom.engine.background.compare import compare_csv
+from headroom.jobs.runner import run_job
+from headroom.simulations.run import simulation_body
 from support.factories import member, signed_in
 
 EPA = Path(__file__).parents[3] / "data" / "profiles" / "epa_cpu_demand.csv"
@@ -55,3 +58,36 @@ def test_sign_in_required(settings: Settings) -> None:
 
     anonymous = TestClient(create_app(settings))
     assert anonymous.post("/api/v1/policies/background/compare", json={}).status_code == 401
+
+
+def test_a_finished_simulation_runs_utilization_is_the_series(settings: Settings) -> None:
+    """An M/M/1 at utilisation 0.8: the series is the run's stored utilization buckets,
+    evenly spaced, averaging near 0.8; unknown, other workspaces' and unfinished runs are
+    404, a sweep a 422 naming the field."""
+    owner = member(settings, "sim@example.com", "Shop")
+    client = signed_in(settings, owner)
+    url = "/api/v1/policies/background/compare"
+    body = {"name": "mm1", "scenario": mm1(duration_s=2000.0)}
+    created = client.post("/api/v1/simulations", json=body).json()
+    queued = client.post(url, json={"simulation_id": created["id"]})
+    assert queued.status_code == 404 and queued.json()["error"]["code"] == "not_ready"
+    assert run_job(settings, created["job"]["id"], simulation_body)
+
+    response = client.post(url, json={"simulation_id": created["id"]})
+    assert response.status_code == 200, response.text
+    rates = client.get(f"/api/v1/simulations/{created['id']}").json()["result"]["rates"]
+    assert response.json()["round_s"] == pytest.approx(rates["bucket_s"])
+    assert response.json()["rounds"] in (len(rates["t_s"]), len(rates["t_s"]) - 1)
+    demand = response.json()["series"]["demand"]
+    assert sum(demand) / len(demand) == pytest.approx(0.8, abs=0.08)
+
+    stranger = signed_in(settings, member(settings, "x@example.com", "Other"))
+    assert stranger.post(url, json={"simulation_id": created["id"]}).status_code == 404
+    assert client.post(url, json={"simulation_id": 10**6}).status_code == 404
+    both = client.post(url, json={"simulation_id": created["id"], "demo": "epa_day"})
+    assert both.status_code == 422
+    sweep = {**body, "sweep": {"path": "seed", "values": [1, 2]}}
+    swept = client.post("/api/v1/simulations", json=sweep).json()
+    refused = client.post(url, json={"simulation_id": swept["id"]})
+    assert refused.status_code == 422 and refused.json()["error"]["field"] == "simulation_id"
+

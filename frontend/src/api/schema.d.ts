@@ -400,7 +400,8 @@ export interface paths {
         put?: never;
         /**
          * Compare Background
-         * @description The four background policies (none, suspend, static, adaptive) over one series.
+         * @description The four background policies (none, suspend, static, adaptive) over one series: a
+         *     CSV, a demo, or a finished simulation run's utilization.
          */
         post: operations["compare_background_api_v1_policies_background_compare_post"];
         delete?: never;
@@ -1191,7 +1192,8 @@ export interface components {
         };
         /**
          * BackgroundCompare
-         * @description Either `csv` (rows of t_s, busy_fraction) or a `demo` series.
+         * @description One of `csv` (rows of t_s, busy_fraction), a `demo` series, or `simulation_id`: the
+         *     utilization of a finished simulation run (the mean busy share of its active VMs).
          */
         BackgroundCompare: {
             /** Csv */
@@ -1203,6 +1205,8 @@ export interface components {
              * @default 1
              */
             min_multiplier: number;
+            /** Simulation Id */
+            simulation_id?: number | null;
             /** Static Quota */
             static_quota?: number | null;
         };
@@ -4165,16 +4169,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (or not visible to you) */
+            /** @description not_found: no such simulation in your workspaces; not_ready: the simulation has not finished */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
+                content?: never;
             };
-            /** @description bad_series: the CSV names the bad line */
+            /** @description bad_series: the CSV names the bad line; a sweep is not a run */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -11,6 +11,8 @@ import { Table, type Column } from "../../components/Table";
 import { TextField } from "../../components/TextField";
 import { formatCount, formatDecimal, formatDuration, formatPercent } from "../../lib/format";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
+import { useSimulations } from "../simulations/queries";
+import { useWorkspace } from "../workspaces/workspaceContext";
 import { useBackgroundDemos, useCompareBackground, type BackgroundCompare, type BackgroundComparison } from "./api";
 import { POLICIES, POLICY_COLORS, POLICY_LABELS, quotaRows, recommendation, tradeoffRows, type Policy } from "./backgroundCharts";
 import { PoliciesNav } from "./PolicyRuns";
@@ -82,7 +84,7 @@ export function BackgroundPage() {
       />
       <PoliciesNav />
       <div className={styles.grid}>
-        <Card title="Foreground CPU demand" subtitle="A CSV of t_s, busy_fraction (0–1) at even steps, or a demo series.">
+        <Card title="Foreground CPU demand" subtitle="A CSV of t_s, busy_fraction (0–1) at even steps, a simulation run's utilization, or a demo series.">
           <SourceForm pending={compare.isPending} onRun={(body) => compare.mutate(body)} />
         </Card>
         <div className={styles.stack}>
@@ -97,7 +99,7 @@ export function BackgroundPage() {
           {compare.isSuccess && <Results result={compare.data} />}
           {compare.isIdle && (
             <EmptyState title="No comparison yet" testId="background-empty">
-              Pick a demo series or give your own CSV, then press <strong>Compare policies</strong>.
+              Pick a demo series, a simulation run or your own CSV, then press <strong>Compare policies</strong>.
             </EmptyState>
           )}
         </div>
@@ -108,8 +110,13 @@ export function BackgroundPage() {
 
 function SourceForm({ pending, onRun }: { pending: boolean; onRun: (body: BackgroundCompare) => void }) {
   const demos = useBackgroundDemos();
-  const [source, setSource] = useState<"demo" | "csv">("demo");
+  const { current } = useWorkspace();
+  const simulations = useSimulations(current?.id ?? null);
+  const runs = (simulations.data?.items ?? []).filter((s) => s.kind === "run" && s.job?.status === "succeeded");
+  const [source, setSource] = useState<"demo" | "simulation" | "csv">("demo");
   const [demo, setDemo] = useState("epa_day");
+  const [runId, setRunId] = useState<number | null>(null);
+  const chosenRun = runId ?? runs[0]?.id ?? null;
   const [csv, setCsv] = useState("");
   const [quota, setQuota] = useState("");
   const [multiplier, setMultiplier] = useState("1");
@@ -119,7 +126,7 @@ function SourceForm({ pending, onRun }: { pending: boolean; onRun: (body: Backgr
   const quotaBad = quotaValue !== null && !(quotaValue >= 0 && quotaValue <= 1);
   const multiplierValue = Number(multiplier);
   const multiplierBad = !(multiplierValue >= 1 && multiplierValue <= 16);
-  const missingCsv = source === "csv" && csv.trim() === "";
+  const missing = (source === "csv" && csv.trim() === "") || (source === "simulation" && chosenRun === null);
 
   const readFile = async (file: File | undefined) => {
     if (file === undefined) return;
@@ -133,7 +140,9 @@ function SourceForm({ pending, onRun }: { pending: boolean; onRun: (body: Backgr
   const submit = (e: SyntheticEvent<HTMLFormElement>) => {
     e.preventDefault();
     const options = { static_quota: quotaValue, min_multiplier: multiplierValue };
-    onRun(source === "demo" ? { demo: demo as BackgroundCompare["demo"], ...options } : { csv, ...options });
+    if (source === "demo") onRun({ demo: demo as BackgroundCompare["demo"], ...options });
+    else if (source === "simulation") onRun({ simulation_id: chosenRun, ...options });
+    else onRun({ csv, ...options });
   };
 
   return (
@@ -144,10 +153,33 @@ function SourceForm({ pending, onRun }: { pending: boolean; onRun: (body: Backgr
           <input type="radio" name="source" checked={source === "demo"} onChange={() => setSource("demo")} /> A demo
         </label>
         <label>
+          <input type="radio" name="source" checked={source === "simulation"} onChange={() => setSource("simulation")} /> A simulation run
+        </label>
+        <label>
           <input type="radio" name="source" checked={source === "csv"} onChange={() => setSource("csv")} /> Your CSV
         </label>
       </fieldset>
-      {source === "demo" ? (
+      {source === "simulation" && (
+        <div className={styles.field}>
+          <label className={styles.label} htmlFor="series-run">
+            Simulation run
+          </label>
+          <select id="series-run" className={styles.select} value={chosenRun ?? ""} onChange={(e) => setRunId(Number(e.target.value))} disabled={simulations.isLoading || runs.length === 0}>
+            {runs.map((r) => (
+              <option key={r.id} value={r.id}>
+                {r.name} (#{r.id})
+              </option>
+            ))}
+          </select>
+          {simulations.isError && <p className={styles.error}>The simulations could not be loaded; pick a demo or give a CSV.</p>}
+          <p className={styles.muted}>
+            {runs.length === 0 && simulations.isSuccess
+              ? "No finished simulation run in this workspace yet: run one under Simulations."
+              : "The mean busy share of the run's active VMs over time, as the machine's foreground demand."}
+          </p>
+        </div>
+      )}
+      {source === "demo" && (
         <div className={styles.field}>
           <label className={styles.label} htmlFor="demo-series">
             Demo series
@@ -162,7 +194,8 @@ function SourceForm({ pending, onRun }: { pending: boolean; onRun: (body: Backgr
           {demos.isError && <p className={styles.error}>The demo list could not be loaded; paste a CSV instead.</p>}
           <p className={styles.muted}>{demos.data?.find((d) => d.id === demo)?.description}</p>
         </div>
-      ) : (
+      )}
+      {source === "csv" && (
         <div className={styles.field}>
           <label className={styles.label} htmlFor="series-file">
             CSV file (t_s, busy_fraction)
@@ -185,7 +218,7 @@ function SourceForm({ pending, onRun }: { pending: boolean; onRun: (body: Backgr
           {multiplierBad && <p className={styles.error}>between 1 and 16 (about 8 for limited parallelism)</p>}
         </div>
       </div>
-      <Button variant="primary" type="submit" disabled={pending || quotaBad || multiplierBad || missingCsv}>
+      <Button variant="primary" type="submit" disabled={pending || quotaBad || multiplierBad || missing}>
         Compare policies
       </Button>
     </form>
