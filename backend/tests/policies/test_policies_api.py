@@ -90,4 +90,3 @@ def test_a_finished_simulation_runs_utilization_is_the_series(settings: Settings
     swept = client.post("/api/v1/simulations", json=sweep).json()
     refused = client.post(url, json={"simulation_id": swept["id"]})
     assert refused.status_code == 422 and refused.json()["error"]["field"] == "simulation_id"
-
