@@ -19,7 +19,7 @@ RUN pip install -e backend -e worker && useradd --system --uid 10001 headroom \
     && mkdir -p /var/lib/headroom && chown headroom /var/lib/headroom
 COPY --from=ui /src/frontend/dist frontend/dist
 USER headroom
-ENV HEADROOM_DATA_DIR=/var/lib/headroom
+ENV HEADROOM_DATA_DIR=/var/lib/headroom XDG_CACHE_HOME=/var/lib/headroom/cache
 EXPOSE 8000
 HEALTHCHECK --interval=10s --timeout=3s --retries=5 \
   CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/api/health')"

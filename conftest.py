@@ -11,9 +11,12 @@ from sqlalchemy import create_engine, text
 
 sys.path.insert(0, str(Path(__file__).parent / "backend" / "tests"))
 
+from headroom.core import numba_cache
 from headroom.core.migrations import upgrade
 from headroom.core.settings import Settings
 from support.services import Stack, free_port, postgres_server, redis_server, stack_env
+
+numba_cache.configure()  # before any test module loads numba; the stacks' processes inherit it
 
 SAMPLE_LOG = Path(__file__).parent / "data" / "logs" / "apache_combined_elastic.log"
 

@@ -24,6 +24,9 @@ DEMO_PASSWORD = "demo-password"
 @click.group()
 def main() -> None:
     """Headroom: capacity planning and SLA setting from web access logs."""
+    from headroom.core import numba_cache
+
+    numba_cache.configure()
 
 
 @main.command()
