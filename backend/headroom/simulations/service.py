@@ -124,7 +124,14 @@ def cancel(session: Session, principal: Principal, simulation_id: int) -> Simula
 
 def result_document(session: Session, simulation: SimulationRun) -> dict[str, Any] | None:
     """The stored result of a simulation whose job succeeded, else None."""
-    job = session.get(Job, simulation.job_id) if simulation.job_id else None
+    return _result(session, _job(session, simulation))
+
+
+def _job(session: Session, simulation: SimulationRun) -> Job | None:
+    return session.get(Job, simulation.job_id) if simulation.job_id else None
+
+
+def _result(session: Session, job: Job | None) -> dict[str, Any] | None:
     if job is None or job.status != JobStatus.succeeded:
         return None
     stored = job_repository.result_for_job(session, job.id)
@@ -132,8 +139,8 @@ def result_document(session: Session, simulation: SimulationRun) -> dict[str, An
 
 
 def to_out(session: Session, simulation: SimulationRun, with_result: bool = True) -> SimulationOut:
-    job = session.get(Job, simulation.job_id) if simulation.job_id else None
-    result = result_document(session, simulation)
+    job = _job(session, simulation)
+    result = _result(session, job)
     creator = session.get(User, simulation.created_by_id) if simulation.created_by_id else None
     return SimulationOut(
         id=simulation.id,
