@@ -5,6 +5,7 @@ from typing import Any
 from celery import Task, chord, group
 
 from headroom.analyses.run import capacity_body
+from headroom.core.queue import result_backend
 from headroom.core.settings import get_settings
 from headroom.datasets import ingest
 from headroom.datasets.followup import queue_characterization
@@ -20,7 +21,7 @@ from headroom.engine.logs import LogInputError
 from headroom.jobs.progress import ProgressReporter
 from headroom.jobs.runner import TRANSIENT, JobContext, run_job
 from headroom.jobs.service import JobLost
-from headroom.simulations.run import Plan, guarded, run_point, run_single
+from headroom.simulations.run import Plan, guarded, run_inline, run_point
 from headroom.simulations.run import fail as fail_simulation
 from headroom.simulations.run import merge as merge_sweep
 from headroom_worker.app import app
@@ -114,9 +115,11 @@ def _simulate(context: JobContext) -> None:
 
 
 def _simulate_plan(context: JobContext, plan: Plan) -> None:
-    """One run here; a sweep fans out, one task per run, merged by a chord."""
-    if plan.sweep is None:
-        run_single(context, plan)
+    """One run here; a sweep fans out, one task per run, merged by a chord (without a
+    result backend, as on the embedded filesystem broker, its runs go one after another
+    in this task)."""
+    if plan.sweep is None or result_backend(context.settings) is None:
+        run_inline(context, plan)
         return
     args = (context.job_id, context.worker)
     header = group(simulate_point.s(*args, index) for index in range(len(plan.points())))

@@ -133,6 +133,20 @@ def test_embedded_mode_sqlite_and_filesystem_broker(tmp_path: Path, sample_log: 
         created = upload(client, sample_log.read_bytes(), "access.log")
         assert wait_for_job(client, created["job"]["id"])["status"] == "succeeded"
         assert summary_of(client, created["id"])["status_counts"]["5xx"] == 3
+        # no result backend here, so no chord: the sweep's runs go one after another
+        scenario = {
+            "duration_s": 300,
+            "workload": {
+                "arrivals": {"rate_per_s": 2.0},
+                "service_s": {"dist": "exponential", "mean": 0.2},
+            },
+        }
+        sweep = {"path": "seed", "values": [1, 2, 3]}
+        body = {"name": "sweep", "scenario": scenario, "sweep": sweep}
+        simulation = client.post("/api/v1/simulations", json=body).json()
+        assert wait_for_job(client, simulation["job"]["id"])["status"] == "succeeded"
+        result = client.get(f"/api/v1/simulations/{simulation['id']}").json()["result"]
+        assert len(result["runs"]) == 3
     finally:
         embedded.stop()
 

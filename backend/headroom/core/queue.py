@@ -11,10 +11,16 @@ from headroom.core.settings import Settings
 QUEUE = "headroom"
 
 
+def result_backend(settings: Settings) -> str | None:
+    """Chords (parallel ingest, sweeps) need a result backend; Redis serves as both. The
+    filesystem broker has none: there, work a chord would spread runs in one task."""
+    broker = settings.resolved_broker_url()
+    return broker if broker.startswith(("redis", "rediss")) else None
+
+
 def make_celery(settings: Settings) -> Celery:
     broker = settings.resolved_broker_url()
-    # chords (parallel ingest) need a result backend; Redis serves as both
-    backend = broker if broker.startswith(("redis", "rediss")) else None
+    backend = result_backend(settings)
     app = Celery("headroom", broker=broker, backend=backend)
     app.conf.update(
         task_default_queue=QUEUE,

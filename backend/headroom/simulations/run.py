@@ -41,8 +41,8 @@ class Plan:
 
 def simulation_body(context: JobContext) -> None:
     """In-process body for jobs.runner.run_job: one run, or a sweep's runs one after another
-    (the worker fans a sweep out instead, see headroom_worker.tasks)."""
-    guarded(context, lambda plan: _inline(context, plan))
+    (a worker with a result backend fans a sweep out instead, see headroom_worker.tasks)."""
+    guarded(context, lambda plan: run_inline(context, plan))
 
 
 def guarded(context: JobContext, work: Any) -> None:
@@ -57,7 +57,8 @@ def guarded(context: JobContext, work: Any) -> None:
         fail(context.settings, context.job_id, context.worker, "invalid_scenario", str(error))
 
 
-def _inline(context: JobContext, plan: Plan) -> None:
+def run_inline(context: JobContext, plan: Plan) -> None:
+    """One run, or a sweep's runs one after another, merged here."""
     if plan.sweep is None:
         run_single(context, plan)
         return
