@@ -18,7 +18,8 @@ from sqlalchemy.orm import Session
 
 from headroom.core.errors import InvalidInput
 from headroom.core.storage import LocalStore
-from headroom.datasets.models import Dataset, DatasetStatus
+from headroom.datasets import repository as dataset_repository
+from headroom.datasets.models import DatasetStatus
 from headroom.datasets.service import ingest_result
 from headroom.engine.sim import ScenarioError
 
@@ -92,8 +93,8 @@ def _problem(session: Session, workspace_id: int, reference: Reference) -> str |
     number = dataset_id(reference)
     if number is None:
         return f"{reference.value!r} is not a dataset id: give the id of a dataset"
-    dataset = session.get(Dataset, number)
-    if dataset is None or dataset.workspace_id != workspace_id:
+    dataset = dataset_repository.visible(session, [workspace_id], number)
+    if dataset is None:
         return f"dataset {number} is not a dataset of this workspace"
     ingested = ingest_result(session, number)
     if dataset.status != DatasetStatus.ready or ingested is None:
