@@ -9,7 +9,8 @@ from headroom.analyses.tables import jsonable
 from headroom.engine.sim import SimulationResult, TimeSeries
 from headroom.engine.sim.results import lttb_indices
 from headroom.engine.sim.sketch import FINE_ALPHA, sketch_cdf
-from headroom.simulations import admission_docs
+from headroom.engine.sim.tiers import scaled_tier
+from headroom.simulations import admission_docs, tier_docs
 
 SERIES_POINTS = 400  # per tick series (LTTB): 8 series of (t, y) pairs, ~6,400 numbers
 SERIES_BUCKETS = 500  # display buckets of the per-tick rate series (means and maxima)
@@ -45,8 +46,22 @@ def run_document(result: SimulationResult) -> dict[str, Any]:
         "admission_series": admission_docs.series_document(
             result.admission_series, result.scenario.duration_s
         ),
+        "tiers": _tiers(result),
     }
     return jsonable(document)
+
+
+def _tiers(result: SimulationResult) -> dict[str, Any] | None:
+    tiers = result.scenario.cluster.tiers
+    if result.tier_series is None or not tiers:
+        return None
+    return tier_docs.tiers_document(
+        result.tier_series,
+        [t.name for t in tiers],
+        tiers[scaled_tier(result.scenario)].name,
+        result.series.monitor_s,
+        result.duration_s,
+    )
 
 
 def bucket_means(series: TimeSeries, buckets: int) -> dict[str, Any]:
