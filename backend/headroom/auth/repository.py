@@ -17,11 +17,14 @@ def memberships_of(session: Session, user_id: int) -> list[Membership]:
 
 
 def live_session(session: Session, token_hash: str, now: datetime) -> UserSession | None:
-    return session.scalar(
+    row = session.scalar(
         select(UserSession).where(
             UserSession.token_hash == token_hash, UserSession.expires_at > now
         )
     )
+    if row is None or not same_digest(row.token_hash, token_hash):
+        return None  # as for API tokens: found by the index, compared in constant time
+    return row
 
 
 def delete_session(session: Session, token_hash: str) -> None:

@@ -1,0 +1,81 @@
+"""Rate limits over HTTP with small configured limits: requests without a credential are
+counted per client address, requests with an API token per token (a session cookie per
+session); the refusal is a 429 `rate_limited` whose Retry-After is the rest of the
+one-minute window. The limiter's clock is frozen (1000 s: 40 s into a window), so the counts
+are exact whatever the wall clock does and Retry-After is 20 s + 1 s of rounding up."""
+
+from collections.abc import Iterator
+from functools import partial
+
+import pytest
+from fastapi.testclient import TestClient
+
+from headroom.core import middleware
+from headroom.core.ratelimit import RateLimiter
+from headroom.core.settings import Settings
+from headroom.main import create_app
+from support.factories import PASSWORD, api_token, member
+
+ME = "/api/v1/auth/me"
+NOW_S = 1000.0
+RETRY_AFTER_S = 21
+
+
+@pytest.fixture(autouse=True)
+def frozen_clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setattr(middleware, "RateLimiter", partial(RateLimiter, clock=lambda: NOW_S))
+    yield
+
+
+def statuses(client: TestClient, path: str, times: int) -> list[int]:
+    return [client.get(path).status_code for _ in range(times)]
+
+
+def assert_rate_limited(client: TestClient, path: str) -> None:
+    refused = client.get(path)
+    assert refused.status_code == 429, refused.text
+    assert refused.json()["error"]["code"] == "rate_limited"
+    assert refused.headers["retry-after"] == str(RETRY_AFTER_S)
+    assert f"try again in {RETRY_AFTER_S} s" in refused.json()["error"]["message"]
+
+
+def test_unauthenticated_requests_are_limited_per_address(settings: Settings) -> None:
+    limited = settings.model_copy(update={"rate_limit_ip_per_min": 3})
+    app = create_app(limited)  # one app: the in-memory counters live in it
+    first = TestClient(app, client=("10.0.0.1", 40000))
+    assert statuses(first, ME, 3) == [401, 401, 401]
+    assert_rate_limited(first, ME)
+    assert_rate_limited(first, "/api/v1/public/reports/no-such-link")  # every route counts
+    second = TestClient(app, client=("10.0.0.2", 40000))
+    assert statuses(second, ME, 3) == [401, 401, 401]  # another address: its own budget
+    assert_rate_limited(second, ME)
+    assert first.get("/api/health").status_code == 200  # outside /api/v1: never limited
+
+
+def test_tokens_are_limited_each_and_apart_from_the_address(settings: Settings) -> None:
+    owner = member(settings, "lim@example.com", "Limits")
+    one, two = api_token(settings, owner, ["read"]), api_token(settings, owner, ["read"])
+    limited = settings.model_copy(
+        update={"rate_limit_token_per_min": 4, "rate_limit_ip_per_min": 1}
+    )
+    app = create_app(limited)
+    address = ("10.0.0.9", 40000)
+    first = TestClient(app, client=address, headers={"Authorization": f"Bearer {one}"})
+    second = TestClient(app, client=address, headers={"Authorization": f"Bearer {two}"})
+    assert statuses(first, "/api/v1/workspaces", 4) == [200] * 4  # above the address's 1
+    assert_rate_limited(first, "/api/v1/workspaces")
+    assert statuses(second, "/api/v1/workspaces", 4) == [200] * 4  # the same address
+    assert_rate_limited(second, "/api/v1/workspaces")
+    anonymous = TestClient(app, client=address)
+    assert anonymous.get(ME).status_code == 401  # the address's budget was not spent
+    assert_rate_limited(anonymous, ME)
+
+
+def test_a_session_cookie_is_limited_per_session(settings: Settings) -> None:
+    owner = member(settings, "cookie-lim@example.com", "Limits")
+    limited = settings.model_copy(update={"rate_limit_token_per_min": 3})
+    client = TestClient(create_app(limited), client=("10.0.0.7", 40000))
+    login = {"email": owner.email, "password": PASSWORD}
+    assert client.post("/api/v1/auth/login", json=login).status_code == 200  # by address
+    assert statuses(client, ME, 3) == [200] * 3
+    assert_rate_limited(client, ME)
