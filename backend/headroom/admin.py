@@ -31,11 +31,15 @@ def ensure_workspace(session: Session, name: str) -> Workspace:
 def create_token(
     settings: Settings, email: str, workspace_name: str, scopes: list[str], expires_days: int | None
 ) -> str:
+    if expires_days is not None and expires_days < 1:
+        raise click.UsageError("--expires-days must be at least 1 (leave it out: no expiry)")
     with session_scope(settings.resolved_database_url()) as session:
         user = _user(session, email)
         workspace = workspace_service.by_name(session, workspace_name)
         if workspace is None:
             raise click.ClickException(f"no workspace named {workspace_name!r}")
+        if not _is_member(session, user, workspace):
+            raise click.ClickException(f"{email} is not a member of {workspace_name!r}")
         return auth_service.create_api_token(
             session, user, workspace, scopes, expires_days=expires_days
         )
@@ -46,3 +50,9 @@ def _user(session: Session, email: str) -> User:
     if user is None:
         raise click.ClickException(f"no user {email}")
     return user
+
+
+def _is_member(session: Session, user: User, workspace: Workspace) -> bool:
+    return any(
+        m.workspace_id == workspace.id for m in auth_repository.memberships_of(session, user.id)
+    )
