@@ -1,6 +1,7 @@
 """Who may call what: one rule per operation of the OpenAPI schema, keyed by (method, path).
 
-`role` is the lowest role that may call it: "public" (no sign-in), "signed_in" (any
+`role` is the lowest role that may call it: "public" (no sign-in; `status` is then the
+exact answer, `member_status` a signed-in caller's when it differs), "signed_in" (any
 user, member of a workspace or not), or a workspace role "viewer" < "editor" < "owner".
 `scoped`: the path names an object of the workspace under test, so another workspace's
 owner gets 404 (existence is not revealed); unscoped operations act on the caller's own
@@ -22,6 +23,10 @@ class Rule:
     fresh: bool = False  # objects made anew for each caller (deletes, per-user objects)
     denied: int = 403  # what a member below `role` gets
     missing_ok: bool = False  # 404 not_found is right: the world has no such result yet
+    # public operations: the exact status for every caller, and for signed-in callers when
+    # it differs (a share link that is revoked, expired or unknown is 404 for everyone)
+    status: int | None = None
+    member_status: int | None = None
 
 
 def r(role: Level, scoped: bool = True, **params: str) -> Rule:
@@ -30,9 +35,9 @@ def r(role: Level, scoped: bool = True, **params: str) -> Rule:
 
 V1 = "/api/v1"
 RULES: dict[tuple[str, str], Rule] = {
-    ("GET", "/api/health"): r("public", False),
-    ("POST", f"{V1}/auth/login"): r("public", False),
-    ("POST", f"{V1}/auth/logout"): r("public", False),
+    ("GET", "/api/health"): Rule("public", False, status=200),
+    ("POST", f"{V1}/auth/login"): Rule("public", False, status=422),  # {}: no credentials
+    ("POST", f"{V1}/auth/logout"): Rule("public", False, status=204),
     ("GET", f"{V1}/auth/me"): r("signed_in", False),
     # workspaces, members, invitations, tokens
     ("GET", f"{V1}/workspaces"): r("signed_in", False),
@@ -46,8 +51,13 @@ RULES: dict[tuple[str, str], Rule] = {
     ("GET", f"{V1}/workspaces/{{workspace_id}}/tokens"): r("viewer"),
     ("POST", f"{V1}/workspaces/{{workspace_id}}/tokens"): r("viewer"),
     ("DELETE", f"{V1}/workspaces/{{workspace_id}}/tokens/{{token_id}}"): r("viewer"),
-    ("GET", f"{V1}/invitations/{{token}}"): r("public", token="invitation_token"),
-    ("POST", f"{V1}/invitations/{{token}}/accept"): r("public", token="invitation_token"),
+    ("GET", f"{V1}/invitations/{{token}}"): Rule(
+        "public", params={"token": "invitation_token"}, status=200
+    ),
+    # accepting needs a sign-in (401), as the invited address (403 for everyone else here)
+    ("POST", f"{V1}/invitations/{{token}}/accept"): Rule(
+        "public", params={"token": "invitation_token"}, status=401, member_status=403
+    ),
     # datasets and uploads
     ("GET", f"{V1}/datasets"): r("viewer", False),
     ("POST", f"{V1}/datasets"): r("editor", False),
@@ -111,8 +121,12 @@ RULES: dict[tuple[str, str], Rule] = {
     ("GET", f"{V1}/reports/{{report_id}}/links"): r("viewer"),
     ("POST", f"{V1}/reports/{{report_id}}/links"): r("editor"),
     ("DELETE", f"{V1}/reports/{{report_id}}/links/{{link_id}}"): r("editor"),
-    ("GET", f"{V1}/public/reports/{{token}}"): r("public", token="share_token"),
-    ("GET", f"{V1}/public/reports/{{token}}/export"): r("public", token="share_token"),
+    ("GET", f"{V1}/public/reports/{{token}}"): Rule(
+        "public", params={"token": "share_token"}, status=200
+    ),
+    ("GET", f"{V1}/public/reports/{{token}}/export"): Rule(
+        "public", params={"token": "share_token"}, status=200
+    ),
     ("GET", f"{V1}/comparisons/reports"): Rule(
         "viewer", query={"a": "report_id", "b": "report_id"}
     ),

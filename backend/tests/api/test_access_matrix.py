@@ -1,9 +1,10 @@
 """The access matrix: every operation of the OpenAPI schema, called by every kind of
 caller (none, viewer, editor, owner, another workspace's owner, a revoked token, an
-expired token), answers as its rule in access_rules.py says."""
+expired token, and visitors holding a revoked, an expired or an unknown share link),
+answers as its rule in access_rules.py says. Public operations answer an exact status."""
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import cache
 from itertools import count
@@ -19,16 +20,19 @@ from sqlalchemy import update
 from headroom.auth.models import ApiToken
 from headroom.core.db import session_scope
 from headroom.core.migrations import alembic_config
-from headroom.core.security import token_digest
+from headroom.core.security import new_token, token_digest
 from headroom.core.settings import Settings
 from headroom.engine.capacity import synth
 from headroom.jobs.runner import ingest_body, run_job
 from headroom.main import create_app
+from headroom.reports.models import ShareLink
 from headroom.workspaces.models import Role
 from support.factories import Member, api_token, member, signed_in
 
 LOGOUT = "/api/v1/auth/logout"
-CALLERS = ("none", "revoked", "expired", "other", "viewer", "editor", "owner")
+LINK_CALLERS = ("revoked_link", "expired_link", "unknown_link")  # anonymous, a dead link
+ANONYMOUS = ("none", "revoked", "expired", *LINK_CALLERS)
+CALLERS = ("none", "revoked", "expired", *LINK_CALLERS, "other", "viewer", "editor", "owner")
 RANK = {"viewer": 0, "editor": 1, "owner": 2}
 _serial = count()
 
@@ -45,6 +49,7 @@ class World:
     clients: dict[str, TestClient]
     members: dict[str, Member]
     ids: dict[str, Any]
+    dead_links: dict[str, str] = field(default_factory=dict)  # caller -> its share token
 
     def post(self, path: str, **kwargs: Any) -> dict[str, Any]:
         response = self.clients["owner"].post(path, **kwargs)
@@ -74,6 +79,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     }
     clients = {name: signed_in(settings, who) for name, who in members.items()}
     clients["none"] = TestClient(create_app(settings))
+    clients.update({name: TestClient(create_app(settings)) for name in LINK_CALLERS})
     for name, past in (("revoked", "revoked_at"), ("expired", "expires_at")):
         secret = api_token(settings, members["owner"], ["admin"])
         with session_scope(settings.resolved_database_url()) as session:
@@ -112,6 +118,27 @@ def build_objects(world: World) -> None:
         ids[key] = FRESH[key](world, world.clients["owner"])
     ids["invitation_token"] = invitation(world, world.clients["owner"], token=True)
     ids["share_token"] = world.post(f"/api/v1/reports/{ids['report_id']}/links", json={})["token"]
+    world.dead_links = dead_links(world)
+
+
+def dead_links(world: World) -> dict[str, str]:
+    """A revoked link, a link whose expiry has passed, and a token no link ever had."""
+    links = f"/api/v1/reports/{world.ids['report_id']}/links"
+    revoked = world.post(links, json={})
+    gone = world.clients["owner"].delete(f"{links}/{revoked['id']}")
+    assert gone.status_code in (200, 204), gone.text
+    expired = world.post(links, json={"expires_at": "2999-01-01T00:00:00Z"})["token"]
+    with session_scope(world.settings.resolved_database_url()) as session:
+        session.execute(
+            update(ShareLink)
+            .where(ShareLink.token_sha256 == token_digest(expired))
+            .values(expires_at=datetime.now(UTC) - timedelta(seconds=1))
+        )
+    return {
+        "revoked_link": revoked["token"],
+        "expired_link": expired,
+        "unknown_link": new_token(),
+    }
 
 
 def invitation(world: World, client: TestClient, token: bool = False) -> Any:
@@ -181,11 +208,11 @@ def test_every_operation_has_a_rule() -> None:
 
 
 def expected(rule: Rule, caller: str) -> int | str:
-    """A status; "allowed": past authentication and authorization; "reachable": any answer
-    but a server error (public pages); "hidden": 404, or 422 for a malformed request."""
+    """A status; "allowed": past authentication and authorization; "hidden": 404, or 422
+    for a malformed request."""
     if rule.role == "public":
-        return "reachable"
-    if caller in ("none", "revoked", "expired"):
+        return public_status(rule, caller)
+    if caller in ANONYMOUS:
         return 401
     if rule.role == "signed_in" or (caller == "other" and not rule.scoped):
         return "allowed"
@@ -194,9 +221,20 @@ def expected(rule: Rule, caller: str) -> int | str:
     return "allowed" if RANK[caller] >= RANK[rule.role] else rule.denied
 
 
+def public_status(rule: Rule, caller: str) -> int:
+    assert rule.status is not None, "a public operation's rule needs its exact status"
+    if caller in LINK_CALLERS and "share_token" in rule.params.values():
+        return 404  # revoked, expired and unknown links alike
+    if caller not in ANONYMOUS and rule.member_status is not None:
+        return rule.member_status
+    return rule.status
+
+
 def call(world: World, method: str, path: str, rule: Rule, caller: str) -> Any:
     client = world.clients[caller]
     values = dict(world.ids)
+    if caller in world.dead_links:
+        values["share_token"] = world.dead_links[caller]
     if rule.fresh or method == "DELETE":
         maker = client if expected(rule, caller) == "allowed" and caller != "other" else None
         name = _params(path)[-1]  # the object acted on; its parents stay the world's
@@ -226,9 +264,7 @@ def test_each_caller_gets_what_the_rules_say(world: World, caller: str) -> None:
         got = response.status_code
         body = response.json() if _is_json(response) else None
         code = (body.get("error") or {}).get("code") if isinstance(body, dict) else None
-        if want == "reachable":
-            ok = got < 500
-        elif want == "hidden":  # 422 names only the request's own fields, never the object
+        if want == "hidden":  # 422 names only the request's own fields, never the object
             ok = got in (404, 422)
         elif want == "allowed":
             unseen = got == 404 and code == "not_found" and not rule.missing_ok
@@ -243,3 +279,24 @@ def test_each_caller_gets_what_the_rules_say(world: World, caller: str) -> None:
 def _is_json(response: Any) -> bool:
     content_type = str(response.headers.get("content-type", ""))
     return bool(response.content) and content_type.startswith("application/json")
+
+
+def test_public_operations_have_exact_statuses() -> None:
+    public = [(op, rule) for op, rule in RULES.items() if rule.role == "public"]
+    loose = [f"{m} {p}" for (m, p), rule in public if rule.status is None]
+    assert not loose, "give these public operations their exact status: " + ", ".join(loose)
+
+
+@pytest.mark.parametrize("suffix", ["", "/export"])
+def test_dead_share_links_are_alike(world: World, suffix: str) -> None:
+    """A revoked, an expired and an unknown link get the same 404, so a visitor cannot
+    tell a link that once worked from one that never did."""
+    answers = [
+        world.clients["none"].get(f"/api/v1/public/reports/{token}{suffix}")
+        for token in world.dead_links.values()
+    ]
+    assert [a.status_code for a in answers] == [404, 404, 404]
+    assert answers[0].json()["error"]["code"] == "not_found"
+    assert answers[0].json() == answers[1].json() == answers[2].json()
+    live = world.clients["none"].get(f"/api/v1/public/reports/{world.ids['share_token']}{suffix}")
+    assert live.status_code == 200
