@@ -3,6 +3,8 @@ import { Card } from "../../components/Card";
 import { CheckField, FieldFrame, NumberField, SelectField } from "./fields";
 import { WorkloadSection } from "./WorkloadFields";
 import { AdmissionSection } from "./AdmissionFields";
+import { ClusterSection } from "./ClusterFields";
+import { scaledTierName, tierNames } from "./tiers";
 import { def, objectFields, starterValue, type SchemaNode } from "./schemaFields";
 import { SchemaFields, type DocProps } from "./SchemaFields";
 import { getPath, textOf, type Json } from "./scenarioDoc";
@@ -16,7 +18,14 @@ const POLICIES: Record<string, { def: string; label: string }> = {
   scheduled: { def: "ScheduledPolicy", label: "scheduled" },
   predictive: { def: "PredictivePolicy", label: "predictive (seasonal + reactive)" },
   latency_slo: { def: "LatencySloPolicy", label: "latency SLO" },
+  concurrency_aware: { def: "ConcurrencyAwarePolicy", label: "concurrency-aware (threshold + SCT pool sizes; tiers)" },
 };
+
+/** concurrency.md's SCT settings, shown apart from the threshold ones. */
+/** Policies with a `tier` field (the others resize the default tier). */
+const TIER_POLICIES = ["threshold", "predictive", "concurrency_aware"];
+
+const SCT_FIELDS = ["sct_interval_s", "sct_window_s", "sct_min_intervals"];
 
 const DISPATCH = ["round_robin", "weighted_round_robin", "least_connections", "lru", "random"];
 
@@ -25,9 +34,7 @@ export function ScenarioForm({ schema, ...props }: DocProps & { schema: SchemaNo
     <div className={styles.stack}>
       <GeneralSection schema={schema} {...props} />
       <WorkloadSection schema={schema} {...props} />
-      <Card title="Cluster" subtitle="VMs, cores, discipline, boot time and price">
-        <SchemaFields specs={objectFields(schema, def(schema, "Cluster"))} path={["cluster"]} {...props} />
-      </Card>
+      <ClusterSection schema={schema} {...props} />
       <DispatchSection schema={schema} {...props} />
       <AdmissionSection schema={schema} {...props} />
       <AutoscalingSection schema={schema} {...props} />
@@ -80,19 +87,42 @@ function DispatchSection({ schema, doc, onSet, error }: DocProps & { schema: Sch
 function AutoscalingSection({ schema, doc, onSet, error }: DocProps & { schema: SchemaNode }) {
   const policy = textOf(getPath(doc, ["autoscaling", "policy"]), "none");
   const entry = POLICIES[policy] ?? POLICIES.none;
-  const specs = entry === undefined ? [] : objectFields(schema, def(schema, entry.def));
+  const node = entry === undefined ? {} : def(schema, entry.def);
+  const specs = objectFields(schema, node);
+  const names = tierNames(doc);
+  const tiered = names.length > 0;
+  const hasTier = tiered && ((node.properties ?? {}) as Record<string, unknown>).tier !== undefined;
+  const choose = (p: string) => {
+    const tier = getPath(doc, ["autoscaling", "tier"]);
+    const next: Record<string, Json> = { policy: p };
+    if (p === "scheduled") next.schedule = [[0, 1]];
+    if (typeof tier === "string" && TIER_POLICIES.includes(p)) next.tier = tier;
+    onSet(["autoscaling"], next);
+  };
+  const needsTiers = policy === "concurrency_aware" && !tiered;
+  const problem = error?.path === "autoscaling" || error?.path === "autoscaling.policy" ? error.message : needsTiers ? "needs a cluster with tiers (Cluster → Layout)" : null;
   return (
-    <Card title="Autoscaling" subtitle="The policy and its parameters; booting VMs count as allocated, not active">
+    <Card title="Autoscaling" subtitle={tiered ? `The policy resizes one tier (${scaledTierName(doc) ?? "?"}); the others keep their starting VMs` : "The policy and its parameters; booting VMs count as allocated, not active"}>
       <div className={styles.grid}>
-        <SelectField
-          label="Policy"
-          value={policy}
-          options={Object.entries(POLICIES).map(([value, p]) => ({ value, label: p.label }))}
-          onChange={(p) => onSet(["autoscaling"], { policy: p, ...(p === "scheduled" ? { schedule: [[0, 1]] } : {}) })}
-          testId="autoscaling-policy"
-        />
+        <SelectField label="Policy" value={policy} options={Object.entries(POLICIES).map(([value, p]) => ({ value, label: p.label }))} onChange={choose} problem={problem} testId="autoscaling-policy" />
+        {hasTier && (
+          <SelectField
+            label="Scaled tier"
+            value={textOf(getPath(doc, ["autoscaling", "tier"]))}
+            options={[{ value: "", label: `default (${scaledTierName({ ...doc, autoscaling: { policy } }) ?? "?"}: first with min < max)` }, ...names.map((n) => ({ value: n, label: n }))]}
+            onChange={(v) => onSet(["autoscaling", "tier"], v === "" ? undefined : v)}
+            problem={error?.path === "autoscaling.tier" ? error.message : null}
+            testId="autoscaling-tier"
+          />
+        )}
       </div>
-      <SchemaFields specs={specs} path={["autoscaling"]} doc={doc} onSet={onSet} error={error} />
+      <SchemaFields specs={specs.filter((s) => !SCT_FIELDS.includes(s.name))} path={["autoscaling"]} doc={doc} onSet={onSet} error={error} />
+      {policy === "concurrency_aware" && (
+        <fieldset className={styles.fieldset} data-testid="sct-fields">
+          <legend className={styles.legend}>After each scaling action: SCT on the tiers below, pool limit set to Q_lower</legend>
+          <SchemaFields specs={specs.filter((s) => SCT_FIELDS.includes(s.name))} path={["autoscaling"]} doc={doc} onSet={onSet} error={error} />
+        </fieldset>
+      )}
     </Card>
   );
 }

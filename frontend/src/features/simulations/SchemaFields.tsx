@@ -1,6 +1,7 @@
 /** Form fields generated from the scenario's JSON Schema for one object of the document. */
 import type { FieldSpec } from "./schemaFields";
 import { starterValue, TUPLE_COLUMNS } from "./schemaFields";
+import { Button } from "../../components/Button";
 import { CheckField, NumberField, NumberListField, SelectField, TupleTable } from "./fields";
 import { getPath, pathKey, textOf, type FieldError, type Json, type Path, type Scenario } from "./scenarioDoc";
 import styles from "./Simulations.module.css";
@@ -51,7 +52,35 @@ function SchemaField({ spec, path, doc, onSet, error }: DocProps & { spec: Field
       return <TuplesField spec={spec} path={path} value={value} onSet={onSet} />;
     case "object":
       return <ObjectField spec={spec} path={path} doc={doc} onSet={onSet} error={error} />;
+    case "objects":
+      return <ObjectListField spec={spec} path={path} doc={doc} onSet={onSet} error={error} />;
   }
+}
+
+/** A list of objects (each item's fields from the schema), items added and removed within the schema's bounds. */
+function ObjectListField({ spec, path, doc, onSet, error }: DocProps & { spec: FieldSpec; path: Path }) {
+  const value = getPath(doc, path);
+  const items = Array.isArray(value) ? value : [];
+  const starter = () => Object.fromEntries(spec.children.filter((c) => c.required).map((c) => [c.name, starterValue(c)]));
+  return (
+    <fieldset className={`${styles.fieldset} ${styles.wide}`} style={{ gridColumn: "1 / -1" }}>
+      <legend className={styles.legend}>{spec.label}</legend>
+      {items.map((_, i) => (
+        <fieldset key={i} className={styles.fieldset}>
+          <legend className={styles.legend}>
+            {spec.label} {i + 1}
+          </legend>
+          <SchemaFields specs={spec.children} path={[...path, i]} doc={doc} onSet={onSet} error={error} />
+          <Button variant="ghost" size="small" disabled={spec.min !== undefined && items.length <= spec.min} onClick={() => onSet(path, items.length > 1 || spec.nullable ? items.filter((__, j) => j !== i) : items)}>
+            Remove
+          </Button>
+        </fieldset>
+      ))}
+      <Button variant="secondary" size="small" disabled={spec.max !== undefined && items.length >= spec.max} onClick={() => onSet(path, [...items, starter()])}>
+        Add
+      </Button>
+    </fieldset>
+  );
 }
 
 function TuplesField({ spec, path, value, onSet }: { spec: FieldSpec; path: Path; value: Json | undefined; onSet: DocProps["onSet"] }) {

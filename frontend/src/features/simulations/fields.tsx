@@ -64,7 +64,7 @@ export function NumberField({ spec, value, onChange, serverProblem = null, testI
   const [text, change] = useNumberText(value, onChange);
   const parsed = text.trim() === "" ? null : Number(text);
   const problem = numberProblem(spec, parsed) ?? serverProblem;
-  const placeholder = spec.defaultValue === undefined || spec.defaultValue === null ? "" : `default ${textOf(spec.defaultValue)}`;
+  const placeholder = spec.defaultValue === undefined || spec.defaultValue === null ? (spec.blank ?? "") : `default ${textOf(spec.defaultValue)}`;
   return (
     <FieldFrame id={id} label={spec.label} unit={spec.unit} problem={problem}>
       <input

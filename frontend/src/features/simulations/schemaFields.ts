@@ -6,7 +6,7 @@ export interface FieldSpec {
   name: string;
   label: string;
   unit: string;
-  kind: "number" | "integer" | "enum" | "boolean" | "numbers" | "tuples" | "object";
+  kind: "number" | "integer" | "enum" | "boolean" | "numbers" | "tuples" | "object" | "objects";
   options: string[];
   /** Constraints, for the input and for the check before the server's. */
   min?: number;
@@ -16,7 +16,9 @@ export interface FieldSpec {
   nullable: boolean;
   required: boolean;
   defaultValue: unknown;
-  /** Nested object fields, or the columns of a list of tuples. */
+  /** What an empty input means when the default is null (e.g. "unbounded"). */
+  blank?: string;
+  /** Nested object fields, the columns of a list of tuples, or the fields of each item of a list of objects. */
   children: FieldSpec[];
 }
 
@@ -41,8 +43,20 @@ const LABELS: Record<string, string> = {
   target_utilization: "Target utilisation",
   scale_in_below: "Scale in below (of threshold)",
   q_upper: "Concurrency Q upper",
+  factor: "Speed factor per request past Q upper",
+  overhead: "Overhead (descending stage)",
   per: "Dispatch unit",
   vms: "VMs",
+  sct_interval_s: "SCT interval",
+  sct_window_s: "SCT window",
+  sct_min_intervals: "Intervals per concurrency level",
+  tiers: "Tiers",
+};
+
+/** The meaning of an empty input for nullable fields whose default is null. */
+const BLANKS: Record<string, string> = {
+  pool_limit: "unbounded",
+  accept_queue: "unbounded",
 };
 
 const UNITS: Record<string, string> = {
@@ -56,6 +70,7 @@ const UNITS: Record<string, string> = {
   step_size: "VMs",
   q_upper: "requests",
   factor: "× per request",
+  sct_min_intervals: "intervals",
   lower: "0–1",
   upper: "0–1",
   target: "0–1",
@@ -103,6 +118,7 @@ function kindOf(node: SchemaNode): FieldSpec["kind"] | null {
     const items = (node.items ?? {}) as SchemaNode;
     if (Array.isArray(items.prefixItems)) return "tuples";
     if (items.type === "number" || items.type === "integer") return "numbers";
+    if (items.type === "object" || items.properties !== undefined || typeof items.$ref === "string") return "objects";
   }
   return null;
 }
@@ -128,9 +144,15 @@ export function fieldSpec(root: SchemaNode, name: string, raw: SchemaNode, requi
     nullable,
     required,
     defaultValue: node.default,
+    ...(BLANKS[name] !== undefined && nullable ? { blank: BLANKS[name] } : {}),
     children: [],
   };
   if (kind === "object") spec.children = objectFields(root, node);
+  if (kind === "objects") {
+    spec.children = objectFields(root, node.items as SchemaNode);
+    spec.min = numeric(node.minItems);
+    spec.max = numeric(node.maxItems);
+  }
   if (kind === "tuples") {
     const columns = ((node.items as SchemaNode).prefixItems ?? []) as SchemaNode[];
     spec.children = columns.flatMap((c, i) => fieldSpec(root, `${name}[${i}]`, c, true) ?? []);
