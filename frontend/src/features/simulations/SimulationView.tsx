@@ -22,6 +22,7 @@ import { asRun, asSweep, boxPlotChart, cdfChart, stepFunctionChart, utilizationC
 import { SimChart } from "./SimChart";
 import styles from "./Simulations.module.css";
 import { SweepView } from "./SweepView";
+import { TierResults } from "./TierResults";
 import { useCanWrite } from "../workspaces/useRole";
 
 export function SimulationView({ simulationId }: { simulationId: number }) {
@@ -132,6 +133,7 @@ export function RunCharts({ simulation, doc }: { simulation: Pick<Simulation, "n
       <Card>
         <SimChart {...steps} height={340} />
       </Card>
+      <TierResults doc={doc} />
       <div className={styles.charts}>
         <Card>
           <SimChart {...util} />

@@ -4,6 +4,7 @@ import { niceTicks } from "../../charts/curveConfig";
 import { formatDecimal, formatLatency, formatPercent } from "../../lib/format";
 import { decadeTicks, formatSimClock, roundTicks, timeTicksS, type SimChartConfig, type SimSeries, type XY } from "./simChart";
 import type { Json } from "./scenarioDoc";
+import type { TierFigures, TiersDocument } from "./tierDoc";
 
 export interface Stats {
   mean: number | null;
@@ -23,6 +24,8 @@ export interface RunSummary {
   events: number;
   wall_s: number;
   seed: number;
+  /** Per tier figures of a multi-tier run (tierDoc.ts). */
+  tiers?: Record<string, TierFigures> | null;
 }
 
 export interface Cdf {
@@ -49,6 +52,8 @@ export interface RunDocument {
   utilization_boxes: { allocated_vms: number; samples: number; min: number; q1: number; median: number; q3: number; max: number }[];
   latency_cdf: Cdf | null;
   plt_cdf: Cdf | null;
+  /** A multi-tier run's per-tier series (runs stored before they were kept have none). */
+  tiers?: TiersDocument | null;
 }
 
 export interface SweepRow {
@@ -94,11 +99,11 @@ const zip = (xs: number[], ys: (number | null)[]): XY[] => xs.map((x, i) => ({ x
 export const formatVms = (v: number) => `${formatDecimal(v, 1)} VMs`;
 export const formatRate = (v: number) => `${formatDecimal(v, v < 10 ? 2 : 1)}/s`;
 
-function timeAxis(endS: number) {
+export function timeAxis(endS: number) {
   return { label: "simulated time (h:min)", format: (s: number) => formatSimClock(s, endS < 3600), ticks: timeTicksS(endS), domain: [0, endS] as [number, number] };
 }
 
-const endOf = (doc: RunDocument) => doc.vm_steps.t_s[doc.vm_steps.t_s.length - 1] ?? 0;
+export const endOf = (doc: RunDocument) => doc.vm_steps.t_s[doc.vm_steps.t_s.length - 1] ?? 0;
 
 /** Allocated and active VMs as step lines over the arrival rate, each scaling action marked. */
 export function stepFunctionChart(doc: RunDocument): { config: SimChartConfig; series: SimSeries[] } {
