@@ -64,15 +64,26 @@ def login(url: str, token: str) -> None:
     default=remote.CHUNK_BYTES,
     hidden=True,
 )
+@click.option("--format", "log_format", default=None, help="A known format name (default: auto).")
+@click.option("--log-format", "spec", default=None, help="An Apache LogFormat or nginx log_format.")
 def upload(
-    file: Path, workspace_id: int | None, wait: bool, as_json: bool, chunk_bytes: int
+    file: Path,
+    workspace_id: int | None,
+    wait: bool,
+    as_json: bool,
+    chunk_bytes: int,
+    log_format: str | None,
+    spec: str | None,
 ) -> None:
     """Upload a log (resumable: run it again after an interruption to continue)."""
     if not file.is_file():
         fail(f"no such file: {file}")
+    if log_format not in (None, "auto") and spec is not None:
+        fail("give --format or --log-format, not both")
+    options = {k: v for k, v in (("format", log_format), ("log_format", spec)) if v is not None}
     try:
         with remote.client(remote.load_credentials()) as http:
-            result = _upload(http, file, workspace_id, wait, chunk_bytes)
+            result = _upload(http, file, workspace_id, wait, chunk_bytes, options)
     except (remote.RemoteError, httpx.HTTPError) as error:
         fail(str(error))
     _report(result, as_json)
@@ -81,11 +92,21 @@ def upload(
 
 
 def _upload(
-    http: httpx.Client, file: Path, workspace_id: int | None, wait: bool, chunk_bytes: int
+    http: httpx.Client,
+    file: Path,
+    workspace_id: int | None,
+    wait: bool,
+    chunk_bytes: int,
+    options: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     bar = Bar("uploading")
     dataset = remote.upload_file(
-        http, file, workspace_id, lambda sent, total: bar.show(sent / max(total, 1)), chunk_bytes
+        http,
+        file,
+        workspace_id,
+        lambda sent, total: bar.show(sent / max(total, 1)),
+        chunk_bytes,
+        options,
     )
     bar.done()
     job = dataset.get("job") or {}

@@ -164,11 +164,13 @@ def upload_file(
     workspace_id: int | None,
     progress: Progress,
     chunk_bytes: int = CHUNK_BYTES,
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Upload (or resume uploading) a file; returns the dataset."""
+    """Upload (or resume uploading) a file; returns the dataset. `options`: the upload's
+    parse options (format, log_format, zip_members), sent when the upload starts."""
     size = path.stat().st_size
     state = _state_file(http, path)
-    upload = _resume(http, state) or _start(http, path, size, workspace_id, state)
+    upload = _resume(http, state) or _start(http, path, size, workspace_id, state, options)
     offset = int(upload["offset_bytes"])
     with open(path, "rb") as handle:
         while offset < size:
@@ -196,9 +198,14 @@ def _resume(http: httpx.Client, state: Path) -> dict[str, Any] | None:
 
 
 def _start(
-    http: httpx.Client, path: Path, size: int, workspace_id: int | None, state: Path
+    http: httpx.Client,
+    path: Path,
+    size: int,
+    workspace_id: int | None,
+    state: Path,
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    body = {"name": path.name, "size_bytes": size, "workspace_id": workspace_id}
+    body = {"name": path.name, "size_bytes": size, "workspace_id": workspace_id, **(options or {})}
     upload: dict[str, Any] = checked(http.post("/api/v1/uploads", json=body))
     state.parent.mkdir(parents=True, exist_ok=True)
     state.write_text(json.dumps({"upload_id": upload["id"]}))

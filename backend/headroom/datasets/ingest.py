@@ -15,7 +15,15 @@ from headroom.core.settings import Settings
 from headroom.core.storage import open_store
 from headroom.datasets.ingest_outputs import RejectTally, finish, parts_prefix, write_part
 from headroom.datasets.models import Dataset, DatasetStatus
-from headroom.engine.logs import Detection, detect_format, iter_chunks, open_log, parse_chunk
+from headroom.datasets.parse_options import ParseOptions, ZipMembers, from_meta
+from headroom.engine.logs import (
+    Detection,
+    check_format,
+    detect_format,
+    iter_chunks,
+    open_log,
+    parse_chunk,
+)
 from headroom.engine.logs.compression import sniff_compression
 from headroom.engine.logs.w3c import format_after
 from headroom.jobs import service as job_service
@@ -33,6 +41,7 @@ class Prepared:
     size_bytes: int
     compressed: bool
     detection: Detection
+    zip_members: ZipMembers = "first"
 
 
 def prepare(settings: Settings, job_id: int, worker: str) -> Prepared:
@@ -45,18 +54,23 @@ def prepare(settings: Settings, job_id: int, worker: str) -> Prepared:
             raise LookupError(f"the dataset of job {job_id} was deleted")
         dataset.status = DatasetStatus.processing
         dataset_id, key, size_bytes = dataset.id, dataset.storage_key, dataset.size_bytes
+        options = from_meta(dataset.meta)
     store.delete_prefix(parts_prefix(dataset_id))
     path = store.local_path(key)
     with open(path, "rb") as raw:
         compressed = sniff_compression(raw.read(8)) is not None
-    return Prepared(dataset_id, path, size_bytes, compressed, _detect(path))
+    detection = _detect(path, options)
+    return Prepared(dataset_id, path, size_bytes, compressed, detection, options.zip_members)
 
 
-def _detect(path: Path) -> Detection:
-    with open_log(path) as stream:
+def _detect(path: Path, options: ParseOptions) -> Detection:
+    """Detect the format, or check the one the uploader gave (its parser's notes kept)."""
+    with open_log(path, zip_members=options.zip_members) as stream:
         sample = stream.read(SNIFF_BYTES)
     cut = sample.rfind(b"\n")
-    return detect_format(sample[: cut + 1] if len(sample) == SNIFF_BYTES and cut > 0 else sample)
+    sample = sample[: cut + 1] if len(sample) == SNIFF_BYTES and cut > 0 else sample
+    name = options.parser_name
+    return detect_format(sample) if name is None else check_format(sample, name)
 
 
 def fans_out(settings: Settings, prepared: Prepared) -> bool:
@@ -78,7 +92,10 @@ def run_sequential(
     keys: list[str] = []
     rejects = RejectTally()
     report(0.0, "parsing")
-    with CountingReader(open(prepared.path, "rb")) as raw, open_log(raw) as stream:  # type: ignore[arg-type]
+    with (
+        CountingReader(open(prepared.path, "rb")) as raw,
+        open_log(raw, zip_members=prepared.zip_members) as stream,  # type: ignore[arg-type]
+    ):
         fmt = prepared.detection.format
         for chunk in iter_chunks(stream, settings.ingest_chunk_bytes):
             parsed = parse_chunk(chunk, fmt)

@@ -66,6 +66,19 @@ def finish(
             session, job_id, worker, "traffic_summary", document, dataset_id, keys
         )
         dataset.status, dataset.format = DatasetStatus.ready, detection.format
+        dataset.meta = {**(dataset.meta or {}), "detection": detection_meta(detection)}
+
+
+def detection_meta(detection: Detection) -> dict[str, Any]:
+    """What the dataset's metadata records of the parse: the format, why, and the notes
+    (e.g. that arrival = completion - duration)."""
+    return {
+        "format": detection.format,
+        "confidence": detection.confidence,
+        "parsed_fraction": detection.parsed_fraction,
+        "latency_unit": detection.latency_unit,
+        "notes": list(detection.notes),
+    }
 
 
 def _summary_document(

@@ -9,7 +9,7 @@ from headroom.core.db import session_scope
 from headroom.core.settings import Settings
 from headroom.core.storage import open_store
 from headroom.datasets.ingest import PARSE_SHARE, Prepared
-from headroom.datasets.ingest_outputs import RejectTally, finish, write_part
+from headroom.datasets.ingest_outputs import RejectTally, detection_meta, finish, write_part
 from headroom.engine.logs import Detection, Reject, parse_chunk
 from headroom.jobs import service as job_service
 from headroom.jobs.progress import add_progress
@@ -81,13 +81,7 @@ def _last_directive_before(handle: Any, start: int) -> int | None:
 
 
 def detection_to_dict(detection: Detection) -> dict[str, Any]:
-    return {
-        "format": detection.format,
-        "confidence": detection.confidence,
-        "parsed_fraction": detection.parsed_fraction,
-        "latency_unit": detection.latency_unit,
-        "notes": list(detection.notes),
-    }
+    return detection_meta(detection)
 
 
 def detection_from_dict(data: dict[str, Any]) -> Detection:

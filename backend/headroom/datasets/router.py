@@ -1,13 +1,21 @@
-from typing import Annotated
+from typing import Annotated, Literal
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Depends, Query, Request, Response
 
 from headroom.core.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep, StoreDep
 from headroom.core.errors import FileTooLarge, error_responses
 from headroom.core.queue import enqueue
-from headroom.datasets import arrivals, service, uploads
+from headroom.datasets import arrivals, formats, parse_options, service, uploads
+from headroom.datasets.formats import KnownFormatsOut
 from headroom.datasets.multipart import MultipartFile
-from headroom.datasets.schemas import ArrivalWindowOut, DatasetOut, DatasetPage, TrafficSummaryOut
+from headroom.datasets.parse_options import ParseOptions
+from headroom.datasets.schemas import (
+    ArrivalWindowOut,
+    DatasetOut,
+    DatasetPage,
+    TrafficSummaryOut,
+)
+from headroom.datasets.sniffing import checked_options
 
 router = APIRouter(prefix="/datasets", tags=["datasets"])
 
@@ -18,12 +26,39 @@ UPLOAD_BODY = {
             "schema": {
                 "type": "object",
                 "required": ["file"],
-                "properties": {"file": {"type": "string", "format": "binary"}},
+                "properties": {
+                    "file": {"type": "string", "format": "binary"},
+                    "format": {"type": "string"},
+                    "log_format": {"type": "string"},
+                    "zip_members": {"type": "string", "enum": ["first", "all"]},
+                },
             }
         },
     },
-    "description": "The log file (plain or .gz): the raw body, or a multipart field `file`.",
+    "description": "The log file (plain or compressed): the raw body, or a multipart field "
+    "`file` (with optional fields `format`, `log_format`, `zip_members`, which override "
+    "the query parameters of the same names).",
 }
+FORMAT_HELP = "A known format name (GET /datasets/formats); omitted or `auto`: detected"
+LOG_FORMAT_HELP = "An Apache LogFormat or nginx log_format string (instead of `format`)"
+ZIP_HELP = "Read the first member of a zip archive, or all members concatenated"
+
+
+def parse_query(
+    format: Annotated[str | None, Query(description=FORMAT_HELP)] = None,
+    log_format: Annotated[str | None, Query(description=LOG_FORMAT_HELP)] = None,
+    zip_members: Annotated[Literal["first", "all"], Query(description=ZIP_HELP)] = "first",
+) -> ParseOptions:
+    return parse_options.resolve(format, log_format, zip_members)
+
+
+ParseQuery = Annotated[ParseOptions, Depends(parse_query)]
+
+
+@router.get("/formats", response_model=KnownFormatsOut)
+def list_formats(principal: CurrentPrincipal) -> KnownFormatsOut:
+    """The format names an upload may give as `format` (besides `auto`)."""
+    return KnownFormatsOut(formats=list(formats.KNOWN_FORMATS))
 
 
 @router.get("", response_model=DatasetPage)
@@ -43,7 +78,7 @@ def list_datasets(
     status_code=201,
     responses={
         200: {"model": DatasetOut, "description": "Already uploaded"},
-        **error_responses(413),
+        **error_responses(413, 422),
     },
     openapi_extra={"requestBody": UPLOAD_BODY},
 )
@@ -54,21 +89,26 @@ async def upload_dataset(
     session: SessionDep,
     store: StoreDep,
     settings: SettingsDep,
+    options: ParseQuery,
     workspace_id: int | None = None,
     name: str | None = None,
 ) -> DatasetOut:
     workspace_id = service.resolve_workspace(principal, workspace_id)
     service.require_upload_rights(principal, workspace_id)
     _refuse_declared_oversize(request, settings.max_upload_bytes)
+    options = await checked_options(options)
     content_type = request.headers.get("content-type", "")
     if content_type.startswith("multipart/form-data"):
         form_file = MultipartFile(request.stream(), content_type)
         staged = await uploads.stage(store, aiter(form_file), None, settings.max_upload_bytes)
         staged = uploads.renamed(staged, name or form_file.filename)
+        options = await uploads.form_options(store, staged, options, form_file.fields)
     else:
         staged = await uploads.stage(store, request.stream(), name, settings.max_upload_bytes)
-    sniffed = await uploads.sniff(store, staged)
-    dataset, job = service.register_upload(session, store, principal, workspace_id, staged, sniffed)
+    sniffed = await uploads.sniff(store, staged, options)
+    dataset, job = service.register_upload(
+        session, store, principal, workspace_id, staged, sniffed, options
+    )
     if job is None:
         response.status_code = 200
     else:

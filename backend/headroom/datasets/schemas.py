@@ -1,10 +1,21 @@
 from datetime import datetime
+from typing import Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from headroom.auth.schemas import UserRef
 from headroom.datasets.models import DatasetStatus
 from headroom.jobs.schemas import JobOut
+
+
+class ParseOptionsOut(BaseModel):
+    """How the upload asked to be parsed: `format` a known name (null: detected),
+    `log_format` an Apache LogFormat or nginx log_format string, `zip_members` which
+    members of a zip archive are read."""
+
+    format: str | None = None
+    log_format: str | None = None
+    zip_members: Literal["first", "all"] = "first"
 
 
 class DatasetOut(BaseModel):
@@ -18,6 +29,13 @@ class DatasetOut(BaseModel):
     created_at: datetime
     uploaded_by: UserRef | None
     job: JobOut | None
+    format_confidence: float | None = None
+    notes: list[str] = Field(
+        default_factory=list,
+        description="What the parser noted: the detection's evidence, time conventions "
+        "(e.g. nginx logs completion times: arrival = completion - duration)",
+    )
+    parse_options: ParseOptionsOut = Field(default_factory=ParseOptionsOut)
 
 
 class DatasetPage(BaseModel):

@@ -1,5 +1,7 @@
 """Datasets: register an upload, list, read, delete, and the traffic summary."""
 
+from typing import Any
+
 from sqlalchemy.orm import Session
 
 from headroom.auth.models import User
@@ -7,9 +9,15 @@ from headroom.auth.principal import Principal
 from headroom.auth.schemas import UserRef
 from headroom.core.errors import InvalidInput, NotFound, NotReady
 from headroom.core.storage import LocalStore
-from headroom.datasets import repository
+from headroom.datasets import parse_options, repository
 from headroom.datasets.models import Dataset, DatasetStatus
-from headroom.datasets.schemas import DatasetOut, DatasetPage, TrafficSummaryOut
+from headroom.datasets.parse_options import ParseOptions
+from headroom.datasets.schemas import (
+    DatasetOut,
+    DatasetPage,
+    ParseOptionsOut,
+    TrafficSummaryOut,
+)
 from headroom.datasets.sniffing import Sniffed
 from headroom.datasets.uploads import StagedUpload
 from headroom.jobs import repository as job_repository
@@ -42,6 +50,7 @@ def register_upload(
     workspace_id: int,
     staged: StagedUpload,
     sniffed: Sniffed,
+    options: ParseOptions | None = None,
 ) -> tuple[Dataset, Job | None]:
     """Turn a staged, sniffed file into a dataset with a queued ingest job, or return the
     existing dataset with the same bytes. On any refusal the staged file is deleted."""
@@ -51,7 +60,8 @@ def register_upload(
         if existing is not None:
             store.delete(staged.key)
             return existing, None
-        return _create(session, store, principal, workspace_id, staged, sniffed)
+        meta = _meta(sniffed, options or ParseOptions())
+        return _create(session, store, principal, workspace_id, staged, meta)
     except Exception:
         store.delete(staged.key)
         raise
@@ -63,23 +73,18 @@ def _create(
     principal: Principal,
     workspace_id: int,
     staged: StagedUpload,
-    sniffed: Sniffed,
+    meta: dict[str, Any],
 ) -> tuple[Dataset, Job]:
-    detection = {
-        "format": sniffed.format,
-        "confidence": sniffed.confidence,
-        "notes": list(sniffed.notes),
-    }
     dataset = Dataset(
         workspace_id=workspace_id,
         name=staged.name,
         size_bytes=staged.size_bytes,
         sha256=staged.sha256,
-        format=sniffed.format,
+        format=meta["detection"]["format"],
         storage_key="",
         status=DatasetStatus.uploaded,
         uploaded_by_id=principal.user.id,
-        meta={"detection": detection},
+        meta=meta,
     )
     session.add(dataset)
     session.flush()
@@ -87,6 +92,15 @@ def _create(
     store.move(staged.key, dataset.storage_key)
     job = job_service.create(session, workspace_id, INGEST, dataset.id)
     return dataset, job
+
+
+def _meta(sniffed: Sniffed, options: ParseOptions) -> dict[str, Any]:
+    detection = {
+        "format": sniffed.format,
+        "confidence": sniffed.confidence,
+        "notes": list(sniffed.notes),
+    }
+    return {"detection": detection, parse_options.META_KEY: options.to_meta()}
 
 
 def get_visible(session: Session, principal: Principal, dataset_id: int) -> Dataset:
@@ -132,6 +146,7 @@ def summary(session: Session, principal: Principal, dataset_id: int) -> TrafficS
 def to_out(session: Session, dataset: Dataset) -> DatasetOut:
     job = job_repository.latest_for_dataset(session, dataset.id, INGEST)
     uploader = session.get(User, dataset.uploaded_by_id) if dataset.uploaded_by_id else None
+    detection = (dataset.meta or {}).get("detection") or {}
     return DatasetOut(
         id=dataset.id,
         workspace_id=dataset.workspace_id,
@@ -143,4 +158,7 @@ def to_out(session: Session, dataset: Dataset) -> DatasetOut:
         created_at=dataset.created_at,
         uploaded_by=UserRef.model_validate(uploader) if uploader else None,
         job=JobOut.model_validate(job) if job else None,
+        format_confidence=detection.get("confidence"),
+        notes=list(detection.get("notes") or []),
+        parse_options=ParseOptionsOut(**parse_options.from_meta(dataset.meta).to_meta()),
     )

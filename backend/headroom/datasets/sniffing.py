@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from headroom.datasets.parse_options import ParseOptions, compile_error, refusal
+
 SNIFF_BYTES = 1 << 20
 _pool: ProcessPoolExecutor | None = None
 
@@ -25,28 +27,41 @@ class Sniffed:
     error_detail: dict[str, Any] | None = None
 
 
-def sniff_file(path: str) -> Sniffed:
-    """Runs in the child: detect the log format from the first megabyte."""
-    from headroom.engine.logs import LogInputError, UnrecognisedLogError, detect_format, open_log
+def sniff_file(path: str, options: ParseOptions | None = None) -> Sniffed:
+    """Runs in the child: detect the log format from the first megabyte, or check the
+    format the uploader named against it."""
+    from headroom.engine.logs import LogInputError, UnrecognisedLogError
 
+    options = options or ParseOptions()
     try:
-        with open_log(Path(path)) as stream:
-            sample = _whole_lines(stream.read(SNIFF_BYTES))
-        detection = detect_format(sample)
+        detection = _detection(Path(path), options)
     except UnrecognisedLogError as error:
         detail = {
             "line_number": error.line_number,
             "line": error.line,
             "closest_format": error.closest_format,
         }
-        return Sniffed(
-            error_code=error.code, error_message=_unparseable(error), error_detail=detail
-        )
+        message = _unparseable(error, options.parser_name)
+        return Sniffed(error_code=error.code, error_message=message, error_detail=detail)
     except LogInputError as error:
         return Sniffed(error_code=error.code, error_message=error.message)
     return Sniffed(
         format=detection.format, confidence=detection.confidence, notes=tuple(detection.notes)
     )
+
+
+def _detection(path: Path, options: ParseOptions) -> Any:
+    from headroom.engine.logs import check_format, detect_format, open_log
+
+    with open_log(path, zip_members=options.zip_members) as stream:
+        sample = _whole_lines(stream.read(SNIFF_BYTES))
+    name = options.parser_name
+    return detect_format(sample) if name is None else check_format(sample, name)
+
+
+def check_options(options: ParseOptions) -> dict[str, str] | None:
+    """Runs in the child: why the options cannot be used (plain data), or None."""
+    return compile_error(options)
 
 
 def _whole_lines(sample: bytes) -> bytes:
@@ -56,15 +71,28 @@ def _whole_lines(sample: bytes) -> bytes:
     return sample[: cut + 1] if cut > 0 else sample
 
 
-def _unparseable(error: Any) -> str:
+def _unparseable(error: Any, given: str | None = None) -> str:
     where = f" (line {error.line_number})" if error.line_number else ""
+    if given is not None:
+        return f"fewer than half of the first lines parse as {given}{where}"
     closest = f"; the closest format is {error.closest_format}" if error.closest_format else ""
     return f"no supported log format matches this file{where}{closest}"
 
 
-async def sniff_in_pool(path: Path) -> Sniffed:
+async def sniff_in_pool(path: Path, options: ParseOptions | None = None) -> Sniffed:
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(_executor(), sniff_file, str(path))
+    return await loop.run_in_executor(_executor(), sniff_file, str(path), options)
+
+
+async def checked_options(options: ParseOptions) -> ParseOptions:
+    """The options, once the parser has compiled them (in the child); else a 422."""
+    if options.log_format is None:
+        return options
+    loop = asyncio.get_running_loop()
+    error = await loop.run_in_executor(_executor(), check_options, options)
+    if error is not None:
+        raise refusal(error)
+    return options
 
 
 def _executor() -> ProcessPoolExecutor:

@@ -10,7 +10,8 @@ from pathlib import PurePosixPath, PureWindowsPath
 
 from headroom.core.errors import FileTooLarge, InvalidInput
 from headroom.core.storage import HashingWriter, LocalStore
-from headroom.datasets.sniffing import Sniffed, sniff_in_pool
+from headroom.datasets.parse_options import ParseOptions, resolve
+from headroom.datasets.sniffing import Sniffed, checked_options, sniff_in_pool
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._ -]+")
 
@@ -58,9 +59,28 @@ def renamed(staged: StagedUpload, name: str | None) -> StagedUpload:
     return replace(staged, name=safe_name(name))
 
 
-async def sniff(store: LocalStore, staged: StagedUpload) -> Sniffed:
-    """Detect the log format; refuse what is not a log (422), deleting the staged file."""
-    sniffed = await sniff_in_pool(store.local_path(staged.key))
+async def form_options(
+    store: LocalStore, staged: StagedUpload, query: ParseOptions, fields: dict[str, str]
+) -> ParseOptions:
+    """Multipart form fields override the query's options; a refusal deletes the file."""
+    if not fields:
+        return query
+    merged = {**query.to_meta(), **fields}
+    try:
+        return await checked_options(
+            resolve(merged.get("format"), merged.get("log_format"), merged.get("zip_members"))
+        )
+    except InvalidInput:
+        store.delete(staged.key)
+        raise
+
+
+async def sniff(
+    store: LocalStore, staged: StagedUpload, options: ParseOptions | None = None
+) -> Sniffed:
+    """Detect the log format (or check the one given); refuse what is not a log (422),
+    deleting the staged file."""
+    sniffed = await sniff_in_pool(store.local_path(staged.key), options)
     if sniffed.error_code is not None:
         store.delete(staged.key)
         raise InvalidInput(

@@ -1,6 +1,7 @@
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import BigInteger, ForeignKey, String
+from sqlalchemy import JSON, BigInteger, ForeignKey, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from headroom.core.db import Base
@@ -25,3 +26,4 @@ class Upload(Base):
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
     expires_at: Mapped[datetime] = mapped_column(UtcDateTime, index=True)
     completed_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    parse_options: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # format, zip members

@@ -8,6 +8,7 @@ from headroom.core.queue import enqueue
 from headroom.datasets import service as dataset_service
 from headroom.datasets import uploads as staging
 from headroom.datasets.schemas import DatasetOut
+from headroom.datasets.sniffing import checked_options
 from headroom.uploads import service
 from headroom.uploads.schemas import UploadCreate, UploadOut
 
@@ -19,17 +20,18 @@ CHUNK_BODY = {
 }
 
 
-@router.post("", response_model=UploadOut, status_code=201)
-def create_upload(
+@router.post("", response_model=UploadOut, status_code=201, responses=error_responses(422))
+async def create_upload(
     body: UploadCreate,
     principal: EditorAccess,
     session: SessionDep,
     store: StoreDep,
     settings: SettingsDep,
 ) -> UploadOut:
-    return service.to_out(
-        service.create(session, store, principal, body, settings.max_upload_bytes)
-    )
+    """Start an upload; `format`/`log_format`/`zip_members` are checked now, used at the end."""
+    options = await checked_options(service.requested_options(body))
+    upload = service.create(session, store, principal, body, settings.max_upload_bytes, options)
+    return service.to_out(upload)
 
 
 @router.get("/{upload_id}", response_model=UploadOut)
@@ -77,13 +79,13 @@ async def complete_upload(
         )
     staged = service.staged_from(store, upload)
     try:
-        sniffed = await staging.sniff(store, staged)
+        sniffed = await staging.sniff(store, staged, service.options_of(upload))
     except Exception:
         session.delete(upload)  # refused: the bytes are gone, so is the session
         session.commit()
         raise
     dataset, job = dataset_service.register_upload(
-        session, store, principal, upload.workspace_id, staged, sniffed
+        session, store, principal, upload.workspace_id, staged, sniffed, service.options_of(upload)
     )
     service.mark_complete(upload, dataset.id)
     session.commit()

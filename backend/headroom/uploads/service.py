@@ -15,7 +15,9 @@ from sqlalchemy.orm import Session
 from headroom.auth.principal import Principal
 from headroom.core.errors import FileTooLarge, HeadroomError, InvalidInput, NotFound
 from headroom.core.storage import LocalStore
+from headroom.datasets import parse_options
 from headroom.datasets import service as dataset_service
+from headroom.datasets.parse_options import ParseOptions
 from headroom.datasets.uploads import StagedUpload, safe_name
 from headroom.uploads.models import Upload
 from headroom.uploads.schemas import CHUNK_BYTES_MAX, UploadCreate, UploadOut
@@ -31,8 +33,22 @@ def to_out(upload: Upload) -> UploadOut:
     return UploadOut.model_validate(upload)
 
 
+def options_of(upload: Upload) -> ParseOptions:
+    return parse_options.from_meta({parse_options.META_KEY: upload.parse_options})
+
+
+def requested_options(body: UploadCreate) -> ParseOptions:
+    """The cheap checks; the router compiles a log_format string (sniffing.checked_options)."""
+    return parse_options.resolve(body.format, body.log_format, body.zip_members)
+
+
 def create(
-    session: Session, store: LocalStore, principal: Principal, body: UploadCreate, max_bytes: int
+    session: Session,
+    store: LocalStore,
+    principal: Principal,
+    body: UploadCreate,
+    max_bytes: int,
+    options: ParseOptions | None = None,
 ) -> Upload:
     workspace_id = dataset_service.resolve_workspace(principal, body.workspace_id)
     dataset_service.require_upload_rights(principal, workspace_id)
@@ -51,6 +67,7 @@ def create(
         offset_bytes=0,
         storage_key=f"uploads/partial/{upload_id}",
         expires_at=datetime.now(UTC) + TTL,
+        parse_options=(options or ParseOptions()).to_meta(),
     )
     session.add(upload)
     store.local_path(upload.storage_key).parent.mkdir(parents=True, exist_ok=True)

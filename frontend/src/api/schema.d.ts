@@ -182,6 +182,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/datasets/formats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Formats
+         * @description The format names an upload may give as `format` (besides `auto`).
+         */
+        get: operations["list_formats_api_v1_datasets_formats_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/datasets/{dataset_id}": {
         parameters: {
             query?: never;
@@ -654,7 +674,8 @@ export interface paths {
         };
         /**
          * Dataset Preset
-         * @description A scenario from the dataset: its workload model, or a replay of its requests.
+         * @description A scenario from the dataset: its workload model, a replay of its requests, or a
+         *     policy page's scenario built from its characterization.
          */
         get: operations["dataset_preset_api_v1_simulations_presets_datasets__dataset_id__get"];
         put?: never;
@@ -807,7 +828,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create Upload */
+        /**
+         * Create Upload
+         * @description Start an upload; `format`/`log_format`/`zip_members` are checked now, used at the end.
+         */
         post: operations["create_upload_api_v1_uploads_post"];
         delete?: never;
         options?: never;
@@ -864,6 +888,27 @@ export interface paths {
         put?: never;
         /** Complete Upload */
         post: operations["complete_upload_api_v1_uploads__upload_id__complete_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workloads/model/scenario": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Scenario From Model
+         * @description A simulation scenario from a workload model document (downloaded, perhaps edited):
+         *     its class profiles, page shapes and service times on the reference cluster.
+         */
+        post: operations["scenario_from_model_api_v1_workloads_model_scenario_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1404,11 +1449,19 @@ export interface components {
             created_at: string;
             /** Format */
             format: string | null;
+            /** Format Confidence */
+            format_confidence?: number | null;
             /** Id */
             id: number;
             job: components["schemas"]["JobOut"] | null;
             /** Name */
             name: string;
+            /**
+             * Notes
+             * @description What the parser noted: the detection's evidence, time conventions (e.g. nginx logs completion times: arrival = completion - duration)
+             */
+            notes?: string[];
+            parse_options?: components["schemas"]["ParseOptionsOut"];
             /** Sha256 */
             sha256: string;
             /** Size Bytes */
@@ -1712,6 +1765,15 @@ export interface components {
              */
             status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
         };
+        /**
+         * KnownFormatsOut
+         * @description `format` values an upload accepts besides `auto`; any other format is given as a
+         *     `log_format` string (Apache LogFormat or nginx log_format).
+         */
+        KnownFormatsOut: {
+            /** Formats */
+            formats: string[];
+        };
         /** LatencyStats */
         LatencyStats: {
             /** Count */
@@ -1784,6 +1846,25 @@ export interface components {
              */
             role: "owner" | "editor" | "viewer";
         };
+        /**
+         * ModelScenarioIn
+         * @description A workload model document (as downloaded from a characterization, perhaps edited)
+         *     to turn into a simulation scenario.
+         */
+        ModelScenarioIn: {
+            /**
+             * Duration S
+             * @description simulated seconds; absent: the model's duration_s
+             */
+            duration_s?: number | null;
+            /**
+             * Model
+             * @description a workload model document, validated against GET /api/v1/workloads/model/schema (a bad one: 422 naming model.<field>)
+             */
+            model: {
+                [key: string]: unknown;
+            };
+        };
         /** NotesIn */
         NotesIn: {
             /** Notes Md */
@@ -1793,6 +1874,24 @@ export interface components {
         NotesOut: {
             /** Notes Html */
             notes_html: string;
+        };
+        /**
+         * ParseOptionsOut
+         * @description How the upload asked to be parsed: `format` a known name (null: detected),
+         *     `log_format` an Apache LogFormat or nginx log_format string, `zip_members` which
+         *     members of a zip archive are read.
+         */
+        ParseOptionsOut: {
+            /** Format */
+            format?: string | null;
+            /** Log Format */
+            log_format?: string | null;
+            /**
+             * Zip Members
+             * @default first
+             * @enum {string}
+             */
+            zip_members: "first" | "all";
         };
         /** Preset */
         Preset: {
@@ -1806,6 +1905,13 @@ export interface components {
             scenario: {
                 [key: string]: unknown;
             };
+            /**
+             * Sweep
+             * @description The comparison the preset is made for (class policies)
+             */
+            sweep?: {
+                [key: string]: unknown;
+            } | null;
         };
         /**
          * PublicReportOut
@@ -2444,6 +2550,16 @@ export interface components {
         };
         /** UploadCreate */
         UploadCreate: {
+            /**
+             * Format
+             * @description A known format name (GET /datasets/formats); null: detect
+             */
+            format?: string | null;
+            /**
+             * Log Format
+             * @description An Apache LogFormat or nginx log_format string
+             */
+            log_format?: string | null;
             /** Name */
             name: string;
             /**
@@ -2453,6 +2569,12 @@ export interface components {
             size_bytes: number;
             /** Workspace Id */
             workspace_id?: number | null;
+            /**
+             * Zip Members
+             * @default first
+             * @enum {string}
+             */
+            zip_members: "first" | "all";
         };
         /** UploadOut */
         UploadOut: {
@@ -2484,6 +2606,7 @@ export interface components {
              * @description Bytes received so far: send the next chunk here
              */
             offset_bytes: number;
+            parse_options?: components["schemas"]["ParseOptionsOut"];
             /** Size Bytes */
             size_bytes: number;
             /** Workspace Id */
@@ -3082,18 +3205,28 @@ export interface operations {
             query?: {
                 workspace_id?: number | null;
                 name?: string | null;
+                /** @description A known format name (GET /datasets/formats); omitted or `auto`: detected */
+                format?: string | null;
+                /** @description An Apache LogFormat or nginx log_format string (instead of `format`) */
+                log_format?: string | null;
+                /** @description Read the first member of a zip archive, or all members concatenated */
+                zip_members?: "first" | "all";
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** @description The log file (plain or .gz): the raw body, or a multipart field `file`. */
+        /** @description The log file (plain or compressed): the raw body, or a multipart field `file` (with optional fields `format`, `log_format`, `zip_members`, which override the query parameters of the same names). */
         requestBody?: {
             content: {
                 "application/octet-stream": string;
                 "multipart/form-data": {
                     /** Format: binary */
                     file: string;
+                    format?: string;
+                    log_format?: string;
+                    /** @enum {string} */
+                    zip_members?: "first" | "all";
                 };
             };
         };
@@ -3145,6 +3278,62 @@ export interface operations {
             };
             /** @description The upload is larger than the limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request or the uploaded file is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_formats_api_v1_datasets_formats_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnownFormatsOut"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or token scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5273,8 +5462,8 @@ export interface operations {
     dataset_preset_api_v1_simulations_presets_datasets__dataset_id__get: {
         parameters: {
             query?: {
-                /** @description model: the workload model of its newest finished characterization; replay: its logged requests (`arrivals: {dataset}`), service times resampled from its response times (`{dist: empirical, dataset}`) */
-                source?: "model" | "replay";
+                /** @description model: the workload model of its newest finished characterization; replay: its logged requests (`arrivals: {dataset}`), service times resampled from its response times (`{dist: empirical, dataset}`); class_policies / virtual_queue: a policy page's scenario from the characterization (hourly rates scaled to the policy's load, the scaling in the description) */
+                source?: "model" | "replay" | "class_policies" | "virtual_queue";
             };
             header?: never;
             path: {
@@ -6327,6 +6516,66 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+        };
+    };
+    scenario_from_model_api_v1_workloads_model_scenario_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ModelScenarioIn"];
+            };
+        };
+        responses: {
+            /** @description The scenario document (`headroom simulate` input) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not signed in, or the token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or token scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_error naming the field, e.g. model.classes.0.share */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

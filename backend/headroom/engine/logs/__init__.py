@@ -15,7 +15,7 @@ invalidate_stale_cache()  # before any kernel module is imported
 
 from .chunks import iter_chunks  # noqa: E402
 from .compression import open_log  # noqa: E402
-from .detect import detect_format  # noqa: E402
+from .detect import check_format, detect_format  # noqa: E402
 from .parse import parse_chunk  # noqa: E402
 from .records import (  # noqa: E402
     REQUEST_SCHEMA,
@@ -35,6 +35,7 @@ __all__ = [
     "ParsedChunk",
     "Reject",
     "UnrecognisedLogError",
+    "check_format",
     "detect_format",
     "iter_chunks",
     "open_log",

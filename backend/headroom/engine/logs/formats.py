@@ -91,3 +91,15 @@ def get_parser(name: str) -> LineParser:
         known = ", ".join(sorted(registry()))
         raise LogInputError("unknown_format", f"unknown log format {name!r}; known: {known}")
     return parser
+
+
+def known_format_names() -> list[str]:
+    """The registered names a user may pick (besides ``auto`` and format strings)."""
+    return sorted(registry())
+
+
+def log_format_name(spec: str) -> str:
+    """The parser name for a user's format string: nginx's `$variables` or Apache's
+    `%directives` (a string with `$` and no `%` is nginx's)."""
+    kind = "nginx" if "$" in spec and "%" not in spec else "apache"
+    return f"{kind}:{spec}"
