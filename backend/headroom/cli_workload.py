@@ -28,6 +28,7 @@ class ParsedLog:
     lines_total: int
     lines_rejected: int
     rejects: list[dict[str, Any]]
+    format_confidence: float | None = None  # the detection's; None when the format was given
 
 
 def format_name(log_format: str, spec: str | None) -> str:
@@ -37,23 +38,26 @@ def format_name(log_format: str, spec: str | None) -> str:
         return log_format
     if log_format != "auto":
         raise InputError("give --format or --log-format, not both")
-    kind = "nginx" if "$" in spec and "%" not in spec else "apache"
-    return f"{kind}:{spec}"
+    from headroom.engine.logs.formats import log_format_name
+
+    return log_format_name(spec)
 
 
-def _detected(path: Path, name: str) -> str:
+def _detected(path: Path, name: str) -> tuple[str, float | None]:
+    """The format and the detection's confidence (None for a format the user named)."""
     from headroom.engine.logs import detect_format, open_log
     from headroom.engine.logs.formats import get_parser
 
     if name != "auto":
         get_parser(name)  # a bad format string fails here, before reading
-        return name
+        return name, None
     with open_log(path) as stream:
         sample = stream.read(SNIFF_BYTES)
     cut = sample.rfind(b"\n")
     if len(sample) == SNIFF_BYTES and cut > 0:
         sample = sample[: cut + 1]
-    return detect_format(sample).format
+    detection = detect_format(sample)
+    return detection.format, detection.confidence
 
 
 def parse_log(path: Path, name: str = "auto") -> ParsedLog:
@@ -63,7 +67,7 @@ def parse_log(path: Path, name: str = "auto") -> ParsedLog:
     from headroom.engine.logs import REQUEST_SCHEMA, iter_chunks, open_log, parse_chunk
     from headroom.engine.logs.records import REJECTS_KEPT
 
-    fmt = _detected(path, name)
+    fmt, confidence = _detected(path, name)
     tables, rejects, lines, rejected = [], [], 0, 0
     with open_log(path) as stream:
         for chunk in iter_chunks(stream):
@@ -76,7 +80,8 @@ def parse_log(path: Path, name: str = "auto") -> ParsedLog:
     table = pl.concat(tables) if tables else pl.DataFrame(schema=REQUEST_SCHEMA)
     if table.height == 0:
         raise ValueError(f"no line of the file could be parsed as {fmt}")
-    return ParsedLog(fmt, table.sort("ts"), lines, rejected, rejects[:REJECTS_KEPT])
+    kept = rejects[:REJECTS_KEPT]
+    return ParsedLog(fmt, table.sort("ts"), lines, rejected, kept, confidence)
 
 
 def _iso(value: Any) -> str | None:
@@ -109,6 +114,7 @@ def parse_report(parsed: ParsedLog) -> dict[str, Any]:
         "latency_p50_s": pct(0.50),
         "latency_p95_s": pct(0.95),
         "latency_p99_s": pct(0.99),
+        "format_confidence": parsed.format_confidence,
     }
 
 
