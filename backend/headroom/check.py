@@ -8,19 +8,27 @@ from typing import Literal
 
 @dataclass(frozen=True)
 class Check:
-    """One limit: `observed` must be at most (`bound` "max") or at least ("min") `limit`."""
+    """One limit: `observed` must be at most (`bound` "max") or at least ("min") `limit`.
+
+    A skipped check (`skipped` says why, e.g. no knee in the baseline) has no figures and
+    neither passes nor fails: `passed` is None."""
 
     name: str
-    limit: float
-    observed: float
+    limit: float | None
+    observed: float | None
     unit: str
     bound: Literal["max", "min"]
+    skipped: str | None = None
 
     @property
-    def passed(self) -> bool:
+    def passed(self) -> bool | None:
+        if self.skipped is not None or self.limit is None or self.observed is None:
+            return None
         return self.observed <= self.limit if self.bound == "max" else self.observed >= self.limit
 
     def describe(self) -> str:
+        if self.passed is None or self.limit is None or self.observed is None:
+            return f"SKIP {self.name}: {self.skipped or 'not evaluated'}"
         sign = {"max": "<=", "min": ">="}[self.bound]
         line = f"{'PASS' if self.passed else 'FAIL'} {self.name}: {self.observed:.4g} {self.unit}"
         if self.passed:
@@ -33,13 +41,16 @@ class Check:
         )
 
     def to_json(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "name": self.name,
             "limit": self.limit,
             "observed": self.observed,
             "unit": self.unit,
             "passed": self.passed,
         }
+        if self.skipped is not None:
+            out["skipped"] = self.skipped
+        return out
 
 
 def p95_limit(label: str, p95_s: float, max_p95_s: float) -> Check:
@@ -57,8 +68,19 @@ def knee_regression(
 ) -> Check:
     """The knee (the load where latency turns up) may fall by at most `max_regression`."""
     limit = baseline_knee_per_s * (1.0 - max_regression)
-    return Check(f"knee load vs baseline ({label})", limit, knee_per_s, "req/s", "min")
+    return Check(_knee_name(label), limit, knee_per_s, "req/s", "min")
+
+
+def knee_skipped(label: str, reason: str) -> Check:
+    """The knee comparison that could not be made (a dataset without a knee)."""
+    return Check(_knee_name(label), None, None, "req/s", "min", skipped=reason)
+
+
+def _knee_name(label: str) -> str:
+    return f"knee load vs baseline ({label})"
 
 
 def verdict(checks: list[Check]) -> dict[str, object]:
-    return {"passed": all(c.passed for c in checks), "checks": [c.to_json() for c in checks]}
+    """Passed unless a check failed (skipped checks do not fail the gate)."""
+    passed = all(c.passed is not False for c in checks)
+    return {"passed": passed, "checks": [c.to_json() for c in checks]}

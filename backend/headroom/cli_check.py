@@ -44,7 +44,10 @@ def check_command(
     max_regression: float,
     as_json: bool,
 ) -> None:
-    """Check a dataset's latency against an SLA (and against a baseline dataset)."""
+    """Check a dataset's latency against an SLA (and against a baseline dataset).
+
+    With --baseline the knee is compared too; when either dataset has no knee, that check
+    is listed as skipped (with the reason) and does not fail the gate."""
     if max_p95_s is None and baseline is None:
         fail("give --max-p95-s SECONDS and/or --baseline DATASET")
     try:
@@ -89,9 +92,22 @@ def _knee_check(
     label: str,
     max_regression: float,
 ) -> list[check.Check]:
-    knee = remote.knee_per_s(http, current, request_class)
-    base_knee = remote.knee_per_s(http, earlier, request_class)
-    if knee is None or base_knee is None:
-        click.echo(f"note: no knee found for {label}; the knee is not compared", err=True)
-        return []
-    return [check.knee_regression(label, knee, base_knee, max_regression)]
+    """The knee comparison, or a skipped check saying which dataset has no knee."""
+    knee, classes = remote.knee_per_s(http, current, request_class)
+    base_knee, base_classes = remote.knee_per_s(http, earlier, request_class)
+    if knee is not None and base_knee is not None:
+        return [check.knee_regression(label, knee, base_knee, max_regression)]
+    key = request_class or "all"
+    described = (
+        (f"dataset {current['id']} ({current['name']})", knee, classes),
+        (f"the baseline, dataset {earlier['id']} ({earlier['name']})", base_knee, base_classes),
+    )
+    reasons = [_no_knee(what, key, found) for what, value, found in described if value is None]
+    return [check.knee_skipped(label, "; ".join(reasons) + ": the knee is not compared")]
+
+
+def _no_knee(dataset: str, key: str, classes: list[str]) -> str:
+    if key in classes:
+        return f"no knee in {dataset}"
+    known = ", ".join(classes) or "none"
+    return f"no class {key!r} in the capacity analysis of {dataset} (it has: {known})"

@@ -301,12 +301,13 @@ def p95_s(http: httpx.Client, dataset: dict[str, Any], request_class: str | None
 
 def knee_per_s(
     http: httpx.Client, dataset: dict[str, Any], request_class: str | None
-) -> float | None:
-    """The load at the knee of the latency curve (default capacity analysis), if any."""
+) -> tuple[float | None, list[str]]:
+    """The load at the knee of the latency curve (default capacity analysis), if any, and
+    the classes that analysis has (a class missing from it has no knee either)."""
     result = _finished(http, dataset["id"], "analyses")
-    entry = (result.get("classes") or {}).get(request_class or "all") or {}
-    knee = entry.get("knee")
-    return None if knee is None else float(knee["load_per_s"])
+    classes = result.get("classes") or {}
+    knee = (classes.get(request_class or "all") or {}).get("knee")
+    return (None if knee is None else float(knee["load_per_s"])), sorted(classes)
 
 
 def _finished(http: httpx.Client, dataset_id: int, kind: str) -> dict[str, Any]:
