@@ -1,4 +1,5 @@
 import { useMemo, useState } from "react";
+import { Link, useInRouterContext } from "react-router";
 import { Banner } from "../../components/Banner";
 import { Button } from "../../components/Button";
 import { Card } from "../../components/Card";
@@ -7,6 +8,7 @@ import { CurveChart } from "../../charts/CurveChart";
 import { formatDecimal, formatRatePerS } from "../../lib/format";
 import styles from "./Capacity.module.css";
 import { responseConfig, responseRows, throughputConfig, throughputRows } from "./concurrencyCharts";
+import { sctRecommendation } from "./recommendations";
 import { poolSentence, type SctReport, type SctServer } from "./sctReport";
 
 interface ConcurrencyViewProps {
@@ -50,6 +52,26 @@ function Figures({ server }: { server: SctServer }) {
   );
 }
 
+/** Concurrency-aware scaling, when SCT found a pool size: the reason with its numbers and a scenario to try. */
+function ScalingRecommendation({ name, server }: { name: string; server: SctServer }) {
+  const routed = useInRouterContext(); // rendered alone (outside a router), the reason stands without its link
+  const rec = sctRecommendation(name, server);
+  if (rec === null) return null;
+  return (
+    <p className={styles.muted} data-testid="sct-scaling-recommendation">
+      {rec.text}
+      {routed && rec.link !== undefined && (
+        <>
+          {" "}
+          <Link to={rec.link.to} state={rec.link.state} data-testid="sct-scaling-link">
+            {rec.link.label} →
+          </Link>
+        </>
+      )}
+    </p>
+  );
+}
+
 /** The SCT model of one trace: per server the scatter, the rational range, Q_lower and the USL. */
 export function ConcurrencyView({ report, chartWidth }: ConcurrencyViewProps) {
   const names = Object.keys(report.servers);
@@ -81,6 +103,7 @@ export function ConcurrencyView({ report, chartWidth }: ConcurrencyViewProps) {
         <p className={styles.poolSentence} data-testid="sct-recommendation">
           {poolSentence(picked, server)}
         </p>
+        <ScalingRecommendation name={picked} server={server} />
         <Figures server={server} />
       </Card>
       <div className={styles.chartGrid}>
