@@ -16,11 +16,12 @@ from headroom.cli_check import check_command, fail
 
 
 class Bar:
-    """A one-line progress bar on stderr, only when stderr is a terminal."""
+    """A one-line progress bar on stderr, only when stderr is a terminal and the command
+    was not asked for --json (machine output stays quiet)."""
 
     def __init__(self, label: str) -> None:
         self.label, self.started = label, time.monotonic()
-        self.enabled = sys.stderr.isatty()
+        self.enabled = sys.stderr.isatty() and not _json_requested()
 
     def show(self, fraction: float, note: str = "") -> None:
         if not self.enabled:
@@ -33,6 +34,11 @@ class Bar:
     def done(self) -> None:
         if self.enabled:
             sys.stderr.write("\n")
+
+
+def _json_requested() -> bool:
+    context = click.get_current_context(silent=True)
+    return bool(context is not None and context.params.get("as_json"))
 
 
 @click.command()

@@ -1,8 +1,10 @@
 """The remote CLI against the real stack: login, a resumable upload killed and resumed,
---wait --json output and exit codes."""
+--wait --json output and exit codes, the progress bar on a terminal (a pseudo-terminal)."""
 
 import json
 import os
+import pty
+import select
 import signal
 import sqlite3
 import subprocess
@@ -99,3 +101,52 @@ def _wait_for_partial_upload(stack: Stack, minimum_bytes: int) -> int:
             return max(sizes)
         time.sleep(0.05)
     raise TimeoutError("the upload never got going")
+
+
+def on_terminal(stack: Stack, *args: str) -> tuple[int, str]:
+    """Runs the CLI with stdin, stdout and stderr on a pseudo-terminal; its exit code and
+    everything it wrote there."""
+    controller, terminal = pty.openpty()
+    process = subprocess.Popen(
+        [*HEADROOM, *args], env=stack.env, stdin=terminal, stdout=terminal, stderr=terminal
+    )
+    os.close(terminal)
+    output = bytearray()
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([controller], [], [], 1.0)
+        try:
+            chunk = os.read(controller, 65536) if ready else b""
+        except OSError:  # EIO: every end of the terminal is closed, the CLI has exited
+            break
+        if ready and not chunk:
+            break
+        output += chunk
+    os.close(controller)
+    return process.wait(30), output.decode(errors="replace")
+
+
+def test_upload_shows_a_progress_bar_on_a_terminal_only(
+    embedded: Stack, sample_log: Path, tmp_path: Path
+) -> None:
+    token = embedded.token_for("tty@example.com", "TTY")
+    embedded.env.update(HEADROOM_URL=embedded.base_url, HEADROOM_TOKEN=token)
+    code, shown = on_terminal(
+        embedded, "upload", str(sample_log), "--wait", "--chunk-bytes", "65536"
+    )
+    assert code == 0, shown
+    assert "\ruploading [" in shown and "\ringesting [" in shown
+    assert f"uploading [{'#' * 30}] 100.0%" in shown  # the last chunk's update
+    assert shown.count("\ruploading [") > 2  # one update per 64 KiB chunk (2.4 MB here)
+    assert "dataset " in shown and ": succeeded" in shown
+    lines = sample_log.read_bytes().splitlines(keepends=True)
+    half = tmp_path / "half.log"
+    half.write_bytes(b"".join(lines[: len(lines) // 2]))
+    code, quiet = on_terminal(embedded, "upload", str(half), "--wait", "--json")
+    assert code == 0, quiet
+    assert "uploading [" not in quiet and "ingesting [" not in quiet
+    assert json.loads(quiet.strip())["status"] == "succeeded"  # the JSON line alone
+    third = tmp_path / "third.log"
+    third.write_bytes(b"".join(lines[: len(lines) // 3]))
+    piped = cli(embedded, "upload", str(third), "--wait")  # stderr is a pipe: no bar
+    assert piped.returncode == 0 and "uploading [" not in piped.stderr + piped.stdout
