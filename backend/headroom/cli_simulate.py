@@ -1,5 +1,7 @@
-"""Local simulation command (no server): `headroom simulate SCENARIO`. A bad scenario exits
-with status 2 and one line on stderr naming the field."""
+"""Local simulation commands (no server): `headroom simulate SCENARIO` (or `--model
+MODEL.json`, a workload model document made into a scenario) and `headroom
+scenario-from-model MODEL.json` (that scenario, printed as YAML). A bad scenario or model
+exits with status 2 and one line on stderr naming the field."""
 
 import json
 from pathlib import Path
@@ -16,23 +18,32 @@ from headroom.cli_analysis import InputError, OneLineCommand
 @click.option("--out", "out_dir", default=None, help="write series.csv and summary.json here")
 @click.option("--json", "as_json", is_flag=True, help="print the JSON summary")
 @click.option("--schema", is_flag=True, help="print the scenario's JSON Schema and exit")
+@click.option("--model", "model", default=None, help="a workload model (JSON) instead of SCENARIO")
+@click.option(
+    "--duration-s", type=click.FloatRange(min=0, min_open=True), default=None, help="with --model"
+)
 def simulate_command(
-    scenario: str | None, seed: int | None, out_dir: str | None, as_json: bool, schema: bool
+    scenario: str | None,
+    seed: int | None,
+    out_dir: str | None,
+    as_json: bool,
+    schema: bool,
+    model: str | None,
+    duration_s: float | None,
 ) -> None:
-    """Run a scenario (YAML or JSON) through the discrete-event simulator."""
+    """Run a scenario (YAML or JSON), or a workload model's, through the simulator."""
     from headroom.engine.sim import ScenarioError, Simulation, load_scenario, scenario_json_schema
     from headroom.simulations.documents import summary
 
     if schema:
         click.echo(json.dumps(scenario_json_schema(), indent=2))
         return
-    if scenario is None:
-        raise InputError("missing SCENARIO (a YAML or JSON file), or give --schema")
+    source = _source(scenario, model, duration_s)
     try:
-        loaded = load_scenario(_read(scenario))
+        loaded = load_scenario(_model_scenario(model, duration_s) if model else _read(source))
         result = Simulation(loaded).run(seed)
     except (ScenarioError, KeyError) as error:
-        raise InputError(f"{scenario}: {error}") from error
+        raise InputError(f"{source}: {error}") from error
     document = summary(result)
     if out_dir is not None:
         _write_out(Path(out_dir), document, result.series.downsample())
@@ -40,6 +51,46 @@ def simulate_command(
         click.echo(json.dumps(document, indent=2, allow_nan=False))
     else:
         click.echo(_text(document))
+
+
+def _source(scenario: str | None, model: str | None, duration_s: float | None) -> str:
+    if scenario is not None and model is not None:
+        raise InputError("give SCENARIO or --model, not both")
+    if duration_s is not None and model is None:
+        raise InputError("--duration-s goes with --model (a scenario has its own duration_s)")
+    found = scenario or model
+    if found is None:
+        raise InputError("missing SCENARIO (a YAML or JSON file), or give --model or --schema")
+    return found
+
+
+def _model_scenario(path: str, duration_s: float | None) -> dict[str, Any]:
+    """The scenario a workload model file becomes; InputError naming the model's field."""
+    from headroom.engine.sim.presets import from_workload_model
+    from headroom.engine.workload.model import ModelError
+
+    try:
+        return from_workload_model(_read(path), duration_s=duration_s)
+    except ModelError as error:
+        raise InputError(f"{path}: {error}") from error
+
+
+@click.command("scenario-from-model", cls=OneLineCommand)
+@click.argument("model")
+@click.option(
+    "--duration-s", type=click.FloatRange(min=0, min_open=True), default=None, help="simulated s"
+)
+@click.option("--json", "as_json", is_flag=True, help="print JSON instead of YAML")
+def scenario_from_model_command(model: str, duration_s: float | None, as_json: bool) -> None:
+    """Print the scenario a workload model (JSON, e.g. downloaded from a characterization)
+    becomes: its class profiles, pages and service times on the reference cluster."""
+    import yaml
+
+    document = _model_scenario(model, duration_s)
+    if as_json:
+        click.echo(json.dumps(document, indent=2))
+    else:
+        click.echo(yaml.safe_dump(document, sort_keys=False), nl=False)
 
 
 def _read(path: str) -> str:
@@ -116,4 +167,4 @@ def _class_lines(document: dict[str, Any]) -> list[str]:
     return lines
 
 
-COMMANDS = (simulate_command,)
+COMMANDS = (simulate_command, scenario_from_model_command)

@@ -23,11 +23,12 @@ from headroom.core.settings import REPO_ROOT, Settings
 from headroom.core.storage import open_store
 from headroom.datasets import service as dataset_service
 from headroom.datasets import uploads
+from headroom.datasets.models import Dataset
 from headroom.datasets.sniffing import sniff_file
 from headroom.engine.capacity import synth
 from headroom.jobs.models import Job, JobStatus
 from headroom.jobs.runner import Body, ingest_body, run_job
-from headroom.simulations import demo_runs
+from headroom.simulations import demo_runs, scenarios
 from headroom.simulations.service import SIM_TASK
 from headroom.workloads import service as workloads_service
 from headroom.workloads.run import characterize_body
@@ -49,11 +50,11 @@ def seed_demo(settings: Settings, email: str, password: str, sample: Path | None
     _analyse(settings, principal, trace_id, SctParamsIn())
     for dataset_id in (sample_id, synthetic_id):
         _characterize(settings, principal, dataset_id)
-    # The policy pages' simulations (a 20-run sweep and a pair) go to the worker: the app
-    # comes up at once and the pages show their progress instead of delaying the start.
-    for job_id in demo_runs.create_missing(
-        settings, principal, workspace_id, demo_runs.demo_runs()
-    ):
+    # The policy pages' simulations (a 20-run sweep and a pair, from the sample log's
+    # characterization) go to the worker: the app comes up at once and the pages show
+    # their progress instead of delaying the start.
+    runs = _policy_runs(settings, sample_id)
+    for job_id in demo_runs.create_missing(settings, principal, workspace_id, runs):
         enqueue(settings, SIM_TASK, job_id)
     return f"{sample.name}, {SYNTHETIC_NAME} and {TRACE_NAME}"
 
@@ -136,6 +137,13 @@ def _characterize(settings: Settings, principal: Principal, dataset_id: int) -> 
         _, job = workloads_service.create(session, principal, dataset_id, None)
         job_id = job.id if job else None
     _run(settings, job_id, characterize_body, "the demo workload characterization failed")
+
+
+def _policy_runs(settings: Settings, dataset_id: int) -> list[demo_runs.DemoRun]:
+    with session_scope(settings.resolved_database_url()) as session:
+        dataset = session.get(Dataset, dataset_id)
+        name = dataset.name if dataset is not None else f"dataset {dataset_id}"
+        return demo_runs.demo_runs(scenarios.characterization(session, dataset_id), name)
 
 
 def _run(settings: Settings, job_id: int | None, body: Body, failure: str) -> None:

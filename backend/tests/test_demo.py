@@ -8,9 +8,13 @@ from headroom.analyses.models import Analysis
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
 from headroom.datasets.models import Dataset
-from headroom.demo import TRACE_NAME, seed_demo
+from headroom.demo import DEFAULT_SAMPLE, TRACE_NAME, seed_demo
 from headroom.jobs import repository as job_repository
 from headroom.jobs.models import Job
+from headroom.jobs.runner import run_job
+from headroom.simulations.demo_runs import BARE_PREFIX, QUEUED_PREFIX, SWEEP_PREFIX
+from headroom.simulations.models import SimulationRun
+from headroom.simulations.run import simulation_body
 
 
 def test_demo_seeds_three_ready_datasets_and_two_analyses_and_is_idempotent(
@@ -39,3 +43,30 @@ def test_demo_seeds_three_ready_datasets_and_two_analyses_and_is_idempotent(
         # rounded kink within 2 levels (test_cap_sct states why)
         assert abs(servers["app-1"]["q_lower"] - 10) <= 2
         assert abs(servers["app-2"]["q_lower"] - 20) <= 2
+
+
+def test_demo_policy_runs_come_from_the_demo_dataset_and_have_results(settings: Settings) -> None:
+    """The policy pages' runs are built from the sample log's characterization (named for
+    it, with the scaling stated) and, run as the worker runs them, have results: the
+    sweep's 20 rows with per-class figures, the queue's discovery with nothing dropped."""
+    seed_demo(settings, "demo-runs@example.com", "demo-password", None)
+    with session_scope(settings.resolved_database_url()) as session:
+        runs = list(session.scalars(select(SimulationRun).order_by(SimulationRun.id)))
+        named = [(r.name, r.job_id) for r in runs]
+    prefixes = [SWEEP_PREFIX, QUEUED_PREFIX, BARE_PREFIX]
+    assert [n.split("· ")[0] + "· " for n, _ in named] == prefixes
+    assert all(DEFAULT_SAMPLE.name in n and "busiest hour" in n for n, _ in named)
+    results = []
+    for _, job_id in named:
+        run_job(settings, job_id, simulation_body)
+        with session_scope(settings.resolved_database_url()) as session:
+            job = session.get(Job, job_id)
+            assert job is not None and job.status == "succeeded", job and job.error_message
+            stored = job_repository.result_for_job(session, job_id)
+            assert stored is not None
+            results.append(stored.document)
+    sweep, queued, bare = results
+    assert len(sweep["runs"]) == 20 and all(len(r["classes"]) == 4 for r in sweep["runs"])
+    assert queued["admission"]["dropped"] == 0
+    assert queued["admission"]["capacity_estimate_per_s"] is not None
+    assert bare["admission_series"] is None

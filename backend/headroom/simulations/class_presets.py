@@ -67,11 +67,13 @@ def admission_for(policy: str, limits: dict[str, Any] | None = None) -> dict[str
     return {"policy": policy, **(limits or PARTITION_LIMITS)}
 
 
-def class_policies_sweep(loads_per_s: list[float] | None = None) -> dict[str, Any]:
+def class_policies_sweep(
+    loads_per_s: list[float] | None = None, limits: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The comparison as one sweep: the admission block x the offered load."""
     return {
         "path": "admission",
-        "values": [admission_for(p) for p in CLASS_POLICIES],
+        "values": [admission_for(p, limits) for p in CLASS_POLICIES],
         "second": {
             "path": "workload.arrivals.rate_per_s",
             "values": loads_per_s or CLASS_POLICIES_LOADS_PER_S,
@@ -105,3 +107,31 @@ def virtual_queue() -> dict[str, Any]:
 def with_virtual_queue(scenario: dict[str, Any]) -> dict[str, Any]:
     """The scenario with a discovering virtual queue in front of it."""
     return {**scenario, "admission": {"policy": "virtual_queue", "capacity": "discover"}}
+
+
+def virtual_queue_server_text(scenario: dict[str, Any]) -> str:
+    """The server of a virtual-queue scenario in words, from its numbers."""
+    cluster = scenario["cluster"]
+    service_s = float(scenario["workload"]["service_s"]["value"])
+    capacity = cluster["cores"] / service_s
+    return (
+        f"one {cluster['cores']}-core PS VM of {service_s * 1000:g} ms per request "
+        f"(configured capacity {capacity:g} req/s, a pool of {cluster['pool_limit']})"
+    )
+
+
+def _rate_text(rate_per_s: float) -> str:
+    return f"{rate_per_s:g} req/s"
+
+
+def virtual_queue_description(scenario: dict[str, Any]) -> str:
+    """The preset's description, read from its profile (so the two cannot disagree): each
+    step as "<rate> from <t> s", a step shorter than a minute as a burst."""
+    profile = scenario["workload"]["arrivals"]["profile"]
+    ends = [t for t, _ in profile[1:]] + [scenario["duration_s"]]
+    parts = []
+    for (t_s, rate), end_s in zip(profile, ends, strict=True):
+        span = f"{end_s - t_s:g} s"
+        kind = "a burst of " if end_s - t_s < 60 else ""
+        parts.append(f"{kind}{_rate_text(rate)} for {span} (from {t_s:g} s)")
+    return f"{'; then '.join(parts)}; on {virtual_queue_server_text(scenario)}."

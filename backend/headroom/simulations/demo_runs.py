@@ -1,9 +1,11 @@
-"""The policy pages' demo results (issue 7), so they show real simulated results on a first
-visit: one class-policies sweep (the four admission policies x five loads on the four-class
-preset; the sweep keeps every run, so K(t) is read from its DynamicPart and StaticPart
-runs), and the virtual-queue pair (with a discovering queue, and without a stage). Named
-with the pages' prefixes (ClassPoliciesPage.tsx, VirtualQueuePage.tsx); each is created
-once per workspace."""
+"""The policy pages' demo results (issue 7), so they show real simulated results for the demo
+dataset on a first visit: built from its characterization by dataset_policies.py (its
+hourly arrival rates, request mix and service times, scaled to a load that exercises the
+policy; the scaling is in each run's name). One class-policies sweep (the four admission
+policies x five loads; the sweep keeps every run, so K(t) is read from its DynamicPart and
+StaticPart runs), and the virtual-queue pair (with a discovering queue, and without a
+stage). Named with the pages' prefixes (ClassPoliciesPage.tsx, VirtualQueuePage.tsx);
+each is created once per workspace."""
 
 from dataclasses import dataclass
 from typing import Any
@@ -13,7 +15,7 @@ from sqlalchemy import select
 from headroom.auth.principal import Principal
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
-from headroom.simulations import class_presets, service
+from headroom.simulations import class_presets, dataset_policies, service
 from headroom.simulations.models import SimulationRun
 from headroom.simulations.schemas import SimulationIn, SweepIn
 
@@ -33,15 +35,20 @@ def _shortened(scenario: dict[str, Any], duration_s: float | None) -> dict[str, 
 
 
 def demo_runs(
-    class_duration_s: float | None = None, queue_duration_s: float | None = None
+    characterization: dict[str, Any],
+    dataset_name: str,
+    class_duration_s: float | None = None,
+    queue_duration_s: float | None = None,
 ) -> list[DemoRun]:
     """The runs in the order the pages read them (durations overridable for tests)."""
-    classes = _shortened(class_presets.class_policies(), class_duration_s)
-    queue = _shortened(class_presets.virtual_queue(), queue_duration_s)
+    classes = dataset_policies.class_policies_from(characterization, dataset_name)
+    queue = dataset_policies.virtual_queue_from(characterization, dataset_name)
+    sweep_scenario = _shortened(classes.scenario, class_duration_s)
+    bare = _shortened(queue.scenario, queue_duration_s)
     return [
-        DemoRun(f"{SWEEP_PREFIX}{classes['name']}", classes, class_presets.class_policies_sweep()),
-        DemoRun(f"{QUEUED_PREFIX}{queue['name']}", class_presets.with_virtual_queue(queue)),
-        DemoRun(f"{BARE_PREFIX}{queue['name']}", {**queue, "admission": {"policy": "none"}}),
+        DemoRun(f"{SWEEP_PREFIX}{sweep_scenario['name']}", sweep_scenario, classes.sweep),
+        DemoRun(f"{QUEUED_PREFIX}{bare['name']}", class_presets.with_virtual_queue(bare)),
+        DemoRun(f"{BARE_PREFIX}{bare['name']}", {**bare, "admission": {"policy": "none"}}),
     ]
 
 

@@ -82,18 +82,23 @@ def dataset_preset(
     principal: CurrentPrincipal,
     session: SessionDep,
     source: Annotated[
-        Literal["model", "replay"],
+        Literal["model", "replay", "class_policies", "virtual_queue"],
         Query(
             description="model: the workload model of its newest finished characterization; "
             "replay: its logged requests (`arrivals: {dataset}`), service times resampled "
-            "from its response times (`{dist: empirical, dataset}`)"
+            "from its response times (`{dist: empirical, dataset}`); class_policies / "
+            "virtual_queue: a policy page's scenario from the characterization (hourly "
+            "rates scaled to the policy's load, the scaling in the description)"
         ),
     ] = "model",
 ) -> Preset:
-    """A scenario from the dataset: its workload model, or a replay of its requests."""
+    """A scenario from the dataset: its workload model, a replay of its requests, or a
+    policy page's scenario built from its characterization."""
     if source == "replay":
         return scenarios.dataset_replay_preset(session, principal, dataset_id)
-    return scenarios.dataset_preset(session, principal, dataset_id)
+    if source == "model":
+        return scenarios.dataset_preset(session, principal, dataset_id)
+    return scenarios.dataset_policy_preset(session, principal, dataset_id, source)
 
 
 @router.get("/scenarios", response_model=SavedScenarioList)

@@ -11,7 +11,7 @@ from headroom.datasets.models import DatasetStatus
 from headroom.engine.sim.presets import from_workload_model, reference, replay
 from headroom.engine.sim.scenario import ScenarioError, load_scenario
 from headroom.engine.workload.model import ModelError
-from headroom.simulations import class_presets, references, repository
+from headroom.simulations import class_presets, dataset_policies, references, repository
 from headroom.simulations.models import SavedScenario
 from headroom.simulations.schemas import Preset, SavedScenarioIn, SavedScenarioUpdate
 from headroom.workloads import repository as workload_repository
@@ -114,8 +114,7 @@ def presets() -> list[Preset]:
         Preset(
             id="virtual-queue",
             name="One 100 req/s server in overload (virtual queue)",
-            description="130 req/s for 5 minutes, then 60 req/s with a 10 s burst of "
-            "300 req/s, on one PS VM of configured capacity 100 req/s.",
+            description=class_presets.virtual_queue_description(class_presets.virtual_queue()),
             scenario=class_presets.virtual_queue(),
         ),
     ]
@@ -124,14 +123,45 @@ def presets() -> list[Preset]:
 def dataset_preset(session: Session, principal: Principal, dataset_id: int) -> Preset:
     """The dataset's newest finished characterization as a scenario."""
     dataset = dataset_service.get_visible(session, principal, dataset_id)
+    return _model_preset(dataset.id, dataset.name, characterization(session, dataset.id)["model"])
+
+
+def characterization(session: Session, dataset_id: int) -> dict[str, Any]:
+    """The dataset's newest finished characterization (the whole result document)."""
     rows, _ = workload_repository.page_for_dataset(session, dataset_id, 50, 0)
     for item in rows:
         result = workload_service.result_of(session, item)
         if result is not None:
-            return _model_preset(dataset.id, dataset.name, result["model"])
+            return result
     raise NotFound(
         f"dataset {dataset_id} has no finished workload characterization: characterize it first",
         field="dataset_id",
+    )
+
+
+POLICY_PRESETS = {
+    "class_policies": ("class-policies", "Class policies", dataset_policies.class_policies_from),
+    "virtual_queue": ("virtual-queue", "Virtual queue", dataset_policies.virtual_queue_from),
+}
+
+
+def dataset_policy_preset(
+    session: Session, principal: Principal, dataset_id: int, kind: str
+) -> Preset:
+    """A policy page's scenario (and, for the class policies, its sweep) built from the
+    dataset's characterization: its hourly arrival rates, classes and service times."""
+    dataset = dataset_service.get_visible(session, principal, dataset_id)
+    suffix, label, build = POLICY_PRESETS[kind]
+    try:
+        built = build(characterization(session, dataset.id), dataset.name)
+    except (KeyError, ValueError, TypeError) as error:
+        raise InvalidInput("invalid_workload_model", f"the characterization: {error}") from None
+    return Preset(
+        id=f"dataset-{dataset.id}-{suffix}",
+        name=f"{label} from dataset {dataset.name}",
+        description=built.description,
+        scenario=built.scenario,
+        sweep=built.sweep,
     )
 
 

@@ -114,6 +114,9 @@ class Preset(BaseModel):
     name: str
     description: str
     scenario: dict[str, Any]
+    sweep: dict[str, Any] | None = Field(
+        default=None, description="The comparison the preset is made for (class policies)"
+    )
 
 
 class SweepRunOut(BaseModel):

@@ -12,6 +12,7 @@ from headroom.workloads.schemas import (
     CharacterizationOut,
     CharacterizationPage,
     DatasetRulesOut,
+    ModelScenarioIn,
     RulesSaved,
 )
 
@@ -132,6 +133,19 @@ def get_rules_schema(principal: CurrentPrincipal) -> dict[str, Any]:
 def get_model_schema(principal: CurrentPrincipal) -> dict[str, Any]:
     """The JSON Schema of the workload model document (versioned)."""
     return workload_model_schema()
+
+
+@router.post(
+    "/workloads/model/scenario",
+    responses={
+        200: {"description": "The scenario document (`headroom simulate` input)"},
+        422: {"description": "validation_error naming the field, e.g. model.classes.0.share"},
+    },
+)
+def scenario_from_model(body: ModelScenarioIn, principal: CurrentPrincipal) -> dict[str, Any]:
+    """A simulation scenario from a workload model document (downloaded, perhaps edited):
+    its class profiles, page shapes and service times on the reference cluster."""
+    return service.scenario_from_model(body.model, body.duration_s)
 
 
 @router.get("/workloads/rules/default")

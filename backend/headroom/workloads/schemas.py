@@ -49,3 +49,18 @@ class RulesSaved(BaseModel):
 
     rules: DatasetRulesOut
     characterization: CharacterizationOut
+
+
+class ModelScenarioIn(BaseModel):
+    """A workload model document (as downloaded from a characterization, perhaps edited)
+    to turn into a simulation scenario."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    model: dict[str, Any] = Field(
+        description="a workload model document, validated against "
+        "GET /api/v1/workloads/model/schema (a bad one: 422 naming model.<field>)"
+    )
+    duration_s: float | None = Field(
+        None, gt=0, description="simulated seconds; absent: the model's duration_s"
+    )

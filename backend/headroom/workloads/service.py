@@ -12,10 +12,12 @@ from headroom.analyses.service import RERUN, AnalysisConflict, DatasetNotReady
 from headroom.auth.models import User
 from headroom.auth.principal import Principal
 from headroom.auth.schemas import UserRef
-from headroom.core.errors import NotFound, NotReady
+from headroom.core.errors import InvalidInput, NotFound, NotReady
 from headroom.datasets import service as dataset_service
 from headroom.datasets.models import DatasetStatus
+from headroom.engine.sim.presets import from_workload_model
 from headroom.engine.workload import Rules, default_rules
+from headroom.engine.workload.model import ModelError
 from headroom.jobs import repository as job_repository
 from headroom.jobs import service as job_service
 from headroom.jobs.models import Job, JobStatus
@@ -183,3 +185,14 @@ def current(session: Session, principal: Principal, dataset_id: int) -> Characte
     if item is None:
         raise NotFound(f"dataset {dataset_id} has no characterization under its rules yet")
     return item
+
+
+def scenario_from_model(model: dict[str, Any], duration_s: float | None) -> dict[str, Any]:
+    """The scenario document a workload model becomes (engine.sim.presets): 422 naming the
+    model's field when the document is not a valid workload model."""
+    try:
+        return from_workload_model(model, duration_s=duration_s)
+    except ModelError as error:
+        path, _, message = str(error).partition(": ")
+        field = "model" if path == "(document)" else f"model.{path}"
+        raise InvalidInput("validation_error", f"{field}: {message}", field=field) from None

@@ -87,6 +87,7 @@ RULES: dict[tuple[str, str], Rule] = {
     ),
     ("GET", f"{V1}/workloads/rules/schema"): r("signed_in", False),
     ("GET", f"{V1}/workloads/model/schema"): r("signed_in", False),
+    ("POST", f"{V1}/workloads/model/scenario"): r("signed_in", False),
     ("GET", f"{V1}/workloads/rules/default"): r("signed_in", False),
     # simulations
     ("POST", f"{V1}/simulations"): r("editor", False),

@@ -10,7 +10,7 @@ import pytest
 from headroom.core.settings import Settings
 from headroom.engine.capacity.partitions import static_partition
 from headroom.engine.sim.scenario import load_scenario
-from headroom.simulations import class_presets, sweep
+from headroom.simulations import class_presets, scenarios, sweep
 from support.factories import member, signed_in
 
 
@@ -59,3 +59,19 @@ def test_presets_are_served(settings: Settings, preset_id: str) -> None:
     presets = client.get("/api/v1/simulations/presets").json()
     preset = next(p for p in presets if p["id"] == preset_id)
     load_scenario(preset["scenario"])
+
+
+def test_virtual_queue_description_states_the_scenarios_numbers() -> None:
+    """The served description names every step of the profile (rate, length, start) and the
+    server's configured capacity, computed here from the scenario itself."""
+    scenario = class_presets.virtual_queue()
+    served = next(p for p in scenarios.presets() if p.id == "virtual-queue")
+    assert served.scenario == scenario
+    profile = scenario["workload"]["arrivals"]["profile"]
+    ends = [t for t, _ in profile[1:]] + [scenario["duration_s"]]
+    for (t_s, rate), end_s in zip(profile, ends, strict=True):
+        assert f"{rate:g} req/s for {end_s - t_s:g} s (from {t_s:g} s)" in served.description
+    assert f"a burst of {max(r for _, r in profile):g} req/s" in served.description
+    capacity = scenario["cluster"]["cores"] / scenario["workload"]["service_s"]["value"]
+    assert f"configured capacity {capacity:g} req/s" in served.description
+    assert "130" not in served.description and "300 req/s" not in served.description

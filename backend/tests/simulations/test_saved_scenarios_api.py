@@ -150,3 +150,31 @@ def test_a_dataset_without_a_characterization_has_no_preset(settings: Settings) 
     response = client.get(f"/api/v1/simulations/presets/datasets/{created.json()['id']}")
     assert response.status_code == 404
     assert "characterize it first" in response.json()["error"]["message"]
+
+
+def test_the_dataset_policy_presets_come_from_its_characterization(settings: Settings) -> None:
+    """source=class_policies / virtual_queue: the policy pages' scenarios from the dataset,
+    named for it with the scaling stated; the class-policies one carries its sweep."""
+    client = signed_in(settings, member(settings, "jp@example.com", "Sim"))
+    dataset_id = _characterized_dataset(client, settings)
+    url = f"/api/v1/simulations/presets/datasets/{dataset_id}"
+    classes = client.get(url, params={"source": "class_policies"})
+    assert classes.status_code == 200, classes.text
+    preset = classes.json()
+    assert preset["id"] == f"dataset-{dataset_id}-class-policies"
+    assert (
+        "synth.log" in preset["scenario"]["name"] and "1.4x capacity" in preset["scenario"]["name"]
+    )
+    assert {c["user"] for c in preset["scenario"]["workload"]["classes"]} == {"top", "normal"}
+    assert [v["policy"] for v in preset["sweep"]["values"]] == [
+        "none",
+        "switch_adm",
+        "static_part",
+        "dynamic_part",
+    ]
+    assert len(preset["sweep"]["second"]["values"]) == 5
+    queue = client.get(url, params={"source": "virtual_queue"}).json()
+    assert queue["id"] == f"dataset-{dataset_id}-virtual-queue" and queue["sweep"] is None
+    assert "busiest hour is 130 req/s" in queue["description"]
+    for scenario in (preset["scenario"], queue["scenario"]):
+        load_scenario(scenario)

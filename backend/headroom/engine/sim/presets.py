@@ -77,13 +77,16 @@ def reference() -> dict[str, Any]:
     return copy.deepcopy(REFERENCE)
 
 
-def from_workload_model(model: Mapping[str, Any], name: str) -> dict[str, Any]:
+def from_workload_model(
+    model: Mapping[str, Any] | str, name: str | None = None, duration_s: float | None = None
+) -> dict[str, Any]:
     """A scenario replaying a workload model (workload.md) on the reference cluster:
-    the model's per-class arrival profiles, page shapes and service times, its duration."""
+    the model's per-class arrival profiles, page shapes and service times, its duration
+    (or ``duration_s``). Raises ModelError naming the model's field."""
     workload_model = load_workload_model(model)
     scenario = reference()
-    scenario["name"] = f"{name} (workload model)"
-    scenario["duration_s"] = workload_model.duration_s
+    scenario["name"] = f"{name or workload_model.name} (workload model)"
+    scenario["duration_s"] = duration_s or workload_model.duration_s
     scenario["workload"] = workload_model.scenario_workload(service_s=DEFAULT_SERVICE_S)
     return scenario
 
