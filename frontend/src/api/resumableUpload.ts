@@ -15,6 +15,8 @@ const RETRIES = 5;
 interface UploadSession {
   id: string;
   offset_bytes: number;
+  /** true when a session remembered from an earlier page was picked up again */
+  resumed?: boolean;
 }
 
 interface XhrReply {
@@ -64,13 +66,18 @@ export function resumeKey(file: File, workspaceId: number | null): string {
   return `headroom.upload:${workspaceId ?? "-"}:${file.name}:${file.size}:${file.lastModified}`;
 }
 
-async function openSession(file: File, workspaceId: number | null, signal?: AbortSignal): Promise<UploadSession> {
+async function openSession(
+  file: File,
+  workspaceId: number | null,
+  signal?: AbortSignal,
+  parse: Record<string, string> = {},
+): Promise<UploadSession> {
   const remembered = localStorage.getItem(resumeKey(file, workspaceId));
   if (remembered !== null) {
     const reply = await xhr({ method: "GET", url: `${API_PREFIX}/uploads/${remembered}`, signal });
-    if (reply.status === 200) return reply.body as UploadSession;
+    if (reply.status === 200) return { ...(reply.body as UploadSession), resumed: true };
   }
-  const body = JSON.stringify({ name: file.name, size_bytes: file.size, workspace_id: workspaceId });
+  const body = JSON.stringify({ name: file.name, size_bytes: file.size, workspace_id: workspaceId, ...parse });
   const headers = { "Content-Type": "application/json" };
   const reply = await xhr({ method: "POST", url: `${API_PREFIX}/uploads`, body, headers, signal });
   const session = okBody(reply) as UploadSession;
@@ -107,6 +114,7 @@ async function sendChunk(
   onUploaded: (loaded: number) => void,
   signal: AbortSignal | undefined,
   retryDelayMs: number,
+  onReconnect: (offset: number) => void = () => undefined,
 ): Promise<number> {
   const checksum = await sha256Hex(chunk);
   const headers: Record<string, string> = { "Content-Type": "application/octet-stream" };
@@ -115,6 +123,7 @@ async function sendChunk(
   for (let attempt = 0; ; attempt++) {
     try {
       const reply = await xhr({ method: "PUT", url, body: chunk, headers, onUploaded, signal });
+      if (attempt > 0 && reply.status < 500) onReconnect(reply.status === 409 ? (serverOffset(reply) ?? offset) : offset);
       if (reply.status === 409) return serverOffset(reply) ?? offset; // resume where the server is
       if (reply.status < 500) return (okBody(reply) as UploadSession).offset_bytes;
     } catch (error) {
@@ -139,14 +148,18 @@ export interface ResumableOptions extends UploadOptions {
 
 export async function resumableUpload(options: ResumableOptions): Promise<UploadResult> {
   const { file, workspaceId, onProgress, signal, chunkBytes = CHUNK_BYTES, retryDelayMs = 1000 } = options;
-  const session = await openSession(file, workspaceId, signal);
+  const session = await openSession(file, workspaceId, signal, options.parse);
   let offset = session.offset_bytes;
+  const resume = (fromBytes: number, reason: "reload" | "reconnect") =>
+    options.onResume?.({ fromBytes, totalBytes: file.size, reason });
+  if (session.resumed === true && offset > 0) resume(offset, "reload");
+  const onReconnect = (at: number) => resume(at, "reconnect");
   while (offset < file.size) {
     const start = offset;
     onProgress?.({ loadedBytes: start, totalBytes: file.size });
     const chunk = file.slice(start, Math.min(start + chunkBytes, file.size));
     const report = (loaded: number) => onProgress?.({ loadedBytes: start + loaded, totalBytes: file.size });
-    offset = await sendChunk(session, start, chunk, report, signal, retryDelayMs);
+    offset = await sendChunk(session, start, chunk, report, signal, retryDelayMs, onReconnect);
   }
   onProgress?.({ loadedBytes: file.size, totalBytes: file.size });
   const reply = await xhr({ method: "POST", url: `${API_PREFIX}/uploads/${session.id}/complete`, signal });

@@ -18,17 +18,29 @@ export interface UploadResult {
   created: boolean;
 }
 
+/** A resumable upload went on from `fromBytes` after a reload (a remembered session) or a
+ * dropped connection (a chunk sent again). */
+export interface UploadResume {
+  fromBytes: number;
+  totalBytes: number;
+  reason: "reload" | "reconnect";
+}
+
 export interface UploadOptions {
   file: File;
   workspaceId: number | null;
   onProgress?: (progress: UploadProgress) => void;
   signal?: AbortSignal;
+  /** How to parse the file: `format`, `log_format`, `zip_members` (omitted: detect). */
+  parse?: Record<string, string>;
+  onResume?: (resume: UploadResume) => void;
 }
 
-export function uploadUrl(fileName: string, workspaceId: number | null): string {
+export function uploadUrl(fileName: string, workspaceId: number | null, parse: Record<string, string> = {}): string {
   const params = new URLSearchParams();
   if (workspaceId !== null) params.set("workspace_id", String(workspaceId));
   params.set("name", fileName);
+  for (const [key, value] of Object.entries(parse)) params.set(key, value);
   return `${API_PREFIX}/datasets?${params.toString()}`;
 }
 
@@ -50,10 +62,10 @@ export function uploadDataset(options: UploadOptions): Promise<UploadResult> {
   return options.file.size > RESUMABLE_FROM_BYTES ? resumableUpload(options) : uploadWhole(options);
 }
 
-function uploadWhole({ file, workspaceId, onProgress, signal }: UploadOptions): Promise<UploadResult> {
+function uploadWhole({ file, workspaceId, onProgress, signal, parse }: UploadOptions): Promise<UploadResult> {
   return new Promise<UploadResult>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open("POST", uploadUrl(file.name, workspaceId));
+    xhr.open("POST", uploadUrl(file.name, workspaceId, parse));
     xhr.withCredentials = true;
     xhr.setRequestHeader("Content-Type", "application/octet-stream");
     xhr.setRequestHeader("Accept", "application/json");

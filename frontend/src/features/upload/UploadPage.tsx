@@ -1,4 +1,6 @@
+import { useState } from "react";
 import { Link } from "react-router";
+import type { UploadResume } from "../../api/upload";
 import { Banner } from "../../components/Banner";
 import { Button } from "../../components/Button";
 import { Card } from "../../components/Card";
@@ -11,7 +13,10 @@ import { JobProgress } from "../jobs/JobProgress";
 import { jobFailureHint } from "../jobs/jobFailure";
 import { useCanWrite } from "../workspaces/useRole";
 import { useWorkspace } from "../workspaces/workspaceContext";
+import { AdvancedOptions } from "./AdvancedOptions";
+import { resumeText } from "./resume";
 import { DropZone } from "./DropZone";
+import { AUTO_PARSE, type ParseChoice } from "./formats";
 import { uploadStats, type FileInfo, type UploadState } from "./uploadMachine";
 import { useUpload } from "./useUpload";
 import styles from "./UploadPage.module.css";
@@ -21,11 +26,24 @@ function UploadBar({ state }: { state: UploadState }) {
     const s = uploadStats(state);
     const sent = `${formatBytes(state.loadedBytes)} of ${formatBytes(state.totalBytes)}`;
     const rate = s.bytesPerS === null ? "" : ` · ${formatByteRate(s.bytesPerS)} · ${formatEta(s.etaS)}`;
-    return <ProgressBar value={s.fraction} label="Uploading" caption={sent + rate} testId="upload-progress" />;
+    return (
+      <>
+        <ProgressBar value={s.fraction} label="Uploading" caption={sent + rate} testId="upload-progress" />
+        {state.resume !== undefined && <ResumeNote resume={state.resume} />}
+      </>
+    );
   }
   if (state.phase === "idle" || state.phase === "failed") return null;
   const caption = `${formatBytes(state.file.sizeBytes)} sent`;
   return <ProgressBar value={1} label="Uploaded" caption={caption} tone="success" testId="upload-progress" />;
+}
+
+function ResumeNote({ resume }: { resume: UploadResume }) {
+  return (
+    <p className={styles.resumed} data-testid="upload-resumed" role="status">
+      {resumeText(resume)}
+    </p>
+  );
 }
 
 function FileHeader({ file }: { file: FileInfo }) {
@@ -105,6 +123,7 @@ function ViewerNotice({ workspace }: { workspace: string }) {
 function Uploader() {
   const { current } = useWorkspace();
   const { state, start, cancel, reset } = useUpload(current?.id ?? null);
+  const [choice, setChoice] = useState<ParseChoice>(AUTO_PARSE);
   useDocumentTitle(state.phase === "uploading" ? `Uploading ${state.file.name}` : "Upload");
   const canChoose = state.phase === "idle" || state.phase === "failed";
   return (
@@ -120,7 +139,8 @@ function Uploader() {
           </Banner>
         )}
         {state.phase === "failed" && <Failure state={state} onRetry={reset} />}
-        {canChoose && <DropZone onFile={start} />}
+        {canChoose && <DropZone onFile={(file) => start(file, choice)} />}
+        {canChoose && <AdvancedOptions choice={choice} onChange={setChoice} />}
         <Progress state={state} onCancel={cancel} />
       </div>
     </>

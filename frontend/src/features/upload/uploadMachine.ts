@@ -5,6 +5,7 @@
  */
 import { ApiError } from "../../api/errors";
 import type { Dataset, Job } from "../../api/models";
+import type { UploadResume } from "../../api/upload";
 import { jobFailure } from "../jobs/jobFailure";
 
 export interface FileInfo {
@@ -14,7 +15,17 @@ export interface FileInfo {
 
 export type UploadState =
   | { phase: "idle" }
-  | { phase: "uploading"; file: FileInfo; loadedBytes: number; totalBytes: number; startedAtMs: number; nowMs: number }
+  | {
+      phase: "uploading";
+      file: FileInfo;
+      loadedBytes: number;
+      totalBytes: number;
+      startedAtMs: number;
+      nowMs: number;
+      /** bytes already on the server when this page started sending (a reload's resume) */
+      baseBytes?: number;
+      resume?: UploadResume;
+    }
   | { phase: "processing"; file: FileInfo; dataset: Dataset; job: Job | null }
   | { phase: "done"; file: FileInfo; dataset: Dataset; created: boolean }
   | { phase: "failed"; file: FileInfo | null; stage: "upload" | "processing"; error: ApiError; dataset: Dataset | null };
@@ -22,6 +33,7 @@ export type UploadState =
 export type UploadEvent =
   | { type: "start"; file: FileInfo; nowMs: number }
   | { type: "progress"; loadedBytes: number; totalBytes: number; nowMs: number }
+  | { type: "resumed"; resume: UploadResume; nowMs: number }
   | { type: "uploaded"; dataset: Dataset; created: boolean }
   | { type: "job"; job: Job }
   | { type: "dataset"; dataset: Dataset }
@@ -57,6 +69,12 @@ function onUploading(state: Extract<UploadState, { phase: "uploading" }>, event:
         totalBytes: event.totalBytes,
         nowMs: event.nowMs,
       };
+    case "resumed": {
+      const { resume, nowMs } = event;
+      const loadedBytes = Math.max(state.loadedBytes, resume.fromBytes);
+      if (resume.reason === "reconnect") return { ...state, resume, loadedBytes, nowMs };
+      return { ...state, resume, loadedBytes, baseBytes: resume.fromBytes, startedAtMs: nowMs, nowMs };
+    }
     case "uploaded":
       if (!event.created) return { phase: "done", file: state.file, dataset: event.dataset, created: false };
       return afterDataset(state.file, event.dataset);
@@ -99,13 +117,15 @@ export interface UploadStats {
   etaS: number | null;
 }
 
-/** Fraction sent, average rate since the start, and the time left at that rate. */
+/** Fraction sent, average rate since the start (bytes sent by this page only), and the
+ * time left at that rate. */
 export function uploadStats(state: Extract<UploadState, { phase: "uploading" }>): UploadStats {
   const total = state.totalBytes > 0 ? state.totalBytes : 1;
   const fraction = Math.min(1, state.loadedBytes / total);
   const elapsedS = (state.nowMs - state.startedAtMs) / 1000;
-  if (elapsedS <= 0.2 || state.loadedBytes === 0) return { fraction, bytesPerS: null, etaS: null };
-  const bytesPerS = state.loadedBytes / elapsedS;
+  const sent = state.loadedBytes - (state.baseBytes ?? 0);
+  if (elapsedS <= 0.2 || sent <= 0) return { fraction, bytesPerS: null, etaS: null };
+  const bytesPerS = sent / elapsedS;
   return { fraction, bytesPerS, etaS: (state.totalBytes - state.loadedBytes) / bytesPerS };
 }
 

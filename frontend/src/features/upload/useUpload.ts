@@ -8,6 +8,7 @@ import { uploadDataset } from "../../api/upload";
 import { datasetKeys } from "../datasets/queries";
 import type { DatasetLocationState } from "../datasets/DatasetDetail";
 import { JOB_POLL_MS, useJob } from "../jobs/useJob";
+import { AUTO_PARSE, parseParams, type ParseChoice } from "./formats";
 import { initialUploadState, isBusy, uploadReducer, type UploadEvent, type UploadState } from "./uploadMachine";
 
 /** Pause on the finished progress bar so the user sees it complete before the page changes. */
@@ -86,7 +87,7 @@ export function useUpload(workspaceId: number | null) {
   useEffect(() => () => abortRef.current?.abort(), []);
 
   const start = useCallback(
-    (file: File) => {
+    (file: File, choice: ParseChoice = AUTO_PARSE) => {
       if (busy) return;
       const controller = new AbortController();
       abortRef.current = controller;
@@ -95,7 +96,9 @@ export function useUpload(workspaceId: number | null) {
         file,
         workspaceId,
         signal: controller.signal,
+        parse: parseParams(choice),
         onProgress: (p) => dispatch({ type: "progress", ...p, nowMs: Date.now() }),
+        onResume: (resume) => dispatch({ type: "resumed", resume, nowMs: Date.now() }),
       }).then(
         (result) => dispatch({ type: "uploaded", ...result }),
         (error: unknown) => dispatch({ type: "failed", error: asApiError(error) }),
