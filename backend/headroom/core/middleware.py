@@ -41,6 +41,8 @@ class ApiGuard:
             message = f"too many requests; try again in {verdict.retry_after_s} s"
             await _error(send, 429, "rate_limited", message, verdict.retry_after_s)
             return
+        if credential is not None:
+            send = self._counting_refusals(send, client)
         key = headers.get("idempotency-key")
         if scope["method"] == "POST" and key is not None:
             await self._idempotent(scope, receive, send, credential or f"ip:{client}", key)
@@ -52,6 +54,16 @@ class ApiGuard:
             await self.app(scope, _replay(body), send)
         else:
             await self.app(scope, receive, send)
+
+    def _counting_refusals(self, send: Send, client: str) -> Send:
+        """Counts a 401 (the credential was refused) against the client's address."""
+
+        async def counted(message: Message) -> None:
+            if message["type"] == "http.response.start" and message["status"] == 401:
+                self.limiter.count_refused(client)
+            await send(message)
+
+        return counted
 
     async def _idempotent(
         self, scope: Scope, receive: Receive, send: Send, credential: str, key: str

@@ -1,7 +1,9 @@
 """Request rate limits: a fixed one-minute window per credential (API token or session
-cookie) and per client address for requests without one. Counters live in the API
-process's memory, or in Redis (HEADROOM_RATE_LIMIT_REDIS_URL) when several API processes
-must share them."""
+cookie) and per client address for requests without one. Credentials the API refuses
+(401) are counted per address too, against a budget of the same size; once an address has
+spent it, its credentialed requests wait for the next window as well: otherwise every
+guessed token would open a fresh budget. Counters live in the API process's memory, or in Redis
+(HEADROOM_RATE_LIMIT_REDIS_URL) when several API processes must share them."""
 
 import hashlib
 import time
@@ -24,6 +26,10 @@ class Counter(Protocol):
         """Counts one request for `key` in minute `window`; returns the count so far."""
         ...
 
+    def peek(self, key: str, window: int) -> int:
+        """The count so far for `key` in minute `window`, without counting."""
+        ...
+
 
 class MemoryCounter:
     def __init__(self) -> None:
@@ -38,6 +44,11 @@ class MemoryCounter:
             if len(self._counts) > 100_000:  # forget idle keys: they are all from old windows
                 self._counts = {k: v for k, v in self._counts.items() if v[0] == window}
             return count
+
+    def peek(self, key: str, window: int) -> int:
+        with self._lock:
+            seen_window, count = self._counts.get(key, (window, 0))
+            return count if seen_window == window else 0
 
 
 class RedisCounter:
@@ -54,6 +65,10 @@ class RedisCounter:
         count, _ = pipe.execute()
         return int(count)
 
+    def peek(self, key: str, window: int) -> int:
+        value = self._redis.get(f"headroom:rate:{key}:{window}")
+        return int(value) if value is not None else 0
+
 
 class RateLimiter:
     def __init__(
@@ -67,15 +82,38 @@ class RateLimiter:
         self.limits = {"cred": per_credential_per_min, "ip": per_ip_per_min}
 
     def check(self, credential: str | None, client_ip: str) -> Verdict:
-        kind, ident = ("cred", _digest(credential)) if credential else ("ip", client_ip)
+        if not credential:
+            return self._count("ip", client_ip)
+        refused = self._refusals_spent(client_ip)
+        return refused if not refused.allowed else self._count("cred", _digest(credential))
+
+    def count_refused(self, client_ip: str) -> None:
+        """A credential the API refused: one more against the address's budget."""
+        if self.limits["ip"] > 0:
+            self.counter.hit(f"bad:{client_ip}", int(self.clock() // WINDOW_S))
+
+    def _count(self, kind: str, ident: str) -> Verdict:
         limit = self.limits[kind]
         if limit <= 0:
             return Verdict(True, 0)
         now = self.clock()
         window = int(now // WINDOW_S)
         count = self.counter.hit(f"{kind}:{ident}", window)
-        retry_after_s = int((window + 1) * WINDOW_S - now) + 1
-        return Verdict(count <= limit, retry_after_s)
+        return Verdict(count <= limit, _retry_after_s(now, window))
+
+    def _refusals_spent(self, client_ip: str) -> Verdict:
+        """Refused once the address has used up its budget on refused credentials."""
+        limit = self.limits["ip"]
+        if limit <= 0:
+            return Verdict(True, 0)
+        now = self.clock()
+        window = int(now // WINDOW_S)
+        count = self.counter.peek(f"bad:{client_ip}", window)
+        return Verdict(count < limit, _retry_after_s(now, window))
+
+
+def _retry_after_s(now: float, window: int) -> int:
+    return int((window + 1) * WINDOW_S - now) + 1
 
 
 def _digest(credential: str) -> str:

@@ -1,9 +1,11 @@
 """Rate limits over HTTP with small configured limits: requests without a credential are
 counted per client address, requests with an API token per token (a session cookie per
-session); the refusal is a 429 `rate_limited` whose Retry-After is the rest of the
+session), and refused credentials per address again (so guessing tokens gains nothing);
+the refusal is a 429 `rate_limited` whose Retry-After is the rest of the
 one-minute window. The limiter's clock is frozen (1000 s: 40 s into a window), so the counts
 are exact whatever the wall clock does and Retry-After is 20 s + 1 s of rounding up."""
 
+import uuid
 from collections.abc import Iterator
 from functools import partial
 
@@ -11,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from headroom.core import middleware
-from headroom.core.ratelimit import RateLimiter
+from headroom.core.ratelimit import RateLimiter, RedisCounter
 from headroom.core.settings import Settings
 from headroom.main import create_app
 from support.factories import PASSWORD, api_token, member
@@ -79,3 +81,34 @@ def test_a_session_cookie_is_limited_per_session(settings: Settings) -> None:
     assert client.post("/api/v1/auth/login", json=login).status_code == 200  # by address
     assert statuses(client, ME, 3) == [200] * 3
     assert_rate_limited(client, ME)
+
+
+def test_guessed_tokens_are_held_to_the_address_budget(settings: Settings) -> None:
+    owner = member(settings, "guess@example.com", "Limits")
+    real = api_token(settings, owner, ["read"])
+    limited = settings.model_copy(update={"rate_limit_ip_per_min": 3})
+    app = create_app(limited)
+    guesser = TestClient(app, client=("10.0.0.66", 40000))
+    guesses = [
+        guesser.get(ME, headers={"Authorization": f"Bearer hr_guess{i}"}).status_code
+        for i in range(3)
+    ]
+    assert guesses == [401, 401, 401]  # each a new credential, yet counted by address
+    guesser.headers["Authorization"] = "Bearer hr_guess-next"
+    assert_rate_limited(guesser, ME)
+    guesser.headers["Authorization"] = f"Bearer {real}"
+    assert_rate_limited(guesser, ME)  # the address waits out the window, valid token or not
+    del guesser.headers["Authorization"]
+    assert guesser.get(ME).status_code == 401  # anonymous requests have their own budget
+    elsewhere = TestClient(app, client=("10.0.0.67", 40000))
+    elsewhere.headers["Authorization"] = f"Bearer {real}"
+    assert elsewhere.get(ME).status_code == 200
+
+
+def test_counters_in_redis_count_and_peek(redis_url: str) -> None:
+    counter = RedisCounter(redis_url)
+    key = f"test:{uuid.uuid4().hex}"
+    assert counter.peek(key, 7) == 0
+    assert [counter.hit(key, 7) for _ in range(3)] == [1, 2, 3]
+    assert counter.peek(key, 7) == 3 and counter.peek(key, 8) == 0  # per window
+    assert counter.peek(key, 7) == 3  # peeking does not count
