@@ -40,3 +40,13 @@ def live_token(session: Session, token_hash: str, now: datetime) -> ApiToken | N
     if token.expires_at is not None and token.expires_at <= now:
         return None
     return token
+
+
+def workspace_token(
+    session: Session, workspace_id: int, token_id: int, user_id: int | None
+) -> ApiToken | None:
+    """A token of the workspace; only one of `user_id`'s when that is given."""
+    query = select(ApiToken).where(ApiToken.id == token_id, ApiToken.workspace_id == workspace_id)
+    if user_id is not None:
+        query = query.where(ApiToken.user_id == user_id)
+    return session.scalar(query)

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from headroom.auth import service
+from headroom.auth import repository, service
 from headroom.auth.models import ApiToken, User
 from headroom.auth.principal import ROLE_FOR_SCOPE, Principal
 from headroom.auth.schemas import ApiTokenCreate, ApiTokenCreated, ApiTokenOut, UserRef
@@ -46,11 +46,11 @@ def listing(session: Session, principal: Principal, workspace_id: int) -> list[A
 
 
 def revoke(session: Session, principal: Principal, workspace_id: int, token_id: int) -> None:
-    token = session.get(ApiToken, token_id)
-    mine = token is not None and token.user_id == principal.user.id
-    if token is None or token.workspace_id != workspace_id:
-        raise NotFound("no such token in this workspace")
-    if not mine and not principal.allows(workspace_id, Role.owner):
+    """Owners revoke any token of the workspace, others only their own (else 404)."""
+    anyones = principal.allows(workspace_id, Role.owner)
+    user_id = None if anyones else principal.user.id
+    token = repository.workspace_token(session, workspace_id, token_id, user_id)
+    if token is None:
         raise NotFound("no such token in this workspace")
     if token.revoked_at is None:
         token.revoked_at = datetime.now(UTC)

@@ -59,3 +59,19 @@ def test_a_token_cannot_mint_tokens(settings: Settings) -> None:
         create_app(settings), headers={"Authorization": f"Bearer {secret.json()['token']}"}
     )
     assert bearer.post(base, json={"name": "b", "scopes": ["read"]}).status_code == 403
+
+
+def test_another_workspaces_token_cannot_be_revoked_through_yours(settings: Settings) -> None:
+    """The token is looked up within the path's workspace: a token id of another
+    workspace is 404 there even for that workspace's owner, and stays live."""
+    mine = member(settings, "ws-a@example.com", "A")
+    theirs = member(settings, "ws-b@example.com", "B")
+    as_them = signed_in(settings, theirs)
+    their_base = f"/api/v1/workspaces/{theirs.workspace_id}/tokens"
+    token = as_them.post(their_base, json={"name": "b", "scopes": ["read"]}).json()
+    as_me = signed_in(settings, mine)
+    refused = as_me.delete(f"/api/v1/workspaces/{mine.workspace_id}/tokens/{token['id']}")
+    assert refused.status_code == 404 and refused.json()["error"]["code"] == "not_found"
+    assert as_them.get(their_base).json()[0]["revoked_at"] is None
+    bearer = TestClient(create_app(settings), headers={"Authorization": f"Bearer {token['token']}"})
+    assert bearer.get("/api/v1/auth/me").status_code == 200
