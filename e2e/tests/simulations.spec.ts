@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { fileURLToPath } from "node:url";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -57,6 +57,12 @@ test("the reference preset runs from the editor and shows its step function", as
   const steps = page.getByTestId("chart-step-function");
   await expect(steps.locator("svg").first()).toBeVisible();
   await expect(steps.locator(".recharts-line")).toHaveCount(3); // arrivals, allocated, active
+  // the scaling actions are marked: 20 VMs at the night's load scale in, one dot per action
+  await expect(steps.getByText(/Scale in \([1-9]\d*\)/)).toBeVisible();
+  expect(await steps.locator("circle.sim-point").count()).toBeGreaterThan(0);
+  const utilization = page.getByTestId("chart-utilization");
+  await expect(utilization.getByText("Utilisation over time")).toBeVisible();
+  await expect(utilization.locator(".recharts-line")).toHaveCount(2); // mean and maximum
   await expect(page.getByTestId("chart-plt-cdf").locator("svg").first()).toBeVisible();
   await expect(page.getByTestId("chart-utilization-boxes").locator(".recharts-bar-rectangle").first()).toBeVisible();
   await expect(page.getByTestId("run-summary")).toContainText("Scaling actions");
@@ -92,7 +98,13 @@ test("push 0% and 100% compare on one PLT CDF chart", async ({ page }) => {
     await waitForSuccess(page);
     ids.push(page.url().split("/").pop() ?? "");
   }
-  await page.goto(`/simulations/compare?ids=${ids.join(",")}`);
+  // the picker: from the list, tick both runs
+  await page.getByRole("link", { name: "← Simulations" }).click();
+  await page.getByRole("link", { name: "Compare runs" }).click();
+  await expect(page.getByText("Nothing picked yet")).toBeVisible();
+  for (const id of ids) await page.getByTestId(`compare-pick-${id}`).check();
+  await expect(page).toHaveURL(new RegExp(`ids=${ids.join("%2C")}$|ids=${ids.join(",")}$`));
+  await expect(page.getByTestId("compare-summary")).toContainText("push 100%");
   const chart = page.getByTestId("chart-compare-plt-cdf");
   await expect(chart.getByText("push 0%")).toBeVisible();
   await expect(chart.getByText("push 100%")).toBeVisible();
@@ -168,4 +180,86 @@ test("a dataset's requests replay through a scenario that refers to the dataset"
   await expect(page.getByTestId("chart-step-function").locator("svg").first()).toBeVisible();
   await page.waitForTimeout(500);
   await page.screenshot({ path: path.join(artifacts, "simulation-replay-run.png"), fullPage: true });
+
+  // "from this dataset": its workload model, once the characterization queued by the ingest is done
+  await page.getByRole("link", { name: "Simulations", exact: true }).click();
+  await page.getByRole("link", { name: "New simulation" }).first().click();
+  await expect(yaml).toContainText("university site");
+  await expect(async () => {
+    await page.getByTestId("dataset-preset-select").selectOption(`model:${datasetId}`);
+    await expect(page.getByText("Loaded the dataset's workload model.")).toBeVisible({ timeout: 5_000 });
+  }).toPass({ timeout: 240_000, intervals: [5_000] });
+  await expect(yaml).not.toContainText("university site");
+  await expect(page.getByTestId("scenario-verdict")).toHaveText(/Valid scenario/);
+  await page.screenshot({ path: path.join(artifacts, "simulation-dataset-model.png"), fullPage: true });
+});
+
+test("a scenario saved under a name loads back into the editor", async ({ page }) => {
+  await signIn(page);
+  await referenceScenario(page, "saved reference, 2 h", 7200);
+  await page.getByTestId("field-cluster.vms.start").fill("7");
+  const yaml = page.getByTestId("scenario-yaml");
+  await expect(yaml).toHaveValue(/start: 7\b/);
+  await page.getByLabel("Save as").fill("e2e saved scenario");
+  await page.getByTestId("save-as").click();
+  await expect(page.getByText("Saved as “e2e saved scenario”.")).toBeVisible();
+  // load something else, then the saved one back
+  await page.getByTestId("preset-select").selectOption({ label: "One 100 req/s server in overload (virtual queue)" });
+  await expect(yaml).not.toHaveValue(/saved reference/);
+  await page.getByTestId("saved-select").selectOption({ label: "e2e saved scenario" });
+  await expect(yaml).toHaveValue(/name: saved reference, 2 h/);
+  await expect(yaml).toHaveValue(/duration_s: 7200\b/);
+  await expect(page.getByTestId("field-cluster.vms.start")).toHaveValue("7");
+  await expect(page.getByTestId("scenario-verdict")).toHaveText(/Valid scenario/);
+});
+
+test("a running simulation is cancelled from its page", async ({ page }) => {
+  await signIn(page);
+  await referenceScenario(page, "a day to cancel", 86400);
+  await page.getByTestId("run-scenario").click();
+  await expect(page.getByTestId("simulation-progress")).toBeVisible();
+  await page.getByTestId("cancel-simulation").click();
+  await expect(page.getByText("This simulation was cancelled before it finished")).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText("cancelled", { exact: true }).first()).toBeVisible();
+  await page.getByRole("link", { name: "← Simulations" }).click();
+  await expect(page.getByTestId("simulations-table").getByRole("row", { name: /a day to cancel/ })).toContainText("cancelled");
+});
+
+test("three tiers under a big spike: a form per tier, per-tier results and pool sizes", async ({ page }) => {
+  await signIn(page);
+  await referenceScenario(page, "placeholder", 600);
+  const yaml = page.getByTestId("scenario-yaml");
+  await yaml.fill(readFileSync(path.resolve(here, "../../data/profiles/three_tier_big_spike.yaml"), "utf8"));
+  await expect(page.getByTestId("cluster-layout")).toHaveValue("tiers");
+  await expect(page.getByTestId("tier-2")).toContainText("Tier 3: db");
+  await expect(page.getByTestId("autoscaling-policy")).toHaveValue("concurrency_aware");
+  await expect(page.getByTestId("autoscaling-tier")).toHaveValue("app");
+  await expect(page.getByTestId("field-cluster.tiers.2.overhead.q_upper")).toHaveValue("20");
+  // a form edit reaches the YAML, a bad one is named
+  await page.getByTestId("field-cluster.tiers.1.pool_limit").fill("0");
+  await expect(page.getByTestId("tier-1")).toContainText("must be ≥ 1");
+  await page.getByTestId("field-cluster.tiers.1.pool_limit").fill("12");
+  await expect(yaml).toHaveValue(/pool_limit: 12\b/);
+  await expect(page.getByTestId("scenario-verdict")).toHaveText(/Valid scenario/);
+  await page.getByTestId("tier-0").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(artifacts, "simulation-tiers-editor.png"), fullPage: true });
+  await page.getByTestId("cluster-card").screenshot({ path: path.join(artifacts, "simulation-tiers-cluster.png") });
+  await page.getByTestId("sct-fields").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(artifacts, "simulation-tiers-autoscaling.png") });
+
+  await page.getByTestId("run-scenario").click();
+  await waitForSuccess(page);
+  const table = page.getByTestId("tier-table");
+  await expect(table.getByRole("columnheader")).toHaveText(["Per tier", "web", "app", "db"]);
+  await expect(table).toContainText("Pool size start → end");
+  const pools = page.getByTestId("chart-tier-pools");
+  await expect(pools.getByText(/db: pool changes \([1-9]\d*\)/)).toBeVisible(); // SCT resized the db pools
+  expect(await pools.locator("circle.sim-point").count()).toBeGreaterThan(0);
+  await expect(page.getByTestId("chart-tier-vms").locator(".recharts-line")).toHaveCount(4); // 3 allocated + app active
+  await expect(page.getByTestId("chart-tier-utilization").locator(".recharts-line")).toHaveCount(3);
+  await page.waitForTimeout(500);
+  await page.getByTestId("tier-results").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(artifacts, "simulation-tiers-run.png"), fullPage: true });
+  await page.getByTestId("tier-results").screenshot({ path: path.join(artifacts, "simulation-tiers-table.png") });
+  await page.getByTestId("chart-tier-pools").screenshot({ path: path.join(artifacts, "simulation-tiers-pools.png") });
 });

@@ -47,7 +47,7 @@ export function ClusterSection(props: Props) {
   }
   const problem = error !== null && (error.path === "cluster" || error.path === "cluster.tiers") ? error.message : null;
   return (
-    <Card title="Cluster" subtitle={`${tiers.length} tiers: ${tiers.map((t) => textOf(t.name, "?")).join(" → ")}. A request visits every tier in this order; a tier's pool limit caps the requests it sends below.`}>
+    <Card testId="cluster-card" title="Cluster" subtitle={`${tiers.length} tiers: ${tiers.map((t) => textOf(t.name, "?")).join(" → ")}. A request visits every tier in this order; a tier's pool limit caps the requests it sends below.`}>
       <div className={styles.stack} style={{ gap: "var(--space-3)" }}>
         <div className={styles.grid}>{layout}</div>
         {problem !== null && (

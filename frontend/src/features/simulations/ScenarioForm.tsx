@@ -18,7 +18,7 @@ const POLICIES: Record<string, { def: string; label: string }> = {
   scheduled: { def: "ScheduledPolicy", label: "scheduled" },
   predictive: { def: "PredictivePolicy", label: "predictive (seasonal + reactive)" },
   latency_slo: { def: "LatencySloPolicy", label: "latency SLO" },
-  concurrency_aware: { def: "ConcurrencyAwarePolicy", label: "concurrency-aware (threshold + SCT pool sizes; tiers)" },
+  concurrency_aware: { def: "ConcurrencyAwarePolicy", label: "concurrency-aware (tiers)" },
 };
 
 /** concurrency.md's SCT settings, shown apart from the threshold ones. */

@@ -1,5 +1,5 @@
 /** The scenario document as plain JSON: reading and writing fields by path, YAML both ways. */
-import { parseDocument, stringify } from "yaml";
+import { Document, isScalar, parseDocument, visit } from "yaml";
 import { asApiError } from "../../api/errors";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -51,8 +51,15 @@ export function parseNumberList(text: string): number[] | null {
   return numbers.every(Number.isFinite) ? numbers : null;
 }
 
+/** Block YAML, except lists of plain numbers ([t_s, rate_per_s] steps), which stay on one line each. */
 export function toYaml(doc: Scenario): string {
-  return stringify(doc, { flowCollectionPadding: false, lineWidth: 100 }).replace(/\n$/, "\n");
+  const yaml = new Document(doc);
+  visit(yaml, {
+    Seq(_, node) {
+      if (node.items.length > 0 && node.items.every((item) => isScalar(item) && typeof item.value === "number")) node.flow = true;
+    },
+  });
+  return yaml.toString({ flowCollectionPadding: false, lineWidth: 100 });
 }
 
 export type YamlParse = { ok: true; doc: Scenario } | { ok: false; message: string };

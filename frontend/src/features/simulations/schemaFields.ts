@@ -43,7 +43,7 @@ const LABELS: Record<string, string> = {
   target_utilization: "Target utilisation",
   scale_in_below: "Scale in below (of threshold)",
   q_upper: "Concurrency Q upper",
-  factor: "Speed factor per request past Q upper",
+  factor: "Speed factor past Q upper",
   overhead: "Overhead (descending stage)",
   per: "Dispatch unit",
   vms: "VMs",

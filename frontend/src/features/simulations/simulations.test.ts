@@ -39,6 +39,14 @@ describe("scenario documents", () => {
     expect(fieldErrorOf(new ApiError(422, "validation_error", "scenario.(document): expected a mapping", "scenario")).path).toBe("");
   });
 
+  it("writes lists of numbers on one line, everything else in blocks", () => {
+    const scenario: Scenario = { workload: { arrivals: { profile: [[0, 0.7], [21600, 3.5]] }, service_s: { dist: "mixture", parts: [[1, { dist: "constant", value: 1 }]] } } };
+    const text = toYaml(scenario);
+    expect(text).toContain("profile:\n      - [0, 0.7]\n      - [21600, 3.5]\n");
+    expect(text).toContain("parts:\n      - - 1\n        - dist: constant\n");
+    expect(parseYaml(text)).toEqual({ ok: true, doc: scenario });
+  });
+
   it("reads comma-separated numbers", () => {
     expect(parseNumberList("0.6, 0.7,0.8 1e-1")).toEqual([0.6, 0.7, 0.8, 0.1]);
     expect(parseNumberList("0.6, x")).toBeNull();
