@@ -110,6 +110,7 @@ def presets() -> list[Preset]:
             "on 6 one-core PS VMs (218 req/s), p95 SLA of 1 s: the base of the class "
             "policies comparison (MaxConn_D(T_D) = 5, MaxConn_D = 10).",
             scenario=class_presets.class_policies(),
+            sweep=class_presets.class_policies_sweep(),
         ),
         Preset(
             id="virtual-queue",

@@ -27,6 +27,7 @@ import {
   loadValues,
   orderedClasses,
   partitionSeries,
+  presetComparison,
   policyOf,
   POLICY_LABELS,
   rejectedNormalChart,
@@ -98,6 +99,14 @@ function ComparisonForm({ onStarted }: { onStarted: (s: Simulation) => void }) {
   };
   const loads = loadValues(Number(range.from), Number(range.to), Number(range.steps));
   const problem = choice === undefined ? "No scenario to compare." : (scenarioProblem(choice.scenario) ?? (typeof loads === "string" ? loads : limitsProblem(parsed)));
+  const pick = (next: string) => {
+    setKey(next);
+    const preset = presetComparison(choices.find((c) => c.key === next)?.sweep ?? null);
+    if (preset !== null) {
+      setRange(preset.range);
+      setLimits(preset.limits);
+    }
+  };
   const submit = (e: SyntheticEvent<HTMLFormElement>) => {
     e.preventDefault();
     if (choice === undefined || typeof loads === "string" || problem !== null) return;
@@ -112,13 +121,14 @@ function ComparisonForm({ onStarted }: { onStarted: (s: Simulation) => void }) {
         <label className={styles.label} htmlFor="classes-scenario">
           Base scenario
         </label>
-        <select id="classes-scenario" className={styles.select} value={choice?.key ?? ""} onChange={(e) => setKey(e.target.value)}>
+        <select id="classes-scenario" className={styles.select} value={choice?.key ?? ""} onChange={(e) => pick(e.target.value)}>
           {choices.map((c) => (
             <option key={c.key} value={c.key}>
               {c.label}
             </option>
           ))}
         </select>
+        {choice?.description !== undefined && <p className={styles.muted}>{choice.description}</p>}
         {classes !== null && <p className={styles.muted}>{classes.map((c) => `${c.name} (${c.kind}, ${c.user}, ${formatPercent(c.weight, 0)})`).join(" · ")}</p>}
       </div>
       <div className={styles.fields}>

@@ -104,6 +104,7 @@ function QueueForm({ onStarted }: { onStarted: (ids: number[]) => void }) {
             </option>
           ))}
         </select>
+        {choice?.description !== undefined && <p className={styles.muted}>{choice.description}</p>}
         <p className={styles.muted}>Its own admission block is replaced: the queue run uses capacity discovery (epochs of 8 s, from 15 req/s), the other none.</p>
       </div>
       <TextField label="Maximum wait (s)" inputMode="numeric" value={maxWait} onChange={(e) => setMaxWait(e.target.value)} aria-invalid={problem !== null} />

@@ -23,3 +23,11 @@ export function useBackgroundDemos() {
 export function useCompareBackground() {
   return useMutation({ mutationFn: compareBackground });
 }
+
+export type PolicyPresetSource = "class_policies" | "virtual_queue";
+
+/** A policy page's scenario built from a dataset's characterization (its hourly rates, classes and
+ * service times scaled to a load that exercises the policy; the scaling is in the description). */
+export function getDatasetPolicyPreset(datasetId: number, source: PolicyPresetSource) {
+  return unwrap(api.GET("/api/v1/simulations/presets/datasets/{dataset_id}", { params: { path: { dataset_id: datasetId }, query: { source } } }));
+}

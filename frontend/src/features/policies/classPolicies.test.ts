@@ -10,6 +10,7 @@ import {
   loadValues,
   orderedClasses,
   partitionSeries,
+  presetComparison,
   rejectedNormalChart,
   scenarioProblem,
   verdicts,
@@ -154,5 +155,19 @@ describe("K(t)", () => {
     ]);
     expect(config.y.ticks).toEqual([0, 1, 2, 3, 4, 5, 6]);
     expect(config.x.domain).toEqual([0, 300]);
+  });
+});
+
+describe("presetComparison", () => {
+  it("fills the form from a dataset preset's sweep (its loads' range and the DynamicPart limits)", () => {
+    const sweep = comparisonSweep([191.1, 252.8, 298.7, 348.5, 413.6], { maxconn_sla: 5, maxconn: 10, maxconn_static_sla: null, period_s: 10 });
+    expect(presetComparison(sweep)).toEqual({
+      range: { from: "191.1", to: "413.6", steps: "5" },
+      limits: { maxconn_sla: "5", maxconn: "10", maxconn_static_sla: "", period_s: "10" },
+    });
+  });
+  it("is null without a sweep or without a load axis", () => {
+    expect(presetComparison(null)).toBeNull();
+    expect(presetComparison({ path: "admission", values: [{ policy: "dynamic_part", maxconn_sla: 5, maxconn: 10 }] })).toBeNull();
   });
 });

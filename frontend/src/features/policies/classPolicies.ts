@@ -278,3 +278,20 @@ export function verdicts(doc: PolicySweep, classes: WorkloadClassInfo[], slaS: n
     return [{ policy, holds, text: `${POLICY_LABELS[policy]} at ${formatLoad(last.load)}: top p95 ${formatLatency(worst)}${verdict === "" ? "" : `, ${verdict}`}; ${formatPercent(normal ?? 0, 1)} of normal requests rejected.` }];
   });
 }
+
+/** The form's load range and limits from a preset's own comparison (a dataset's: its scaled hourly
+ * loads and derived limits), or null when it has none. The form spaces loads evenly, so the range
+ * keeps the preset's lowest and highest load and its number of steps. */
+export function presetComparison(sweep: SweepIn | null): { range: { from: string; to: string; steps: string }; limits: { maxconn_sla: string; maxconn: string; maxconn_static_sla: string; period_s: string } } | null {
+  const loads = sweep?.second?.path === LOAD_PATH ? sweep.second.values.filter((v): v is number => typeof v === "number") : [];
+  const block = (sweep?.values ?? []).find((v) => getPath(v as Json, ["policy"]) === "dynamic_part") as Json | undefined;
+  if (loads.length < 2 || block === undefined) return null;
+  const text = (k: string) => {
+    const v = getPath(block, [k]);
+    return typeof v === "number" ? String(v) : "";
+  };
+  return {
+    range: { from: String(Math.min(...loads)), to: String(Math.max(...loads)), steps: String(Math.min(loads.length, 12)) },
+    limits: { maxconn_sla: text("maxconn_sla"), maxconn: text("maxconn"), maxconn_static_sla: text("maxconn_static_sla"), period_s: text("period_s") || "10" },
+  };
+}

@@ -1,30 +1,64 @@
 /** The simulation-backed policy pages' hooks: the base scenarios to pick from, and the runs being
  * shown (from the URL, else the workspace's newest of their kind). */
+import { useQueries } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { useSearchParams } from "react-router";
+import { useDatasets } from "../datasets/queries";
+import type { Preset, SweepIn } from "../simulations/api";
 import { usePresets, useSavedScenarios, useSimulation, useSimulations } from "../simulations/queries";
 import type { Scenario } from "../simulations/scenarioDoc";
 import { useWorkspace } from "../workspaces/workspaceContext";
+import { getDatasetPolicyPreset, type PolicyPresetSource } from "./api";
 
 export interface ScenarioChoice {
   key: string;
   label: string;
   scenario: Scenario;
+  /** What the scenario is and, for a dataset's, how its traffic was scaled. */
+  description?: string;
+  /** The comparison the preset was made for (a dataset's class policies: its loads and limits). */
+  sweep?: SweepIn | null;
 }
 
-/** Built-in presets first (the suggested one leading), then the workspace's saved scenarios. */
+const SOURCES: Record<string, PolicyPresetSource> = { "class-policies": "class_policies", "virtual-queue": "virtual_queue" };
+
+/** The page's scenario built from each ready dataset of the workspace that has a characterization. */
+function useDatasetPresets(suggested: string): { presets: Preset[]; loading: boolean } {
+  const { current } = useWorkspace();
+  const datasets = useDatasets(current?.id ?? null);
+  const source = SOURCES[suggested];
+  const ready = source === undefined ? [] : (datasets.data?.items ?? []).filter((d) => d.status === "ready");
+  const results = useQueries({
+    queries: ready.map((d) => ({
+      queryKey: ["policies", "dataset-preset", d.id, source],
+      queryFn: () => getDatasetPolicyPreset(d.id, source ?? "class_policies"),
+      retry: false,
+      staleTime: 60_000,
+    })),
+  });
+  const presets = results.flatMap((r) => (r.data === undefined ? [] : [r.data]));
+  return { presets, loading: datasets.isLoading || results.some((r) => r.isLoading) };
+}
+
+function presetChoice(p: Preset, prefix: string): ScenarioChoice {
+  return { key: `preset:${p.id}`, label: `${prefix}: ${p.name}`, scenario: p.scenario as Scenario, description: p.description, sweep: (p.sweep as SweepIn | null | undefined) ?? null };
+}
+
+/** The suggested built-in preset first, then the page's scenarios from the workspace's datasets (the demo
+ * dataset's included), the other presets, and the workspace's saved scenarios. */
 export function useScenarioChoices(suggested: string): { choices: ScenarioChoice[]; loading: boolean } {
   const { current } = useWorkspace();
   const presets = usePresets();
   const saved = useSavedScenarios(current?.id ?? null);
+  const fromDatasets = useDatasetPresets(suggested);
   const choices = useMemo(() => {
-    const fromPresets = (presets.data ?? [])
-      .filter((p) => !p.id.startsWith("dataset-"))
-      .map((p) => ({ key: `preset:${p.id}`, label: `Preset: ${p.name}`, scenario: p.scenario as Scenario }))
-      .sort((a, b) => Number(b.key === `preset:${suggested}`) - Number(a.key === `preset:${suggested}`));
+    const builtIn = (presets.data ?? []).map((p) => presetChoice(p, "Preset"));
+    const first = builtIn.filter((c) => c.key === `preset:${suggested}`);
+    const rest = builtIn.filter((c) => c.key !== `preset:${suggested}`);
+    const datasetChoices = fromDatasets.presets.map((p) => presetChoice(p, "Dataset"));
     const fromSaved = (saved.data ?? []).map((s) => ({ key: `saved:${s.id}`, label: `Saved: ${s.name}`, scenario: s.scenario as Scenario }));
-    return [...fromPresets, ...fromSaved];
-  }, [presets.data, saved.data, suggested]);
+    return [...first, ...datasetChoices, ...rest, ...fromSaved];
+  }, [presets.data, saved.data, suggested, fromDatasets.presets]);
   return { choices, loading: presets.isLoading || saved.isLoading };
 }
 
