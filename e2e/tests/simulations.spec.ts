@@ -102,7 +102,11 @@ test("push 0% and 100% compare on one PLT CDF chart", async ({ page }) => {
   await page.getByRole("link", { name: "← Simulations" }).click();
   await page.getByRole("link", { name: "Compare runs" }).click();
   await expect(page.getByText("Nothing picked yet")).toBeVisible();
-  for (const id of ids) await page.getByTestId(`compare-pick-${id}`).check();
+  for (const id of ids) {
+    // the ticks live in the URL (?ids=): the box shows ticked once the navigation has rendered
+    await page.getByTestId(`compare-pick-${id}`).click();
+    await expect(page.getByTestId(`compare-pick-${id}`)).toBeChecked();
+  }
   await expect(page).toHaveURL(new RegExp(`ids=${ids.join("%2C")}$|ids=${ids.join(",")}$`));
   await expect(page.getByTestId("compare-summary")).toContainText("push 100%");
   const chart = page.getByTestId("chart-compare-plt-cdf");
