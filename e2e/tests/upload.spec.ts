@@ -68,3 +68,28 @@ test("a file that is not a log is refused with the failing line", async ({ page 
   await expect(page.getByText("dear diary").first()).toBeVisible();
   await page.screenshot({ path: path.join(artifacts, "upload-refused.png"), fullPage: true });
 });
+
+test("a custom nginx log_format from the Advanced section: arrival = completion - duration", async ({ page }) => {
+  test.setTimeout(300_000);
+  await signIn(page);
+  await page.getByRole("link", { name: /upload/i }).first().click();
+  const spec = '$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent rt=$request_time';
+  const lines = Array.from({ length: 30 }, (_, i) => {
+    const second = String(i).padStart(2, "0");
+    return `10.0.0.${i} - - [01/Mar/2026:12:00:${second} +0100] "GET /p/${i} HTTP/1.1" 200 ${100 + i} rt=${(i + 1) / 1000}`;
+  });
+  const folder = mkdtempSync(path.join(os.tmpdir(), "headroom-e2e-"));
+  const log = path.join(folder, "nginx-timed.log");
+  writeFileSync(log, lines.join("\n") + "\n");
+  await page.getByText("Advanced").click();
+  await page.getByTestId("upload-log-format").fill(spec);
+  await expect(page.getByTestId("upload-format")).toBeDisabled();
+  await page.screenshot({ path: path.join(artifacts, "upload-advanced.png"), fullPage: true });
+  await page.getByTestId("file-input").setInputFiles(log);
+  // a first parse with a new format string may wait for the parser to compile (cold cache)
+  await expect(page.getByTestId("dataset-title")).toBeVisible({ timeout: 240_000 });
+  await page.getByRole("tab", { name: "Parse report" }).click();
+  await expect(page.getByTestId("parse-format")).toContainText("nginx:");
+  await expect(page.getByTestId("parse-format")).toContainText("arrival = time - $request_time");
+  await page.screenshot({ path: path.join(artifacts, "parse-report-nginx-notes.png"), fullPage: true });
+});

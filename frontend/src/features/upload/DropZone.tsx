@@ -58,8 +58,8 @@ export function DropZone({ onFile, disabled = false }: DropZoneProps) {
       </svg>
       <p className={styles.title}>Drop an access log here</p>
       <p className={styles.hint} id={hintId}>
-        Plain text or gzip-compressed (.gz), up to several GB. Combined Log Format, optionally with a response time
-        at the end of each line.
+        Plain or compressed (.gz, .bz2, .zst, .zip), up to several GB. The access log format is detected from the
+        first lines; name it under Advanced when it is a custom one.
       </p>
       <Button variant="secondary" onClick={() => inputRef.current?.click()} disabled={disabled} aria-describedby={hintId}>
         Choose a file…
