@@ -2,7 +2,8 @@
 tier shows p99 spikes after scale-outs that the concurrency-aware policy removes.
 
 The scenario (tiers_presets.py, where its numbers are derived) runs each profile 6x
-compressed (a 10 minute hour; boot, step and cooldown compressed alike) with seed 1, so
+compressed (a 10 minute hour; boot, step, cooldown and the SCT window and interval
+compressed alike) with seed 1, so
 every figure below is deterministic; the thresholds leave wide margins around the
 figures this seed gives (stated per assertion). The full hour, three seeds, is
 bench/bench_concurrency_scaling.py.
@@ -50,38 +51,53 @@ def _after(result: SimulationResult) -> float:
     return float(np.median(values)) if values else 0.0
 
 
+SPIKY = ("large_variation", "slowly_varying", "big_spike", "steep_tri_phase")
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_concurrency_aware_never_clearly_worse(name: str) -> None:
     """On every profile, concurrency-aware p99 (overall and after scale-outs) stays
-    within 1.3x of hardware-only (seed 1: at most 1.16x, on dual_phase's 0.32 vs 0.27 s)."""
+    within 1.3x of hardware-only (seed 1: at most 1.01x, on quick_varying's 2.66 vs
+    2.64 s)."""
     hw, ca = _run(name, "threshold"), _run(name, "concurrency_aware")
     assert any(a.to_vms > a.from_vms for a in hw.actions)  # scale-outs happen
     assert ca.latency.p99_s <= 1.3 * hw.latency.p99_s
     assert _after(ca) <= 1.3 * _after(hw)
 
 
-def test_spikes_after_scale_outs_are_removed() -> None:
-    """Where hardware-only scaling spikes after its scale-outs (p99 in the minute after
-    above 1 s: four of the six profiles with seed 1), concurrency-aware scaling cuts
-    the overall p99 at least 5x and the after-scale-out p99 at least 2.5x on three of
-    them (seed 1: 98x, 12x, 45x overall; 174x, 2.9x, 72x after). large_variation starts
-    at its peak, before any window to learn from, and its first overload is shared."""
-    spiky, removed = [], []
-    for name in NAMES:
-        hw, ca = _run(name, "threshold"), _run(name, "concurrency_aware")
-        if _after(hw) > 1.0:
-            spiky.append(name)
-            overall = hw.latency.p99_s / ca.latency.p99_s
-            if overall >= 5 and _after(hw) / max(_after(ca), 1e-9) >= 2.5:
-                removed.append(name)
-    assert len(spiky) >= 4
-    assert len(removed) >= 3, (spiky, removed)
+@pytest.mark.parametrize("name", SPIKY)
+def test_spikes_after_scale_outs_are_removed(name: str) -> None:
+    """Four profiles spike after hardware-only scale-outs (p99 in the minute after above
+    1 s; seed 1: 3.7, 31.8, 8.8 and 21.3 s), and on each of them concurrency-aware scaling
+    cuts the overall p99 at least 8x and the after-scale-out p99 at least 2.5x (seed 1:
+    13x, 273x, 14x, 32x overall; 13x, 181x, 3.2x, 45x after)."""
+    hw, ca = _run(name, "threshold"), _run(name, "concurrency_aware")
+    assert _after(hw) > 1.0
+    assert hw.latency.p99_s >= 8 * ca.latency.p99_s
+    assert _after(hw) >= 2.5 * _after(ca)
+
+
+@pytest.mark.parametrize("name", sorted(set(NAMES) - set(SPIKY)))
+def test_no_spike_to_remove(name: str) -> None:
+    """The other two never spike after a scale-out under either policy (p99 in the minute
+    after under 0.5 s; seed 1: 0.19 and 0.41 s), so there is nothing to remove:
+    - quick_varying's 3-minute swing (30 s compressed) is shorter than the control loop
+      (a 15 s step, 30 s cooldown, 30 s boot): its tail is the app tier lagging the
+      load, both policies alike (p99 2.6 s each), which no db pool size changes;
+    - dual_phase's 400 req/s phase (300 after the 0.75 rate scale) needs about 9 db
+      queries in flight, under the peak; in the full hour (bench, 3 seeds) hardware-only
+      does collapse late in that phase (p99 189 s against 0.23 s), but minutes after its
+      last scale-out, not in the minute after, and the 6x compressed phase is too short
+      for that drift."""
+    hw, ca = _run(name, "threshold"), _run(name, "concurrency_aware")
+    assert _after(hw) < 0.5 and _after(ca) < 0.5
+    assert ca.latency.p99_s <= 1.3 * hw.latency.p99_s
 
 
 def test_the_db_pool_follows_sct() -> None:
     """Hardware-only never touches a pool; concurrency-aware sets the db's (only) right
     after scaling actions, by the rules of tiers_sct.py, and ends near the derived peak
-    of 15 (seed 1: 20, 12 and 20; [9, 24] is 0.6-1.6x the peak)."""
+    of 15 (seed 1: 11, 20 and 12; [9, 24] is 0.6-1.6x the peak)."""
     for name in ("big_spike", "steep_tri_phase", "slowly_varying"):
         hw, ca = _run(name, "threshold"), _run(name, "concurrency_aware")
         assert hw.tier_series is not None and ca.tier_series is not None
