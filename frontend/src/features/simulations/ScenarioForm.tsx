@@ -35,8 +35,16 @@ export function ScenarioForm({ schema, ...props }: DocProps & { schema: SchemaNo
       <GeneralSection schema={schema} {...props} />
       <WorkloadSection schema={schema} {...props} />
       <ClusterSection schema={schema} {...props} />
-      <DispatchSection schema={schema} {...props} />
-      <AdmissionSection schema={schema} {...props} />
+      {tierNames(props.doc).length > 0 ? (
+        <Card title="Dispatch and admission" testId="tiers-dispatch">
+          <p className={styles.muted}>Within each tier, a request goes to the active VM holding the fewest (least connections); admission stages do not run in front of tiers.</p>
+        </Card>
+      ) : (
+        <>
+          <DispatchSection schema={schema} {...props} />
+          <AdmissionSection schema={schema} {...props} />
+        </>
+      )}
       <AutoscalingSection schema={schema} {...props} />
       <SlaSection schema={schema} {...props} />
     </div>

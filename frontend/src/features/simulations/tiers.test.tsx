@@ -154,6 +154,9 @@ describe("the tiers in the scenario form", () => {
     fireEvent.change(screen.getByTestId("autoscaling-policy"), { target: { value: "threshold" } });
     expect(yamlDoc().autoscaling).toEqual({ policy: "threshold", tier: "web" });
     expect(screen.queryByTestId("sct-fields")).toBeNull();
+    // tiers dispatch by least connections, without an admission stage: no choices to offer
+    expect(screen.getByTestId("tiers-dispatch")).toHaveTextContent("least connections");
+    expect(screen.queryByTestId("admission-policy")).toBeNull();
   });
 
   it("says concurrency-aware scaling needs tiers on a single pool", () => {
