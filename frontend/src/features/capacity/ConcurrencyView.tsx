@@ -58,7 +58,7 @@ function ScalingRecommendation({ name, server }: { name: string; server: SctServ
   const rec = sctRecommendation(name, server);
   if (rec === null) return null;
   return (
-    <p className={styles.muted} data-testid="sct-scaling-recommendation">
+    <p className={styles.muted} style={{ marginBottom: "var(--space-3)" }} data-testid="sct-scaling-recommendation">
       {rec.text}
       {routed && rec.link !== undefined && (
         <>
