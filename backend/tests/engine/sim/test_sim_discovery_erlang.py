@@ -14,7 +14,7 @@ Demand: Poisson 260 req/s, above both.
 
 Measured (seeds 0..2): first convergence at 192-200 s (the spec's "about 200 s for an
 80 req/s capacity"), estimates 73.2-81.9 req/s, gamma there 96-100% of the closed-form
-peak; after the capacity halves at 600 s, re-convergence 304-328 s later at 77.8-81.1.
+peak; after the capacity halves at 600 s, re-convergence 320-328 s later at 77.8-81.1.
 Tolerances: convergence within 300 s, re-convergence within 400 s, gamma at the estimate
 at least 90% of the closed-form peak.
 
