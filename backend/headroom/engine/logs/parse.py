@@ -8,11 +8,12 @@ from .formats import get_parser
 from .records import REJECT_TEXT_CHARS, REJECTS_KEPT, Chunk, Detection, ParsedChunk, Reject
 
 
-def as_buffer(data: bytes | bytearray) -> np.ndarray:
+def as_buffer(data: bytes | bytearray | np.ndarray) -> np.ndarray:
     """The chunk as uint8, made valid UTF-8 (bad bytes become U+FFFD) so strings need no check."""
-    if not data.isascii():
-        data = data.decode("utf-8", "replace").encode("utf-8")
-    return np.frombuffer(data, np.uint8)
+    buf = np.frombuffer(data, np.uint8)
+    if buf.size and buf.max() >= 128:
+        buf = np.frombuffer(buf.tobytes().decode("utf-8", "replace").encode("utf-8"), np.uint8)
+    return buf
 
 
 def parse_chunk(
@@ -25,7 +26,7 @@ def parse_chunk(
     if isinstance(chunk, Chunk):
         data, first_line_number = chunk.data, chunk.first_line_number
     else:
-        data = bytes(chunk)
+        data = chunk if isinstance(chunk, bytes) else bytes(chunk)
     parser = get_parser(fmt.format if isinstance(fmt, Detection) else fmt)
     buf = as_buffer(data)
     scan = parser.scan(buf)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 import polars as pl
 
 REQUEST_SCHEMA: dict[str, pl.DataType] = {
@@ -84,7 +85,7 @@ class ParsedChunk:
 class Chunk:
     index: int
     first_line_number: int
-    data: bytes | bytearray
+    data: bytes | bytearray | np.ndarray  # uint8
 
 
 def empty_table() -> pl.DataFrame:

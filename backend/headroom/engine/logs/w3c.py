@@ -140,11 +140,12 @@ def _errors(frame: pl.DataFrame, raw: pl.DataFrame, table: pl.DataFrame) -> np.n
     return both.select(code).to_series().to_numpy().astype(np.int8)
 
 
-def format_after(fmt: str, data: bytes | bytearray) -> str:
-    """The format for the text that follows `data`: a W3C format takes the last `#Fields:`
-    directive in `data` (at a line start), so the next chunk reads its columns right."""
+def format_after(fmt: str, chunk: bytes | bytearray | np.ndarray) -> str:
+    """The format for the text that follows `chunk`: a W3C format takes the last `#Fields:`
+    directive in `chunk` (at a line start), so the next chunk reads its columns right."""
     if fmt.partition(":")[0] != "w3c":
         return fmt
+    data = bytes(chunk)
     at = len(data)
     while (at := data.rfind(b"#Fields:", 0, at)) >= 0:
         if at == 0 or data[at - 1] == 10:

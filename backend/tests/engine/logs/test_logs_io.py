@@ -81,12 +81,12 @@ def test_unsupported_compression(tmp_path: Path) -> None:
 def test_chunks_split_at_newlines_and_number_lines(size: int) -> None:
     data = PAYLOAD + b"no newline at end"
     chunks = list(iter_chunks(io.BytesIO(data), chunk_bytes=size))
-    assert b"".join(c.data for c in chunks) == data
+    texts = [bytes(c.data) for c in chunks]
+    assert b"".join(texts) == data
     assert [c.index for c in chunks] == list(range(len(chunks)))
-    for c in chunks[:-1]:
-        assert c.data.endswith(b"\n")
-    for c in chunks:
-        assert c.first_line_number == data[: data.find(c.data)].count(b"\n") + 1 or c.index == 0
+    assert all(text.endswith(b"\n") for text in texts[:-1])
+    starts = [sum(len(t) for t in texts[:k]) for k in range(len(texts))]
+    assert [c.first_line_number for c in chunks] == [data[:s].count(b"\n") + 1 for s in starts]
 
 
 def test_chunked_parse_equals_whole_parse(data_dir: Path) -> None:
