@@ -79,6 +79,13 @@ def hourly_rates(model: Mapping[str, Any]) -> tuple[np.ndarray, float]:
     return total, step
 
 
+def _busiest(rates: np.ndarray) -> float:
+    peak = float(rates.max())
+    if not peak > 0:
+        raise ValueError("model.classes: no arrivals in any profile step")
+    return peak
+
+
 def class_mix(characterization: Mapping[str, Any]) -> ClassMix:
     classes = characterization.get("classes") or {}
     request = classes.get("request") or {}
@@ -153,7 +160,7 @@ def class_policies_from(characterization: Mapping[str, Any], name: str) -> Polic
     mix = class_mix(characterization)
     rates, _ = hourly_rates(characterization["model"])
     capacity = SERVERS / mix.mean_demand_s
-    factor = PEAK_OF_CAPACITY * capacity / float(rates.max())
+    factor = PEAK_OF_CAPACITY * capacity / _busiest(rates)
     loads = [round(float(np.quantile(rates, q)) * factor, 1) for q in LOAD_QUANTILES]
     limits = partition_limits(mix)
     scenario = class_presets.class_policies()
@@ -171,11 +178,11 @@ def class_policies_from(characterization: Mapping[str, Any], name: str) -> Polic
 def _class_description(
     mix: ClassMix, capacity: float, factor: float, loads: list[float], limits: dict[str, Any]
 ) -> str:
-    top = "assumed (no top users in the log)" if mix.top_assumed else "from the log"
-    service = "assumed (no response times)" if mix.service_assumed else "median latencies"
+    top = "assumed: the log marks no top users" if mix.top_assumed else "from the log"
+    service = "assumed: no response times" if mix.service_assumed else "median latencies"
     return (
-        f"The dataset's request mix ({mix.static_share:.0%} static, "
-        f"{1 - mix.static_share:.0%} dynamic; {mix.top_share:.0%} top, {top}), service "
+        f"The dataset's request mix: {mix.static_share:.0%} static, "
+        f"{1 - mix.static_share:.0%} dynamic; {mix.top_share:.0%} top ({top}). Service "
         f"{mix.static_mean_s * 1000:g} / {mix.dynamic_mean_s * 1000:g} ms ({service}) on "
         f"{SERVERS} one-core PS VMs ({capacity:.0f} req/s), p95 SLA {SLA_S:g} s. Offered "
         f"loads: its hourly page rates at the 10/30/50/70/100th percentiles, each x"
@@ -188,7 +195,7 @@ def _class_description(
 def virtual_queue_from(characterization: Mapping[str, Any], name: str) -> PolicyPreset:
     """The virtual-queue server under the dataset's hourly profile, compressed and scaled."""
     rates, step_s = hourly_rates(characterization["model"])
-    factor = QUEUE_PEAK_OF_CAPACITY * QUEUE_CAPACITY_PER_S / float(rates.max())
+    factor = QUEUE_PEAK_OF_CAPACITY * QUEUE_CAPACITY_PER_S / _busiest(rates)
     profile = [[i * HOUR_AS_S, round(float(r) * factor, 2)] for i, r in enumerate(rates)]
     scenario = class_presets.virtual_queue()
     scenario["name"] = (

@@ -9,6 +9,7 @@ import math
 from typing import Any
 
 import numpy as np
+import pytest
 
 from headroom.engine.sim.scenario import load_scenario
 from headroom.simulations import dataset_policies as dp
@@ -91,3 +92,12 @@ def test_virtual_queue_profile_is_the_hourly_profile_compressed_and_scaled() -> 
         built.description
     )
     load_scenario(built.scenario)
+
+
+def test_a_model_without_arrivals_is_refused() -> None:
+    empty = _characterization()
+    for cls in empty["model"]["classes"]:
+        cls["profile"] = [[0, 0.0]]
+    for build in (dp.class_policies_from, dp.virtual_queue_from):
+        with pytest.raises(ValueError, match="no arrivals"):
+            build(empty, "log")
