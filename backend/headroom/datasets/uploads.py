@@ -62,10 +62,14 @@ def renamed(staged: StagedUpload, name: str | None) -> StagedUpload:
 async def form_options(
     store: LocalStore, staged: StagedUpload, query: ParseOptions, fields: dict[str, str]
 ) -> ParseOptions:
-    """Multipart form fields override the query's options; a refusal deletes the file."""
+    """Multipart form fields override the query's options (a format or log_format field
+    replaces both of the query's); a refusal deletes the file."""
     if not fields:
         return query
-    merged = {**query.to_meta(), **fields}
+    base = query.to_meta()
+    if "format" in fields or "log_format" in fields:
+        base.update(format=None, log_format=None)
+    merged = {**base, **fields}
     try:
         return await checked_options(
             resolve(merged.get("format"), merged.get("log_format"), merged.get("zip_members"))

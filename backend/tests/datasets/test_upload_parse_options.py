@@ -98,7 +98,8 @@ def test_multipart_fields_carry_the_options(settings: Settings) -> None:
     pairs = nginx_lines(12)
     body = b"\n".join(line for line, _ in pairs) + b"\n"
     files = {"file": ("timed.log", body, "text/plain")}
-    created = client.post("/api/v1/datasets", files=files, data={"log_format": NGINX_FORMAT})
+    form = {"log_format": NGINX_FORMAT}  # replaces the query's format
+    created = client.post("/api/v1/datasets", params={"format": "combined"}, files=files, data=form)
     assert created.status_code == 201, created.text
     dataset = ingested(settings, client, created.json())
     assert dataset["parse_options"]["log_format"] == NGINX_FORMAT
