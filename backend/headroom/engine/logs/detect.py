@@ -13,6 +13,11 @@ from .traces import trace_parser_for
 from .w3c import W3CParser
 
 SAMPLE_LINES = 1000
+DECIMAL_NOTE = (
+    "response time has a decimal point: seconds (nginx $request_time, %T); the logged time"
+    " is read as the arrival: if it is nginx's $time_local (the completion), give the"
+    " log_format to read arrival = completion - duration"
+)
 MIN_PARSED_FRACTION = 0.5
 
 
@@ -39,7 +44,7 @@ def latency_unit(raw: np.ndarray, point: np.ndarray) -> tuple[str, str]:
     if raw.size == 0:
         return "s", "response time is '-' throughout: unit unknown, seconds assumed"
     if point.mean() > 0.5:
-        return "s", "response time has a decimal point: seconds (nginx $request_time, %T)"
+        return "s", DECIMAL_NOTE
     median = float(np.median(raw))
     if median >= 1000:
         return "us", f"integer response times, median {median:g}: microseconds (Apache %D)"
