@@ -18,6 +18,7 @@ from headroom.auth import repository as auth_repository
 from headroom.auth import service as auth_service
 from headroom.auth.principal import Principal
 from headroom.core.db import session_scope
+from headroom.core.errors import HeadroomError
 from headroom.core.queue import enqueue
 from headroom.core.settings import REPO_ROOT, Settings
 from headroom.core.storage import open_store
@@ -140,10 +141,16 @@ def _characterize(settings: Settings, principal: Principal, dataset_id: int) -> 
 
 
 def _policy_runs(settings: Settings, dataset_id: int) -> list[demo_runs.DemoRun]:
+    """The policy pages' runs from the sample's characterization; none (with a warning)
+    when a custom sample's model gives no scenario (e.g. no arrivals)."""
     with session_scope(settings.resolved_database_url()) as session:
         dataset = session.get(Dataset, dataset_id)
         name = dataset.name if dataset is not None else f"dataset {dataset_id}"
-        return demo_runs.demo_runs(scenarios.characterization(session, dataset_id), name)
+        try:
+            return demo_runs.demo_runs(scenarios.characterization(session, dataset_id), name)
+        except (HeadroomError, KeyError, ValueError) as error:
+            click.echo(f"warning: no policy demo runs from {name}: {error}", err=True)
+            return []
 
 
 def _run(settings: Settings, job_id: int | None, body: Body, failure: str) -> None:
