@@ -3,26 +3,23 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from headroom.engine.logs import LogInputError, parse_chunk
 from headroom.engine.logs.apache import compile_log_format
 from headroom.engine.logs.parse import as_buffer
 
-# entries our line-based reader cannot take, with why (German month names, once listed
-# here, now parse and are field-checked below)
+# entries our line-based reader cannot take, with why (German month names and ISO week
+# dates, once listed here, now parse and are field-checked below)
 UNSUPPORTED = {
     "2019 \t 05 \n 19": "a newline inside the entry splits it into two lines",
     "12:34:56 ": "trailing whitespace is trimmed from lines, so %p has nothing to read",
-}
-# entries that parse, but whose time we leave null, with why
-NO_TIME = {
-    "2019--20 So 12:34:56": "ISO week dates (%G--%V plus a weekday name) are not converted",
-    "2019--20 Sonntag 12:34:56": "ISO week dates (%G--%V plus a weekday name) are not converted",
 }
 PEER_TESTS = ("test_parse", "test_parse_custom_time", "test_parse_custom_german_time")
 
@@ -88,9 +85,6 @@ def _check_fields(v: dict[str, Any]) -> None:
     assert parsed.reject_count == 0, (v["fmt"], v["entry"], parsed.rejects)
     row = parsed.table.row(0, named=True)
     expected = _expected(v.get("fields") or {})
-    if v["entry"] in NO_TIME:
-        assert row["ts"] is None
-        expected.pop("ts")
     for column, value in expected.items():
         got = row[column]
         if column == "latency_s":
@@ -104,7 +98,7 @@ def test_parse_vectors_match_apachelogs_fields(data_dir: Path) -> None:
     checked = [v for v in vectors if v["entry"] not in UNSUPPORTED]
     for v in checked:
         _check_fields(v)
-    # 72 English vectors (2 unsupported) and the 4 German-locale ones (2 without a time)
+    # 72 English vectors (2 unsupported) and the 4 German-locale ones
     assert (len(vectors), len(checked)) == (76, 74)
 
 
@@ -113,13 +107,29 @@ def test_german_locale_vectors_are_field_checked(data_dir: Path) -> None:
     assert [v["entry"] for v in german] == [
         "19 Mär 2019 01:39:12 +0000",
         "19 März 2019 01:39:12 +0000",
-        *NO_TIME,
+        "2019--20 So 12:34:56",
+        "2019--20 Sonntag 12:34:56",
     ]
     for v in german:
         _check_fields(v)
     months = [parse_chunk(v["entry"].encode(), compile_log_format(v["fmt"]).name) for v in german]
-    expected = datetime(2019, 3, 19, 1, 39, 12, tzinfo=UTC)
-    assert [m.table["ts"][0] for m in months[:2]] == [expected, expected]
+    march, iso_week = (
+        datetime(2019, 3, 19, 1, 39, 12, tzinfo=UTC),
+        datetime(2019, 5, 19, 12, 34, 56, tzinfo=UTC),
+    )
+    assert [m.table["ts"][0] for m in months] == [march, march, iso_week, iso_week]
+
+
+@settings(max_examples=300, deadline=None)
+@given(day=st.dates(date(1971, 1, 1), date(2099, 12, 31)), name=st.booleans())
+def test_iso_week_dates_match_the_calendar(day: date, name: bool) -> None:
+    """%G/%V with %u or a weekday name, against Python's ISO calendar."""
+    year, week, weekday = day.isocalendar()
+    english = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"][weekday - 1]
+    fmt, entry = (("%{%G-W%V %a}t", f"{year}-W{week:02d} {english}") if name
+                  else ("%{%G-W%V-%u}t", f"{year}-W{week:02d}-{weekday}"))  # fmt: skip
+    parsed = parse_chunk(entry.encode(), compile_log_format(fmt).name)
+    assert parsed.table["ts"][0] == datetime(day.year, day.month, day.day, tzinfo=UTC)
 
 
 @pytest.mark.parametrize("entry", sorted(UNSUPPORTED))
