@@ -93,3 +93,23 @@ test("a custom nginx log_format from the Advanced section: arrival = completion 
   await expect(page.getByTestId("parse-format")).toContainText("arrival = time - $request_time");
   await page.screenshot({ path: path.join(artifacts, "parse-report-nginx-notes.png"), fullPage: true });
 });
+
+test("a dropped chunk is sent again and the page says where the upload resumed", async ({ page }) => {
+  test.setTimeout(180_000);
+  await signIn(page);
+  await page.getByRole("link", { name: /upload/i }).first().click();
+  const folder = mkdtempSync(path.join(os.tmpdir(), "headroom-e2e-"));
+  const bigLog = path.join(folder, "resumed-access.log");
+  writeFileSync(bigLog, Buffer.concat(Array.from({ length: 9 }, () => readFileSync(sampleLog))));
+  let dropped = false;
+  await page.route("**/chunks?offset=8388608", async (route) => {
+    if (dropped) return route.continue();
+    dropped = true;
+    return route.abort("connectionreset"); // the first try of the second chunk is lost
+  });
+  await page.getByTestId("file-input").setInputFiles(bigLog);
+  await expect(page.getByTestId("upload-resumed")).toContainText(/connection dropped; resumed at 8\.4 MB of 2\d\.\d MB/);
+  await page.screenshot({ path: path.join(artifacts, "upload-resumed.png"), fullPage: true });
+  await expect(page.getByTestId("dataset-title")).toBeVisible({ timeout: 120_000 });
+  expect(dropped).toBe(true);
+});
