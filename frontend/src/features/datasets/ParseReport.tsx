@@ -10,18 +10,21 @@ import styles from "./DatasetDetail.module.css";
 import { useSummary } from "./queries";
 import { RejectsCard } from "./RejectsCard";
 
-function Report({ summary: s }: { summary: TrafficSummary }) {
+function Report({ summary: s, given }: { summary: TrafficSummary; given: boolean }) {
   const lines = s.request_count + s.rejected_count;
   return (
     <div className={styles.stack} data-testid="parse-report">
-      <Card title="Format detected" testId="parse-format">
+      <Card title={given ? "Format given at upload" : "Format detected"} testId="parse-format">
         <dl className={styles.facts}>
           <dt>Format</dt>
           <dd>
             <code style={{ overflowWrap: "anywhere" }}>{s.format}</code>
           </dd>
           <dt>Confidence</dt>
-          <dd>{formatPercent(s.format_confidence, 1)} of the sampled lines parse in this format</dd>
+          <dd>
+            {formatPercent(s.format_confidence, 1)} of the sampled lines parse in this format
+            {given ? " (named at upload, not detected)" : ""}
+          </dd>
         </dl>
         {s.notes.length > 0 && (
           <ul className={styles.notes}>
@@ -54,10 +57,11 @@ function Report({ summary: s }: { summary: TrafficSummary }) {
   );
 }
 
-/** The format detected and its confidence, lines parsed and rejected, the rejected lines with reasons. */
+/** The format (detected, or named at upload) and its confidence, lines parsed and rejected, the rejected lines with reasons. */
 export function ParseReport({ dataset }: { dataset: Dataset }) {
   const summary = useSummary(dataset.id, true);
   if (summary.isPending) return <Loading label="Loading the parse report…" />;
   if (summary.isError) return <ErrorBanner error={summary.error} title="Could not load the parse report" />;
-  return <Report summary={summary.data} />;
+  const options = dataset.parse_options;
+  return <Report summary={summary.data} given={Boolean(options?.format ?? options?.log_format)} />;
 }
