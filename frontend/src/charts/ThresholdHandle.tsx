@@ -1,6 +1,6 @@
 import { useRef, type KeyboardEvent, type PointerEvent } from "react";
 import { usePlotArea, useYAxisInverseScale, useYAxisScale } from "recharts";
-import styles from "./CurveChart.module.css";
+import styles from "./Chart.module.css";
 import { colorVar, type ColorToken } from "./tokens";
 
 export interface ThresholdConfig {

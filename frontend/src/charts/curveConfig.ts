@@ -15,6 +15,10 @@ export interface CurveSeries {
   step?: boolean;
   /** false: a plain line without a dot at each point (fits and models over many points). */
   dots?: boolean;
+  /** A filled step histogram: each row's value holds until the next row. */
+  fill?: boolean;
+  /** A smooth curve without dots that bridges the rows where it has no value (e.g. a fitted density). */
+  smooth?: boolean;
 }
 
 /** A shaded band across the plot between two x values, e.g. a recommended range. */
@@ -64,6 +68,12 @@ export interface CurveChartConfig {
   band?: CurveBand;
   marks: CurveMark[];
   ranges?: CurveRange[];
+  /** "zero" (default): both axes from 0 on round ticks, x up to the last row (or xMax).
+   * "data": x spans the rows, on `xTicks` if given and a log scale if `logX`; y from 0 on
+   * Recharts' own ticks; a compact plot whose tooltip names the x quantity (histograms, profiles). */
+  axes?: "zero" | "data";
+  logX?: boolean;
+  xTicks?: number[];
 }
 
 export type CurveRow = { x: number } & Record<string, number | null>;
@@ -82,10 +92,10 @@ export function validateCurveConfig(config: CurveChartConfig): string[] {
   return problems;
 }
 
-/** Rows sorted by x, thinned to the chart's point budget. */
-export function curveRows(rows: readonly CurveRow[]): CurveRow[] {
+/** Rows sorted by x (only x > 0 on a log axis), thinned to the chart's point budget. */
+export function curveRows(rows: readonly CurveRow[], logX = false): CurveRow[] {
   return thin(
-    [...rows].filter((r) => Number.isFinite(r.x)).sort((a, b) => a.x - b.x),
+    rows.filter((r) => Number.isFinite(r.x) && (!logX || r.x > 0)).sort((a, b) => a.x - b.x),
     MAX_POINTS,
   );
 }

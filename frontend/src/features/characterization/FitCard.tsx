@@ -1,12 +1,12 @@
 import { useMemo } from "react";
+import { CurveChart } from "../../charts/CurveChart";
+import type { CurveChartConfig } from "../../charts/curveConfig";
 import { Card } from "../../components/Card";
 import { Table, type Column } from "../../components/Table";
 import { formatCount, formatDecimal, formatPercent } from "../../lib/format";
 import styles from "./Characterization.module.css";
 import type { Candidate, FittedHistogram, FitReport } from "./result";
 import { familyName, histogramRows, logTicks, paramRows, quantity, type ParamRow } from "./shaping";
-import { XYChart } from "./XYChart";
-import type { XYChartConfig } from "./xyConfig";
 
 /** Density ticks: plain decimals down to 0.001, then powers of ten ("2e-5"). */
 function formatDensityTick(v: number): string {
@@ -30,7 +30,7 @@ function candidateColumns(bestAic: number): Column<Candidate>[] {
   ];
 }
 
-function chartConfig(name: string, h: FittedHistogram, fit: FitReport): XYChartConfig {
+function chartConfig(name: string, h: FittedHistogram, fit: FitReport): CurveChartConfig {
   const q = quantity(name);
   const lo = h.edges[0] ?? 1;
   const hi = h.edges[h.edges.length - 1] ?? lo;
@@ -40,15 +40,17 @@ function chartConfig(name: string, h: FittedHistogram, fit: FitReport): XYChartC
     description: `Histogram of ${formatCount(fit.n)} values (density) with the fitted ${familyName(fit.dist)} density on top${h.log_x ? "; log x axis, the values span several decades" : ""}.`,
     xLabel: q.title.toLowerCase(),
     yLabel: `density (per ${q.perUnit})`,
+    axes: "data",
     xUnit: q.unit,
     yUnit: (v) => `${v.toPrecision(3)} per ${q.perUnit}`,
     yAxisUnit: formatDensityTick,
     logX: h.log_x,
     xTicks: h.log_x ? logTicks(lo, hi).filter((t) => t >= lo && t <= hi) : undefined,
     series: [
-      { key: "density", label: "observed", color: "chart-band", kind: "step" },
-      ...(h.fitted_pdf !== null ? [{ key: "fitted", label: `fitted ${familyName(fit.dist)}`, color: "chart-knee" as const, kind: "line" as const }] : []),
+      { key: "density", label: "observed", color: "chart-band", fill: true },
+      ...(h.fitted_pdf !== null ? [{ key: "fitted", label: `fitted ${familyName(fit.dist)}`, color: "chart-knee" as const, smooth: true }] : []),
     ],
+    marks: [],
   };
 }
 
@@ -69,7 +71,7 @@ export function FitCard({ name, fit, hist }: { name: string; fit: FitReport; his
   return (
     <Card testId={`fit-${name}`}>
       <div className={styles.stack}>
-        <XYChart config={chartConfig(name, hist, fit)} rows={rows} />
+        <CurveChart config={chartConfig(name, hist, fit)} rows={rows} height={240} />
         <dl className={styles.facts}>
           <dt>Chosen family</dt>
           <dd>

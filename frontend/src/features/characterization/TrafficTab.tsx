@@ -1,4 +1,6 @@
 import { useContext, useMemo, useState } from "react";
+import { CurveChart } from "../../charts/CurveChart";
+import type { CurveChartConfig } from "../../charts/curveConfig";
 import { TimeSeriesChart } from "../../charts/TimeSeriesChart";
 import { Button } from "../../components/Button";
 import { Card } from "../../components/Card";
@@ -11,8 +13,6 @@ import type { ArrivalView, CharacterizationResult } from "./result";
 import { Segmented } from "./Segmented";
 import { bucketName, dailyProfileRows, formatHourOfDay, RESOLUTIONS } from "./shaping";
 import { useZoomedArrivals } from "./useZoomedArrivals";
-import { XYChart } from "./XYChart";
-import type { XYChartConfig } from "./xyConfig";
 
 function ArrivalStatsCards({ view }: { view: ArrivalView }) {
   const s = view.stats;
@@ -69,18 +69,20 @@ function ArrivalsCard({ view }: { view: ArrivalView }) {
 
 const PROFILE_TICKS = [0, 3, 6, 9, 12, 15, 18, 21, 24];
 
-function profileConfig(days: number): XYChartConfig {
+function profileConfig(days: number): CurveChartConfig {
   return {
     id: "chart-daily-profile",
     title: "Daily profile",
     description: `Mean requests per minute at each minute of the day (UTC), averaged over the ${formatCount(days)} ${days === 1 ? "day" : "days"} the log covers.`,
     xLabel: "time of day (UTC)",
     yLabel: "req/min",
+    axes: "data",
     xUnit: formatHourOfDay,
     yUnit: (v) => `${formatDecimal(v, 2)} req/min`,
     yAxisUnit: (v) => formatDecimal(v, 1),
     xTicks: PROFILE_TICKS,
-    series: [{ key: "mean", label: "Mean requests per minute", color: "chart-requests", kind: "step" }],
+    series: [{ key: "mean", label: "Mean requests per minute", color: "chart-requests", fill: true }],
+    marks: [],
   };
 }
 
@@ -103,7 +105,7 @@ export function TrafficTab({ result }: { result: CharacterizationResult }) {
         </>
       )}
       <Card>
-        <XYChart config={profileConfig(profile.days)} rows={profileRows} />
+        <CurveChart config={profileConfig(profile.days)} rows={profileRows} height={240} />
       </Card>
     </div>
   );

@@ -1,4 +1,6 @@
 import { useMemo } from "react";
+import { CurveChart } from "../../charts/CurveChart";
+import type { CurveChartConfig } from "../../charts/curveConfig";
 import { Card } from "../../components/Card";
 import { StatCard } from "../../components/StatCard";
 import { formatBytes, formatCount, formatDecimal, formatDuration } from "../../lib/format";
@@ -7,22 +9,22 @@ import { FitCard } from "./FitCard";
 import type { CharacterizationResult } from "./result";
 import { ShareBar } from "./ShareBar";
 import { countHistogramRows } from "./shaping";
-import { XYChart } from "./XYChart";
-import type { XYChartConfig } from "./xyConfig";
 
 const FIT_ORDER = ["objects_per_page", "think_time_s", "requests_per_session", "html_bytes", "object_bytes", "object_gap_s", "service_time_s"];
 
-const PAGES_PER_SESSION: XYChartConfig = {
+const PAGES_PER_SESSION: CurveChartConfig = {
   id: "chart-pages-per-session",
   title: "Pages per session",
   description: "How many pages each session viewed (sessions end after 30 minutes without a request).",
   xLabel: "pages per session",
   yLabel: "sessions",
+  axes: "data",
   xUnit: (v) => `${formatCount(v)} pages`,
   xAxisUnit: (v) => formatCount(v),
   yUnit: (v) => `${formatCount(v)} sessions`,
   yAxisUnit: (v) => formatCount(v),
-  series: [{ key: "count", label: "sessions", color: "chart-requests", kind: "step" }],
+  series: [{ key: "count", label: "sessions", color: "chart-requests", fill: true }],
+  marks: [],
 };
 
 function Composition({ result }: { result: CharacterizationResult }) {
@@ -53,7 +55,7 @@ export function WorkloadTab({ result }: { result: CharacterizationResult }) {
       </Card>
       <Composition result={result} />
       <Card>
-        <XYChart config={PAGES_PER_SESSION} rows={sessionRows} />
+        <CurveChart config={PAGES_PER_SESSION} rows={sessionRows} height={240} />
       </Card>
       <h2 style={{ margin: 0 }}>Fitted distributions</h2>
       <p className={styles.muted} style={{ margin: 0 }}>

@@ -3,7 +3,7 @@ import type { TimeChartConfig } from "../../charts/config";
 import type { ColorToken } from "../../charts/tokens";
 import { formatCompact, formatCount, formatDecimal, formatDuration, formatLatency } from "../../lib/format";
 import type { ArrivalView, CountHistogram, FittedHistogram, FitReport, PercentileColumns } from "./result";
-import type { XYRow } from "./xyConfig";
+import type { CurveRow as XYRow } from "../../charts/curveConfig";
 
 export const RESOLUTIONS = [
   { every_s: 1, label: "1 s" },

@@ -15,7 +15,7 @@ import type { Simulation } from "../simulations/api";
 import { useCreateSimulation, useSweepRun } from "../simulations/queries";
 import { asRun } from "../simulations/runDoc";
 import { getPath, setPath, textOf, type Json, type Scenario } from "../simulations/scenarioDoc";
-import { SimChart } from "../simulations/SimChart";
+import { SimChart } from "../../charts/SimChart";
 import { useCanWrite } from "../workspaces/useRole";
 import { useWorkspace } from "../workspaces/workspaceContext";
 import {

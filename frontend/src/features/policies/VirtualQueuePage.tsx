@@ -15,10 +15,9 @@ import type { Simulation } from "../simulations/api";
 import { useCreateSimulation } from "../simulations/queries";
 import { asRun, type RunDocument } from "../simulations/runDoc";
 import { getPath, textOf, type Scenario } from "../simulations/scenarioDoc";
-import { SimChart } from "../simulations/SimChart";
+import { SimChart } from "../../charts/SimChart";
 import { useCanWrite } from "../workspaces/useRole";
 import { useWorkspace } from "../workspaces/workspaceContext";
-import { PhaseChart } from "./PhaseChart";
 import { PoliciesNav, RunProgress } from "./PolicyRuns";
 import { useScenarioChoices, useShownIds, useTracked } from "./usePolicyRuns";
 import {
@@ -161,8 +160,9 @@ function Charts({ queued, q, b }: { queued: Simulation; q: RunDocument; b: RunDo
       ) : (
         <>
           <Card>
-            <PhaseChart
+            <SimChart
               {...discoveryChart(series, end)}
+              height={320}
               spans={phaseSpans(series).map((s, i) => ({ key: `${s.phase}-${i}`, x1: s.x1, x2: s.x2, color: PHASE_COLORS[s.phase] }))}
               spanLegend={PHASES.filter((p) => series.epoch_phase.includes(p)).map((p) => ({ label: PHASE_LABELS[p], color: PHASE_COLORS[p] }))}
             />

@@ -5,7 +5,7 @@ import { formatDecimal, formatLatency, formatPercent } from "../../lib/format";
 import type { SweepIn } from "../simulations/api";
 import type { RunDocument, RunSummary } from "../simulations/runDoc";
 import { getPath, textOf, type Json, type Scenario } from "../simulations/scenarioDoc";
-import { formatSimClock, timeTicksS, type SimChartConfig, type SimSeries } from "../simulations/simChart";
+import { formatSimClock, timeTicksS, type SimChartConfig, type SimSeries } from "../../charts/simConfig";
 
 export const POLICIES = ["none", "switch_adm", "static_part", "dynamic_part"] as const;
 export type PartitionPolicy = (typeof POLICIES)[number];

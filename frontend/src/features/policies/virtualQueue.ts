@@ -4,7 +4,7 @@ import type { ColorToken } from "../../charts/tokens";
 import { formatDecimal, formatDuration, formatLatency, formatRatePerS } from "../../lib/format";
 import type { RunDocument } from "../simulations/runDoc";
 import type { Scenario } from "../simulations/scenarioDoc";
-import { decadeTicks, formatSimClock, roundTicks, timeTicksS, type SimChartConfig, type SimSeries, type XY } from "../simulations/simChart";
+import { decadeTicks, formatSimClock, roundTicks, timeTicksS, type SimChartConfig, type SimSeries, type XY } from "../../charts/simConfig";
 import { admissionPart, type AdmissionSummary } from "./classPolicies";
 
 export const PHASES = ["coarse", "stabilise", "fine", "monitor"] as const;

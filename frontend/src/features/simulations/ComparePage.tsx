@@ -12,8 +12,8 @@ import { getSimulation, type Simulation } from "./api";
 import { useSimulations, simKeys } from "./queries";
 import { RunSummaryTable } from "./RunSummaryTable";
 import { asRun, cdfChart, formatVms, runColor, type RunDocument } from "./runDoc";
-import { formatSimClock, timeTicksS, type SimSeries } from "./simChart";
-import { SimChart } from "./SimChart";
+import { formatSimClock, timeTicksS, type SimSeries } from "../../charts/simConfig";
+import { SimChart } from "../../charts/SimChart";
 import styles from "./Simulations.module.css";
 
 function parseIds(raw: string | null): number[] {

@@ -19,7 +19,7 @@ import { textOf } from "./scenarioDoc";
 import { useCancelSimulation, useSimulation } from "./queries";
 import { RunSummaryTable } from "./RunSummaryTable";
 import { asRun, asSweep, boxPlotChart, cdfChart, stepFunctionChart, utilizationChart, windowLatencyChart, type RunDocument } from "./runDoc";
-import { SimChart } from "./SimChart";
+import { SimChart } from "../../charts/SimChart";
 import styles from "./Simulations.module.css";
 import { SweepView } from "./SweepView";
 import { TierResults } from "./TierResults";

@@ -8,8 +8,8 @@ import { formatDecimal, formatLatency, formatPercent } from "../../lib/format";
 import type { Simulation } from "./api";
 import { describeValues, frontierMeasure, frontierPoints, paretoFront, sweepRunPath } from "./frontier";
 import type { SweepDocument, SweepRow } from "./runDoc";
-import { SimChart } from "./SimChart";
-import { roundTicks, type SimChartConfig } from "./simChart";
+import { SimChart } from "../../charts/SimChart";
+import { roundTicks, type SimChartConfig } from "../../charts/simConfig";
 import { sweepValueLabel } from "./sweep";
 import styles from "./Simulations.module.css";
 

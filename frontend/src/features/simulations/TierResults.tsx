@@ -2,7 +2,7 @@
 import { Card } from "../../components/Card";
 import tableStyles from "../../components/Table.module.css";
 import type { RunDocument } from "./runDoc";
-import { SimChart } from "./SimChart";
+import { SimChart } from "../../charts/SimChart";
 import { tierPoolChart, tierRows, tiersOfRun, tierUtilizationChart, tierVmChart } from "./tierDoc";
 import styles from "./Simulations.module.css";
 

@@ -1,7 +1,7 @@
 /** What a simulation's progress means: simulated time for a run, runs done for a sweep. */
 import type { Job } from "../../api/models";
 import { formatEta } from "../../lib/format";
-import { formatSimClock } from "./simChart";
+import { formatSimClock } from "../../charts/simConfig";
 import type { Simulation } from "./api";
 
 export const STATUS_TONES = { queued: "neutral", running: "info", succeeded: "success", failed: "danger", cancelled: "neutral" } as const;

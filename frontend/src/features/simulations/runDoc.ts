@@ -2,7 +2,7 @@
 import type { ColorToken } from "../../charts/tokens";
 import { niceTicks } from "../../charts/curveConfig";
 import { formatDecimal, formatLatency, formatPercent } from "../../lib/format";
-import { decadeTicks, formatSimClock, roundTicks, timeTicksS, type SimChartConfig, type SimSeries, type XY } from "./simChart";
+import { decadeTicks, formatSimClock, roundTicks, timeTicksS, type SimChartConfig, type SimSeries, type XY } from "../../charts/simConfig";
 import type { Json } from "./scenarioDoc";
 import type { TierFigures, TiersDocument } from "./tierDoc";
 

@@ -3,7 +3,7 @@ import { ApiError } from "../../api/errors";
 import { frontierPoints, paretoFront, scenarioAt } from "./frontier";
 import { parseNumberList, fieldErrorOf, getPath, parseYaml, setPath, toYaml, type Scenario } from "./scenarioDoc";
 import { fieldSpec, numberProblem, objectFields } from "./schemaFields";
-import { decadeTicks, formatSimClock, mergeRows, roundTicks, timeTicksS, type SimSeries } from "./simChart";
+import { decadeTicks, formatSimClock, mergeRows, roundTicks, timeTicksS, type SimSeries } from "../../charts/simConfig";
 import { buildSweep, runCount } from "./sweep";
 import type { SweepDocument, SweepRow } from "./runDoc";
 

@@ -2,7 +2,7 @@
  * per tier figures from the summary, per tier series from the document, as charts and table rows. */
 import { formatDecimal, formatLatency, formatPercent } from "../../lib/format";
 import { endOf, runColor, timeAxis, type RunDocument } from "./runDoc";
-import type { SimChartConfig, SimSeries, XY } from "./simChart";
+import type { SimChartConfig, SimSeries, XY } from "../../charts/simConfig";
 
 /** A step function: `value[i]` holds from `t_s[i]` on; null = unbounded pool or no active VM. */
 export interface Steps {

@@ -1,6 +1,6 @@
-/** The typed description of a simulation chart and the pure logic behind SimChart. */
-import type { ColorToken } from "../../charts/tokens";
-import type { Formatter } from "../../lib/format";
+/** The typed description of a chart of series that each carry their own points (SimChart), and its pure logic. */
+import type { ColorToken } from "./tokens";
+import type { Formatter } from "../lib/format";
 
 export interface XY {
   x: number;
