@@ -113,7 +113,7 @@ export function SimChart({ config, series, height = 300, onPointClick, spans = [
         {xAxis({ scale: x.scale ?? "linear", domain: xDomain, ticks: x.ticks, allowDataOverflow: x.domain !== undefined, format: x.format, label: x.label, labelOffset: -12 })}
         {valueAxis("left", y)}
         {y2 !== undefined && valueAxis("right", y2)}
-        {spanAreas(spans, 0.18)}
+        {spanAreas(spans, 0.18, "left")}
         {tooltip((row: Row & XY) => tooltipBody(config, series, row))}
         {/* an empty Scatter would fall back to the chart's rows: leave it out */}
         {series.filter((s) => s.kind !== "points" || s.points.length > 0).map((s) => renderSeries(s, onPointClick))}

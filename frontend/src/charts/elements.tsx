@@ -78,6 +78,9 @@ export interface Span {
   color: ColorToken;
 }
 
-export function spanAreas(spans: readonly Span[], fillOpacity: number) {
-  return spans.map((s) => <ReferenceArea key={s.key} x1={s.x1} x2={s.x2} fill={colorVar(s.color)} fillOpacity={fillOpacity} stroke="none" ifOverflow="hidden" />);
+/** Shaded spans; `yAxisId` must name one of the chart's y axes (Recharts' default id is 0). */
+export function spanAreas(spans: readonly Span[], fillOpacity: number, yAxisId: string | number = 0) {
+  return spans.map((s) => (
+    <ReferenceArea key={s.key} yAxisId={yAxisId} x1={s.x1} x2={s.x2} fill={colorVar(s.color)} fillOpacity={fillOpacity} stroke="none" ifOverflow="hidden" />
+  ));
 }
