@@ -50,12 +50,11 @@ class Characterization:
     model: WorkloadModel
     unit_arrivals_hourly: dict[str, ArrivalStats] = field(default_factory=dict)
     tables: dict[str, pl.DataFrame] = field(repr=False, compare=False, default_factory=dict)
+    observed: dict[str, np.ndarray] = field(repr=False, compare=False, default_factory=dict)
 
     def histogram(self, name: str, bins: int = 40) -> Histogram:
         """The histogram of one fitted quantity (a key of ``fits``) with its fitted pdf."""
-        t = self.tables
-        values = samples(t["annotated"], t["pages"], t["sessions"])[name]
-        return histogram(values, self.fits[name], bins)
+        return histogram(self.observed[name], self.fits[name], bins)
 
     def replay_workload(
         self, service_s: Mapping[str, Any] | None = None, time_scale: float = 1.0
@@ -108,7 +107,8 @@ def characterize(
     page_table = pages(ann)
     session_table = sessions(ann, page_table)
     rng = rng or np.random.default_rng(0)
-    fits = fit_all(ann, page_table, session_table, rng)
+    observed = samples(ann, page_table, session_table)
+    fits = fit_samples(observed, rng)
     model = build_model(ann, page_table, fits, profile_step_s, rng, name)
     return Characterization(
         requests=df.height,
@@ -126,6 +126,7 @@ def characterize(
             "sessions": arrival_stats(session_table, 3600),
         },
         tables={"annotated": ann, "pages": page_table, "sessions": session_table},
+        observed=observed,
     )
 
 
@@ -205,7 +206,11 @@ def fit_all(
     session_table: pl.DataFrame,
     rng: np.random.Generator,
 ) -> dict[str, FitReport]:
-    values = samples(ann, page_table, session_table)
+    return fit_samples(samples(ann, page_table, session_table), rng)
+
+
+def fit_samples(values: Mapping[str, np.ndarray], rng: np.random.Generator) -> dict[str, FitReport]:
+    """The fit of each quantity's observed values (sizes with a lognormal body/Pareto tail)."""
     return {
         name: fit_distribution(x, body_tail=name in SIZE_FITS, rng=rng)
         for name, x in values.items()
