@@ -54,11 +54,12 @@ function renderMark(m: CurveMark) {
 
 function renderSeries(s: CurveSeries) {
   const color = colorVar(s.color);
-  const common = { key: s.key, dataKey: s.key, name: s.label, stroke: color, isAnimationActive: false };
-  if (s.fill === true) return <Area {...common} type="stepAfter" fill={color} fillOpacity={0.35} connectNulls />;
-  if (s.smooth === true) return <Line {...common} type="monotone" strokeWidth={2} dot={false} connectNulls />;
+  const common = { dataKey: s.key, name: s.label, stroke: color, isAnimationActive: false };
+  if (s.fill === true) return <Area key={s.key} {...common} type="stepAfter" fill={color} fillOpacity={0.35} connectNulls />;
+  if (s.smooth === true) return <Line key={s.key} {...common} type="monotone" strokeWidth={2} dot={false} connectNulls />;
   return (
     <Line
+      key={s.key}
       {...common}
       type={s.step === true ? "stepAfter" : "linear"}
       stroke={s.points === true ? "none" : color}

@@ -44,7 +44,7 @@ function tooltipBody(config: SimChartConfig, series: SimSeries[], row: Row & XY)
 function renderSeries(s: SimSeries, onPointClick?: (point: XY) => void) {
   const color = colorVar(s.color);
   const yAxisId = s.axis ?? "left";
-  const common = { key: s.key, name: s.label, yAxisId, isAnimationActive: false };
+  const common = { name: s.label, yAxisId, isAnimationActive: false };
   if (s.kind === "points") {
     // Our own circle carries the click: the point's data comes back exactly as given.
     const shape = (props: { cx?: number; cy?: number; payload?: XY }) => (
@@ -60,7 +60,7 @@ function renderSeries(s: SimSeries, onPointClick?: (point: XY) => void) {
         onClick={onPointClick === undefined || props.payload === undefined ? undefined : () => onPointClick(props.payload as XY)}
       />
     );
-    return <Scatter {...common} data={s.points} dataKey="y" fill={color} shape={shape} />;
+    return <Scatter key={s.key} {...common} data={s.points} dataKey="y" fill={color} shape={shape} />;
   }
   if (s.kind === "box") {
     const bar = { yAxisId, stackId: s.key, isAnimationActive: false, barSize: 12 };
@@ -74,6 +74,7 @@ function renderSeries(s: SimSeries, onPointClick?: (point: XY) => void) {
   }
   return (
     <Line
+      key={s.key}
       {...common}
       dataKey={s.key}
       type={s.kind === "step" ? "stepAfter" : "linear"}
