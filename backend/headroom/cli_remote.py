@@ -72,6 +72,12 @@ def login(url: str, token: str) -> None:
 )
 @click.option("--format", "log_format", default=None, help="A known format name (default: auto).")
 @click.option("--log-format", "spec", default=None, help="An Apache LogFormat or nginx log_format.")
+@click.option(
+    "--zip-members",
+    type=click.Choice(["first", "all"]),
+    default=None,
+    help="Of a .zip: the first member (default) or all members concatenated.",
+)
 def upload(
     file: Path,
     workspace_id: int | None,
@@ -80,13 +86,15 @@ def upload(
     chunk_bytes: int,
     log_format: str | None,
     spec: str | None,
+    zip_members: str | None,
 ) -> None:
     """Upload a log (resumable: run it again after an interruption to continue)."""
     if not file.is_file():
         fail(f"no such file: {file}")
     if log_format not in (None, "auto") and spec is not None:
         fail("give --format or --log-format, not both")
-    options = {k: v for k, v in (("format", log_format), ("log_format", spec)) if v is not None}
+    given = (("format", log_format), ("log_format", spec), ("zip_members", zip_members))
+    options = {k: v for k, v in given if v is not None}
     try:
         with remote.client(remote.load_credentials()) as http:
             result = _upload(http, file, workspace_id, wait, chunk_bytes, options)

@@ -263,3 +263,27 @@ def test_cli_upload_passes_log_format(
         main, ["upload", str(log), "--format", "combined", "--log-format", "%h"]
     )
     assert both.exit_code == 2
+
+
+def test_cli_upload_passes_zip_members(
+    settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from click.testing import CliRunner
+
+    from headroom import remote
+    from headroom.cli import main
+
+    client = client_for(settings, "zip-cli@example.com")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(remote, "load_credentials", lambda: None)
+    monkeypatch.setattr(remote, "client", lambda _credentials: client)
+    archive = tmp_path / "logs.zip"
+    archive.write_bytes(two_member_zip())
+    args = ["upload", str(archive), "--zip-members", "all", "--format", "combined", "--json"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    dataset_id = json.loads(result.stdout)["dataset_id"]
+    dataset = client.get(f"/api/v1/datasets/{dataset_id}").json()
+    assert dataset["parse_options"]["zip_members"] == "all"
+    bad = CliRunner().invoke(main, ["upload", str(archive), "--zip-members", "some"])
+    assert bad.exit_code == 2
