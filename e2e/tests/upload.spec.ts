@@ -109,6 +109,11 @@ test("a dropped chunk is sent again and the page says where the upload resumed",
     dropped = true;
     return route.abort("connectionreset"); // the first try of the second chunk is lost
   });
+  // the last chunk waits, so the notice stays up long enough to read before the page moves on
+  await page.route("**/chunks?offset=16777216", async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    return route.continue();
+  });
   await page.getByTestId("file-input").setInputFiles(bigLog);
   await expect(page.getByTestId("upload-resumed")).toContainText(/connection dropped; resumed at 8\.4 MB of 2\d\.\d MB/);
   await page.screenshot({ path: path.join(artifacts, "upload-resumed.png"), fullPage: true });
