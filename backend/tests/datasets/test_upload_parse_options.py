@@ -7,11 +7,13 @@ import json
 import re
 import shutil
 import zipfile
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import polars as pl
 import pytest
+from click.testing import Result
 from fastapi.testclient import TestClient
 
 from headroom.core.settings import Settings
@@ -239,51 +241,49 @@ def test_the_ui_format_list_matches_the_api() -> None:
     assert names == list(KNOWN_FORMATS)
 
 
-def test_cli_upload_passes_log_format(
-    settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def cli_against(
+    client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Callable[[list[str]], Result]:
+    """`headroom ...` run in process, its remote calls sent to the API test client."""
     from click.testing import CliRunner
 
     from headroom import remote
     from headroom.cli import main
 
-    client = client_for(settings, "cli@example.com")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setattr(remote, "load_credentials", lambda: None)
     monkeypatch.setattr(remote, "client", lambda _credentials: client)
+    return lambda args: CliRunner().invoke(main, args)
+
+
+def test_cli_upload_passes_log_format(
+    settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client = client_for(settings, "cli@example.com")
+    headroom = cli_against(client, tmp_path, monkeypatch)
     log = tmp_path / "timed.log"
     log.write_bytes(b"\n".join(line for line, _ in nginx_lines(10)) + b"\n")
-    args = ["upload", str(log), "--log-format", NGINX_FORMAT, "--json"]
-    result = CliRunner().invoke(main, args)
+    result = headroom(["upload", str(log), "--log-format", NGINX_FORMAT, "--json"])
     assert result.exit_code == 0, result.output
     dataset_id = json.loads(result.stdout)["dataset_id"]
     dataset = client.get(f"/api/v1/datasets/{dataset_id}").json()
     assert dataset["parse_options"]["log_format"] == NGINX_FORMAT
-    both = CliRunner().invoke(
-        main, ["upload", str(log), "--format", "combined", "--log-format", "%h"]
-    )
+    both = headroom(["upload", str(log), "--format", "combined", "--log-format", "%h"])
     assert both.exit_code == 2
 
 
 def test_cli_upload_passes_zip_members(
     settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from click.testing import CliRunner
-
-    from headroom import remote
-    from headroom.cli import main
-
     client = client_for(settings, "zip-cli@example.com")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setattr(remote, "load_credentials", lambda: None)
-    monkeypatch.setattr(remote, "client", lambda _credentials: client)
+    headroom = cli_against(client, tmp_path, monkeypatch)
     archive = tmp_path / "logs.zip"
     archive.write_bytes(two_member_zip())
     args = ["upload", str(archive), "--zip-members", "all", "--format", "combined", "--json"]
-    result = CliRunner().invoke(main, args)
+    result = headroom(args)
     assert result.exit_code == 0, result.output
     dataset_id = json.loads(result.stdout)["dataset_id"]
     dataset = client.get(f"/api/v1/datasets/{dataset_id}").json()
     assert dataset["parse_options"]["zip_members"] == "all"
-    bad = CliRunner().invoke(main, ["upload", str(archive), "--zip-members", "some"])
+    bad = headroom(["upload", str(archive), "--zip-members", "some"])
     assert bad.exit_code == 2
