@@ -192,15 +192,35 @@ def characterize_text(doc: dict[str, Any]) -> str:
         f"requests: {doc['requests']}",
         f"per minute: peak {arrivals['peak_per_min']}, trough {arrivals['trough_per_min']}, "
         f"mean {arrivals['mean_per_min']:.4g}, peak/mean {arrivals['peak_to_mean']:.3g}",
-        f"pages: {pages['count']} ({_g(pages['objects_per_page_mean'])} objects per page)",
-        f"sessions: {sessions['count']} ({_g(sessions['pages_per_session_mean'])} pages each)",
+        _unit_line("pages", pages["count"], pages["objects_per_page_mean"], "objects per page"),
+        _unit_line("sessions", sessions["count"], sessions["pages_per_session_mean"], "pages each"),
     ]
+    held = doc.get("fields_recorded") or {}
+    missing = [NOT_RECORDED[k] for k in NOT_RECORDED if held.get(k) is False]
+    if missing:
+        lines.append("not recorded: " + ", ".join(missing))
     for kind, shares in doc["classes"].items():
         mix = ", ".join(f"{c} {s:.1%}" for c, s in shares.items())
         lines.append(f"{kind} classes: {mix}")
     for name, fit in doc["fits"].items():
         lines.append(f"fit {name}: {fit.get('dist') or '-'}")
     return "\n".join(lines)
+
+
+NOT_RECORDED = {
+    "status": "status codes",
+    "bytes": "response sizes",
+    "latency": "latencies",
+    "client": "clients (so no sessions)",
+    "path": "paths (so no pages)",
+    "daily_profile": "a full day (so no daily profile)",
+}
+
+
+def _unit_line(name: str, count: int | None, mean: float | None, per: str) -> str:
+    if count is None:
+        return f"{name}: not recorded"
+    return f"{name}: {count} ({_g(mean)} {per})"
 
 
 def _g(value: float | None) -> str:
