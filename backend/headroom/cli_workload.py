@@ -109,7 +109,7 @@ def parse_report(parsed: ParsedLog) -> dict[str, Any]:
         "first_ts": _iso(table["ts"].min()),
         "last_ts": _iso(table["ts"].max()),
         "requests_by_status": {str(s): int(n) for s, n in statuses.iter_rows()},
-        "bytes_total": int(table["bytes"].sum() or 0),
+        "bytes_total": int(table["bytes"].sum()) if table["bytes"].count() else None,
         "has_latency": has_latency,
         "latency_p50_s": pct(0.50),
         "latency_p95_s": pct(0.95),
@@ -124,8 +124,9 @@ def parse_text(doc: dict[str, Any]) -> str:
         f"lines: {doc['lines_total']} ({doc['lines_parsed']} parsed, "
         f"{doc['lines_rejected']} rejected)",
         f"time: {doc['first_ts']} .. {doc['last_ts']}",
-        "statuses: " + ", ".join(f"{s}: {n}" for s, n in doc["requests_by_status"].items()),
-        f"bytes: {doc['bytes_total']}",
+        "statuses: "
+        + (", ".join(f"{s}: {n}" for s, n in doc["requests_by_status"].items()) or "not recorded"),
+        f"bytes: {'not recorded' if doc['bytes_total'] is None else doc['bytes_total']}",
     ]
     if doc["has_latency"]:
         lines.append(

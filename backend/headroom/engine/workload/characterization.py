@@ -160,8 +160,9 @@ def _mean(series: pl.Series) -> float | None:
 
 
 def _page_summary(page_table: pl.DataFrame, held: FieldsRecorded) -> dict[str, float | int | None]:
-    """Pages are told apart by their paths: without paths every figure is null."""
-    if not held.path:
+    """Pages are told apart by their paths: without paths every figure is null (an empty
+    table has 0 pages)."""
+    if not held.path and page_table.height:
         return dict.fromkeys(PAGE_FIGURES)
     return {
         "count": page_table.height,
@@ -175,8 +176,9 @@ def _page_summary(page_table: pl.DataFrame, held: FieldsRecorded) -> dict[str, f
 def _session_summary(
     session_table: pl.DataFrame, held: FieldsRecorded
 ) -> dict[str, float | int | None]:
-    """Sessions are one client's requests: without clients every figure is null."""
-    if not held.sessions:
+    """Sessions are one client's requests: without clients every figure is null (an empty
+    table has 0 sessions)."""
+    if not held.sessions and session_table.height:
         return dict.fromkeys(SESSION_FIGURES)
     return {
         "count": session_table.height,

@@ -10,7 +10,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from headroom.cli_workload import characterize_text, parse_log
+from headroom.cli_workload import characterize_text, parse_log, parse_report, parse_text
 from headroom.demo import synthetic_trace
 from headroom.engine.logs.recorded import DAY_S, fields_recorded
 from headroom.engine.workload import characterize
@@ -119,6 +119,15 @@ def test_characterization_of_the_demo_pool_trace(pool_trace: pl.DataFrame) -> No
     text = characterize_text(result.to_dict())
     assert "sessions: not recorded" in text and "pages: not recorded" in text
     assert "sessions: 1 " not in text
+
+
+def test_parse_summary_of_a_trace_says_not_recorded() -> None:
+    parsed = parse_log(AZURE)
+    document = parse_report(parsed)
+    assert document["bytes_total"] is None and document["requests_by_status"] == {}
+    text = parse_text(document)
+    assert "bytes: not recorded" in text and "statuses: not recorded" in text
+    assert "bytes: 0" not in text
 
 
 def test_azure_trace_without_latency_status_or_bytes(azure: pl.DataFrame) -> None:

@@ -9,7 +9,7 @@ import styles from "./Characterization.module.css";
 import { FitCard } from "./FitCard";
 import type { CharacterizationResult } from "./result";
 import { ShareBar } from "./ShareBar";
-import { countHistogramRows } from "./shaping";
+import { countHistogramRows, quantity } from "./shaping";
 
 /** Why a workload figure is missing: the field the log does not record. */
 const WHY = {
@@ -88,6 +88,15 @@ function recordedFits(result: CharacterizationResult): { shown: string[]; missin
   return { shown: names.filter(ok), missing: names.filter((n) => !ok(n)) };
 }
 
+/** The rules classify by path (request classes) and by client (user classes): say when the log lacks them. */
+function classMixSubtitle(result: CharacterizationResult): string {
+  const held = result.fields_recorded;
+  const base = "Share of requests in each class under the dataset's rules (see the Rules tab).";
+  const lacking = [held?.path === false && "paths", held?.client === false && "clients"].filter((x): x is string => typeof x === "string");
+  if (lacking.length === 0) return base;
+  return `${base} This log has no ${lacking.join(" or ")}: rules on them match no request, so those requests fall in the default class.`;
+}
+
 function missingFitsWhy(result: CharacterizationResult): string {
   const held = result.fields_recorded;
   const lacking = [held?.path === false && "paths", held?.client === false && "clients", held?.bytes === false && "response sizes", held?.latency === false && "latencies"].filter(
@@ -102,7 +111,7 @@ export function WorkloadTab({ result }: { result: CharacterizationResult }) {
   const { shown: names, missing } = recordedFits(result);
   return (
     <div className={styles.stack} data-testid="workload-tab">
-      <Card title="Class mix" subtitle="Share of requests in each class under the dataset's rules (see the Rules tab).">
+      <Card title="Class mix" subtitle={classMixSubtitle(result)}>
         <div className={styles.stack}>
           <ShareBar label="Request classes" shares={result.classes.request} testId="class-mix-request" />
           <ShareBar label="User classes" shares={result.classes.user} testId="class-mix-user" />
@@ -126,7 +135,7 @@ export function WorkloadTab({ result }: { result: CharacterizationResult }) {
       </p>
       {missing.length > 0 && (
         <NotRecorded
-          title={`Not fitted: ${missing.map((n) => n.replaceAll("_", " ")).join(", ")}`}
+          title={`Not fitted: ${missing.map((n) => quantity(n).title.toLowerCase()).join(", ")}`}
           why={missingFitsWhy(result)}
           testId="fits-not-recorded"
         />

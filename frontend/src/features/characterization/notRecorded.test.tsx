@@ -47,7 +47,7 @@ describe("WorkloadTab of a trace", () => {
   it("leaves out the pages-per-session chart and the fits the log cannot give", () => {
     render(<WorkloadTab result={traceResult()} />);
     expect(screen.getByTestId("chart-pages-per-session-not-recorded")).toBeInTheDocument();
-    expect(screen.getByTestId("fits-not-recorded")).toHaveTextContent("requests per session, object gap s");
+    expect(screen.getByTestId("fits-not-recorded")).toHaveTextContent("requests per session, gap between object requests");
     expect(screen.queryByTestId("fit-requests_per_session")).toBeNull();
   });
 });
