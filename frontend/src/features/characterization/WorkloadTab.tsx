@@ -97,6 +97,8 @@ function classMixSubtitle(result: CharacterizationResult): string {
   return `${base} This log has no ${lacking.join(" or ")}: rules on them match no request, so those requests fall in the default class.`;
 }
 
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
+
 function missingFitsWhy(result: CharacterizationResult): string {
   const held = result.fields_recorded;
   const lacking = [held?.path === false && "paths", held?.client === false && "clients", held?.bytes === false && "response sizes", held?.latency === false && "latencies"].filter(
@@ -135,7 +137,7 @@ export function WorkloadTab({ result }: { result: CharacterizationResult }) {
       </p>
       {missing.length > 0 && (
         <NotRecorded
-          title={`Not fitted: ${missing.map((n) => quantity(n).title.toLowerCase()).join(", ")}`}
+          title={`Not fitted: ${missing.map((n) => lowerFirst(quantity(n).title)).join(", ")}`}
           why={missingFitsWhy(result)}
           testId="fits-not-recorded"
         />
