@@ -1,6 +1,6 @@
 /**
  * Every dataset tab of three datasets, screenshotted into e2e/artifacts/dataset-<name>-<tab>.png:
- * the IIS log (a day short of a day, status, sizes and latency), the elastic log (no latency)
+ * the IIS log (22 h 43 min: status, sizes and latency), the elastic log (no latency)
  * and the demo's pool trace (latency only: no status, sizes, clients or paths). A figure the
  * log does not record reads "not recorded", never 0.
  */
