@@ -109,7 +109,7 @@ def parse_report(parsed: ParsedLog) -> dict[str, Any]:
         "first_ts": _iso(table["ts"].min()),
         "last_ts": _iso(table["ts"].max()),
         "requests_by_status": {str(s): int(n) for s, n in statuses.iter_rows()},
-        "bytes_total": int(table["bytes"].sum() or 0),
+        "bytes_total": int(table["bytes"].sum()) if table["bytes"].count() else None,
         "has_latency": has_latency,
         "latency_p50_s": pct(0.50),
         "latency_p95_s": pct(0.95),
@@ -124,8 +124,9 @@ def parse_text(doc: dict[str, Any]) -> str:
         f"lines: {doc['lines_total']} ({doc['lines_parsed']} parsed, "
         f"{doc['lines_rejected']} rejected)",
         f"time: {doc['first_ts']} .. {doc['last_ts']}",
-        "statuses: " + ", ".join(f"{s}: {n}" for s, n in doc["requests_by_status"].items()),
-        f"bytes: {doc['bytes_total']}",
+        "statuses: "
+        + (", ".join(f"{s}: {n}" for s, n in doc["requests_by_status"].items()) or "not recorded"),
+        f"bytes: {'not recorded' if doc['bytes_total'] is None else doc['bytes_total']}",
     ]
     if doc["has_latency"]:
         lines.append(
@@ -192,15 +193,35 @@ def characterize_text(doc: dict[str, Any]) -> str:
         f"requests: {doc['requests']}",
         f"per minute: peak {arrivals['peak_per_min']}, trough {arrivals['trough_per_min']}, "
         f"mean {arrivals['mean_per_min']:.4g}, peak/mean {arrivals['peak_to_mean']:.3g}",
-        f"pages: {pages['count']} ({_g(pages['objects_per_page_mean'])} objects per page)",
-        f"sessions: {sessions['count']} ({_g(sessions['pages_per_session_mean'])} pages each)",
+        _unit_line("pages", pages["count"], pages["objects_per_page_mean"], "objects per page"),
+        _unit_line("sessions", sessions["count"], sessions["pages_per_session_mean"], "pages each"),
     ]
+    held = doc.get("fields_recorded") or {}
+    missing = [NOT_RECORDED[k] for k in NOT_RECORDED if held.get(k) is False]
+    if missing:
+        lines.append("not recorded: " + ", ".join(missing))
     for kind, shares in doc["classes"].items():
         mix = ", ".join(f"{c} {s:.1%}" for c, s in shares.items())
         lines.append(f"{kind} classes: {mix}")
     for name, fit in doc["fits"].items():
         lines.append(f"fit {name}: {fit.get('dist') or '-'}")
     return "\n".join(lines)
+
+
+NOT_RECORDED = {
+    "status": "status codes",
+    "bytes": "response sizes",
+    "latency": "latencies",
+    "client": "clients (so no sessions)",
+    "path": "paths (so no pages)",
+    "daily_profile": "a full day (so no daily profile)",
+}
+
+
+def _unit_line(name: str, count: int | None, mean: float | None, per: str) -> str:
+    if count is None:
+        return f"{name}: not recorded"
+    return f"{name}: {count} ({_g(mean)} {per})"
 
 
 def _g(value: float | None) -> str:

@@ -69,6 +69,22 @@ class SeriesPoint(BaseModel):
     s5xx: int
 
 
+class FieldsRecordedOut(BaseModel):
+    """Which fields the log records (a value on at least one request). A figure built on
+    a field it does not record is null in the summary, never 0."""
+
+    status: bool
+    bytes: bool
+    latency: bool
+    client: bool
+    user_agent: bool
+    referrer: bool
+    path: bool
+    span_s: float = Field(description="Seconds from the first to the last request")
+    sessions: bool = Field(description="Sessions can be told apart (the log records clients)")
+    daily_profile: bool = Field(description="The log covers at least one day")
+
+
 class TrafficSummaryOut(BaseModel):
     dataset_id: int
     format: str
@@ -81,14 +97,21 @@ class TrafficSummaryOut(BaseModel):
     span_s: float
     mean_rate_per_s: float
     peak_rate_per_min: float
-    error_rate: float
-    client_error_rate: float
-    status_counts: dict[str, int]
-    bytes_total: int
+    error_rate: float | None = Field(description="5xx share; null: the log has no status codes")
+    client_error_rate: float | None = Field(
+        description="4xx share; null: the log has no status codes"
+    )
+    status_counts: dict[str, int] | None = Field(
+        description="Responses per status class; null: the log has no status codes"
+    )
+    bytes_total: int | None = Field(description="Bytes sent; null: the log has no sizes")
     latency: LatencyStats | None
     bucket_s: int
     series: list[SeriesPoint]
     notes: list[str]
+    fields_recorded: FieldsRecordedOut | None = Field(
+        default=None, description="Which fields the log records (null: summarised before this)"
+    )
 
 
 class ArrivalWindowOut(BaseModel):

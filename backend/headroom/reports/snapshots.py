@@ -373,18 +373,28 @@ def traffic(summary: dict[str, Any]) -> ItemContent:
                     )
                 ],
             ),
-            Chart(
-                key="status",
-                title=f"Responses by status class ({per_bucket})",
-                kind="line",
-                x_label="time",
-                x_unit="time",
-                y_label="responses",
-                y_unit="count",
-                series=[
-                    Series(key=k, label=k[1:], x=times, y=[pt[k] for pt in points])
-                    for k in ("s2xx", "s3xx", "s4xx", "s5xx")
-                ],
-            ),
+            *_status_chart(summary, times, per_bucket),
         ],
     )
+
+
+def _status_chart(summary: dict[str, Any], times: list[float], per_bucket: str) -> list[Chart]:
+    """None when the log has no status codes (its series would be all zeros)."""
+    if "status_counts" in summary and summary["status_counts"] is None:
+        return []
+    points = summary.get("series") or []
+    return [
+        Chart(
+            key="status",
+            title=f"Responses by status class ({per_bucket})",
+            kind="line",
+            x_label="time",
+            x_unit="time",
+            y_label="responses",
+            y_unit="count",
+            series=[
+                Series(key=k, label=k[1:], x=times, y=[pt[k] for pt in points])
+                for k in ("s2xx", "s3xx", "s4xx", "s5xx")
+            ],
+        )
+    ]

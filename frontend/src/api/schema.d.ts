@@ -1518,6 +1518,42 @@ export interface components {
             message: string;
         };
         /**
+         * FieldsRecordedOut
+         * @description Which fields the log records (a value on at least one request). A figure built on
+         *     a field it does not record is null in the summary, never 0.
+         */
+        FieldsRecordedOut: {
+            /** Bytes */
+            bytes: boolean;
+            /** Client */
+            client: boolean;
+            /**
+             * Daily Profile
+             * @description The log covers at least one day
+             */
+            daily_profile: boolean;
+            /** Latency */
+            latency: boolean;
+            /** Path */
+            path: boolean;
+            /** Referrer */
+            referrer: boolean;
+            /**
+             * Sessions
+             * @description Sessions can be told apart (the log records clients)
+             */
+            sessions: boolean;
+            /**
+             * Span S
+             * @description Seconds from the first to the last request
+             */
+            span_s: number;
+            /** Status */
+            status: boolean;
+            /** User Agent */
+            user_agent: boolean;
+        };
+        /**
          * Figure
          * @description One number, with its unit and which direction is an improvement (null: neither).
          */
@@ -2510,14 +2546,25 @@ export interface components {
         TrafficSummaryOut: {
             /** Bucket S */
             bucket_s: number;
-            /** Bytes Total */
-            bytes_total: number;
-            /** Client Error Rate */
-            client_error_rate: number;
+            /**
+             * Bytes Total
+             * @description Bytes sent; null: the log has no sizes
+             */
+            bytes_total: number | null;
+            /**
+             * Client Error Rate
+             * @description 4xx share; null: the log has no status codes
+             */
+            client_error_rate: number | null;
             /** Dataset Id */
             dataset_id: number;
-            /** Error Rate */
-            error_rate: number;
+            /**
+             * Error Rate
+             * @description 5xx share; null: the log has no status codes
+             */
+            error_rate: number | null;
+            /** @description Which fields the log records (null: summarised before this) */
+            fields_recorded?: components["schemas"]["FieldsRecordedOut"] | null;
             /** First Ts */
             first_ts: string | null;
             /** Format */
@@ -2543,10 +2590,13 @@ export interface components {
             series: components["schemas"]["SeriesPoint"][];
             /** Span S */
             span_s: number;
-            /** Status Counts */
+            /**
+             * Status Counts
+             * @description Responses per status class; null: the log has no status codes
+             */
             status_counts: {
                 [key: string]: number;
-            };
+            } | null;
         };
         /** UploadCreate */
         UploadCreate: {

@@ -8,7 +8,10 @@ per-minute grid, plus ``hourly``), ``classes`` (``{"request": {cls: share},
 ``sessions`` (count, pages_per_session_mean), ``arrivals.pages_hourly`` and
 ``arrivals.sessions_hourly`` (the same statistics of page and session starts per hour),
 ``fits`` (name -> ``{dist, params, aic, ks}`` and details), ``latency`` (p50..max, null
-without latencies), ``latency_by_class`` (per request class) and ``model``.
+without latencies), ``latency_by_class`` (per request class), ``model`` and
+``fields_recorded`` (which fields the log holds). A figure built on a field the log does
+not record is null, never 0: pages without paths, sessions without clients, bytes per page
+without sizes (and ``pages_hourly``/``sessions_hourly`` are left out).
 
 Service time is the latency at low load: the latencies of requests in the quietest
 quarter of the busy minutes (at most the 25th percentile of per-minute counts), or all
@@ -24,6 +27,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from headroom.engine.logs.recorded import FieldsRecorded, fields_recorded
+
 from .arrivals import ArrivalStats, arrival_series, arrival_stats
 from .classify import Rules, apply_rules
 from .fitting import FitReport, fit_distribution
@@ -34,6 +39,14 @@ from .sessions import SessionSettings, annotate, object_gaps_s, pages, sessions,
 
 MIN_LOW_LOAD = 50
 SIZE_FITS = ("html_bytes", "object_bytes")
+PAGE_FIGURES = (
+    "count",
+    "with_base",
+    "objects_per_page_mean",
+    "bytes_per_page_mean",
+    "load_time_s_mean",
+)
+SESSION_FIGURES = ("count", "pages_per_session_mean", "requests_per_session_mean")
 
 
 @dataclass(frozen=True)
@@ -49,6 +62,7 @@ class Characterization:
     fits: dict[str, FitReport]
     model: WorkloadModel
     unit_arrivals_hourly: dict[str, ArrivalStats] = field(default_factory=dict)
+    fields_recorded: FieldsRecorded | None = None
     tables: dict[str, pl.DataFrame] = field(repr=False, compare=False, default_factory=dict)
     observed: dict[str, np.ndarray] = field(repr=False, compare=False, default_factory=dict)
 
@@ -89,6 +103,7 @@ class Characterization:
             "latency_by_class": self.latency_by_class,
             "fits": {name: report.to_dict() for name, report in self.fits.items()},
             "model": self.model.model_dump(mode="json"),
+            "fields_recorded": self.fields_recorded.to_dict() if self.fields_recorded else None,
         }
 
 
@@ -110,21 +125,21 @@ def characterize(
     observed = samples(ann, page_table, session_table)
     fits = fit_samples(observed, rng)
     model = build_model(ann, page_table, fits, profile_step_s, rng, name)
+    held = fields_recorded(df)
+    units = {"pages": (page_table, held.path), "sessions": (session_table, held.sessions)}
     return Characterization(
         requests=df.height,
         arrivals=arrival_stats(df, 60),
         arrivals_hourly=arrival_stats(df, 3600),
         classes={"request": _shares(df, "cls_request"), "user": _shares(df, "cls_user")},
-        pages=_page_summary(page_table),
-        sessions=_session_summary(session_table),
+        pages=_page_summary(page_table, held),
+        sessions=_session_summary(session_table, held),
         latency=_latency(df),
         latency_by_class=_latency_by_class(df),
         fits=fits,
         model=model,
-        unit_arrivals_hourly={
-            "pages": arrival_stats(page_table, 3600),
-            "sessions": arrival_stats(session_table, 3600),
-        },
+        unit_arrivals_hourly={k: arrival_stats(t, 3600) for k, (t, ok) in units.items() if ok},
+        fields_recorded=held,
         tables={"annotated": ann, "pages": page_table, "sessions": session_table},
         observed=observed,
     )
@@ -144,20 +159,30 @@ def _mean(series: pl.Series) -> float | None:
     return float(series.mean()) if series.len() else None  # type: ignore[arg-type]
 
 
-def _page_summary(page_table: pl.DataFrame) -> dict[str, float | int | None]:
+def _page_summary(page_table: pl.DataFrame, held: FieldsRecorded) -> dict[str, float | int | None]:
+    """Pages are told apart by their paths: without paths every figure is null (an empty
+    table has 0 pages)."""
+    if not held.path and page_table.height:
+        return dict.fromkeys(PAGE_FIGURES)
     return {
         "count": page_table.height,
         "with_base": int(page_table["has_base"].sum()),
         "objects_per_page_mean": _mean(page_table["objects"]),
-        "bytes_per_page_mean": _mean(page_table["bytes"]),
+        "bytes_per_page_mean": _mean(page_table["bytes"]) if held.bytes else None,
         "load_time_s_mean": _mean(page_table["load_time_s"].drop_nulls()),
     }
 
 
-def _session_summary(session_table: pl.DataFrame) -> dict[str, float | int | None]:
+def _session_summary(
+    session_table: pl.DataFrame, held: FieldsRecorded
+) -> dict[str, float | int | None]:
+    """Sessions are one client's requests: without clients every figure is null (an empty
+    table has 0 sessions)."""
+    if not held.sessions and session_table.height:
+        return dict.fromkeys(SESSION_FIGURES)
     return {
         "count": session_table.height,
-        "pages_per_session_mean": _mean(session_table["pages"]),
+        "pages_per_session_mean": _mean(session_table["pages"]) if held.path else None,
         "requests_per_session_mean": _mean(session_table["requests"]),
     }
 

@@ -6,12 +6,13 @@ raw rows, every series capped at ``max_points``.
   peak-to-mean); a series longer than ``max_points`` keeps the LTTB points of the total
   (the class series at the same instants) and says so (``downsampled``).
 - ``daily_profile``: mean requests per minute-of-day (1,440 values, null for minutes the
-  log never covers).
+  log never covers); null when the log covers less than a day.
 - ``latency``: p50/p90/p95/p99/max per time bucket, overall and per request class. The
   bucket is the smallest of 1 min, 5 min, 15 min, 1 h, 6 h, 1 day giving at most
   ``max_points`` buckets: percentiles are recomputed per bucket, never thinned.
 - ``paths``: the top paths by requests (the rest as ``other``) with their percentiles.
-- ``pages_per_session``: a histogram (integer bins, not fitted) of pages per session.
+- ``pages_per_session``: a histogram (integer bins, not fitted) of pages per session;
+  null when the log records no clients (or no paths) to tell sessions (pages) apart.
 Times are epoch milliseconds (UTC).
 """
 
@@ -21,6 +22,8 @@ from typing import Any
 
 import numpy as np
 import polars as pl
+
+from headroom.engine.logs.recorded import FieldsRecorded, fields_recorded
 
 from .arrivals import RESOLUTIONS_S, arrival_series, daily_profile, series_stats
 from .downsample import lttb_indices
@@ -34,15 +37,22 @@ MINUTES_PER_DAY = 1440
 
 
 def display_document(
-    requests: pl.DataFrame, session_table: pl.DataFrame, max_points: int = MAX_POINTS
+    requests: pl.DataFrame,
+    session_table: pl.DataFrame,
+    max_points: int = MAX_POINTS,
+    held: FieldsRecorded | None = None,
 ) -> dict[str, Any]:
     """The chart data of a classified request table and its sessions."""
+    held = held or fields_recorded(requests)
+    sessions = held.sessions and held.path
     return {
         "arrivals": {str(s): arrival_view(requests, s, max_points) for s in RESOLUTIONS_S},
-        "daily_profile": daily_profile_view(requests),
+        "daily_profile": daily_profile_view(requests) if held.daily_profile else None,
         "latency": latency_view(requests, max_points),
-        "paths": paths_view(requests),
-        "pages_per_session": count_histogram(session_table["pages"].to_numpy()),
+        "paths": paths_view(requests) if held.path else [],
+        "pages_per_session": count_histogram(session_table["pages"].to_numpy())
+        if sessions
+        else None,
     }
 
 

@@ -1,11 +1,16 @@
 """Traffic summary of a request table: volume, span, status mix, latency percentiles and
-per-bucket series of requests and status classes (at most `max_points` buckets)."""
+per-bucket series of requests and status classes (at most `max_points` buckets).
+
+A figure of a field the log does not record (``fields_recorded``) is None, never 0: the
+status mix and error rates without status codes, the data volume without bytes."""
 
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
 import polars as pl
+
+from headroom.engine.logs.recorded import FieldsRecorded, fields_recorded
 
 BUCKET_CHOICES_S = (60, 120, 300, 600, 900, 1800, 3600, 7200, 21600, 43200, 86400)
 STATUS_CLASSES = ("1xx", "2xx", "3xx", "4xx", "5xx")
@@ -41,16 +46,18 @@ class TrafficSummary:
     span_s: float
     mean_rate_per_s: float
     peak_rate_per_min: float
-    error_rate: float
-    client_error_rate: float
-    status_counts: dict[str, int]
-    bytes_total: int
+    error_rate: float | None
+    client_error_rate: float | None
+    status_counts: dict[str, int] | None
+    bytes_total: int | None
     latency: LatencyStats | None
     bucket_s: int
     series: list[SeriesPoint]
+    fields_recorded: FieldsRecorded | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        held = self.fields_recorded
+        return asdict(self) | {"fields_recorded": held.to_dict() if held else None}
 
 
 def bucket_width_s(span_s: float, max_points: int) -> int:
@@ -70,7 +77,8 @@ def summarize(requests: pl.LazyFrame, max_points: int = 2000) -> TrafficSummary:
     span_s = (last - first).total_seconds()
     bucket_s = bucket_width_s(span_s, max_points)
     series = _series(requests, bucket_s)
-    status_counts = {c: int(totals[f"s{c}"]) for c in STATUS_CLASSES}
+    held = fields_recorded(requests)
+    status_counts = {c: int(totals[f"s{c}"]) for c in STATUS_CLASSES} if held.status else None
     return TrafficSummary(
         request_count=count,
         first_ts=first,
@@ -78,13 +86,14 @@ def summarize(requests: pl.LazyFrame, max_points: int = 2000) -> TrafficSummary:
         span_s=span_s,
         mean_rate_per_s=count / span_s if span_s > 0 else float(count),
         peak_rate_per_min=_peak_per_minute(requests),
-        error_rate=status_counts["5xx"] / count,
-        client_error_rate=status_counts["4xx"] / count,
+        error_rate=status_counts["5xx"] / count if status_counts else None,
+        client_error_rate=status_counts["4xx"] / count if status_counts else None,
         status_counts=status_counts,
-        bytes_total=int(totals["bytes_total"] or 0),
+        bytes_total=int(totals["bytes_total"]) if held.bytes else None,
         latency=_latency(requests),
         bucket_s=bucket_s,
         series=series,
+        fields_recorded=held,
     )
 
 
@@ -158,10 +167,10 @@ def _empty() -> TrafficSummary:
         span_s=0.0,
         mean_rate_per_s=0.0,
         peak_rate_per_min=0.0,
-        error_rate=0.0,
-        client_error_rate=0.0,
-        status_counts=dict.fromkeys(STATUS_CLASSES, 0),
-        bytes_total=0,
+        error_rate=None,
+        client_error_rate=None,
+        status_counts=None,
+        bytes_total=None,
         latency=None,
         bucket_s=BUCKET_CHOICES_S[0],
         series=[],

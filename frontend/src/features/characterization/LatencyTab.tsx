@@ -2,6 +2,7 @@ import { useMemo, useState } from "react";
 import { TimeSeriesChart } from "../../charts/TimeSeriesChart";
 import { Banner } from "../../components/Banner";
 import { Card } from "../../components/Card";
+import { NotRecorded } from "../../components/NotRecorded";
 import { StatCard } from "../../components/StatCard";
 import { formatCountOf, formatLatency, splitUnit } from "../../lib/format";
 import styles from "./Characterization.module.css";
@@ -35,12 +36,12 @@ function OverTime({ view, scope }: { view: LatencyView; scope: string }) {
   );
 }
 
-function NoLatency() {
+function NoLatency({ paths }: { paths: boolean }) {
   return (
     <Banner tone="info" title="No latency in this log" testId="no-latency">
       <p>
         Percentiles need a response time on each line. Log it at the end of the line (nginx <code>$request_time</code>,
-        Apache <code>%D</code>) or upload a latency trace. The busiest paths are below.
+        Apache <code>%D</code>) or upload a latency trace.{paths && " The busiest paths are below."}
       </p>
     </Banner>
   );
@@ -52,10 +53,11 @@ export function LatencyTab({ result }: { result: CharacterizationResult }) {
   const classes = view === null ? [] : Object.keys(view.by_class);
   const options = [{ value: OVERALL, label: "All requests" }, ...classes.map((c) => ({ value: c, label: c }))];
   const percentiles = scope === OVERALL ? result.latency : result.latency_by_class[scope];
+  const paths = result.fields_recorded?.path !== false;
   return (
     <div className={styles.stack} data-testid="latency-tab">
       {view === null ? (
-        <NoLatency />
+        <NoLatency paths={paths} />
       ) : (
         <>
           <div className={styles.toolbar}>
@@ -66,7 +68,11 @@ export function LatencyTab({ result }: { result: CharacterizationResult }) {
           <OverTime view={view} scope={scope} />
         </>
       )}
-      <PathsTable rows={result.display.paths} total={result.requests} timed={view !== null} />
+      {paths ? (
+        <PathsTable rows={result.display.paths} total={result.requests} timed={view !== null} />
+      ) : (
+        <NotRecorded title="Busiest paths" why="this log has no paths" testId="paths-not-recorded" />
+      )}
     </div>
   );
 }

@@ -4,8 +4,9 @@ import type { CurveChartConfig } from "../../charts/curveConfig";
 import { TimeSeriesChart } from "../../charts/TimeSeriesChart";
 import { Button } from "../../components/Button";
 import { Card } from "../../components/Card";
+import { NotRecorded } from "../../components/NotRecorded";
 import { StatCard } from "../../components/StatCard";
-import { formatCount, formatDecimal, formatRatePerS } from "../../lib/format";
+import { formatCount, formatDecimal, formatDuration, formatRatePerS } from "../../lib/format";
 import styles from "./Characterization.module.css";
 import { DatasetIdContext } from "./datasetContext";
 import { RangeNavigator, type IndexRange } from "./RangeNavigator";
@@ -90,7 +91,8 @@ export function TrafficTab({ result }: { result: CharacterizationResult }) {
   const [everyS, setEveryS] = useState<number>(60);
   const view = result.display.arrivals[String(everyS)];
   const profile = result.display.daily_profile;
-  const profileRows = useMemo(() => dailyProfileRows(profile.mean_per_min), [profile]);
+  const profileRows = useMemo(() => (profile === null ? [] : dailyProfileRows(profile.mean_per_min)), [profile]);
+  const span = result.fields_recorded?.span_s;
   const options = RESOLUTIONS.map((r) => ({ value: r.every_s, label: r.label }));
   return (
     <div className={styles.stack} data-testid="traffic-tab">
@@ -104,9 +106,17 @@ export function TrafficTab({ result }: { result: CharacterizationResult }) {
           <ArrivalsCard key={everyS} view={view} />
         </>
       )}
-      <Card>
-        <CurveChart config={profileConfig(profile.days)} rows={profileRows} height={240} />
-      </Card>
+      {profile === null ? (
+        <NotRecorded
+          title="Daily profile"
+          why={`the log covers ${span === undefined ? "less than a day" : formatDuration(span)}; a profile over the hours of a day needs at least a day`}
+          testId="chart-daily-profile-not-recorded"
+        />
+      ) : (
+        <Card>
+          <CurveChart config={profileConfig(profile.days)} rows={profileRows} height={240} />
+        </Card>
+      )}
     </div>
   );
 }

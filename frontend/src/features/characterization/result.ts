@@ -59,10 +59,27 @@ export interface CountHistogram {
 
 export interface Display {
   arrivals: Record<string, ArrivalView>;
-  daily_profile: { mean_per_min: (number | null)[]; days: number };
+  /** null: the log covers less than a day. */
+  daily_profile: { mean_per_min: (number | null)[]; days: number } | null;
   latency: LatencyView | null;
+  /** Empty when the log records no paths. */
   paths: PathRow[];
-  pages_per_session: CountHistogram;
+  /** null: the log records no clients (or paths) to tell sessions (pages) apart. */
+  pages_per_session: CountHistogram | null;
+}
+
+/** Which fields the log records; absent on characterizations made before it was kept. */
+export interface FieldsRecorded {
+  status: boolean;
+  bytes: boolean;
+  latency: boolean;
+  client: boolean;
+  user_agent: boolean;
+  referrer: boolean;
+  path: boolean;
+  span_s: number;
+  sessions: boolean;
+  daily_profile: boolean;
 }
 
 /** Binned values of one fitted quantity with the chosen fit's pdf at the bin centres. */
@@ -124,17 +141,20 @@ export interface CharacterizationResult {
     peak_to_mean: number;
   };
   classes: { request: Record<string, number>; user: Record<string, number> };
+  /** Every figure null when the log records no paths. */
   pages: {
-    count: number;
-    with_base: number;
+    count: number | null;
+    with_base: number | null;
     objects_per_page_mean: number | null;
     bytes_per_page_mean: number | null;
     load_time_s_mean: number | null;
   };
-  sessions: { count: number; pages_per_session_mean: number | null; requests_per_session_mean: number | null };
+  /** Every figure null when the log records no clients. */
+  sessions: { count: number | null; pages_per_session_mean: number | null; requests_per_session_mean: number | null };
   latency: LatencyPercentiles | null;
   latency_by_class: Record<string, LatencyPercentiles>;
   fits: Record<string, FitReport>;
   histograms: Record<string, FittedHistogram>;
   display: Display;
+  fields_recorded?: FieldsRecorded | null;
 }

@@ -13,6 +13,7 @@ import {
   splitUnit,
 } from "../../lib/format";
 import styles from "./StatGrid.module.css";
+import { WHY } from "./summaryCharts";
 
 function LatencyCards({ latency }: { latency: NonNullable<TrafficSummary["latency"]> }) {
   return (
@@ -35,8 +36,11 @@ function LatencyCards({ latency }: { latency: NonNullable<TrafficSummary["latenc
 }
 
 export function StatGrid({ summary: s }: { summary: TrafficSummary }) {
-  const perRequest = s.request_count > 0 ? s.bytes_total / s.request_count : null;
+  const bytes = s.bytes_total ?? null;
+  const perRequest = bytes !== null && s.request_count > 0 ? bytes / s.request_count : null;
   const rejected = s.rejected_count > 0 ? `${formatCountOf(s.rejected_count, "line")} rejected` : "every line parsed";
+  const errors = s.error_rate ?? null;
+  const clientErrors = s.client_error_rate ?? null;
   return (
     <div className={styles.grid}>
       <StatCard label="Requests" value={formatCount(s.request_count)} hint={rejected} testId="stat-requests" />
@@ -50,22 +54,30 @@ export function StatGrid({ summary: s }: { summary: TrafficSummary }) {
       <StatCard label="Peak rate" {...splitUnit(formatRatePerMin(s.peak_rate_per_min))} hint="busiest minute" />
       <StatCard
         label="Server errors (5xx)"
-        value={formatPercent(s.error_rate, 2)}
-        hint={formatCountOf(s.status_counts["5xx"] ?? 0, "response")}
-        tone={s.error_rate >= 0.01 ? "danger" : "neutral"}
+        value={errors === null ? null : formatPercent(errors, 2)}
+        hint={formatCountOf(s.status_counts?.["5xx"] ?? 0, "response")}
+        why={WHY.status}
+        tone={errors !== null && errors >= 0.01 ? "danger" : "neutral"}
         testId="stat-error-rate"
       />
       <StatCard
         label="Client errors (4xx)"
-        value={formatPercent(s.client_error_rate, 2)}
-        hint={formatCountOf(s.status_counts["4xx"] ?? 0, "response")}
-        tone={s.client_error_rate >= 0.05 ? "warning" : "neutral"}
+        value={clientErrors === null ? null : formatPercent(clientErrors, 2)}
+        hint={formatCountOf(s.status_counts?.["4xx"] ?? 0, "response")}
+        why={WHY.status}
+        tone={clientErrors !== null && clientErrors >= 0.05 ? "warning" : "neutral"}
+        testId="stat-client-error-rate"
       />
-      <StatCard
-        label="Data volume"
-        {...splitUnit(formatBytes(s.bytes_total))}
-        hint={perRequest === null ? undefined : `${formatBytes(perRequest)} per request`}
-      />
+      {bytes === null ? (
+        <StatCard label="Data volume" value={null} why={WHY.bytes} testId="stat-bytes" />
+      ) : (
+        <StatCard
+          label="Data volume"
+          {...splitUnit(formatBytes(bytes))}
+          hint={perRequest === null ? undefined : `${formatBytes(perRequest)} per request`}
+          testId="stat-bytes"
+        />
+      )}
       {s.latency !== null && <LatencyCards latency={s.latency} />}
     </div>
   );

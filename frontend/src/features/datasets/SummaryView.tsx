@@ -2,12 +2,13 @@ import { useMemo } from "react";
 import type { TrafficSummary } from "../../api/models";
 import { Banner } from "../../components/Banner";
 import { Card } from "../../components/Card";
+import { NotRecorded } from "../../components/NotRecorded";
 import { TimeSeriesChart } from "../../charts/TimeSeriesChart";
 import { formatDateTime, formatPercent } from "../../lib/format";
 import styles from "./DatasetDetail.module.css";
 import { RejectsCard } from "./RejectsCard";
 import { StatGrid } from "./StatGrid";
-import { requestsChartConfig, statusChartConfig } from "./summaryCharts";
+import { requestsChartConfig, statusChartConfig, WHY } from "./summaryCharts";
 
 function FormatCard({ summary: s }: { summary: TrafficSummary }) {
   return (
@@ -35,10 +36,8 @@ function FormatCard({ summary: s }: { summary: TrafficSummary }) {
 
 export function SummaryView({ summary }: { summary: TrafficSummary }) {
   const requests = useMemo(() => requestsChartConfig(summary.bucket_s), [summary.bucket_s]);
-  const status = useMemo(
-    () => statusChartConfig(summary.bucket_s, summary.status_counts),
-    [summary.bucket_s, summary.status_counts],
-  );
+  const counts = summary.status_counts ?? null;
+  const status = useMemo(() => (counts === null ? null : statusChartConfig(summary.bucket_s, counts)), [summary.bucket_s, counts]);
   return (
     <div className={styles.stack}>
       <StatGrid summary={summary} />
@@ -54,9 +53,13 @@ export function SummaryView({ summary }: { summary: TrafficSummary }) {
         <Card>
           <TimeSeriesChart config={requests} rows={summary.series} />
         </Card>
-        <Card>
-          <TimeSeriesChart config={status} rows={summary.series} />
-        </Card>
+        {status === null ? (
+          <NotRecorded title="Responses by status class" why={WHY.status} testId="chart-status-not-recorded" />
+        ) : (
+          <Card>
+            <TimeSeriesChart config={status} rows={summary.series} />
+          </Card>
+        )}
       </div>
       <RejectsCard summary={summary} />
       <FormatCard summary={summary} />

@@ -33,10 +33,16 @@ const STATUS_SERIES: (SeriesConfig<SeriesPoint> & { cls: string })[] = [
   { key: "s2xx", label: "2xx success", color: "status-2xx", cls: "2xx" },
 ];
 
+/** Why a summary figure is missing: the field the log does not record. */
+export const WHY = {
+  status: "this log has no status codes",
+  bytes: "this log has no response sizes",
+} as const;
+
 /** Status classes stacked; classes the log never returned are left out of the legend. */
 export function statusChartConfig(
   bucketS: number,
-  statusCounts: TrafficSummary["status_counts"],
+  statusCounts: NonNullable<TrafficSummary["status_counts"]>,
 ): TimeChartConfig<SeriesPoint> {
   const present = STATUS_SERIES.filter((s) => s.cls === "2xx" || (statusCounts[s.cls] ?? 0) > 0);
   return {

@@ -1,0 +1,54 @@
+import { render, screen } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { makeSummary } from "../../test/fixtures";
+import { SummaryView } from "./SummaryView";
+
+const TRACE_FIELDS = {
+  status: false,
+  bytes: false,
+  latency: true,
+  client: false,
+  user_agent: false,
+  referrer: false,
+  path: false,
+  span_s: 134,
+  sessions: false,
+  daily_profile: false,
+};
+
+describe("SummaryView of a latency trace (no status codes, no sizes)", () => {
+  const trace = makeSummary({
+    error_rate: null,
+    client_error_rate: null,
+    status_counts: null,
+    bytes_total: null,
+    rejected_count: 0,
+    rejects: [],
+    fields_recorded: TRACE_FIELDS,
+  });
+
+  it("says the error rates and the data volume are not recorded, never 0% or 0 B", () => {
+    render(<SummaryView summary={trace} />);
+    for (const label of ["Server errors (5xx)", "Client errors (4xx)"]) {
+      const card = screen.getByRole("group", { name: label });
+      expect(card).toHaveTextContent("not recorded");
+      expect(card).toHaveTextContent("this log has no status codes");
+      expect(card).not.toHaveTextContent("%");
+    }
+    const volume = screen.getByRole("group", { name: "Data volume" });
+    expect(volume).toHaveTextContent("not recorded");
+    expect(volume).not.toHaveTextContent("0 B");
+  });
+
+  it("replaces the status chart with a line saying why", () => {
+    render(<SummaryView summary={trace} />);
+    expect(screen.getByTestId("chart-status-not-recorded")).toHaveTextContent("not recorded: this log has no status codes");
+  });
+
+  it("keeps the figures of a log that records them", () => {
+    render(<SummaryView summary={makeSummary()} />);
+    expect(screen.getByTestId("stat-error-rate")).toHaveTextContent("1.23%");
+    expect(screen.queryByText("not recorded")).toBeNull();
+    expect(screen.queryByTestId("chart-status-not-recorded")).toBeNull();
+  });
+});
