@@ -24,6 +24,8 @@ VM's accept queue, where it adds no overhead):
 4. Otherwise the pool stays as it is: too few levels, or an optimum already found and a
    window that the pool capped (levels up to the pool cannot show the peak again, and
    SCT reads a capped window's top low; so a pool at Q_lower is not ratcheted down).
+No rule sets a pool below the VM's core count (fewer slots than cores leave cores
+idle by construction: a quiet window's levels show a plateau the offered load sets).
 :class:`FixedPools` is the hardware-only null policy.
 """
 
@@ -203,6 +205,10 @@ class SctPoolSizer:
         result = vm_sct(state, v, self.n_window, self.cfg.sct_min_intervals)
         old = int(state.vi[v, S.VI_SLOTS])
         q, rule = choose_pool(result, old, v in self.found)
+        if q is not None:
+            # Fewer slots than cores leave cores idle by construction: a plateau below the
+            # core count is the offered load's (a quiet window), not the server's.
+            q = max(q, int(state.tp[t, S.TP_CORES]))
         if rule != "explore" and q is not None:
             self.found.add(v)
         if q is None or q == old:
