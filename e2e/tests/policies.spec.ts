@@ -109,6 +109,9 @@ test("class policies: one sweep of the four policies over the load, then K(t)", 
   // K(t) comes from the sweep's stored DynamicPart and StaticPart runs: no new simulation
   await expect(page.getByTestId("chart-k-steps")).toBeVisible();
   await expect(page.getByTestId("chart-k-steps")).toContainText("StaticPart K");
+  // the form beside the results shows the compared scenario and its loads
+  await expect(page.getByLabel("Base scenario")).toHaveValue("preset:class-policies");
+  await expect(page.getByText("8 runs: loads 150, 300 req/s.")).toBeVisible();
   await shot(page, "classes");
 });
 
@@ -130,6 +133,7 @@ test("virtual queue: discovery, waits, load and response time, and the recommend
     await expect(page.getByTestId(id)).toBeVisible();
   }
   await expect(page.getByTestId("chart-discovery")).toContainText("Converged (monitoring)");
+  await expect(page.getByLabel("Base scenario")).toHaveValue("preset:virtual-queue");
   await shot(page, "virtual-queue");
 });
 

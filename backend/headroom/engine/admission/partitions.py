@@ -59,12 +59,17 @@ def dynamic_part_start(
 
 
 @njit(cache=True)
-def dynamic_part_step(k: int, n_servers: int, sum_load_hs: float, maxconn_sla: float) -> int:
-    """One control period: grow the High Set while its dynamic connections exceed
-    K x MaxConn_D(T_D), shrink it below (K - 1) x MaxConn_D(T_D); K stays in [1, N - 1]."""
+def dynamic_part_step(
+    k: int, n_servers: int, sum_load_hs: float, peak_load_hs: float, maxconn_sla: float
+) -> int:
+    """One control period: grow the High Set while its load (static and dynamic
+    connections) exceeds K x MaxConn_D(T_D); shrink it when the load stayed below
+    (K - 1) x MaxConn_D(T_D) all period (``peak_load_hs``, its maximum since the last
+    period): a single low sample of a queue that is busy on average would give up a
+    server the load needs. K stays in [1, N - 1]."""
     if sum_load_hs > k * maxconn_sla and k < n_servers - 1:
         return k + 1
-    if sum_load_hs < (k - 1) * maxconn_sla and k > 1:
+    if peak_load_hs < (k - 1) * maxconn_sla and k > 1:
         return k - 1
     return k
 
@@ -79,13 +84,14 @@ def dynamic_part_admits_normal(
 
 @njit(cache=True)
 def dynamic_part_run(
-    k0: int, n_servers: int, sum_load_hs: FloatArray, maxconn_sla: float
+    k0: int, n_servers: int, sum_load_hs: FloatArray, peak_load_hs: FloatArray, maxconn_sla: float
 ) -> NDArray[np.int64]:
-    """K after each period for a series of High Set loads (one per period)."""
+    """K after each period for series of High Set loads at the period's end and their
+    peaks over the period (one of each per period)."""
     ks = np.empty(sum_load_hs.size, dtype=np.int64)
     k = k0
     for i in range(sum_load_hs.size):
-        k = dynamic_part_step(k, n_servers, sum_load_hs[i], maxconn_sla)
+        k = dynamic_part_step(k, n_servers, sum_load_hs[i], peak_load_hs[i], maxconn_sla)
         ks[i] = k
     return ks
 

@@ -43,11 +43,15 @@ without a stage pays only a few counter updates per request:
   by the same rule as DynamicPart, so the two compare on "normal requests refused");
   top requests are never refused by the stage.
 - DynamicPart's controller is a timer event in the core every period_s (from t =
-  period_s): from the High Set's live dynamic connections at that instant (a mean over
-  the period lags the load and overshoots after an overloaded period; tried and dropped)
-  it moves the least-loaded VM (fewest live requests) of one set to the other (K +- 1);
-  the moved VM keeps and finishes what it holds, which then counts in its new set's
-  load. K(t) is the result's ``admission_series`` and its time-weighted mean, min and
+  period_s). Its load SumLoad_HS is the High Set's live connections, static and dynamic
+  (sla.md). It grows K while the load at that instant exceeds K x maxconn_sla, and
+  shrinks K only when the load stayed under (K - 1) x maxconn_sla all period (its peak
+  since the last period, kept as connections arrive): one low instant of a set that is
+  busy on average would hand away a server its load needs and overload the rest (a mean
+  over the period lags the load and overshoots after an overloaded period; tried and
+  dropped). A move takes the least-loaded VM (fewest live requests) of one set to the
+  other (K +- 1); the moved VM keeps and finishes what it holds, which then counts in its
+  new set's load. K(t) is the result's ``admission_series`` and its time-weighted mean, min and
   max ``admission``.
 
 The virtual waiting queue (capacity-queue.md; ``admission.policy`` virtual_queue) runs

@@ -50,8 +50,9 @@ _INV_FINE = 1.0 / sketch.log_gamma(sketch.FINE_ALPHA)
 _INV_COARSE = 1.0 / sketch.log_gamma(sketch.COARSE_ALPHA)
 _ACTIVE = S.VM_ACTIVE
 _REFUSE = -2  # the admission stage's verdict: refuse the request
-# Live dynamic connections on the Low Set and on the High Set (state.IC_LOAD's layout).
-_LOAD_LS_D, _LOAD_HS_D = S.IC_LOAD + 1, S.IC_LOAD + 3
+# Live connections on the Low Set (dynamic) and on the High Set (static, dynamic), by
+# state.IC_LOAD's layout.
+_LOAD_LS_D, _LOAD_HS_S, _LOAD_HS_D = S.IC_LOAD + 1, S.IC_LOAD + 2, S.IC_LOAD + 3
 
 
 @njit(cache=True, inline="always")
@@ -300,11 +301,12 @@ def _admit(vi, ic, ip, fp, cls, c):
 
 @njit(cache=True)
 def _period(vi, et, ei, ic, ip, fp, ks, now):
-    """DynamicPart's controller (sla.md), every period: from the High Set's dynamic load
-    at that instant, move the least-loaded server of one set to the other (K +- 1), then
-    re-arm."""
-    k = ic[S.IC_K]
-    new = dynamic_part_step(k, ip[S.IP_N_SERVERS], float(ic[_LOAD_HS_D]), fp[S.FP_MAXCONN_SLA])
+    """DynamicPart's controller (sla.md), every period: from the High Set's load (its
+    static and dynamic connections) now and at its peak over the period, move the
+    least-loaded server of one set to the other (K +- 1), then re-arm."""
+    k, load = ic[S.IC_K], ic[_LOAD_HS_S] + ic[_LOAD_HS_D]
+    peak = max(ic[S.IC_HS_PEAK], load)
+    new = dynamic_part_step(k, ip[S.IP_N_SERVERS], float(load), float(peak), fp[S.FP_MAXCONN_SLA])
     if new != k:
         source = 0 if new > k else 1
         best = -1
@@ -319,6 +321,7 @@ def _period(vi, et, ei, ic, ip, fp, ks, now):
             if r < len(ks):
                 ks[r, 0], ks[r, 1] = now, new
                 ic[S.IC_K_N] = r + 1
+    ic[S.IC_HS_PEAK] = ic[_LOAD_HS_S] + ic[_LOAD_HS_D]
     heap_push(et, ei, ic, now + fp[S.FP_PERIOD_S], S.EV_PERIOD, 0, 0)
 
 

@@ -49,7 +49,10 @@ from headroom.engine.sim import sketch
 # Live requests by (set, kind): IC_LOAD + 2 x set + kind, set 0 = Low (every VM without
 # partitions), 1 = High; kind 0 = static, 1 = dynamic. The VMs' VI_CONN columns, summed.
 IC_LOAD = 26
-N_IC = 30
+# DynamicPart: the High Set's peak load (static + dynamic connections) since the last
+# control period.
+IC_HS_PEAK = 30
+N_IC = 31
 # --- float accumulators (sc) ---
 SC_NOW, SC_AREA, SC_LAST, SC_LAT_SUM, SC_VM_SECONDS = range(5)
 N_SC = 5

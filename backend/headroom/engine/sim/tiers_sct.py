@@ -16,7 +16,7 @@ VM's accept queue, where it adds no overhead):
    the top quarter of the observed levels and the window reached the pool limit (or
    there is none), the peak lies above the levels seen: the pool becomes ``EXPLORE`` x
    the top level, room for the next window to see it without letting the concurrency
-   run away.
+   run away; never above Q_upper when SCT placed one (throughput falls past it).
 3. Otherwise, while the VM's optimum has not been found, Q_lower read off the levels
    directly (its definition: the smallest level reaching TP_max, here within
    ``NEAR_MAX`` of the best level's throughput) when ``PLATEAU_LEVELS`` observed
@@ -24,6 +24,8 @@ VM's accept queue, where it adds no overhead):
 4. Otherwise the pool stays as it is: too few levels, or an optimum already found and a
    window that the pool capped (levels up to the pool cannot show the peak again, and
    SCT reads a capped window's top low; so a pool at Q_lower is not ratcheted down).
+No rule sets a pool below the VM's core count (fewer slots than cores leave cores
+idle by construction: a quiet window's levels show a plateau the offered load sets).
 :class:`FixedPools` is the hardware-only null policy.
 """
 
@@ -132,6 +134,18 @@ def levels_q_lower(result: SctResult) -> int | None:
     return q if int(n[-1]) >= q + PLATEAU_LEVELS else None
 
 
+def explore_pool(result: SctResult, pool: int) -> int | None:
+    """Rule 2's pool: ``EXPLORE`` x the top level when the window reached the pool (or
+    there is none), never above SCT's Q_upper when the window placed one: past Q_upper
+    throughput falls, so the peak cannot lie there however the top levels read."""
+    top = int(result.levels.n[-1])
+    if pool < S.UNBOUNDED and top < pool:
+        return None
+    if result.q_upper is not None:
+        return min(EXPLORE * top, int(result.q_upper))
+    return EXPLORE * top
+
+
 def choose_pool(result: SctResult, pool: int, found: bool) -> tuple[int | None, str]:
     """The new pool limit of a VM (None: keep it) and the rule that set it."""
     if result.levels.n.size == 0:
@@ -144,8 +158,7 @@ def choose_pool(result: SctResult, pool: int, found: bool) -> tuple[int | None, 
     if found or result.levels.n.size < 2:
         return None, "keep"
     if still_rising(result):
-        top = int(result.levels.n[-1])
-        return (EXPLORE * top if pool >= S.UNBOUNDED or top >= pool else None), "explore"
+        return explore_pool(result, pool), "explore"
     return levels_q_lower(result), "levels"
 
 
@@ -192,6 +205,10 @@ class SctPoolSizer:
         result = vm_sct(state, v, self.n_window, self.cfg.sct_min_intervals)
         old = int(state.vi[v, S.VI_SLOTS])
         q, rule = choose_pool(result, old, v in self.found)
+        if q is not None:
+            # Fewer slots than cores leave cores idle by construction: a plateau below the
+            # core count is the offered load's (a quiet window), not the server's.
+            q = max(q, int(state.tp[t, S.TP_CORES]))
         if rule != "explore" and q is not None:
             self.found.add(v)
         if q is None or q == old:

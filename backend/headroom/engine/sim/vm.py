@@ -22,6 +22,7 @@ from headroom.engine.sim.state import (
     FP_OVERHEAD,
     FP_SPEED,
     IC_HEAP_N,
+    IC_HS_PEAK,
     IC_IN_SYSTEM,
     IC_LOAD,
     IC_NSRV_PEAK,
@@ -157,6 +158,8 @@ def hold_conn(vi, ji, ic, v, job, delta):
     kind = ji[job, JI_KIND]
     vi[v, VI_CONN + kind] += delta
     ic[IC_LOAD + 2 * vi[v, VI_SET] + kind] += delta
+    if vi[v, VI_SET] == 1 and delta > 0:
+        ic[IC_HS_PEAK] = max(ic[IC_HS_PEAK], ic[IC_LOAD + 2] + ic[IC_LOAD + 3])
 
 
 @njit(cache=True)
@@ -168,6 +171,7 @@ def move_set(vi, ic, v, to_set):
         ic[IC_LOAD + 2 * vi[v, VI_SET] + kind] -= n
         ic[IC_LOAD + 2 * to_set + kind] += n
     vi[v, VI_SET] = to_set
+    ic[IC_HS_PEAK] = max(ic[IC_HS_PEAK], ic[IC_LOAD + 2] + ic[IC_LOAD + 3])
 
 
 @njit(cache=True, inline="always")

@@ -113,3 +113,22 @@ def test_the_db_pool_follows_sct() -> None:
         assert np.isinf(pool[0]) and pool[-1] == last.to_pool
         assert ca.tiers is not None and ca.tiers["db"]["pool"]["final"] == [last.to_pool]
         assert ca.tiers["db"]["pool_changes"] == len(changes)
+
+
+def test_a_quiet_window_never_sets_a_pool_below_the_cores() -> None:
+    """The db has 15 cores. Profiles at 0.7 of their rates and a milder overhead (0.985
+    per query past 20), large_variation, seed 1: after a scale-in at 300 s (compressed)
+    the SCT window covers a quiet stretch whose levels 1-8 plateau at the offered load,
+    which rule 1 read as the stable stage: pool 6 (at most 200 queries/s), and the next
+    rise queued behind it (p99 37 s against hardware-only's 1.9 s). No pool goes under
+    the 15 cores now, and the p99 is within 1.3x of hardware-only's."""
+    profile = _profile("large_variation")
+    runs = {}
+    for policy in ("threshold", "concurrency_aware"):
+        doc = concurrency_scenario(profile, policy, 1, time_scale=SCALE, rate_scale=0.7)
+        doc["cluster"]["tiers"][2]["overhead"] = {"q_upper": 20, "factor": 0.985}
+        runs[policy] = Simulation(doc).run()
+    ca = runs["concurrency_aware"]
+    assert ca.tier_series is not None
+    assert all(c.to_pool >= 15 for c in ca.tier_series["pool_changes"])
+    assert ca.latency.p99_s <= 1.3 * runs["threshold"].latency.p99_s

@@ -11,7 +11,7 @@ import { Table, type Column } from "../../components/Table";
 import { TextField } from "../../components/TextField";
 import { formatLatency, formatPercent } from "../../lib/format";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
-import type { Simulation } from "../simulations/api";
+import type { Simulation, SweepIn } from "../simulations/api";
 import { useCreateSimulation, useSweepRun } from "../simulations/queries";
 import { asRun } from "../simulations/runDoc";
 import { getPath, setPath, textOf, type Json, type Scenario } from "../simulations/scenarioDoc";
@@ -39,7 +39,8 @@ import {
   type WorkloadClassInfo,
 } from "./classPolicies";
 import { PoliciesNav, RunProgress } from "./PolicyRuns";
-import { useScenarioChoices, useShownIds, useTracked } from "./usePolicyRuns";
+import { formChoices, pickedRunNames, SHOWN_KEY, type ShownRun } from "./shownScenario";
+import { useScenarioChoices, useShownIds, useTracked, type ScenarioChoice } from "./usePolicyRuns";
 import styles from "./Policies.module.css";
 
 export const SWEEP_PREFIX = "Class policies · ";
@@ -52,8 +53,16 @@ const slaOf = (scenario: Scenario): number | null => {
 
 export function ClassPoliciesPage() {
   useDocumentTitle("Class policies");
-  const { ids, show } = useShownIds(["sweep", "kd", "ks"], [SWEEP_PREFIX, K_PREFIX.dynamic, K_PREFIX.static]);
+  const { choices, loading } = useScenarioChoices("class-policies");
+  const [picked, setPicked] = useState<string | null>(null);
+  const exact = picked === null ? [] : [...pickedRunNames(choices.find((c) => c.key === picked), [SWEEP_PREFIX]), null, null];
+  const { ids, show } = useShownIds(["sweep", "kd", "ks"], [SWEEP_PREFIX, K_PREFIX.dynamic, K_PREFIX.static], exact);
   const sweep = useTracked(ids[0] ?? null);
+  const shown = sweep.data === undefined ? null : { name: sweep.data.name, scenario: sweep.data.scenario as Scenario };
+  const pick = (next: string) => {
+    setPicked(next === SHOWN_KEY ? null : next);
+    if (next !== SHOWN_KEY) show([]);
+  };
   return (
     <div className={styles.stack}>
       <PageHeader
@@ -63,13 +72,14 @@ export function ClassPoliciesPage() {
       <PoliciesNav />
       <div className={styles.grid}>
         <Card title="Comparison" subtitle="One sweep: the four policies × the offered loads.">
-          <ComparisonForm onStarted={(s) => show([s.id])} />
+          {loading ? <Loading label="Loading the scenarios…" /> : <ComparisonForm choices={choices} picked={picked} shown={shown} shownSweep={sweep.data?.sweep ?? null} onPick={pick} onStarted={(s) => show([s.id])} />}
         </Card>
         <div className={styles.stack}>
           {sweep.error !== null && <ErrorBanner error={sweep.error} title="Could not load the comparison" />}
           {ids[0] === null && (
             <EmptyState title="No comparison yet" testId="classes-empty">
-              Pick a scenario with top and normal classes and the loads, then press <strong>Compare policies</strong>.
+              {picked === null ? "Pick a scenario with top and normal classes and the loads, then press " : "This scenario has not been compared yet: set the loads, then press "}
+              <strong>Compare policies</strong>.
             </EmptyState>
           )}
           {sweep.data !== undefined && <SweepResults simulation={sweep.data} kIds={[ids[1] ?? null, ids[2] ?? null]} onK={(d, s) => show([sweep.data.id, d, s])} />}
@@ -82,15 +92,35 @@ export function ClassPoliciesPage() {
 
 const DEFAULT_LIMITS = { maxconn_sla: "5", maxconn: "10", maxconn_static_sla: "", period_s: "10" };
 
-function ComparisonForm({ onStarted }: { onStarted: (s: Simulation) => void }) {
+interface FormProps {
+  choices: ScenarioChoice[];
+  picked: string | null;
+  /** The comparison shown beside the form: the form shows its scenario, loads and limits until the user picks another. */
+  shown: ShownRun | null;
+  shownSweep: SweepIn | null;
+  onPick: (key: string) => void;
+  onStarted: (s: Simulation) => void;
+}
+
+function ComparisonForm({ choices: listed, picked, shown, shownSweep, onPick, onStarted }: FormProps) {
   const { current } = useWorkspace();
   const canWrite = useCanWrite();
-  const { choices, loading } = useScenarioChoices("class-policies");
-  const [key, setKey] = useState<string | null>(null);
   const [range, setRange] = useState({ from: "100", to: "300", steps: "5" });
   const [limits, setLimits] = useState(DEFAULT_LIMITS);
   const start = useCreateSimulation(onStarted);
-  const choice = choices.find((c) => c.key === key) ?? choices[0];
+  const { choices, key } = formChoices(listed, picked, shown, SWEEP_PREFIX);
+  const choice = choices.find((c) => c.key === key);
+  const following = picked === null ? shownSweep : null;
+  const [followed, setFollowed] = useState<SweepIn | null>(null);
+  if (following !== followed) {
+    // The shown comparison changed: the form takes its loads and limits (React's "adjust state on a prop change").
+    setFollowed(following);
+    const preset = presetComparison(following);
+    if (preset !== null) {
+      setRange(preset.range);
+      setLimits(preset.limits);
+    }
+  }
   const parsed: PartitionLimits = {
     maxconn_sla: Number(limits.maxconn_sla),
     maxconn: Number(limits.maxconn),
@@ -100,7 +130,7 @@ function ComparisonForm({ onStarted }: { onStarted: (s: Simulation) => void }) {
   const loads = loadValues(Number(range.from), Number(range.to), Number(range.steps));
   const problem = choice === undefined ? "No scenario to compare." : (scenarioProblem(choice.scenario) ?? (typeof loads === "string" ? loads : limitsProblem(parsed)));
   const pick = (next: string) => {
-    setKey(next);
+    onPick(next);
     const preset = presetComparison(choices.find((c) => c.key === next)?.sweep ?? null);
     if (preset !== null) {
       setRange(preset.range);
@@ -113,7 +143,6 @@ function ComparisonForm({ onStarted }: { onStarted: (s: Simulation) => void }) {
     const scenario = setPath(choice.scenario, ["admission"], { policy: "none" });
     start.mutate({ name: `${SWEEP_PREFIX}${textOf(getPath(scenario, ["name"]), choice.label)}`, scenario, sweep: comparisonSweep(loads, parsed), workspace_id: current?.id });
   };
-  if (loading) return <Loading label="Loading the scenarios…" />;
   const classes = choice === undefined ? null : workloadClasses(choice.scenario);
   return (
     <form className={styles.form} onSubmit={submit} aria-label="Class policies comparison">

@@ -19,7 +19,8 @@ import { SimChart } from "../../charts/SimChart";
 import { useCanWrite } from "../workspaces/useRole";
 import { useWorkspace } from "../workspaces/workspaceContext";
 import { PoliciesNav, RunProgress } from "./PolicyRuns";
-import { useScenarioChoices, useShownIds, useTracked } from "./usePolicyRuns";
+import { formChoices, pickedRunNames, SHOWN_KEY, type ShownRun } from "./shownScenario";
+import { useScenarioChoices, useShownIds, useTracked, type ScenarioChoice } from "./usePolicyRuns";
 import {
   discoveryChart,
   loadChart,
@@ -42,9 +43,19 @@ export const BARE_PREFIX = "No queue · ";
 
 export function VirtualQueuePage() {
   useDocumentTitle("Virtual queue");
-  const { ids, show } = useShownIds(["queued", "bare"], [QUEUED_PREFIX, BARE_PREFIX]);
+  const { choices, loading } = useScenarioChoices("virtual-queue");
+  const [picked, setPicked] = useState<string | null>(null);
+  const exact = picked === null ? [] : pickedRunNames(choices.find((c) => c.key === picked), [QUEUED_PREFIX, BARE_PREFIX]);
+  const { ids, show } = useShownIds(["queued", "bare"], [QUEUED_PREFIX, BARE_PREFIX], exact);
   const queued = useTracked(ids[0] ?? null);
   const bare = useTracked(ids[1] ?? null);
+  // The queued run's scenario with the stage the page adds taken out again: the scenario the form ran.
+  const shown = queued.data === undefined ? null : { name: queued.data.name, scenario: withoutStage(queued.data.scenario as Scenario) };
+  const wait = queued.data === undefined ? null : getPath(queued.data.scenario as Scenario, ["admission", "max_wait_s"]);
+  const pick = (next: string) => {
+    setPicked(next === SHOWN_KEY ? null : next);
+    if (next !== SHOWN_KEY) show([]);
+  };
   return (
     <div className={styles.stack}>
       <PageHeader
@@ -54,12 +65,13 @@ export function VirtualQueuePage() {
       <PoliciesNav />
       <div className={styles.grid}>
         <Card title="Scenario" subtitle="Run it with a discovering virtual queue and without any admission stage.">
-          <QueueForm onStarted={show} />
+          {loading ? <Loading label="Loading the scenarios…" /> : <QueueForm choices={choices} picked={picked} shown={shown} shownMaxWaitS={picked === null && typeof wait === "number" ? wait : null} onPick={pick} onStarted={show} />}
         </Card>
         <div className={styles.stack}>
           {ids[0] === null && (
             <EmptyState title="No virtual-queue run yet" testId="queue-empty">
-              Pick a scenario whose load exceeds its capacity at times, then press <strong>Run both</strong>.
+              {picked === null ? "Pick a scenario whose load exceeds its capacity at times, then press " : "This scenario has not been run yet: press "}
+              <strong>Run both</strong>.
             </EmptyState>
           )}
           {(queued.error ?? bare.error) !== null && <ErrorBanner error={queued.error ?? bare.error} title="Could not load the runs" />}
@@ -71,14 +83,29 @@ export function VirtualQueuePage() {
   );
 }
 
-function QueueForm({ onStarted }: { onStarted: (ids: number[]) => void }) {
+interface FormProps {
+  choices: ScenarioChoice[];
+  picked: string | null;
+  /** The runs shown beside the form: the form shows their scenario until the user picks another. */
+  shown: ShownRun | null;
+  shownMaxWaitS: number | null;
+  onPick: (key: string) => void;
+  onStarted: (ids: number[]) => void;
+}
+
+function QueueForm({ choices: listed, picked, shown, shownMaxWaitS, onPick, onStarted }: FormProps) {
   const { current } = useWorkspace();
   const canWrite = useCanWrite();
-  const { choices, loading } = useScenarioChoices("virtual-queue");
-  const [key, setKey] = useState<string | null>(null);
   const [maxWait, setMaxWait] = useState("3600");
   const create = useCreateSimulation(() => undefined);
-  const choice = choices.find((c) => c.key === key) ?? choices[0];
+  const { choices, key } = formChoices(listed, picked, shown, QUEUED_PREFIX);
+  const choice = choices.find((c) => c.key === key);
+  const [followed, setFollowed] = useState<number | null>(null);
+  if (shownMaxWaitS !== followed) {
+    // The shown runs changed: the form takes their maximum wait (React's "adjust state on a prop change").
+    setFollowed(shownMaxWaitS);
+    if (shownMaxWaitS !== null) setMaxWait(String(shownMaxWaitS));
+  }
   const maxWaitS = Number(maxWait);
   const problem = choice === undefined ? "No scenario to run." : Number.isInteger(maxWaitS) && maxWaitS >= 1 && maxWaitS <= 86400 ? null : "The maximum wait is a whole number of seconds from 1 to 86,400.";
   const submit = async (e: SyntheticEvent<HTMLFormElement>) => {
@@ -89,14 +116,13 @@ function QueueForm({ onStarted }: { onStarted: (ids: number[]) => void }) {
     const b = await create.mutateAsync({ name: `${BARE_PREFIX}${name}`, scenario: withoutStage(choice.scenario), workspace_id: current?.id });
     onStarted([q.id, b.id]);
   };
-  if (loading) return <Loading label="Loading the scenarios…" />;
   return (
     <form className={styles.form} onSubmit={(e) => void submit(e)} aria-label="Virtual queue runs">
       <div className={styles.field}>
         <label className={styles.label} htmlFor="queue-scenario">
           Base scenario
         </label>
-        <select id="queue-scenario" className={styles.select} value={choice?.key ?? ""} onChange={(e) => setKey(e.target.value)}>
+        <select id="queue-scenario" className={styles.select} value={choice?.key ?? ""} onChange={(e) => onPick(e.target.value)}>
           {choices.map((c) => (
             <option key={c.key} value={c.key}>
               {c.label}

@@ -256,7 +256,7 @@ export function kChart(dynamic: PartitionSeries, fixed: PartitionSeries | null, 
     config: {
       id: "chart-k-steps",
       title: "High Set size K(t)",
-      description: "Servers reserved for top-user requests: DynamicPart moves one server per control period when the High Set's dynamic connections leave the SLA band; StaticPart keeps its formula's K.",
+      description: "Servers reserved for top-user requests: DynamicPart moves one server per control period when the High Set's connections (static and dynamic) leave the SLA band; StaticPart keeps its formula's K.",
       x: { label: "simulated time (h:min:s)", format: (s) => formatSimClock(s, end < 3600), ticks: timeTicksS(end), domain: [0, end] },
       y: { label: "K (servers)", format: (v) => formatDecimal(v, 0), domain: [0, top], ticks: Array.from({ length: top + 1 }, (_, i) => i) },
     },

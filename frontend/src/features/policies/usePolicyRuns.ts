@@ -62,8 +62,9 @@ export function useScenarioChoices(suggested: string): { choices: ScenarioChoice
   return { choices, loading: presets.isLoading || saved.isLoading };
 }
 
-/** Simulation ids named in the URL (`?key=12`), else the newest of the workspace whose name starts with the prefix. */
-export function useShownIds(keys: string[], prefixes: string[]): { ids: (number | null)[]; show: (ids: number[]) => void; listed: boolean } {
+/** Simulation ids named in the URL (`?key=12`), else the newest of the workspace named exactly `exact[i]`
+ * (the runs of the scenario the user picked) or, without one, whose name starts with the prefix. */
+export function useShownIds(keys: string[], prefixes: string[], exact: (string | null)[] = []): { ids: (number | null)[]; show: (ids: number[]) => void; listed: boolean } {
   const [params, setParams] = useSearchParams();
   const { current } = useWorkspace();
   const list = useSimulations(current?.id ?? null);
@@ -72,7 +73,11 @@ export function useShownIds(keys: string[], prefixes: string[]): { ids: (number 
     return Number.isInteger(v) && v > 0 ? v : null;
   });
   const anyInUrl = fromUrl.some((v) => v !== null);
-  const newest = prefixes.map((p) => (list.data?.items ?? []).filter((s) => s.name.startsWith(p)).sort((a, b) => b.id - a.id)[0]?.id ?? null);
+  const named = (i: number, name: string) => {
+    const want = exact[i];
+    return want === null || want === undefined ? name.startsWith(prefixes[i] ?? "") : name === want;
+  };
+  const newest = prefixes.map((_, i) => (list.data?.items ?? []).filter((s) => named(i, s.name)).sort((a, b) => b.id - a.id)[0]?.id ?? null);
   const show = (ids: number[]) => setParams(Object.fromEntries(keys.map((k, i) => [k, String(ids[i] ?? "")])), { replace: false });
   return { ids: anyInUrl ? fromUrl : newest, show, listed: list.isSuccess };
 }
