@@ -4,6 +4,7 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 
 from headroom.core.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep, StoreDep
 from headroom.core.errors import FileTooLarge, error_responses
+from headroom.core.ids import Id
 from headroom.core.queue import enqueue
 from headroom.datasets import arrivals, formats, parse_options, service, uploads
 from headroom.datasets.formats import KnownFormatsOut
@@ -118,20 +119,20 @@ async def upload_dataset(
 
 
 @router.get("/{dataset_id}", response_model=DatasetOut)
-def get_dataset(dataset_id: int, principal: CurrentPrincipal, session: SessionDep) -> DatasetOut:
+def get_dataset(dataset_id: Id, principal: CurrentPrincipal, session: SessionDep) -> DatasetOut:
     return service.to_out(session, service.get_visible(session, principal, dataset_id))
 
 
 @router.delete("/{dataset_id}", status_code=204)
 def delete_dataset(
-    dataset_id: int, principal: EditorAccess, session: SessionDep, store: StoreDep
+    dataset_id: Id, principal: EditorAccess, session: SessionDep, store: StoreDep
 ) -> None:
     service.delete(session, store, principal, dataset_id)
 
 
 @router.get("/{dataset_id}/summary", response_model=TrafficSummaryOut)
 def get_summary(
-    dataset_id: int, principal: CurrentPrincipal, session: SessionDep
+    dataset_id: Id, principal: CurrentPrincipal, session: SessionDep
 ) -> TrafficSummaryOut:
     return service.summary(session, principal, dataset_id)
 
@@ -142,7 +143,7 @@ def get_summary(
     responses=error_responses(409, 422),
 )
 def get_arrivals(
-    dataset_id: int,
+    dataset_id: Id,
     principal: CurrentPrincipal,
     session: SessionDep,
     store: StoreDep,

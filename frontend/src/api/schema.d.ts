@@ -1516,6 +1516,11 @@ export interface components {
             field?: string | null;
             /** Message */
             message: string;
+            /**
+             * Request Id
+             * @description Also in the server's log and the X-Request-ID header
+             */
+            request_id?: string | null;
         };
         /**
          * Figure
@@ -2674,6 +2679,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 analysis_id: number;
             };
             cookie?: never;
@@ -2718,6 +2724,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2794,6 +2809,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     logout_api_v1_auth_logout_post: {
@@ -2841,6 +2865,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2904,6 +2937,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     get_characterization_api_v1_characterizations__item_id__get: {
@@ -2911,6 +2953,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 item_id: number;
             };
             cookie?: never;
@@ -2962,6 +3005,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     download_model_api_v1_characterizations__item_id__model_get: {
@@ -2969,6 +3021,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 item_id: number;
             };
             cookie?: never;
@@ -3011,6 +3064,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3070,6 +3132,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3138,6 +3209,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     list_datasets_api_v1_datasets_get: {
@@ -3191,6 +3271,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3294,6 +3383,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     list_formats_api_v1_datasets_formats_get: {
@@ -3350,6 +3448,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     get_dataset_api_v1_datasets__dataset_id__get: {
@@ -3357,6 +3464,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 dataset_id: number;
             };
             cookie?: never;
@@ -3408,6 +3516,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     delete_dataset_api_v1_datasets__dataset_id__delete: {
@@ -3415,6 +3532,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 dataset_id: number;
             };
             cookie?: never;
@@ -3464,6 +3582,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     list_analyses_api_v1_datasets__dataset_id__analyses_get: {
@@ -3474,6 +3601,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 dataset_id: number;
             };
             cookie?: never;
@@ -3525,6 +3653,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     create_analysis_api_v1_datasets__dataset_id__analyses_post: {
@@ -3532,6 +3669,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 dataset_id: number;
             };
             cookie?: never;
@@ -3603,6 +3741,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     create_sct_analysis_api_v1_datasets__dataset_id__analyses_sct_post: {
@@ -3610,6 +3757,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 dataset_id: number;
             };
             cookie?: never;
@@ -3679,6 +3827,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     get_arrivals_api_v1_datasets__dataset_id__arrivals_get: {
@@ -3691,6 +3848,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 dataset_id: number;
             };
             cookie?: never;
@@ -3751,6 +3909,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     get_current_characterization_api_v1_datasets__dataset_id__characterization_get: {
@@ -3758,6 +3925,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 dataset_id: number;
             };
             cookie?: never;
@@ -3807,6 +3975,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     list_characterizations_api_v1_datasets__dataset_id__characterizations_get: {
@@ -3817,6 +3994,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 dataset_id: number;
             };
             cookie?: never;
@@ -3868,6 +4046,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     create_characterization_api_v1_datasets__dataset_id__characterizations_post: {
@@ -3875,6 +4062,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 dataset_id: number;
             };
             cookie?: never;
@@ -3946,6 +4134,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     get_rules_api_v1_datasets__dataset_id__rules_get: {
@@ -3953,6 +4150,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 dataset_id: number;
             };
             cookie?: never;
@@ -4004,6 +4202,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     put_rules_api_v1_datasets__dataset_id__rules_put: {
@@ -4011,6 +4218,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 dataset_id: number;
             };
             cookie?: never;
@@ -4071,6 +4279,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     get_summary_api_v1_datasets__dataset_id__summary_get: {
@@ -4078,6 +4295,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 dataset_id: number;
             };
             cookie?: never;
@@ -4122,6 +4340,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4180,6 +4407,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4258,6 +4494,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     get_job_api_v1_jobs__job_id__get: {
@@ -4265,6 +4510,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 job_id: number;
             };
             cookie?: never;
@@ -4309,6 +4555,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4372,6 +4627,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     list_background_demos_api_v1_policies_background_demos_get: {
@@ -4421,6 +4685,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4479,6 +4752,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4552,6 +4834,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     list_reports_api_v1_reports_get: {
@@ -4605,6 +4896,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4672,6 +4972,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     preview_notes_api_v1_reports_notes_preview_post: {
@@ -4732,6 +5041,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     get_report_api_v1_reports__report_id__get: {
@@ -4739,6 +5057,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 report_id: number;
             };
             cookie?: never;
@@ -4790,6 +5109,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     delete_report_api_v1_reports__report_id__delete: {
@@ -4797,6 +5125,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 report_id: number;
             };
             cookie?: never;
@@ -4846,6 +5175,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     update_report_api_v1_reports__report_id__patch: {
@@ -4853,6 +5191,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 report_id: number;
             };
             cookie?: never;
@@ -4908,6 +5247,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     export_report_api_v1_reports__report_id__export_get: {
@@ -4920,6 +5268,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 report_id: number;
             };
             cookie?: never;
@@ -4974,6 +5323,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     add_item_api_v1_reports__report_id__items_post: {
@@ -4981,6 +5339,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 report_id: number;
             };
             cookie?: never;
@@ -5043,6 +5402,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     remove_item_api_v1_reports__report_id__items__item_id__delete: {
@@ -5050,7 +5418,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 report_id: number;
+                /** @description A row id (1 to 2^31 - 1) */
                 item_id: number;
             };
             cookie?: never;
@@ -5102,6 +5472,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     list_links_api_v1_reports__report_id__links_get: {
@@ -5109,6 +5488,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 report_id: number;
             };
             cookie?: never;
@@ -5160,6 +5540,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     create_link_api_v1_reports__report_id__links_post: {
@@ -5167,6 +5556,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 report_id: number;
             };
             cookie?: never;
@@ -5222,6 +5612,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     revoke_link_api_v1_reports__report_id__links__link_id__delete: {
@@ -5229,7 +5628,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 report_id: number;
+                /** @description A row id (1 to 2^31 - 1) */
                 link_id: number;
             };
             cookie?: never;
@@ -5274,6 +5675,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5341,6 +5751,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     create_simulation_api_v1_simulations_post: {
@@ -5394,6 +5813,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5457,6 +5885,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     dataset_preset_api_v1_simulations_presets_datasets__dataset_id__get: {
@@ -5467,6 +5904,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 dataset_id: number;
             };
             cookie?: never;
@@ -5509,6 +5947,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5567,6 +6014,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5641,6 +6097,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     get_saved_api_v1_simulations_scenarios__scenario_id__get: {
@@ -5648,6 +6113,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 scenario_id: number;
             };
             cookie?: never;
@@ -5699,6 +6165,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     delete_saved_api_v1_simulations_scenarios__scenario_id__delete: {
@@ -5706,6 +6181,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 scenario_id: number;
             };
             cookie?: never;
@@ -5755,6 +6231,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     update_saved_api_v1_simulations_scenarios__scenario_id__patch: {
@@ -5762,6 +6247,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 scenario_id: number;
             };
             cookie?: never;
@@ -5817,6 +6303,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5882,6 +6377,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     check_scenario_api_v1_simulations_schema_check_post: {
@@ -5938,6 +6442,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     get_simulation_api_v1_simulations__simulation_id__get: {
@@ -5945,6 +6458,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 simulation_id: number;
             };
             cookie?: never;
@@ -5996,6 +6510,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     cancel_simulation_api_v1_simulations__simulation_id__cancel_post: {
@@ -6003,6 +6526,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 simulation_id: number;
             };
             cookie?: never;
@@ -6061,6 +6585,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     get_sweep_run_api_v1_simulations__simulation_id__runs__index__get: {
@@ -6068,7 +6601,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 simulation_id: number;
+                /** @description A position, from 0 */
                 index: number;
             };
             cookie?: never;
@@ -6111,6 +6646,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6196,6 +6740,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     get_upload_api_v1_uploads__upload_id__get: {
@@ -6272,6 +6825,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     abort_upload_api_v1_uploads__upload_id__delete: {
@@ -6339,6 +6901,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6432,6 +7003,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     complete_upload_api_v1_uploads__upload_id__complete_post: {
@@ -6517,6 +7097,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     scenario_from_model_api_v1_workloads_model_scenario_post: {
@@ -6577,6 +7166,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     get_model_schema_api_v1_workloads_model_schema_get: {
@@ -6628,6 +7226,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6693,6 +7300,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     get_rules_schema_api_v1_workloads_rules_schema_get: {
@@ -6751,6 +7367,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     list_workspaces_api_v1_workspaces_get: {
@@ -6800,6 +7425,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6867,6 +7501,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     list_invitations_api_v1_workspaces__workspace_id__invitations_get: {
@@ -6874,6 +7517,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 workspace_id: number;
             };
             cookie?: never;
@@ -6925,6 +7569,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     invite_api_v1_workspaces__workspace_id__invitations_post: {
@@ -6932,6 +7585,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 workspace_id: number;
             };
             cookie?: never;
@@ -6996,6 +7650,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     revoke_invitation_api_v1_workspaces__workspace_id__invitations__invitation_id__delete: {
@@ -7003,7 +7666,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 workspace_id: number;
+                /** @description A row id (1 to 2^31 - 1) */
                 invitation_id: number;
             };
             cookie?: never;
@@ -7053,6 +7718,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     list_members_api_v1_workspaces__workspace_id__members_get: {
@@ -7060,6 +7734,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 workspace_id: number;
             };
             cookie?: never;
@@ -7111,6 +7786,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     remove_member_api_v1_workspaces__workspace_id__members__user_id__delete: {
@@ -7118,7 +7802,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 workspace_id: number;
+                /** @description A row id (1 to 2^31 - 1) */
                 user_id: number;
             };
             cookie?: never;
@@ -7177,6 +7863,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     change_member_role_api_v1_workspaces__workspace_id__members__user_id__patch: {
@@ -7184,7 +7879,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 workspace_id: number;
+                /** @description A row id (1 to 2^31 - 1) */
                 user_id: number;
             };
             cookie?: never;
@@ -7249,6 +7946,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     list_tokens_api_v1_workspaces__workspace_id__tokens_get: {
@@ -7256,6 +7962,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 workspace_id: number;
             };
             cookie?: never;
@@ -7307,6 +8014,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     create_token_api_v1_workspaces__workspace_id__tokens_post: {
@@ -7314,6 +8030,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 workspace_id: number;
             };
             cookie?: never;
@@ -7369,6 +8086,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     revoke_token_api_v1_workspaces__workspace_id__tokens__token_id__delete: {
@@ -7376,7 +8102,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 workspace_id: number;
+                /** @description A row id (1 to 2^31 - 1) */
                 token_id: number;
             };
             cookie?: never;
@@ -7419,6 +8147,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
