@@ -22,6 +22,7 @@ from headroom.core.errors import HeadroomError, envelope, error_responses
 from headroom.core.middleware import ApiGuard
 from headroom.core.request_ids import RequestIds, log, new_request_id, request_id_of
 from headroom.core.settings import Settings, get_settings
+from headroom.core.upload_access import UploadSlots
 from headroom.datasets.router import router as datasets_router
 from headroom.datasets.sniffing import shutdown_pool
 from headroom.jobs.router import router as jobs_router
@@ -46,6 +47,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.login_throttle = LoginThrottle()
+    app.state.upload_slots = UploadSlots()
     api = APIRouter(prefix="/api/v1", responses=error_responses(401, 403, 404, 422, 500))
     for router in (
         auth_router,

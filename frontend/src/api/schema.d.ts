@@ -174,7 +174,10 @@ export interface paths {
         /** List Datasets */
         get: operations["list_datasets_api_v1_datasets_get"];
         put?: never;
-        /** Upload Dataset */
+        /**
+         * Upload Dataset
+         * @description Holds no database connection while the body arrives (core.upload_access).
+         */
         post: operations["upload_dataset_api_v1_datasets_post"];
         delete?: never;
         options?: never;
@@ -868,7 +871,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Put Chunk */
+        /**
+         * Put Chunk
+         * @description Holds no database connection while the chunk arrives (core.upload_access).
+         */
         put: operations["put_chunk_api_v1_uploads__upload_id__chunks_put"];
         post?: never;
         delete?: never;
@@ -886,7 +892,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Complete Upload */
+        /**
+         * Complete Upload
+         * @description Idempotent, and safe to call again after any failure (uploads.completion).
+         */
         post: operations["complete_upload_api_v1_uploads__upload_id__complete_post"];
         delete?: never;
         options?: never;
@@ -3365,6 +3374,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body stopped arriving */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The upload is larger than the limit */
             413: {
                 headers: {
@@ -3376,6 +3403,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6713,6 +6749,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body stopped arriving */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Conflicts with the current state */
             409: {
                 headers: {
@@ -6733,6 +6778,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6798,6 +6852,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body stopped arriving */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Conflicts with the current state */
             409: {
                 headers: {
@@ -6818,6 +6881,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6881,6 +6953,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body stopped arriving */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Conflicts with the current state */
             409: {
                 headers: {
@@ -6901,6 +6982,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6976,6 +7066,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body stopped arriving */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Conflicts with the current state */
             409: {
                 headers: {
@@ -6996,6 +7095,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7070,8 +7178,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body stopped arriving */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Conflicts with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Gone: what the request needs no longer exists */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7090,6 +7216,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
