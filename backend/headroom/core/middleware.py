@@ -51,8 +51,41 @@ class ApiGuard:
                 request_id_of(scope),
             )
             return
-        if credential is not None:
-            send = self._counting_refusals(send, client)
+        if credential is None:
+            await self._guarded(scope, receive, send, headers, credential, client)
+            return
+        answer: list[int] = []
+        await self._guarded(
+            scope, receive, self._watching(send, answer), headers, credential, client
+        )
+        self._judge(scope, credential, client, answer[0] if answer else 500)
+
+    def _watching(self, send: Send, answer: list[int]) -> Send:
+        async def watched(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                answer.append(message["status"])
+            await send(message)
+
+        return watched
+
+    def _judge(self, scope: Scope, credential: str, client: str, status: int) -> None:
+        """A refused credential (401), or one no route checked and none accepted lately
+        (sent to a public route), counts against the client's address; an accepted one is
+        remembered, so its requests to public routes count for it alone."""
+        if (scope.get("state") or {}).get("authenticated"):
+            self.limiter.mark_verified(credential)
+        elif status == 401 or not self.limiter.is_verified(credential):
+            self.limiter.count_refused(client)
+
+    async def _guarded(
+        self,
+        scope: Scope,
+        receive: Receive,
+        send: Send,
+        headers: Headers,
+        credential: str | None,
+        client: str,
+    ) -> None:
         key = headers.get("idempotency-key")
         if scope["method"] == "POST" and key is not None:
             await self._idempotent(scope, receive, send, credential or f"ip:{client}", key)
@@ -64,16 +97,6 @@ class ApiGuard:
             await self.app(scope, _replay(body), send)
         else:
             await self.app(scope, receive, send)
-
-    def _counting_refusals(self, send: Send, client: str) -> Send:
-        """Counts a 401 (the credential was refused) against the client's address."""
-
-        async def counted(message: Message) -> None:
-            if message["type"] == "http.response.start" and message["status"] == 401:
-                self.limiter.count_refused(client)
-            await send(message)
-
-        return counted
 
     async def _idempotent(
         self, scope: Scope, receive: Receive, send: Send, credential: str, key: str
