@@ -49,6 +49,7 @@ class Settings(BaseSettings):
     db_pool_timeout_s: float = 30.0  # wait this long for a free connection, then 500
     upload_read_timeout_s: float = 60.0  # an upload that sends nothing for this long: 408
     uploads_per_credential: int = 4  # concurrent upload requests per token or session; 0: off
+    trusted_proxies: str = ""  # comma-separated proxy addresses whose X-Forwarded-For is read
 
     def resolved_database_url(self) -> str:
         return self.database_url or f"sqlite:///{(self.data_dir / 'headroom.db').resolve()}"
