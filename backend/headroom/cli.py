@@ -1,6 +1,7 @@
 """The `headroom` command: serve the API, run a worker, migrate, seed the demo, admin."""
 
 import json
+import logging
 import os
 import signal
 import subprocess
@@ -29,6 +30,9 @@ def main() -> None:
     numba_cache.configure()
 
 
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
+
+
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=int)
@@ -41,6 +45,9 @@ def serve(host: str, port: int, with_worker: bool) -> None:
 
     worker = _spawn_worker() if with_worker else None
     try:
+        logging.basicConfig(
+            level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s"
+        )
         uvicorn.run(create_app(), host=host, port=port, log_level="info")
     finally:
         if worker is not None:

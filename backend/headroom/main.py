@@ -10,6 +10,7 @@ from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import text
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from swagger_ui_bundle import swagger_ui_path
 
 from headroom import __version__
@@ -17,9 +18,11 @@ from headroom.analyses.router import router as analyses_router
 from headroom.auth.router import router as auth_router
 from headroom.auth.throttle import LoginThrottle
 from headroom.core.db import get_engine
-from headroom.core.errors import HeadroomError, error_responses
+from headroom.core.errors import HeadroomError, envelope, error_responses
 from headroom.core.middleware import ApiGuard
+from headroom.core.request_ids import RequestIds, log, new_request_id, request_id_of
 from headroom.core.settings import Settings, get_settings
+from headroom.core.upload_access import UploadSlots
 from headroom.datasets.router import router as datasets_router
 from headroom.datasets.sniffing import shutdown_pool
 from headroom.jobs.router import router as jobs_router
@@ -44,7 +47,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.login_throttle = LoginThrottle()
-    api = APIRouter(prefix="/api/v1", responses=error_responses(401, 403, 404, 422))
+    app.state.upload_slots = UploadSlots()
+    api = APIRouter(prefix="/api/v1", responses=error_responses(401, 403, 404, 422, 500))
     for router in (
         auth_router,
         workspaces_router,
@@ -64,6 +68,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     _add_error_handlers(app)
     app.add_middleware(ApiGuard, settings=settings)
     app.middleware("http")(_security_headers)
+    app.add_middleware(RequestIds)
     _mount_ui(app, settings.static_dir)
     return app
 
@@ -120,24 +125,48 @@ def _add_docs(app: FastAPI) -> None:
 
 def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(HeadroomError)
-    async def headroom_error(_: Request, error: HeadroomError) -> JSONResponse:
+    async def headroom_error(request: Request, error: HeadroomError) -> JSONResponse:
         retry_after = getattr(error, "retry_after_s", None)
         headers = {"Retry-After": str(retry_after)} if retry_after else None
-        return JSONResponse(error.to_body(), status_code=error.status_code, headers=headers)
+        body = error.to_body(request_id_of(request.scope))
+        return JSONResponse(body, status_code=error.status_code, headers=headers)
 
     @app.exception_handler(RequestValidationError)
-    async def validation_error(_: Request, error: RequestValidationError) -> JSONResponse:
+    async def validation_error(request: Request, error: RequestValidationError) -> JSONResponse:
         first = error.errors()[0] if error.errors() else {}
         field = ".".join(str(p) for p in first.get("loc", ()) if p not in ("body", "query"))
-        body = {
-            "error": {
-                "code": "validation_error",
-                "message": f"{field or 'request'}: {first.get('msg', 'invalid')}",
-                "field": field or None,
-                "detail": None,
-            }
-        }
+        message = f"{field or 'request'}: {first.get('msg', 'invalid')}"
+        body = envelope("validation_error", message, field or None, None, _rid(request))
         return JSONResponse(body, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        code = HTTP_CODES.get(error.status_code, f"http_{error.status_code}")
+        body = envelope(code, str(error.detail), None, None, _rid(request))
+        return JSONResponse(body, status_code=error.status_code, headers=error.headers)
+
+    @app.exception_handler(Exception)
+    async def unexpected_error(request: Request, error: Exception) -> JSONResponse:
+        """Runs outside the other middleware: it sets the request id header itself."""
+        request_id = _rid(request) or new_request_id(request.scope)
+        log.error(
+            "unexpected error in %s %s (request %s)",
+            request.method,
+            request.url.path,
+            request_id,
+            exc_info=error,
+            extra={"request_id": request_id},
+        )
+        message = f"an unexpected error occurred; quote request id {request_id} when reporting it"
+        body = envelope("internal_error", message, None, None, request_id)
+        return JSONResponse(body, status_code=500, headers={"X-Request-ID": request_id})
+
+
+HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 400: "bad_request"}
+
+
+def _rid(request: Request) -> str | None:
+    return request_id_of(request.scope)
 
 
 def _mount_ui(app: FastAPI, static_dir: Path) -> None:
@@ -146,32 +175,14 @@ def _mount_ui(app: FastAPI, static_dir: Path) -> None:
         app.mount("/assets", StaticFiles(directory=static_dir / "assets"), name="assets")
 
     @app.get("/{path:path}", include_in_schema=False, response_model=None)
-    def spa(path: str) -> FileResponse | JSONResponse:
+    def spa(request: Request, path: str) -> FileResponse | JSONResponse:
         if path.startswith("api/"):
-            return JSONResponse(
-                {
-                    "error": {
-                        "code": "not_found",
-                        "message": f"no route /{path}",
-                        "field": None,
-                        "detail": None,
-                    }
-                },
-                status_code=404,
-            )
+            body = envelope("not_found", f"no route /{path}", None, None, _rid(request))
+            return JSONResponse(body, status_code=404)
         candidate = (static_dir / path).resolve()
         if path and candidate.is_file() and candidate.is_relative_to(static_dir.resolve()):
             return FileResponse(candidate)
         if index.is_file():
             return FileResponse(index)
-        return JSONResponse(
-            {
-                "error": {
-                    "code": "ui_not_built",
-                    "field": None,
-                    "detail": None,
-                    "message": "the UI is not built: run `make run`",
-                }
-            },
-            status_code=503,
-        )
+        message = "the UI is not built: run `make run`"
+        return JSONResponse(envelope("ui_not_built", message, request_id=_rid(request)), 503)

@@ -7,6 +7,7 @@ from headroom.analyses import service
 from headroom.analyses.schemas import AnalysisOut, AnalysisPage, CapacityParamsIn, SctParamsIn
 from headroom.auth.principal import Principal
 from headroom.core.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep
+from headroom.core.ids import Id
 from headroom.core.queue import enqueue
 from headroom.core.settings import Settings
 
@@ -23,7 +24,7 @@ router = APIRouter(tags=["analyses"])
     },
 )
 def create_analysis(
-    dataset_id: int,
+    dataset_id: Id,
     params: CapacityParamsIn,
     response: Response,
     principal: EditorAccess,
@@ -44,7 +45,7 @@ def create_analysis(
     },
 )
 def create_sct_analysis(
-    dataset_id: int,
+    dataset_id: Id,
     params: SctParamsIn,
     response: Response,
     principal: EditorAccess,
@@ -59,7 +60,7 @@ def _create(
     session: Session,
     principal: Principal,
     settings: Settings,
-    dataset_id: int,
+    dataset_id: Id,
     params: CapacityParamsIn | SctParamsIn,
     response: Response,
 ) -> AnalysisOut:
@@ -74,7 +75,7 @@ def _create(
 
 @router.get("/datasets/{dataset_id}/analyses", response_model=AnalysisPage)
 def list_analyses(
-    dataset_id: int,
+    dataset_id: Id,
     principal: CurrentPrincipal,
     session: SessionDep,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
@@ -84,5 +85,5 @@ def list_analyses(
 
 
 @router.get("/analyses/{analysis_id}", response_model=AnalysisOut)
-def get_analysis(analysis_id: int, principal: CurrentPrincipal, session: SessionDep) -> AnalysisOut:
+def get_analysis(analysis_id: Id, principal: CurrentPrincipal, session: SessionDep) -> AnalysisOut:
     return service.to_out(session, service.get_visible(session, principal, analysis_id))

@@ -3,7 +3,7 @@ from fastapi import APIRouter, Request, Response
 from headroom.auth import service
 from headroom.auth.cookies import set_session_cookie
 from headroom.auth.schemas import LoginRequest, Me
-from headroom.auth.throttle import LoginThrottle
+from headroom.auth.throttle import LoginThrottle, client_address
 from headroom.core.deps import SESSION_COOKIE, CurrentPrincipal, SessionDep, SettingsDep
 from headroom.core.errors import InvalidCredentials, error_responses
 from headroom.workspaces import service as workspace_service
@@ -20,15 +20,17 @@ def login(
     settings: SettingsDep,
 ) -> Me:
     throttle: LoginThrottle = request.app.state.login_throttle
-    client = request.client.host if request.client else "unknown"
-    keys = (f"email:{body.email.strip().lower()}", f"ip:{client}")
-    throttle.check(*keys)
+    peer = request.client.host if request.client else "unknown"
+    proxies = frozenset(p.strip() for p in settings.trusted_proxies.split(",") if p.strip())
+    address = client_address(peer, request.headers.get("x-forwarded-for"), proxies)
+    account = body.email.strip().lower()
+    throttle.check(account, address)
     try:
         _, token = service.login(session, body.email, body.password, settings.session_ttl_s)
     except InvalidCredentials:
-        throttle.failed(*keys)
+        throttle.failed(account, address)
         raise
-    throttle.succeeded(keys[0])
+    throttle.succeeded(account, address)
     set_session_cookie(response, request, settings, token)
     principal = service.principal_from_session_token(session, token)
     return workspace_service.me(session, principal)

@@ -1,14 +1,28 @@
-"""Login brute-force throttling: after too many failures for one e-mail or one client
-address within a window, further attempts are refused with 429 until the window passes.
+"""Login brute-force throttling that locks nobody out.
 
-Kept in the API process's memory: enough to make password guessing impractical; a restart
-forgets, which only ever helps a legitimate user."""
+Failures are counted per (account, client address): after a few free ones, each further
+attempt from that address on that account waits a delay that doubles with every failure,
+up to MAX_DELAY_S, so guessing is slow while the account's owner, elsewhere or after a
+short wait, still signs in. An address also has a larger budget of failures over all
+accounts (one office behind a NAT shares it). The client address is the connection's, or
+X-Forwarded-For's when the connection comes from a configured proxy
+(HEADROOM_TRUSTED_PROXIES).
 
+Kept in the API process's memory: a restart forgets, which only ever helps a legitimate
+user."""
+
+import math
 import time
 from collections import defaultdict, deque
+from collections.abc import Callable
 from threading import Lock
 
 from headroom.core.errors import HeadroomError
+
+FREE_FAILURES = 3  # per (account, address), before any delay
+MAX_DELAY_S = 30.0  # the longest a correct password can be refused for
+ADDRESS_BUDGET = 100  # failures per address over all accounts, per window
+WINDOW_S = 900.0
 
 
 class TooManyAttempts(HeadroomError):
@@ -22,33 +36,60 @@ class TooManyAttempts(HeadroomError):
         self.retry_after_s = retry_after_s
 
 
+def delay_s(failures: int) -> float:
+    """The wait before the next attempt after `failures` failures in a row."""
+    if failures < FREE_FAILURES:
+        return 0.0
+    return min(2.0 ** (failures - FREE_FAILURES), MAX_DELAY_S)
+
+
 class LoginThrottle:
-    def __init__(self, max_failures: int = 10, window_s: float = 900.0) -> None:
-        self.max_failures, self.window_s = max_failures, window_s
-        self._failures: dict[str, deque[float]] = defaultdict(deque)
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self._pairs: dict[tuple[str, str], tuple[int, float]] = {}
+        self._addresses: dict[str, deque[float]] = defaultdict(deque)
         self._lock = Lock()
 
-    def check(self, *keys: str) -> None:
-        now = time.monotonic()
+    def check(self, account: str, address: str) -> None:
+        now = self.clock()
         with self._lock:
-            for key in keys:
-                recent = self._recent(key, now)
-                if len(recent) >= self.max_failures:
-                    raise TooManyAttempts(int(recent[0] + self.window_s - now) + 1)
+            failures, last = self._pair(account, address, now)
+            wait = last + delay_s(failures) - now
+            if failures and wait > 0:
+                raise TooManyAttempts(math.ceil(wait))
+            recent = self._recent(address, now)
+            if len(recent) >= ADDRESS_BUDGET:
+                raise TooManyAttempts(math.ceil(recent[0] + WINDOW_S - now))
 
-    def failed(self, *keys: str) -> None:
-        now = time.monotonic()
+    def failed(self, account: str, address: str) -> None:
+        now = self.clock()
         with self._lock:
-            for key in keys:
-                self._recent(key, now).append(now)
+            failures, _ = self._pair(account, address, now)
+            self._pairs[(account, address)] = (failures + 1, now)
+            self._recent(address, now).append(now)
 
-    def succeeded(self, *keys: str) -> None:
+    def succeeded(self, account: str, address: str) -> None:
         with self._lock:
-            for key in keys:
-                self._failures.pop(key, None)
+            self._pairs.pop((account, address), None)
 
-    def _recent(self, key: str, now: float) -> deque[float]:
-        times = self._failures[key]
-        while times and times[0] <= now - self.window_s:
+    def _pair(self, account: str, address: str, now: float) -> tuple[int, float]:
+        failures, last = self._pairs.get((account, address), (0, now))
+        return (0, now) if now - last > WINDOW_S else (failures, last)
+
+    def _recent(self, address: str, now: float) -> deque[float]:
+        times = self._addresses[address]
+        while times and times[0] <= now - WINDOW_S:
             times.popleft()
         return times
+
+
+def client_address(peer: str, forwarded_for: str | None, trusted_proxies: frozenset[str]) -> str:
+    """The caller's address: the rightmost X-Forwarded-For entry not one of our proxies,
+    when the connection comes from one of them; otherwise the connection's peer."""
+    if peer not in trusted_proxies or not forwarded_for:
+        return peer
+    hops = [hop.strip() for hop in forwarded_for.split(",") if hop.strip()]
+    for hop in reversed(hops):
+        if hop not in trusted_proxies:
+            return hop
+    return peer

@@ -45,6 +45,12 @@ StoreDep = Annotated[LocalStore, Depends(get_store)]
 
 
 def get_principal(request: Request, session: SessionDep) -> Principal:
+    principal = _authenticate(request, session)
+    request.state.authenticated = True  # the rate limiter counts this credential apart
+    return principal
+
+
+def _authenticate(request: Request, session: Session) -> Principal:
     authorization = request.headers.get("authorization", "")
     if authorization.lower().startswith("bearer "):
         return auth_service.principal_from_api_token(session, authorization[7:].strip())

@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 
 class HeadroomError(Exception):
@@ -17,15 +17,20 @@ class HeadroomError(Exception):
         self.field = field
         self.detail = detail
 
-    def to_body(self) -> dict[str, Any]:
-        return {
-            "error": {
-                "code": self.code,
-                "message": self.message,
-                "field": self.field,
-                "detail": self.detail,
-            }
-        }
+    def to_body(self, request_id: str | None = None) -> dict[str, Any]:
+        return envelope(self.code, self.message, self.field, self.detail, request_id)
+
+
+def envelope(
+    code: str,
+    message: str,
+    field: str | None = None,
+    detail: dict[str, Any] | None = None,
+    request_id: str | None = None,
+) -> dict[str, Any]:
+    """The body of every error answer (ErrorBody)."""
+    error = {"code": code, "message": message, "field": field, "detail": detail}
+    return {"error": {**error, "request_id": request_id}}
 
 
 class NotAuthenticated(HeadroomError):
@@ -67,6 +72,9 @@ class ErrorDetail(BaseModel):
     message: str
     field: str | None = None
     detail: dict[str, Any] | None = None
+    request_id: str | None = Field(
+        default=None, description="Also in the server's log and the X-Request-ID header"
+    )
 
 
 class ErrorBody(BaseModel):
@@ -85,8 +93,11 @@ _DESCRIPTIONS = {
     401: "Not signed in, or the token is invalid",
     403: "Signed in, but the role or token scope does not allow this",
     404: "Not found (or not visible to you)",
+    408: "The request body stopped arriving",
     409: "Conflicts with the current state",
+    410: "Gone: what the request needs no longer exists",
     413: "The upload is larger than the limit",
     422: "The request or the uploaded file is invalid",
+    500: "An unexpected error (its request_id is in the server log)",
     429: "Too many attempts; see Retry-After",
 }

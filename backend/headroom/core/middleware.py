@@ -10,7 +10,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from headroom.core import idempotency
 from headroom.core.deps import SESSION_COOKIE
+from headroom.core.errors import envelope
 from headroom.core.ratelimit import MemoryCounter, RateLimiter, RedisCounter
+from headroom.core.request_ids import request_id_of
 from headroom.core.settings import Settings
 
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
@@ -39,42 +41,75 @@ class ApiGuard:
         verdict = self.limiter.check(credential, client)
         if not verdict.allowed:
             message = f"too many requests; try again in {verdict.retry_after_s} s"
-            await _error(send, 429, "rate_limited", message, verdict.retry_after_s)
+            await _error(
+                send,
+                429,
+                "rate_limited",
+                message,
+                verdict.retry_after_s,
+                None,
+                request_id_of(scope),
+            )
             return
-        if credential is not None:
-            send = self._counting_refusals(send, client)
+        if credential is None:
+            await self._guarded(scope, receive, send, headers, credential, client)
+            return
+        answer: list[int] = []
+        await self._guarded(
+            scope, receive, self._watching(send, answer), headers, credential, client
+        )
+        self._judge(scope, credential, client, answer[0] if answer else 500)
+
+    def _watching(self, send: Send, answer: list[int]) -> Send:
+        async def watched(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                answer.append(message["status"])
+            await send(message)
+
+        return watched
+
+    def _judge(self, scope: Scope, credential: str, client: str, status: int) -> None:
+        """A refused credential (401), or one no route checked and none accepted lately
+        (sent to a public route), counts against the client's address; an accepted one is
+        remembered, so its requests to public routes count for it alone."""
+        if (scope.get("state") or {}).get("authenticated"):
+            self.limiter.mark_verified(credential)
+        elif status == 401 or not self.limiter.is_verified(credential):
+            self.limiter.count_refused(client)
+
+    async def _guarded(
+        self,
+        scope: Scope,
+        receive: Receive,
+        send: Send,
+        headers: Headers,
+        credential: str | None,
+        client: str,
+    ) -> None:
         key = headers.get("idempotency-key")
         if scope["method"] == "POST" and key is not None:
             await self._idempotent(scope, receive, send, credential or f"ip:{client}", key)
         elif scope["method"] in BODY_METHODS and _is_json(headers):
             body = await _read_body(receive, self.settings.max_json_bytes)
             if body is None:
-                await self._too_large(send)
+                await self._too_large(send, scope)
                 return
             await self.app(scope, _replay(body), send)
         else:
             await self.app(scope, receive, send)
-
-    def _counting_refusals(self, send: Send, client: str) -> Send:
-        """Counts a 401 (the credential was refused) against the client's address."""
-
-        async def counted(message: Message) -> None:
-            if message["type"] == "http.response.start" and message["status"] == 401:
-                self.limiter.count_refused(client)
-            await send(message)
-
-        return counted
 
     async def _idempotent(
         self, scope: Scope, receive: Receive, send: Send, credential: str, key: str
     ) -> None:
         if not 1 <= len(key) <= MAX_KEY_CHARS:
             message = f"Idempotency-Key must be 1 to {MAX_KEY_CHARS} characters"
-            await _error(send, 422, "invalid_idempotency_key", message)
+            await _error(
+                send, 422, "invalid_idempotency_key", message, None, None, request_id_of(scope)
+            )
             return
         body = await _read_body(receive, self.settings.max_json_bytes)
         if body is None:
-            await self._too_large(send, idempotent=True)
+            await self._too_large(send, scope, idempotent=True)
             return
         url = self.settings.resolved_database_url()
         scope_key = idempotency.scope_hash(credential, key)
@@ -86,12 +121,12 @@ class ApiGuard:
         if begun.stored is not None:
             await _replay_answer(send, begun.stored)
         elif begun.refusal is not None:
-            await _refuse(send, begun.refusal)
+            await _refuse(send, begun.refusal, request_id_of(scope))
         else:
             answer = await _run_capturing(self.app, scope, _replay(body), send)
             await to_thread.run_sync(idempotency.finish, url, scope_key, answer)
 
-    async def _too_large(self, send: Send, idempotent: bool = False) -> None:
+    async def _too_large(self, send: Send, scope: Scope, idempotent: bool = False) -> None:
         limit = self.settings.max_json_bytes
         message = f"the request body is larger than {limit} bytes"
         if idempotent:
@@ -99,7 +134,8 @@ class ApiGuard:
                 " (Idempotency-Key works on bodies up to that size; one-shot uploads are"
                 " idempotent already: the same bytes give the same dataset)"
             )
-        await _error(send, 413, "request_too_large", message, detail={"limit_bytes": limit})
+        detail = {"limit_bytes": limit}
+        await _error(send, 413, "request_too_large", message, None, detail, request_id_of(scope))
 
 
 def _credential(headers: Headers) -> str | None:
@@ -190,9 +226,9 @@ REFUSALS = {
 }
 
 
-async def _refuse(send: Send, code: str) -> None:
+async def _refuse(send: Send, code: str, request_id: str | None) -> None:
     status, message = REFUSALS[code]
-    await _error(send, status, code, message)
+    await _error(send, status, code, message, None, None, request_id)
 
 
 async def _error(
@@ -202,10 +238,9 @@ async def _error(
     message: str,
     retry_after_s: int | None = None,
     detail: dict[str, Any] | None = None,
+    request_id: str | None = None,
 ) -> None:
-    body = json.dumps(
-        {"error": {"code": code, "message": message, "field": None, "detail": detail}}
-    ).encode()
+    body = json.dumps(envelope(code, message, None, detail, request_id)).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     if retry_after_s is not None:
         headers.append((b"retry-after", str(retry_after_s).encode()))

@@ -1,9 +1,11 @@
 """Request rate limits: a fixed one-minute window per credential (API token or session
 cookie) and per client address for requests without one. Credentials the API refuses
-(401) are counted per address too, against a budget of the same size; once an address has
-spent it, its credentialed requests wait for the next window as well: otherwise every
-guessed token would open a fresh budget. Counters live in the API process's memory, or in Redis
-(HEADROOM_RATE_LIMIT_REDIS_URL) when several API processes must share them."""
+(401), and credentials sent to a route that does not check them (a public one) and not
+accepted lately by another, are counted per address too, against a budget of the same
+size; once an address has spent it, its credentialed requests wait for the next window as
+well: otherwise every guessed token would open a fresh budget. Counters live in the API
+process's memory, or in Redis (HEADROOM_RATE_LIMIT_REDIS_URL) when several API processes
+must share them."""
 
 import hashlib
 import time
@@ -91,6 +93,16 @@ class RateLimiter:
         """A credential the API refused: one more against the address's budget."""
         if self.limits["ip"] > 0:
             self.counter.hit(f"bad:{client_ip}", int(self.clock() // WINDOW_S))
+
+    def mark_verified(self, credential: str) -> None:
+        """The API accepted this credential (a route authenticated it)."""
+        if self.limits["ip"] > 0:
+            self.counter.hit(f"ok:{_digest(credential)}", int(self.clock() // WINDOW_S))
+
+    def is_verified(self, credential: str) -> bool:
+        """Accepted in this window or the one before."""
+        window, key = int(self.clock() // WINDOW_S), f"ok:{_digest(credential)}"
+        return self.counter.peek(key, window) > 0 or self.counter.peek(key, window - 1) > 0
 
     def _count(self, kind: str, ident: str) -> Verdict:
         limit = self.limits[kind]

@@ -43,6 +43,14 @@ class Settings(BaseSettings):
     max_json_bytes: int = 4 * 1024**2  # JSON request bodies (uploads have their own limits)
     idempotency_ttl_s: int = 24 * 3600
 
+    # holding up under load and abuse (issue 15)
+    db_pool_size: int = 5  # PostgreSQL connections each API or worker process keeps open
+    db_max_overflow: int = 10  # extra connections opened under load, closed when idle
+    db_pool_timeout_s: float = 30.0  # wait this long for a free connection, then 500
+    upload_read_timeout_s: float = 60.0  # an upload that sends nothing for this long: 408
+    uploads_per_credential: int = 4  # concurrent upload requests per token or session; 0: off
+    trusted_proxies: str = ""  # comma-separated proxy addresses whose X-Forwarded-For is read
+
     def resolved_database_url(self) -> str:
         return self.database_url or f"sqlite:///{(self.data_dir / 'headroom.db').resolve()}"
 

@@ -3,6 +3,7 @@ the whole upload to a temporary file first (python-multipart's push parser)."""
 
 from collections.abc import AsyncIterator
 
+from python_multipart.exceptions import MultipartParseError
 from python_multipart.multipart import MultipartParser, parse_options_header
 
 from headroom.core.errors import InvalidInput
@@ -44,16 +45,30 @@ class MultipartFile:
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
         async for chunk in self.body:
-            self.parser.write(chunk)
+            self._parse(chunk)
             while self._pending:
                 yield self._pending.pop(0)
-        self.parser.finalize()
+        self._parse(None)
         while self._pending:
             yield self._pending.pop(0)
         if not self.found:
             raise InvalidInput(
                 "validation_error", "the multipart body needs a field 'file'", field="file"
             )
+
+    def _parse(self, chunk: bytes | None) -> None:
+        """Feeds the parser (None: the body ended); a malformed body is a 422."""
+        try:
+            if chunk is None:
+                self.parser.finalize()
+            else:
+                self.parser.write(chunk)
+        except MultipartParseError as error:
+            raise InvalidInput(
+                "invalid_multipart",
+                f"the multipart/form-data body is malformed: {error}",
+                field="file",
+            ) from None
 
     @property
     def fields(self) -> dict[str, str]:

@@ -2,9 +2,12 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 
+from headroom.core.db import session_scope
 from headroom.core.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep, StoreDep
 from headroom.core.errors import FileTooLarge, error_responses
+from headroom.core.ids import Id
 from headroom.core.queue import enqueue
+from headroom.core.upload_access import UploadAccess, body_chunks
 from headroom.datasets import arrivals, formats, parse_options, service, uploads
 from headroom.datasets.formats import KnownFormatsOut
 from headroom.datasets.multipart import MultipartFile
@@ -78,60 +81,62 @@ def list_datasets(
     status_code=201,
     responses={
         200: {"model": DatasetOut, "description": "Already uploaded"},
-        **error_responses(413, 422),
+        **error_responses(408, 409, 413, 422, 429),
     },
     openapi_extra={"requestBody": UPLOAD_BODY},
 )
 async def upload_dataset(
     request: Request,
     response: Response,
-    principal: EditorAccess,
-    session: SessionDep,
+    principal: UploadAccess,
     store: StoreDep,
     settings: SettingsDep,
     options: ParseQuery,
     workspace_id: int | None = None,
     name: str | None = None,
 ) -> DatasetOut:
+    """Holds no database connection while the body arrives (core.upload_access)."""
     workspace_id = service.resolve_workspace(principal, workspace_id)
     service.require_upload_rights(principal, workspace_id)
     _refuse_declared_oversize(request, settings.max_upload_bytes)
     options = await checked_options(options)
     content_type = request.headers.get("content-type", "")
+    body = body_chunks(request, settings.upload_read_timeout_s)
     if content_type.startswith("multipart/form-data"):
-        form_file = MultipartFile(request.stream(), content_type)
+        form_file = MultipartFile(body, content_type)
         staged = await uploads.stage(store, aiter(form_file), None, settings.max_upload_bytes)
         staged = uploads.renamed(staged, name or form_file.filename)
         options = await uploads.form_options(store, staged, options, form_file.fields)
     else:
-        staged = await uploads.stage(store, request.stream(), name, settings.max_upload_bytes)
+        staged = await uploads.stage(store, body, name, settings.max_upload_bytes)
     sniffed = await uploads.sniff(store, staged, options)
-    dataset, job = service.register_upload(
-        session, store, principal, workspace_id, staged, sniffed, options
-    )
+    with session_scope(settings.resolved_database_url()) as session:
+        dataset, job = service.register_upload(
+            session, store, principal, workspace_id, staged, sniffed, options
+        )
+        out = service.to_out(session, dataset)
     if job is None:
         response.status_code = 200
     else:
-        session.commit()
         enqueue(settings, service.INGEST, job.id)
-    return service.to_out(session, dataset)
+    return out
 
 
 @router.get("/{dataset_id}", response_model=DatasetOut)
-def get_dataset(dataset_id: int, principal: CurrentPrincipal, session: SessionDep) -> DatasetOut:
+def get_dataset(dataset_id: Id, principal: CurrentPrincipal, session: SessionDep) -> DatasetOut:
     return service.to_out(session, service.get_visible(session, principal, dataset_id))
 
 
 @router.delete("/{dataset_id}", status_code=204)
 def delete_dataset(
-    dataset_id: int, principal: EditorAccess, session: SessionDep, store: StoreDep
+    dataset_id: Id, principal: EditorAccess, session: SessionDep, store: StoreDep
 ) -> None:
     service.delete(session, store, principal, dataset_id)
 
 
 @router.get("/{dataset_id}/summary", response_model=TrafficSummaryOut)
 def get_summary(
-    dataset_id: int, principal: CurrentPrincipal, session: SessionDep
+    dataset_id: Id, principal: CurrentPrincipal, session: SessionDep
 ) -> TrafficSummaryOut:
     return service.summary(session, principal, dataset_id)
 
@@ -142,7 +147,7 @@ def get_summary(
     responses=error_responses(409, 422),
 )
 def get_arrivals(
-    dataset_id: int,
+    dataset_id: Id,
     principal: CurrentPrincipal,
     session: SessionDep,
     store: StoreDep,

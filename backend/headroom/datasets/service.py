@@ -7,7 +7,7 @@ from sqlalchemy.orm import Session
 from headroom.auth.models import User
 from headroom.auth.principal import Principal
 from headroom.auth.schemas import UserRef
-from headroom.core.errors import InvalidInput, NotFound, NotReady
+from headroom.core.errors import HeadroomError, InvalidInput, NotFound, NotReady
 from headroom.core.storage import LocalStore
 from headroom.datasets import parse_options, repository
 from headroom.datasets.models import Dataset, DatasetStatus
@@ -53,28 +53,59 @@ def register_upload(
     options: ParseOptions | None = None,
 ) -> tuple[Dataset, Job | None]:
     """Turn a staged, sniffed file into a dataset with a queued ingest job, or return the
-    existing dataset with the same bytes. On any refusal the staged file is deleted."""
+    existing dataset with the same bytes and options. On any refusal the staged file is
+    deleted."""
+    options = options or ParseOptions()
     try:
         require_upload_rights(principal, workspace_id)
-        existing = repository.by_sha256(session, workspace_id, staged.sha256)
+        existing = same_upload(session, workspace_id, staged.sha256, options)
         if existing is not None:
             store.delete(staged.key)
             return existing, None
-        meta = _meta(sniffed, options or ParseOptions())
-        return _create(session, store, principal, workspace_id, staged, meta)
+        dataset = new_dataset(session, principal, workspace_id, staged, meta_of(sniffed, options))
+        store.move(staged.key, dataset.storage_key)
+        return dataset, job_service.create(session, workspace_id, INGEST, dataset.id)
     except Exception:
         store.delete(staged.key)
         raise
 
 
-def _create(
+class ParseOptionsDiffer(HeadroomError):
+    status_code, code = 409, "parse_options_differ"
+
+
+def same_upload(
+    session: Session, workspace_id: int, sha256: str, options: ParseOptions
+) -> Dataset | None:
+    """The dataset these bytes already are, when they were read with the same options; a
+    409 naming it when they were read with others (its results would not be these)."""
+    existing = repository.by_sha256(session, workspace_id, sha256)
+    if existing is None:
+        return None
+    theirs = parse_options.from_meta(existing.meta)
+    if theirs != options:
+        raise ParseOptionsDiffer(
+            f"this file is already dataset {existing.id} ({existing.name}), read with other "
+            f"parse options ({_describe(theirs)}, not {_describe(options)}); delete it to "
+            "upload the file again with these options",
+            detail={"dataset_id": existing.id, "parse_options": theirs.to_meta()},
+        )
+    return existing
+
+
+def _describe(options: ParseOptions) -> str:
+    read_as = options.log_format or options.format or "detected format"
+    return f"{read_as}, zip members: {options.zip_members}"
+
+
+def new_dataset(
     session: Session,
-    store: LocalStore,
     principal: Principal,
     workspace_id: int,
     staged: StagedUpload,
     meta: dict[str, Any],
-) -> tuple[Dataset, Job]:
+) -> Dataset:
+    """The dataset's row, with the key its file goes to (not moved there yet)."""
     dataset = Dataset(
         workspace_id=workspace_id,
         name=staged.name,
@@ -89,12 +120,10 @@ def _create(
     session.add(dataset)
     session.flush()
     dataset.storage_key = f"datasets/{dataset.id}/upload/{staged.name}"
-    store.move(staged.key, dataset.storage_key)
-    job = job_service.create(session, workspace_id, INGEST, dataset.id)
-    return dataset, job
+    return dataset
 
 
-def _meta(sniffed: Sniffed, options: ParseOptions) -> dict[str, Any]:
+def meta_of(sniffed: Sniffed, options: ParseOptions) -> dict[str, Any]:
     detection = {
         "format": sniffed.format,
         "confidence": sniffed.confidence,

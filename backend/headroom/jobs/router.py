@@ -1,6 +1,7 @@
 from fastapi import APIRouter
 
 from headroom.core.deps import CurrentPrincipal, SessionDep
+from headroom.core.ids import Id
 from headroom.jobs import service
 from headroom.jobs.schemas import JobOut
 
@@ -8,5 +9,5 @@ router = APIRouter(prefix="/jobs", tags=["jobs"])
 
 
 @router.get("/{job_id}", response_model=JobOut)
-def get_job(job_id: int, principal: CurrentPrincipal, session: SessionDep) -> JobOut:
+def get_job(job_id: Id, principal: CurrentPrincipal, session: SessionDep) -> JobOut:
     return JobOut.model_validate(service.get_visible(session, principal, job_id))

@@ -4,6 +4,7 @@ from fastapi import APIRouter, Query, Response
 
 from headroom.core.deps import EditorAccess, SessionDep, ViewerAccess
 from headroom.core.errors import InvalidInput
+from headroom.core.ids import Id
 from headroom.reports import comparisons, export, service, sharing
 from headroom.reports.markdown import render_notes
 from headroom.reports.schemas import (
@@ -57,19 +58,19 @@ def preview_notes(body: NotesIn, _: EditorAccess) -> NotesOut:
 
 
 @router.get("/reports/{report_id}", response_model=ReportOut)
-def get_report(report_id: int, principal: ViewerAccess, session: SessionDep) -> ReportOut:
+def get_report(report_id: Id, principal: ViewerAccess, session: SessionDep) -> ReportOut:
     return service.to_out(session, principal, service.get_visible(session, principal, report_id))
 
 
 @router.patch("/reports/{report_id}", response_model=ReportOut)
 def update_report(
-    report_id: int, body: ReportUpdate, principal: EditorAccess, session: SessionDep
+    report_id: Id, body: ReportUpdate, principal: EditorAccess, session: SessionDep
 ) -> ReportOut:
     return service.to_out(session, principal, service.update(session, principal, report_id, body))
 
 
 @router.delete("/reports/{report_id}", status_code=204)
-def delete_report(report_id: int, principal: EditorAccess, session: SessionDep) -> Response:
+def delete_report(report_id: Id, principal: EditorAccess, session: SessionDep) -> Response:
     service.delete(session, principal, report_id)
     return Response(status_code=204)
 
@@ -81,7 +82,7 @@ def delete_report(report_id: int, principal: EditorAccess, session: SessionDep) 
     responses={409: {"description": "source_not_ready: its job has not succeeded"}},
 )
 def add_item(
-    report_id: int, body: ItemIn, principal: EditorAccess, session: SessionDep
+    report_id: Id, body: ItemIn, principal: EditorAccess, session: SessionDep
 ) -> ReportOut:
     report = service.get_editable(session, principal, report_id)
     service.add_item(session, principal, report, body)
@@ -90,7 +91,7 @@ def add_item(
 
 @router.delete("/reports/{report_id}/items/{item_id}", response_model=ReportOut)
 def remove_item(
-    report_id: int, item_id: int, principal: EditorAccess, session: SessionDep
+    report_id: Id, item_id: Id, principal: EditorAccess, session: SessionDep
 ) -> ReportOut:
     report = service.remove_item(session, principal, report_id, item_id)
     return service.to_out(session, principal, report)
@@ -98,7 +99,7 @@ def remove_item(
 
 @router.get("/reports/{report_id}/export", responses=EXPORT_RESPONSES)
 def export_report(
-    report_id: int,
+    report_id: Id,
     principal: ViewerAccess,
     session: SessionDep,
     format: Annotated[ExportFormat, FORMAT_QUERY] = "html",
@@ -109,20 +110,20 @@ def export_report(
 
 
 @router.get("/reports/{report_id}/links", response_model=list[ShareLinkOut])
-def list_links(report_id: int, principal: ViewerAccess, session: SessionDep) -> list[ShareLinkOut]:
+def list_links(report_id: Id, principal: ViewerAccess, session: SessionDep) -> list[ShareLinkOut]:
     return sharing.list_links(session, principal, report_id)
 
 
 @router.post("/reports/{report_id}/links", response_model=ShareLinkCreated, status_code=201)
 def create_link(
-    report_id: int, body: ShareLinkIn, principal: EditorAccess, session: SessionDep
+    report_id: Id, body: ShareLinkIn, principal: EditorAccess, session: SessionDep
 ) -> ShareLinkCreated:
     return sharing.create(session, principal, report_id, body)
 
 
 @router.delete("/reports/{report_id}/links/{link_id}", response_model=ShareLinkOut)
 def revoke_link(
-    report_id: int, link_id: int, principal: EditorAccess, session: SessionDep
+    report_id: Id, link_id: Id, principal: EditorAccess, session: SessionDep
 ) -> ShareLinkOut:
     """Revoke: the link answers 404 from now on; it stays listed with its view count."""
     return sharing.revoke(session, principal, report_id, link_id)

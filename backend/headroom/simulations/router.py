@@ -3,6 +3,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query
 
 from headroom.core.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep, StoreDep
+from headroom.core.ids import Id, Index
 from headroom.core.queue import enqueue
 from headroom.engine.sim.scenario import scenario_json_schema
 from headroom.simulations import scenarios, service
@@ -78,7 +79,7 @@ def list_presets(_: CurrentPrincipal) -> list[Preset]:
     },
 )
 def dataset_preset(
-    dataset_id: int,
+    dataset_id: Id,
     principal: CurrentPrincipal,
     session: SessionDep,
     source: Annotated[
@@ -125,7 +126,7 @@ def save_scenario(
 
 @router.get("/scenarios/{scenario_id}", response_model=SavedScenarioOut)
 def get_saved(
-    scenario_id: int, principal: CurrentPrincipal, session: SessionDep
+    scenario_id: Id, principal: CurrentPrincipal, session: SessionDep
 ) -> SavedScenarioOut:
     return SavedScenarioOut.model_validate(scenarios.get_visible(session, principal, scenario_id))
 
@@ -136,7 +137,7 @@ def get_saved(
     responses={409: {"description": "name_taken: the workspace has a scenario of that name"}},
 )
 def update_saved(
-    scenario_id: int, body: SavedScenarioUpdate, principal: EditorAccess, session: SessionDep
+    scenario_id: Id, body: SavedScenarioUpdate, principal: EditorAccess, session: SessionDep
 ) -> SavedScenarioOut:
     saved = scenarios.update(session, principal, scenario_id, body)
     session.commit()
@@ -144,14 +145,14 @@ def update_saved(
 
 
 @router.delete("/scenarios/{scenario_id}", status_code=204)
-def delete_saved(scenario_id: int, principal: EditorAccess, session: SessionDep) -> None:
+def delete_saved(scenario_id: Id, principal: EditorAccess, session: SessionDep) -> None:
     scenarios.delete(session, principal, scenario_id)
     session.commit()
 
 
 @router.get("/{simulation_id}", response_model=SimulationOut)
 def get_simulation(
-    simulation_id: int, principal: CurrentPrincipal, session: SessionDep
+    simulation_id: Id, principal: CurrentPrincipal, session: SessionDep
 ) -> SimulationOut:
     return service.to_out(session, service.get_visible(session, principal, simulation_id))
 
@@ -162,7 +163,7 @@ def get_simulation(
     responses={409: {"description": "job_finished: the job had already ended"}},
 )
 def cancel_simulation(
-    simulation_id: int, principal: EditorAccess, session: SessionDep
+    simulation_id: Id, principal: EditorAccess, session: SessionDep
 ) -> SimulationOut:
     simulation = service.cancel(session, principal, simulation_id)
     session.commit()
@@ -180,8 +181,8 @@ def cancel_simulation(
     },
 )
 def get_sweep_run(
-    simulation_id: int,
-    index: int,
+    simulation_id: Id,
+    index: Index,
     principal: CurrentPrincipal,
     session: SessionDep,
     store: StoreDep,

@@ -1,18 +1,22 @@
+from collections.abc import AsyncIterator
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Query, Request, Response
 
+from headroom.core.db import session_scope
 from headroom.core.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep, StoreDep
 from headroom.core.errors import FileTooLarge, error_responses
 from headroom.core.queue import enqueue
+from headroom.core.upload_access import UploadAccess, body_chunks
 from headroom.datasets import service as dataset_service
-from headroom.datasets import uploads as staging
 from headroom.datasets.schemas import DatasetOut
 from headroom.datasets.sniffing import checked_options
-from headroom.uploads import service
+from headroom.uploads import completion, service
 from headroom.uploads.schemas import UploadCreate, UploadOut
 
-router = APIRouter(prefix="/uploads", tags=["uploads"], responses=error_responses(409, 413))
+router = APIRouter(
+    prefix="/uploads", tags=["uploads"], responses=error_responses(408, 409, 413, 429)
+)
 
 CHUNK_BODY = {
     "content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}},
@@ -46,54 +50,44 @@ def get_upload(upload_id: str, principal: CurrentPrincipal, session: SessionDep)
 async def put_chunk(
     upload_id: str,
     request: Request,
-    principal: EditorAccess,
-    session: SessionDep,
+    principal: UploadAccess,
     store: StoreDep,
+    settings: SettingsDep,
     offset: Annotated[int, Query(ge=0, description="Where this chunk starts")],
     x_chunk_sha256: Annotated[str | None, Header()] = None,
 ) -> UploadOut:
-    data = await _read_capped(request, service.CHUNK_BYTES_MAX)
-    upload = service.append(session, store, principal, upload_id, offset, data, x_chunk_sha256)
-    return service.to_out(upload)
+    """Holds no database connection while the chunk arrives (core.upload_access)."""
+    body = body_chunks(request, settings.upload_read_timeout_s)
+    data = await _read_capped(body, service.CHUNK_BYTES_MAX)
+    with session_scope(settings.resolved_database_url()) as session:
+        upload = service.append(session, store, principal, upload_id, offset, data, x_chunk_sha256)
+        return service.to_out(upload)
 
 
 @router.post(
     "/{upload_id}/complete",
     response_model=DatasetOut,
     status_code=201,
-    responses={200: {"model": DatasetOut, "description": "Already complete"}},
+    responses={
+        200: {"model": DatasetOut, "description": "Already complete"},
+        **error_responses(410),
+    },
 )
 async def complete_upload(
     upload_id: str,
     response: Response,
-    principal: EditorAccess,
-    session: SessionDep,
+    principal: UploadAccess,
     store: StoreDep,
     settings: SettingsDep,
 ) -> DatasetOut:
-    upload = service.get_visible(session, principal, upload_id, for_update=True)
-    if upload.dataset_id is not None:
+    """Idempotent, and safe to call again after any failure (uploads.completion)."""
+    url = settings.resolved_database_url()
+    done = await completion.complete(url, store, principal, upload_id)
+    if not done.created:
         response.status_code = 200
-        return dataset_service.to_out(
-            session, dataset_service.get_visible(session, principal, upload.dataset_id)
-        )
-    staged = service.staged_from(store, upload)
-    try:
-        sniffed = await staging.sniff(store, staged, service.options_of(upload))
-    except Exception:
-        session.delete(upload)  # refused: the bytes are gone, so is the session
-        session.commit()
-        raise
-    dataset, job = dataset_service.register_upload(
-        session, store, principal, upload.workspace_id, staged, sniffed, service.options_of(upload)
-    )
-    service.mark_complete(upload, dataset.id)
-    session.commit()
-    if job is None:
-        response.status_code = 200
-    else:
-        enqueue(settings, dataset_service.INGEST, job.id)
-    return dataset_service.to_out(session, dataset)
+    if done.job_id is not None:
+        enqueue(settings, dataset_service.INGEST, done.job_id)
+    return done.dataset
 
 
 @router.delete("/{upload_id}", status_code=204)
@@ -105,9 +99,9 @@ def abort_upload(
     session.delete(upload)
 
 
-async def _read_capped(request: Request, max_bytes: int) -> bytes:
+async def _read_capped(body: AsyncIterator[bytes], max_bytes: int) -> bytes:
     parts, size = [], 0
-    async for part in request.stream():
+    async for part in body:
         size += len(part)
         if size > max_bytes:
             raise FileTooLarge(

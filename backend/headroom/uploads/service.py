@@ -100,7 +100,7 @@ def append(
     sha256_hex: str | None,
 ) -> Upload:
     upload = get_visible(session, principal, upload_id, for_update=True)
-    if upload.completed_at is not None:
+    if upload.completed_at is not None or upload.dataset_id is not None:
         raise OffsetMismatch(
             "this upload is already complete", detail={"offset_bytes": upload.offset_bytes}
         )
@@ -142,20 +142,26 @@ def _check_chunk(upload: Upload, data: bytes, sha256_hex: str | None) -> None:
 
 
 def staged_from(store: LocalStore, upload: Upload) -> StagedUpload:
-    """The finished upload as a staged file (whole-file SHA-256 computed now)."""
+    """The finished upload as a staged file, left where it is (whole-file SHA-256 now)."""
     if upload.offset_bytes != upload.size_bytes:
         raise OffsetMismatch(
             f"only {upload.offset_bytes:,} of {upload.size_bytes:,} bytes have arrived",
             detail={"offset_bytes": upload.offset_bytes},
         )
     digest = hashlib.sha256()
-    with open(store.local_path(upload.storage_key), "rb") as partial:
-        while block := partial.read(1 << 20):
-            digest.update(block)
-    key = f"uploads/staging/{upload.id}"
-    store.move(upload.storage_key, key)
+    try:
+        with open(store.local_path(upload.storage_key), "rb") as partial:
+            while block := partial.read(1 << 20):
+                digest.update(block)
+    except FileNotFoundError:
+        raise NotFound(
+            f"the bytes of upload {upload.id} are gone from storage; start the upload again"
+        ) from None
     return StagedUpload(
-        key=key, name=upload.name, size_bytes=upload.size_bytes, sha256=digest.hexdigest()
+        key=upload.storage_key,
+        name=upload.name,
+        size_bytes=upload.size_bytes,
+        sha256=digest.hexdigest(),
     )
 
 

@@ -4,6 +4,7 @@ from fastapi import APIRouter, Body, Query, Response
 from fastapi.responses import JSONResponse
 
 from headroom.core.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep
+from headroom.core.ids import Id
 from headroom.core.queue import enqueue
 from headroom.engine.workload import Rules, default_rules, rules_schema, workload_model_schema
 from headroom.workloads import service
@@ -29,7 +30,7 @@ router = APIRouter(tags=["workloads"])
     },
 )
 def create_characterization(
-    dataset_id: int,
+    dataset_id: Id,
     response: Response,
     principal: EditorAccess,
     session: SessionDep,
@@ -48,7 +49,7 @@ def create_characterization(
 
 @router.get("/datasets/{dataset_id}/characterizations", response_model=CharacterizationPage)
 def list_characterizations(
-    dataset_id: int,
+    dataset_id: Id,
     principal: CurrentPrincipal,
     session: SessionDep,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
@@ -63,14 +64,14 @@ def list_characterizations(
     responses={404: {"description": "not_found: none under the dataset's rules yet"}},
 )
 def get_current_characterization(
-    dataset_id: int, principal: CurrentPrincipal, session: SessionDep
+    dataset_id: Id, principal: CurrentPrincipal, session: SessionDep
 ) -> CharacterizationOut:
     """The characterization under the dataset's stored (or default) rules."""
     return service.to_out(session, service.current(session, principal, dataset_id))
 
 
 @router.get("/datasets/{dataset_id}/rules", response_model=DatasetRulesOut)
-def get_rules(dataset_id: int, principal: CurrentPrincipal, session: SessionDep) -> DatasetRulesOut:
+def get_rules(dataset_id: Id, principal: CurrentPrincipal, session: SessionDep) -> DatasetRulesOut:
     """The classification rules stored for the dataset (the defaults until saved)."""
     return service.rules_out(session, principal, dataset_id)
 
@@ -84,7 +85,7 @@ def get_rules(dataset_id: int, principal: CurrentPrincipal, session: SessionDep)
     },
 )
 def put_rules(
-    dataset_id: int,
+    dataset_id: Id,
     rules: Rules,
     principal: EditorAccess,
     session: SessionDep,
@@ -103,7 +104,7 @@ def put_rules(
 
 @router.get("/characterizations/{item_id}", response_model=CharacterizationOut)
 def get_characterization(
-    item_id: int, principal: CurrentPrincipal, session: SessionDep
+    item_id: Id, principal: CurrentPrincipal, session: SessionDep
 ) -> CharacterizationOut:
     return service.to_out(session, service.get_visible(session, principal, item_id))
 
@@ -115,7 +116,7 @@ def get_characterization(
         404: {"description": "not_found, or not_ready while the job has not succeeded"},
     },
 )
-def download_model(item_id: int, principal: CurrentPrincipal, session: SessionDep) -> JSONResponse:
+def download_model(item_id: Id, principal: CurrentPrincipal, session: SessionDep) -> JSONResponse:
     item = service.get_visible(session, principal, item_id)
     disposition = f'attachment; filename="workload-model-{item.dataset_id}-{item.id}.json"'
     return JSONResponse(

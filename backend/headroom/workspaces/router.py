@@ -15,6 +15,7 @@ from headroom.core.deps import (
     ViewerAccess,
 )
 from headroom.core.errors import Forbidden, NotAuthenticated, error_responses
+from headroom.core.ids import Id
 from headroom.workspaces import invitations, mail, service
 from headroom.workspaces.models import Role, Workspace
 from headroom.workspaces.schemas import (
@@ -48,7 +49,7 @@ def create_workspace(
 
 
 @workspaces.get("/{workspace_id}/members", response_model=list[MemberOut])
-def list_members(workspace_id: int, _: ViewerAccess, session: SessionDep) -> list[MemberOut]:
+def list_members(workspace_id: Id, _: ViewerAccess, session: SessionDep) -> list[MemberOut]:
     return service.members(session, workspace_id)
 
 
@@ -56,7 +57,7 @@ def list_members(workspace_id: int, _: ViewerAccess, session: SessionDep) -> lis
     "/{workspace_id}/members/{user_id}", response_model=MemberOut, responses=error_responses(409)
 )
 def change_member_role(
-    workspace_id: int, user_id: int, body: MemberUpdate, principal: OwnerAccess, session: SessionDep
+    workspace_id: Id, user_id: Id, body: MemberUpdate, principal: OwnerAccess, session: SessionDep
 ) -> MemberOut:
     role = Role(body.role)
     return service.change_role(session, workspace_id, user_id, role, principal.user.id)
@@ -66,7 +67,7 @@ def change_member_role(
     "/{workspace_id}/members/{user_id}", status_code=204, responses=error_responses(409)
 )
 def remove_member(
-    workspace_id: int, user_id: int, principal: ViewerAccess, session: SessionDep
+    workspace_id: Id, user_id: Id, principal: ViewerAccess, session: SessionDep
 ) -> None:
     """An owner removes a member; any member removes themselves: leaves the workspace
     (signed in, not with an API token). The last owner can do neither (409 last_owner)."""
@@ -80,7 +81,7 @@ def remove_member(
 
 
 @workspaces.get("/{workspace_id}/invitations", response_model=list[InvitationOut])
-def list_invitations(workspace_id: int, _: OwnerAccess, session: SessionDep) -> list[InvitationOut]:
+def list_invitations(workspace_id: Id, _: OwnerAccess, session: SessionDep) -> list[InvitationOut]:
     return invitations.listing(session, workspace_id)
 
 
@@ -91,7 +92,7 @@ def list_invitations(workspace_id: int, _: OwnerAccess, session: SessionDep) -> 
     responses=error_responses(409),
 )
 def invite(
-    workspace_id: int,
+    workspace_id: Id,
     body: InvitationCreate,
     request: Request,
     principal: OwnerAccess,
@@ -112,7 +113,7 @@ def invite(
 
 @workspaces.delete("/{workspace_id}/invitations/{invitation_id}", status_code=204)
 def revoke_invitation(
-    workspace_id: int, invitation_id: int, _: OwnerAccess, session: SessionDep
+    workspace_id: Id, invitation_id: Id, _: OwnerAccess, session: SessionDep
 ) -> None:
     invitations.revoke(session, workspace_id, invitation_id)
 

@@ -297,6 +297,7 @@ def test_dead_share_links_are_alike(world: World, suffix: str) -> None:
     ]
     assert [a.status_code for a in answers] == [404, 404, 404]
     assert answers[0].json()["error"]["code"] == "not_found"
-    assert answers[0].json() == answers[1].json() == answers[2].json()
+    bodies = [{k: v for k, v in a.json()["error"].items() if k != "request_id"} for a in answers]
+    assert bodies[0] == bodies[1] == bodies[2]  # each answer has its own request id
     live = world.clients["none"].get(f"/api/v1/public/reports/{world.ids['share_token']}{suffix}")
     assert live.status_code == 200

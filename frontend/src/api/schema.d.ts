@@ -174,7 +174,10 @@ export interface paths {
         /** List Datasets */
         get: operations["list_datasets_api_v1_datasets_get"];
         put?: never;
-        /** Upload Dataset */
+        /**
+         * Upload Dataset
+         * @description Holds no database connection while the body arrives (core.upload_access).
+         */
         post: operations["upload_dataset_api_v1_datasets_post"];
         delete?: never;
         options?: never;
@@ -868,7 +871,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Put Chunk */
+        /**
+         * Put Chunk
+         * @description Holds no database connection while the chunk arrives (core.upload_access).
+         */
         put: operations["put_chunk_api_v1_uploads__upload_id__chunks_put"];
         post?: never;
         delete?: never;
@@ -886,7 +892,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Complete Upload */
+        /**
+         * Complete Upload
+         * @description Idempotent, and safe to call again after any failure (uploads.completion).
+         */
         post: operations["complete_upload_api_v1_uploads__upload_id__complete_post"];
         delete?: never;
         options?: never;
@@ -1516,6 +1525,11 @@ export interface components {
             field?: string | null;
             /** Message */
             message: string;
+            /**
+             * Request Id
+             * @description Also in the server's log and the X-Request-ID header
+             */
+            request_id?: string | null;
         };
         /**
          * FieldsRecordedOut
@@ -2724,6 +2738,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 analysis_id: number;
             };
             cookie?: never;
@@ -2768,6 +2783,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2844,6 +2868,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     logout_api_v1_auth_logout_post: {
@@ -2891,6 +2924,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2954,6 +2996,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     get_characterization_api_v1_characterizations__item_id__get: {
@@ -2961,6 +3012,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 item_id: number;
             };
             cookie?: never;
@@ -3012,6 +3064,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     download_model_api_v1_characterizations__item_id__model_get: {
@@ -3019,6 +3080,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 item_id: number;
             };
             cookie?: never;
@@ -3061,6 +3123,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3120,6 +3191,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3188,6 +3268,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     list_datasets_api_v1_datasets_get: {
@@ -3241,6 +3330,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3326,6 +3424,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body stopped arriving */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The upload is larger than the limit */
             413: {
                 headers: {
@@ -3337,6 +3453,24 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3400,6 +3534,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     get_dataset_api_v1_datasets__dataset_id__get: {
@@ -3407,6 +3550,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 dataset_id: number;
             };
             cookie?: never;
@@ -3458,6 +3602,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     delete_dataset_api_v1_datasets__dataset_id__delete: {
@@ -3465,6 +3618,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 dataset_id: number;
             };
             cookie?: never;
@@ -3514,6 +3668,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     list_analyses_api_v1_datasets__dataset_id__analyses_get: {
@@ -3524,6 +3687,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 dataset_id: number;
             };
             cookie?: never;
@@ -3575,6 +3739,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     create_analysis_api_v1_datasets__dataset_id__analyses_post: {
@@ -3582,6 +3755,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 dataset_id: number;
             };
             cookie?: never;
@@ -3653,6 +3827,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     create_sct_analysis_api_v1_datasets__dataset_id__analyses_sct_post: {
@@ -3660,6 +3843,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 dataset_id: number;
             };
             cookie?: never;
@@ -3729,6 +3913,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     get_arrivals_api_v1_datasets__dataset_id__arrivals_get: {
@@ -3741,6 +3934,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 dataset_id: number;
             };
             cookie?: never;
@@ -3801,6 +3995,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     get_current_characterization_api_v1_datasets__dataset_id__characterization_get: {
@@ -3808,6 +4011,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 dataset_id: number;
             };
             cookie?: never;
@@ -3857,6 +4061,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     list_characterizations_api_v1_datasets__dataset_id__characterizations_get: {
@@ -3867,6 +4080,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 dataset_id: number;
             };
             cookie?: never;
@@ -3918,6 +4132,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     create_characterization_api_v1_datasets__dataset_id__characterizations_post: {
@@ -3925,6 +4148,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 dataset_id: number;
             };
             cookie?: never;
@@ -3996,6 +4220,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     get_rules_api_v1_datasets__dataset_id__rules_get: {
@@ -4003,6 +4236,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 dataset_id: number;
             };
             cookie?: never;
@@ -4054,6 +4288,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     put_rules_api_v1_datasets__dataset_id__rules_put: {
@@ -4061,6 +4304,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 dataset_id: number;
             };
             cookie?: never;
@@ -4121,6 +4365,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     get_summary_api_v1_datasets__dataset_id__summary_get: {
@@ -4128,6 +4381,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 dataset_id: number;
             };
             cookie?: never;
@@ -4172,6 +4426,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4230,6 +4493,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4308,6 +4580,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     get_job_api_v1_jobs__job_id__get: {
@@ -4315,6 +4596,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 job_id: number;
             };
             cookie?: never;
@@ -4359,6 +4641,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4422,6 +4713,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     list_background_demos_api_v1_policies_background_demos_get: {
@@ -4471,6 +4771,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4529,6 +4838,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4602,6 +4920,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     list_reports_api_v1_reports_get: {
@@ -4655,6 +4982,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4722,6 +5058,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     preview_notes_api_v1_reports_notes_preview_post: {
@@ -4782,6 +5127,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     get_report_api_v1_reports__report_id__get: {
@@ -4789,6 +5143,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 report_id: number;
             };
             cookie?: never;
@@ -4840,6 +5195,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     delete_report_api_v1_reports__report_id__delete: {
@@ -4847,6 +5211,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 report_id: number;
             };
             cookie?: never;
@@ -4896,6 +5261,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     update_report_api_v1_reports__report_id__patch: {
@@ -4903,6 +5277,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 report_id: number;
             };
             cookie?: never;
@@ -4958,6 +5333,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     export_report_api_v1_reports__report_id__export_get: {
@@ -4970,6 +5354,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 report_id: number;
             };
             cookie?: never;
@@ -5024,6 +5409,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     add_item_api_v1_reports__report_id__items_post: {
@@ -5031,6 +5425,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 report_id: number;
             };
             cookie?: never;
@@ -5093,6 +5488,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     remove_item_api_v1_reports__report_id__items__item_id__delete: {
@@ -5100,7 +5504,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 report_id: number;
+                /** @description A row id (1 to 2^31 - 1) */
                 item_id: number;
             };
             cookie?: never;
@@ -5152,6 +5558,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     list_links_api_v1_reports__report_id__links_get: {
@@ -5159,6 +5574,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 report_id: number;
             };
             cookie?: never;
@@ -5210,6 +5626,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     create_link_api_v1_reports__report_id__links_post: {
@@ -5217,6 +5642,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 report_id: number;
             };
             cookie?: never;
@@ -5272,6 +5698,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     revoke_link_api_v1_reports__report_id__links__link_id__delete: {
@@ -5279,7 +5714,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 report_id: number;
+                /** @description A row id (1 to 2^31 - 1) */
                 link_id: number;
             };
             cookie?: never;
@@ -5324,6 +5761,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5391,6 +5837,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     create_simulation_api_v1_simulations_post: {
@@ -5444,6 +5899,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5507,6 +5971,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     dataset_preset_api_v1_simulations_presets_datasets__dataset_id__get: {
@@ -5517,6 +5990,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 dataset_id: number;
             };
             cookie?: never;
@@ -5559,6 +6033,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5617,6 +6100,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5691,6 +6183,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     get_saved_api_v1_simulations_scenarios__scenario_id__get: {
@@ -5698,6 +6199,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 scenario_id: number;
             };
             cookie?: never;
@@ -5749,6 +6251,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     delete_saved_api_v1_simulations_scenarios__scenario_id__delete: {
@@ -5756,6 +6267,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 scenario_id: number;
             };
             cookie?: never;
@@ -5805,6 +6317,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     update_saved_api_v1_simulations_scenarios__scenario_id__patch: {
@@ -5812,6 +6333,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 scenario_id: number;
             };
             cookie?: never;
@@ -5867,6 +6389,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5932,6 +6463,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     check_scenario_api_v1_simulations_schema_check_post: {
@@ -5988,6 +6528,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     get_simulation_api_v1_simulations__simulation_id__get: {
@@ -5995,6 +6544,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 simulation_id: number;
             };
             cookie?: never;
@@ -6046,6 +6596,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     cancel_simulation_api_v1_simulations__simulation_id__cancel_post: {
@@ -6053,6 +6612,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 simulation_id: number;
             };
             cookie?: never;
@@ -6111,6 +6671,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     get_sweep_run_api_v1_simulations__simulation_id__runs__index__get: {
@@ -6118,7 +6687,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 simulation_id: number;
+                /** @description A position, from 0 */
                 index: number;
             };
             cookie?: never;
@@ -6161,6 +6732,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6219,6 +6799,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body stopped arriving */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Conflicts with the current state */
             409: {
                 headers: {
@@ -6239,6 +6828,24 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6295,6 +6902,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body stopped arriving */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Conflicts with the current state */
             409: {
                 headers: {
@@ -6315,6 +6931,24 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6369,6 +7003,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body stopped arriving */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Conflicts with the current state */
             409: {
                 headers: {
@@ -6389,6 +7032,24 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6455,6 +7116,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body stopped arriving */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Conflicts with the current state */
             409: {
                 headers: {
@@ -6475,6 +7145,24 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6540,8 +7228,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body stopped arriving */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Conflicts with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Gone: what the request needs no longer exists */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6560,6 +7266,24 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6627,6 +7351,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     get_model_schema_api_v1_workloads_model_schema_get: {
@@ -6678,6 +7411,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6743,6 +7485,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     get_rules_schema_api_v1_workloads_rules_schema_get: {
@@ -6801,6 +7552,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     list_workspaces_api_v1_workspaces_get: {
@@ -6850,6 +7610,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6917,6 +7686,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     list_invitations_api_v1_workspaces__workspace_id__invitations_get: {
@@ -6924,6 +7702,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 workspace_id: number;
             };
             cookie?: never;
@@ -6975,6 +7754,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     invite_api_v1_workspaces__workspace_id__invitations_post: {
@@ -6982,6 +7770,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 workspace_id: number;
             };
             cookie?: never;
@@ -7046,6 +7835,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     revoke_invitation_api_v1_workspaces__workspace_id__invitations__invitation_id__delete: {
@@ -7053,7 +7851,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 workspace_id: number;
+                /** @description A row id (1 to 2^31 - 1) */
                 invitation_id: number;
             };
             cookie?: never;
@@ -7103,6 +7903,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     list_members_api_v1_workspaces__workspace_id__members_get: {
@@ -7110,6 +7919,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 workspace_id: number;
             };
             cookie?: never;
@@ -7161,6 +7971,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     remove_member_api_v1_workspaces__workspace_id__members__user_id__delete: {
@@ -7168,7 +7987,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 workspace_id: number;
+                /** @description A row id (1 to 2^31 - 1) */
                 user_id: number;
             };
             cookie?: never;
@@ -7227,6 +8048,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     change_member_role_api_v1_workspaces__workspace_id__members__user_id__patch: {
@@ -7234,7 +8064,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 workspace_id: number;
+                /** @description A row id (1 to 2^31 - 1) */
                 user_id: number;
             };
             cookie?: never;
@@ -7299,6 +8131,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     list_tokens_api_v1_workspaces__workspace_id__tokens_get: {
@@ -7306,6 +8147,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 workspace_id: number;
             };
             cookie?: never;
@@ -7357,6 +8199,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     create_token_api_v1_workspaces__workspace_id__tokens_post: {
@@ -7364,6 +8215,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 workspace_id: number;
             };
             cookie?: never;
@@ -7419,6 +8271,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     revoke_token_api_v1_workspaces__workspace_id__tokens__token_id__delete: {
@@ -7426,7 +8287,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A row id (1 to 2^31 - 1) */
                 workspace_id: number;
+                /** @description A row id (1 to 2^31 - 1) */
                 token_id: number;
             };
             cookie?: never;
@@ -7469,6 +8332,15 @@ export interface operations {
             };
             /** @description The request or the uploaded file is invalid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
