@@ -5,7 +5,7 @@ from typing import Any
 from celery import Task, chord, group
 
 from headroom.analyses.run import capacity_body
-from headroom.core.queue import result_backend
+from headroom.core.queue import enqueue, result_backend
 from headroom.core.settings import get_settings
 from headroom.datasets import ingest
 from headroom.datasets.followup import queue_characterization
@@ -19,11 +19,12 @@ from headroom.datasets.ingest_ranges import (
 )
 from headroom.engine.logs import LogInputError
 from headroom.jobs.progress import ProgressReporter
-from headroom.jobs.runner import TRANSIENT, JobContext, run_job
+from headroom.jobs.runner import TRANSIENT, Heartbeat, JobContext, run_job
 from headroom.jobs.service import JobLost
 from headroom.simulations.run import Plan, guarded, run_inline, run_point
 from headroom.simulations.run import fail as fail_simulation
 from headroom.simulations.run import merge as merge_sweep
+from headroom.workloads.service import CHARACTERIZE_TASK
 from headroom_worker.app import app
 
 
@@ -60,7 +61,9 @@ def _ingest(context: JobContext) -> None:
 def ingest_range(
     job_id: int, worker: str, prepared: dict[str, Any], bounds: list[int]
 ) -> dict[str, Any]:
-    return parse_range(get_settings(), job_id, worker, prepared, ByteRange(*bounds))
+    settings = get_settings()
+    with Heartbeat(JobContext(settings, job_id, worker)):
+        return parse_range(settings, job_id, worker, prepared, ByteRange(*bounds))
 
 
 @app.task(name="logs.ingest_merge", autoretry_for=TRANSIENT, retry_backoff=True, max_retries=5)
@@ -134,7 +137,9 @@ def _simulate_plan(context: JobContext, plan: Plan) -> None:
     max_retries=5,
 )
 def simulate_point(job_id: int, worker: str, index: int) -> dict[str, Any]:
-    return run_point(get_settings(), job_id, worker, index)
+    settings = get_settings()
+    with Heartbeat(JobContext(settings, job_id, worker)):
+        return run_point(settings, job_id, worker, index)
 
 
 @app.task(name="sim.merge", autoretry_for=TRANSIENT, retry_backoff=True, max_retries=5)
@@ -174,6 +179,7 @@ def characterize_workload(self: Task, job_id: int) -> None:
 def characterize_after_ingest(dataset_id: int) -> None:
     """The link after an ingest (sequential, or the chord's merge): characterize the new
     dataset under its rules, so its workload tabs fill in with no extra click."""
-    job_id = queue_characterization(get_settings(), dataset_id)
+    settings = get_settings()
+    job_id = queue_characterization(settings, dataset_id)
     if job_id is not None:
-        characterize_workload.delay(job_id)
+        enqueue(settings, CHARACTERIZE_TASK, job_id)
