@@ -21,7 +21,7 @@ def upgrade() -> None:
         "job_part",
         sa.Column("job_id", sa.Integer(), nullable=False),
         sa.Column("part_index", sa.Integer(), nullable=False),
-        sa.Column("share", sa.Float(), nullable=False),
+        sa.Column("share", sa.Double(), nullable=False),
         sa.ForeignKeyConstraint(
             ["job_id"], ["job.id"], name=op.f("fk_job_part_job_id_job"), ondelete="CASCADE"
         ),

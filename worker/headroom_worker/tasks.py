@@ -1,11 +1,12 @@
 """Thin Celery tasks: take ids, hand the work to services, map errors to job states."""
 
+import logging
 from typing import Any
 
 from celery import Task, chord, group
 
 from headroom.analyses.run import capacity_body
-from headroom.core.queue import enqueue, result_backend
+from headroom.core.queue import result_backend
 from headroom.core.settings import get_settings
 from headroom.datasets import ingest
 from headroom.datasets.followup import queue_characterization
@@ -18,14 +19,16 @@ from headroom.datasets.ingest_ranges import (
     prepared_to_dict,
 )
 from headroom.engine.logs import LogInputError
+from headroom.jobs import outbox
 from headroom.jobs.progress import ProgressReporter
 from headroom.jobs.runner import TRANSIENT, Heartbeat, JobContext, run_job
 from headroom.jobs.service import JobLost
 from headroom.simulations.run import Plan, guarded, run_inline, run_point
 from headroom.simulations.run import fail as fail_simulation
 from headroom.simulations.run import merge as merge_sweep
-from headroom.workloads.service import CHARACTERIZE_TASK
 from headroom_worker.app import app
+
+log = logging.getLogger(__name__)
 
 
 @app.task(name="logs.ingest", bind=True, max_retries=None)
@@ -181,5 +184,11 @@ def characterize_after_ingest(dataset_id: int) -> None:
     dataset under its rules, so its workload tabs fill in with no extra click."""
     settings = get_settings()
     job_id = queue_characterization(settings, dataset_id)
-    if job_id is not None:
-        enqueue(settings, CHARACTERIZE_TASK, job_id)
+    if job_id is None:
+        return
+    try:
+        characterize_workload.apply_async(args=[job_id], retry=False)
+    except Exception:  # the broker is gone: the job waits in the outbox for the reaper
+        log.warning("characterization job %s left in the outbox", job_id, exc_info=True)
+        return
+    outbox.sent(settings, job_id)

@@ -54,6 +54,12 @@ def mark_sent(session: Session, job_ids: list[int], now: datetime) -> None:
         )
 
 
+def sent(settings: Settings, job_id: int) -> None:
+    """A job sent directly (not by a dispatcher) leaves the outbox."""
+    with session_scope(settings.resolved_database_url()) as session:
+        mark_sent(session, [job_id], now_utc())
+
+
 def resend_queued(session: Session, sent_before: datetime) -> int:
     """Queued jobs sent before `sent_before` go back to unsent (their message may be lost)."""
     done = session.execute(
