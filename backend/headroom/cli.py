@@ -56,7 +56,15 @@ def serve(host: str, port: int, with_worker: bool) -> None:
 
 def _spawn_worker() -> subprocess.Popen[bytes]:
     command = [sys.executable, "-m", "headroom.cli", "worker", "--concurrency", "1"]
-    return subprocess.Popen(command)
+    return subprocess.Popen(command, preexec_fn=_die_with_parent)
+
+
+def _die_with_parent() -> None:
+    """The embedded worker dies with `serve`, even when that is killed (Linux)."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
 def _stop(process: subprocess.Popen[bytes]) -> None:
@@ -167,6 +175,21 @@ def create_token(
 
     token = create(get_settings(), email, workspace, list(scopes), expires_days)
     click.echo(json.dumps({"token": token}) if as_json else token)
+
+
+@admin.command("janitor")
+@click.option(
+    "--grace-s",
+    type=float,
+    default=None,
+    help="Keep objects changed this recently (default: HEADROOM_JANITOR_GRACE_S).",
+)
+def janitor(grace_s: float | None) -> None:
+    """Remove stored objects no row owns (orphaned Parquet parts, stale staging files)."""
+    from headroom.jobs.janitor import sweep
+
+    done = sweep(get_settings(), grace_s)
+    click.echo(f"removed {len(done.removed_keys)} objects ({done.removed_bytes} bytes)")
 
 
 for _command in (

@@ -1,43 +1,52 @@
-"""Housekeeping in every worker: re-queues jobs whose worker died (a running job with a stale
-heartbeat goes back to the queue and is sent again, so another worker process finishes it),
-and deletes resumable uploads abandoned past their expiry."""
+"""Housekeeping in every worker, every reaper interval: re-queues jobs whose worker died (a
+running job with a stale heartbeat goes back to the outbox, so another worker process
+finishes it), sends the outbox (jobs the API could not send, e.g. while the broker was
+down), deletes resumable uploads abandoned past their expiry, and now and then removes
+stored objects no row owns (the janitor)."""
 
 import logging
 import threading
+import time
 
 from celery import Celery
 
 from headroom.core.db import session_scope
-from headroom.core.queue import QUEUE
 from headroom.core.settings import Settings
 from headroom.core.storage import open_store
+from headroom.jobs import janitor
 from headroom.jobs import service as job_service
-from headroom.jobs.models import Job
+from headroom.jobs.outbox import Outbox
 from headroom.uploads import service as uploads_service
 
 log = logging.getLogger(__name__)
 
 
-def reap_once(app: Celery, settings: Settings) -> list[int]:
+def reap_once(app: Celery, settings: Settings, outbox: Outbox | None = None) -> list[int]:
     with session_scope(settings.resolved_database_url()) as session:
         job_ids = job_service.requeue_stale(
             session, settings.job_lease_s, settings.resend_queued_after_s
         )
-        kinds = {job_id: session.get(Job, job_id).kind for job_id in job_ids}  # type: ignore[union-attr]
         uploads_service.purge_expired(session, open_store(settings.resolved_storage_url()))
     for job_id in job_ids:
-        log.warning("job %s re-sent (its worker died or its message was lost)", job_id)
-        app.send_task(kinds[job_id], args=[job_id], queue=QUEUE)
+        log.warning("job %s re-queued (its worker died or its message was lost)", job_id)
+    (outbox or Outbox(settings, app)).dispatch_once()
     return job_ids
 
 
 def start_reaper(app: Celery, settings: Settings) -> threading.Thread:
     stop = threading.Event()
+    outbox = Outbox(settings, app)
+
+    next_sweep = time.monotonic() + settings.janitor_interval_s
 
     def loop() -> None:
+        nonlocal next_sweep
         while not stop.wait(settings.reaper_interval_s):
             try:
-                reap_once(app, settings)
+                reap_once(app, settings, outbox)
+                if time.monotonic() >= next_sweep:
+                    next_sweep = time.monotonic() + settings.janitor_interval_s
+                    janitor.sweep(settings)
             except Exception:  # the reaper must outlive a database hiccup
                 log.exception("reaper pass failed")
 

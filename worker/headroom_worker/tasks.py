@@ -1,5 +1,6 @@
 """Thin Celery tasks: take ids, hand the work to services, map errors to job states."""
 
+import logging
 from typing import Any
 
 from celery import Task, chord, group
@@ -18,13 +19,16 @@ from headroom.datasets.ingest_ranges import (
     prepared_to_dict,
 )
 from headroom.engine.logs import LogInputError
+from headroom.jobs import outbox
 from headroom.jobs.progress import ProgressReporter
-from headroom.jobs.runner import TRANSIENT, JobContext, run_job
+from headroom.jobs.runner import TRANSIENT, Heartbeat, JobContext, run_job
 from headroom.jobs.service import JobLost
 from headroom.simulations.run import Plan, guarded, run_inline, run_point
 from headroom.simulations.run import fail as fail_simulation
 from headroom.simulations.run import merge as merge_sweep
 from headroom_worker.app import app
+
+log = logging.getLogger(__name__)
 
 
 @app.task(name="logs.ingest", bind=True, max_retries=None)
@@ -60,7 +64,9 @@ def _ingest(context: JobContext) -> None:
 def ingest_range(
     job_id: int, worker: str, prepared: dict[str, Any], bounds: list[int]
 ) -> dict[str, Any]:
-    return parse_range(get_settings(), job_id, worker, prepared, ByteRange(*bounds))
+    settings = get_settings()
+    with Heartbeat(JobContext(settings, job_id, worker)):
+        return parse_range(settings, job_id, worker, prepared, ByteRange(*bounds))
 
 
 @app.task(name="logs.ingest_merge", autoretry_for=TRANSIENT, retry_backoff=True, max_retries=5)
@@ -134,7 +140,9 @@ def _simulate_plan(context: JobContext, plan: Plan) -> None:
     max_retries=5,
 )
 def simulate_point(job_id: int, worker: str, index: int) -> dict[str, Any]:
-    return run_point(get_settings(), job_id, worker, index)
+    settings = get_settings()
+    with Heartbeat(JobContext(settings, job_id, worker)):
+        return run_point(settings, job_id, worker, index)
 
 
 @app.task(name="sim.merge", autoretry_for=TRANSIENT, retry_backoff=True, max_retries=5)
@@ -174,6 +182,13 @@ def characterize_workload(self: Task, job_id: int) -> None:
 def characterize_after_ingest(dataset_id: int) -> None:
     """The link after an ingest (sequential, or the chord's merge): characterize the new
     dataset under its rules, so its workload tabs fill in with no extra click."""
-    job_id = queue_characterization(get_settings(), dataset_id)
-    if job_id is not None:
-        characterize_workload.delay(job_id)
+    settings = get_settings()
+    job_id = queue_characterization(settings, dataset_id)
+    if job_id is None:
+        return
+    try:
+        characterize_workload.apply_async(args=[job_id], retry=False)
+    except Exception:  # the broker is gone: the job waits in the outbox for the reaper
+        log.warning("characterization job %s left in the outbox", job_id, exc_info=True)
+        return
+    outbox.sent(settings, job_id)

@@ -32,6 +32,14 @@ def make_celery(settings: Settings) -> Celery:
         worker_hijack_root_logger=False,
         result_expires=24 * 3600,
         broker_transport_options=_transport_options(settings),
+        # Bounded waits on a broker that is down: a send fails fast (the outbox sends it
+        # again), and the worker retries its connection every second, so work resumes
+        # within seconds of the broker's return and a SIGTERM is honoured promptly.
+        broker_connection_timeout=2.0,
+        redis_socket_connect_timeout=2.0,
+        redis_socket_timeout=10.0,
+        redis_retry_on_timeout=False,
+        task_publish_retry=False,
     )
     return app
 
@@ -51,11 +59,19 @@ def _transport_options(settings: Settings) -> dict[str, object]:
     # Redis redelivers a message unacked this long. Short, so a dead worker's parallel parts
     # come back quickly; a long task redelivered while still running is harmless, because a
     # job whose lease is alive cannot be claimed twice.
-    return {"visibility_timeout": max(int(settings.job_lease_s / 2), 5)}
+    return {
+        "visibility_timeout": max(int(settings.job_lease_s / 2), 5),
+        "socket_connect_timeout": 2.0,
+        "socket_timeout": 10.0,
+    }
 
 
 def enqueue(settings: Settings, task_name: str, job_id: int) -> None:
-    make_celery_cached(settings).send_task(task_name, args=[job_id], queue=QUEUE)
+    """The job (committed as queued; its kind is `task_name`) goes to the broker from the
+    outbox, in the background: this returns at once, whether or not the broker is up."""
+    from headroom.jobs import outbox
+
+    outbox.notify(settings)
 
 
 _apps: dict[tuple[str, str], Celery] = {}

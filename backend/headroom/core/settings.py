@@ -26,8 +26,12 @@ class Settings(BaseSettings):
 
     ingest_chunk_bytes: int = 32 * 1024**2
     parallel_ingest: bool | None = None  # None: parallel ranges when the broker is Redis
-    job_lease_s: float = 60.0  # a running job whose heartbeat is older is re-queued
-    reaper_interval_s: float = 10.0
+    # A running job whose heartbeat is older is re-queued: a killed worker's job runs again
+    # within lease + reaper interval (+ a second to send it). Heartbeats come every lease/5.
+    job_lease_s: float = 10.0
+    reaper_interval_s: float = 2.0  # also how often a worker sends the outbox
+    janitor_interval_s: float = 900.0  # how often a worker removes objects no row owns
+    janitor_grace_s: float = 3600.0  # an object changed more recently is never removed
     resend_queued_after_s: float = 600.0  # a queued job not picked up by then is sent again
     task_max_retries: int = 5
 

@@ -5,6 +5,7 @@ protocol. Writes are atomic (temp file + rename), so a crash never leaves half a
 under a real key.
 """
 
+import contextlib
 import hashlib
 import os
 import shutil
@@ -26,6 +27,7 @@ class ObjectStore(Protocol):
     def delete(self, key: str) -> None: ...
     def delete_prefix(self, prefix: str) -> None: ...
     def list(self, prefix: str) -> list[str]: ...
+    def modified_at(self, key: str) -> float: ...
 
 
 class LocalStore:
@@ -78,6 +80,21 @@ class LocalStore:
         if not base.is_dir():
             return []
         return sorted(str(p.relative_to(self.root)) for p in base.rglob("*") if p.is_file())
+
+    def modified_at(self, key: str) -> float:
+        """Seconds since the epoch of the object's last write (0 if it is gone)."""
+        try:
+            return self.local_path(key).stat().st_mtime
+        except FileNotFoundError:
+            return 0.0
+
+    def prune_empty_folders(self, changed_before: float) -> None:
+        """Removes empty folders not changed since `changed_before` (a younger one may be
+        about to receive a file)."""
+        for folder in sorted(self.root.rglob("*"), key=lambda p: len(p.parts), reverse=True):
+            with contextlib.suppress(OSError):  # rmdir only succeeds when empty
+                if folder.is_dir() and folder.stat().st_mtime <= changed_before:
+                    folder.rmdir()
 
 
 def open_store(url: str) -> LocalStore:

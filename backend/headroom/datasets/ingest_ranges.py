@@ -12,7 +12,7 @@ from headroom.datasets.ingest import PARSE_SHARE, Prepared
 from headroom.datasets.ingest_outputs import RejectTally, detection_meta, finish, write_part
 from headroom.engine.logs import Detection, Reject, parse_chunk
 from headroom.jobs import service as job_service
-from headroom.jobs.progress import add_progress
+from headroom.jobs.progress import part_done
 
 PROBE_BYTES = 1 << 16
 SCAN_BACK_BYTES = 1 << 20
@@ -102,7 +102,7 @@ def parse_range(
     store = open_store(settings.resolved_storage_url())
     key = write_part(store, prepared["dataset_id"], part.index, parsed.table)
     share = PARSE_SHARE * (part.end - part.start) / max(prepared["size_bytes"], 1)
-    add_progress(settings, job_id, worker, share, "parsing")
+    part_done(settings, job_id, worker, part.index, share, "parsing")
     rejects = [
         {"line_number": r.line_number, "reason": r.reason, "text": r.text} for r in parsed.rejects
     ]

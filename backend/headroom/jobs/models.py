@@ -40,6 +40,20 @@ class Job(Base):
     started_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
     finished_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
     heartbeat_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    # The job row is the outbox: a queued job with no sent_at has not reached the broker yet
+    # (the dispatcher sends it); one sent long ago is sent again.
+    sent_at: Mapped[datetime | None] = mapped_column(UtcDateTime, index=True)
+
+
+class JobPart(Base):
+    """A finished part of a job that fans out (a byte range of an ingest): its share of the
+    progress bar counts once, however many times the part ran."""
+
+    __tablename__ = "job_part"
+
+    job_id: Mapped[int] = mapped_column(ForeignKey("job.id", ondelete="CASCADE"), primary_key=True)
+    part_index: Mapped[int] = mapped_column(primary_key=True)
+    share: Mapped[float]
 
 
 class Result(Base):

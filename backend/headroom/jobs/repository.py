@@ -54,7 +54,7 @@ def stale_running(session: Session, stale_before: datetime) -> list[Job]:
 def long_queued(session: Session, sent_before: datetime) -> list[Job]:
     return list(
         session.scalars(
-            select(Job).where(Job.status == JobStatus.queued, Job.heartbeat_at < sent_before)
+            select(Job).where(Job.status == JobStatus.queued, Job.sent_at < sent_before)
         )
     )
 

@@ -87,11 +87,12 @@ def _transient(
 
 
 class Heartbeat:
-    """Keeps the job's lease fresh while the body runs (a thread, every lease/4 s)."""
+    """Keeps the job's lease fresh while the body runs (a thread, every lease/5 s), so a short
+    lease does not expire under a live worker; a dead worker stops beating at once."""
 
     def __init__(self, context: JobContext) -> None:
         self.context = context
-        self.interval_s = max(context.settings.job_lease_s / 4, 0.2)
+        self.interval_s = max(context.settings.job_lease_s / 5, 0.2)
         self.stop = threading.Event()
         self.thread = threading.Thread(
             target=self._beat, daemon=True, name=f"heartbeat-{context.job_id}"

@@ -23,6 +23,7 @@ def now_utc() -> datetime:
 def create(session: Session, workspace_id: int, kind: str, dataset_id: int | None) -> Job:
     job = Job(
         heartbeat_at=now_utc(),
+        sent_at=None,  # the outbox sends it once the request's transaction commits
         workspace_id=workspace_id,
         kind=kind,
         dataset_id=dataset_id,
@@ -66,7 +67,7 @@ def report(
     session: Session, job_id: int, worker: str, progress: float, stage: str, eta_s: float | None
 ) -> None:
     job = owned(session, job_id, worker)
-    job.progress = min(max(progress, 0.0), 1.0)
+    job.progress = max(job.progress, min(max(progress, 0.0), 1.0))  # never goes back
     job.stage = stage
     job.eta_s = eta_s
     job.heartbeat_at = now_utc()
@@ -114,18 +115,20 @@ def fail(session: Session, job: Job, code: str, message: str) -> None:
 
 
 def requeue_stale(session: Session, lease_s: float, resend_after_s: float) -> list[int]:
-    """Jobs to send again: running ones whose heartbeat is older than the lease (their worker
-    died), and queued ones sent longer ago than resend_after_s (their message was lost).
-    A duplicate message is harmless: only one worker can claim a job."""
+    """Jobs to send again, put back in the outbox (unsent): running ones whose heartbeat is
+    older than the lease (their worker died), and queued ones sent longer ago than
+    resend_after_s (their message was lost). A duplicate message is harmless: only one
+    worker can claim a job."""
     now = now_utc()
     stale = repository.stale_running(session, now - timedelta(seconds=lease_s))
     for job in stale:
         job.status, job.stage, job.worker = JobStatus.queued, "requeued", None
+        job.heartbeat_at = now
     forgotten = repository.long_queued(session, now - timedelta(seconds=resend_after_s))
     for job in [*stale, *forgotten]:
-        job.heartbeat_at = now  # for a queued job: when its message was last sent
+        job.sent_at = None
     return [job.id for job in [*stale, *forgotten]]
 
 
 def mark_sent(session: Session, job: Job) -> None:
-    job.heartbeat_at = now_utc()
+    job.sent_at = now_utc()

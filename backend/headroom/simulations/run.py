@@ -15,7 +15,7 @@ from headroom.core.storage import open_store
 from headroom.engine.sim import ScenarioError, Simulation
 from headroom.jobs import service as job_service
 from headroom.jobs.models import Job, JobStatus
-from headroom.jobs.progress import ProgressReporter, add_progress
+from headroom.jobs.progress import ProgressReporter, part_done
 from headroom.jobs.runner import TRANSIENT, Heartbeat, JobContext
 from headroom.simulations import documents, references, repository, stored_runs, sweep
 
@@ -131,7 +131,7 @@ def run_point(settings: Settings, job_id: int, worker: str, index: int) -> dict[
             raise
         store = open_store(settings.resolved_storage_url())
         stored_runs.write(store, job_id, index, documents.run_document(result))
-        add_progress(settings, job_id, worker, 0.99 / len(points), "simulating")
+        part_done(settings, job_id, worker, index, 0.99 / len(points), "simulating")
     return documents.sweep_row(index, points[index], documents.summary(result))
 
 

@@ -23,6 +23,8 @@ def age(settings: Settings, job_id: int, seconds: float) -> None:
         job = session.get(Job, job_id)
         assert job is not None and job.heartbeat_at is not None
         job.heartbeat_at -= timedelta(seconds=seconds)
+        if job.sent_at is not None:
+            job.sent_at -= timedelta(seconds=seconds)
 
 
 def test_only_one_worker_can_claim(settings: Settings) -> None:
@@ -54,12 +56,18 @@ def test_a_stale_holder_loses_the_job_and_its_writes(settings: Settings) -> None
 def test_a_queued_job_whose_message_was_lost_is_sent_again(settings: Settings) -> None:
     url = settings.resolved_database_url()
     job_id = new_job(settings)
+    with session_scope(url) as session:  # the outbox sent it
+        job = session.get(Job, job_id)
+        assert job is not None and job.sent_at is None
+        job_service.mark_sent(session, job)
     with session_scope(url) as session:
         assert job_service.requeue_stale(session, lease_s=60, resend_after_s=600) == []
     age(settings, job_id, 601)
     with session_scope(url) as session:
         assert job_service.requeue_stale(session, lease_s=60, resend_after_s=600) == [job_id]
-    with session_scope(url) as session:  # sent just now: not again at once
+        job = session.get(Job, job_id)
+        assert job is not None and job.sent_at is None  # back in the outbox
+    with session_scope(url) as session:  # in the outbox now: listed once, not again
         assert job_service.requeue_stale(session, lease_s=60, resend_after_s=600) == []
 
 

@@ -4,6 +4,7 @@ whole Headroom stack (API + workers) as subprocesses, the way production runs it
 Used by the pytest fixtures and by the Playwright suite (e2e/stack.py)."""
 
 import contextlib
+import ctypes
 import glob
 import json
 import os
@@ -22,6 +23,16 @@ import httpx
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 HEADROOM = [sys.executable, "-m", "headroom.cli"]
+PR_SET_PDEATHSIG = 1
+STOP_TIMEOUT_S = 10.0  # for the whole stack; then whatever is left is killed
+
+
+def die_with_parent() -> None:
+    """In a child before exec: the kernel kills it when the process that started it dies,
+    even by SIGKILL (Linux), so a test stack never outlives the test run that started it."""
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 def free_port() -> int:
@@ -146,6 +157,10 @@ def redis_server() -> Iterator[str]:
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        # its own session: a signal to the test runner's group must not take the broker
+        # away before the workers have stopped
+        start_new_session=True,
+        preexec_fn=die_with_parent,
     )
     try:
         wait_for_port(port)
@@ -209,7 +224,12 @@ class Stack:
     def _spawn(self, name: str, args: list[str]) -> subprocess.Popen[bytes]:
         log = open(self.log_dir / f"{name}.log", "ab")  # noqa: SIM115 - closed with the process
         return subprocess.Popen(
-            [*HEADROOM, *args], env=self.env, stdout=log, stderr=log, start_new_session=True
+            [*HEADROOM, *args],
+            env=self.env,
+            stdout=log,
+            stderr=log,
+            start_new_session=True,
+            preexec_fn=die_with_parent,
         )
 
     def kill_worker(self, worker: subprocess.Popen[bytes]) -> None:
@@ -219,15 +239,22 @@ class Stack:
         worker.wait(10)
 
     def stop(self) -> None:
-        for process in [*self.workers, *([self.api] if self.api else [])]:
+        """SIGTERM to every process group it started, a bounded wait, then SIGKILL to each
+        group (whatever is left in it, a pool process too)."""
+        processes = [*self.workers, *([self.api] if self.api else [])]
+        for process in processes:
             if process.poll() is None:
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(process.pid, signal.SIGTERM)
-        for process in [*self.workers, *([self.api] if self.api else [])]:
-            try:
-                process.wait(20)
-            except subprocess.TimeoutExpired:
+        deadline = time.monotonic() + STOP_TIMEOUT_S
+        for process in processes:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(max(deadline - time.monotonic(), 0.1))
+        for process in processes:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(process.pid, signal.SIGKILL)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(5)
 
     def client(self, token: str | None = None) -> httpx.Client:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
