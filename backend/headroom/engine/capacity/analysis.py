@@ -227,6 +227,21 @@ def class_report(
     )
 
 
+def _binned_power(win: WindowStats, params: CapacityParams) -> tuple[FloatArray, FloatArray]:
+    """Per load bin: mean load, and mean goodput over the mean latency of its requests."""
+    ok = np.isfinite(win.mean_latency_s)
+    load, good, lat = win.load_per_s[ok], win.goodput_per_s[ok], win.mean_latency_s[ok]
+    if load.size < params.min_windows_per_bin:
+        return np.empty(0), np.empty(0)
+    bins = kn.load_bins(load, params.bins, params.min_windows_per_bin)
+    n = int(bins.max()) + 1
+    count = np.bincount(bins, minlength=n)
+    arrivals = np.bincount(bins, weights=load, minlength=n)
+    mean_lat = np.bincount(bins, weights=load * lat, minlength=n) / arrivals
+    gamma = np.bincount(bins, weights=good, minlength=n) / count / mean_lat
+    return arrivals / count, gamma
+
+
 def _window_count(rows: pl.DataFrame, params: CapacityParams) -> int:
     """Complete windows in the log (a partial last window would understate its load)."""
     span_s = float(rows["t_s"].to_numpy().max())
@@ -265,7 +280,9 @@ def analyze(table: pl.DataFrame, params: CapacityParams | None = None) -> Capaci
                 raise
             skipped.append(f"class {name!r} skipped: {err}")
     win = pooled[ALL]
-    capacity = power_capacity(win.load_per_s, win.goodput_per_s, win.mean_latency_s)
+    capacity = power_capacity(
+        win.load_per_s, win.goodput_per_s, win.mean_latency_s, _binned_power(win, params)
+    )
     return CapacityReport(
         params=params,
         classes=classes,
