@@ -132,10 +132,10 @@ def dropped_warnings(levels: SctLevels, core: slice, min_intervals: int) -> list
     out = []
     if levels.dropped.size:
         d = levels.dropped
-        out.append(
-            f"{d.size} concurrency level(s) between {d.min()} and {d.max()} seen in fewer "
-            f"than {min_intervals} intervals were left out"
+        which = (
+            f"level {d[0]} was" if d.size == 1 else f"{d.size} levels ({d.min()}-{d.max()}) were"
         )
+        out.append(f"concurrency {which} seen in fewer than {min_intervals} intervals and left out")
     fringe = np.r_[levels.n[: core.start], levels.n[core.stop :]]
     if fringe.size:
         out.append(

@@ -171,7 +171,7 @@ def test_dropped_levels_are_always_named(two_servers: pl.DataFrame) -> None:
     for server in res.servers.values():
         assert server.levels.dropped.size > 0
         assert np.all(server.levels.intervals >= 200)
-        assert any("fewer than 200 intervals were left out" in w for w in server.warnings)
+        assert any("fewer than 200 intervals and left out" in w for w in server.warnings)
     whole = analyze_trace(two_servers, SctParams(window_s=None)).servers["app-1core"]
     assert not any("most recent window" in w for w in whole.warnings)
     recent = analyze_trace(two_servers, SctParams(window_s=180.0)).servers["app-1core"]
