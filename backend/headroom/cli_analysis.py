@@ -156,7 +156,11 @@ def _warnings(doc: dict[str, Any]) -> list[str]:
 @click.argument("trace")
 @click.option("--interval-ms", type=float, default=50.0, show_default=True)
 @click.option(
-    "--window-s", type=float, default=180.0, show_default=True, help="recent window; 0: all"
+    "--window-s",
+    type=float,
+    default=0.0,
+    show_default=True,
+    help="analyse only the most recent S seconds (live use); 0: the whole trace",
 )
 @click.option("--format", "log_format", default="auto", show_default=True, help="trace format")
 @click.option("--json", "as_json", is_flag=True, help="print the JSON report")

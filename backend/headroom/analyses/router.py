@@ -21,6 +21,10 @@ router = APIRouter(tags=["analyses"])
     responses={
         200: {"model": AnalysisOut, "description": "Same parameters: the existing analysis"},
         409: {"description": "dataset_not_ready: the dataset has not been ingested"},
+        422: {
+            "description": "no_latency: the log records no response times; log_too_short: "
+            "the log spans fewer than 5 windows"
+        },
     },
 )
 def create_analysis(

@@ -46,7 +46,10 @@ class SctParamsIn(BaseModel):
     kind: Literal["sct"] = "sct"
     interval_ms: float = Field(50.0, ge=1.0, le=10_000.0, description="length of an interval")
     window_s: float | None = Field(
-        180.0, gt=0.0, le=86_400.0, description="the most recent window; null: the whole trace"
+        None,
+        gt=0.0,
+        le=86_400.0,
+        description="analyse only the most recent window (live use); null: the whole trace",
     )
 
     def to_engine(self) -> SctParams:

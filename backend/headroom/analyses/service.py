@@ -46,6 +46,38 @@ class NotATrace(HeadroomError):
     status_code, code = 422, "not_a_trace"
 
 
+class NoLatency(HeadroomError):
+    status_code, code = 422, "no_latency"
+
+
+class LogTooShort(HeadroomError):
+    status_code, code = 422, "log_too_short"
+
+
+MIN_WINDOWS = 5  # windows a knee curve needs at the least (one load bin)
+NO_LATENCY = (
+    "this log records no response times, and a capacity analysis needs them: log them "
+    "(Apache %D, nginx $request_time, IIS time-taken) or upload a latency trace"
+)
+
+
+def _check_data(session: Session, dataset: Dataset, params: CapacityParamsIn) -> None:
+    """What the ingest already knows rules a capacity analysis out before it is queued."""
+    ingested = dataset_service.ingest_result(session, dataset.id)
+    doc = ingested.document if ingested is not None and isinstance(ingested.document, dict) else {}
+    latency = doc.get("latency")
+    if "latency" in doc and not (isinstance(latency, dict) and latency.get("count")):
+        raise NoLatency(NO_LATENCY, field="dataset")
+    span_s = doc.get("span_s")
+    if isinstance(span_s, int | float) and span_s < MIN_WINDOWS * params.window_s:
+        raise LogTooShort(
+            f"this log spans {span_s:.0f} s, fewer than {MIN_WINDOWS} windows of "
+            f"{params.window_s:g} s: use shorter windows or a longer log",
+            field="window_s",
+            detail={"span_s": span_s, "min_windows": MIN_WINDOWS},
+        )
+
+
 def stored_params(params: CapacityParamsIn | SctParamsIn) -> dict[str, object]:
     """The parameters as stored (the kind is the analysis' own column)."""
     return params.model_dump(mode="json", exclude={"kind"})
@@ -86,6 +118,8 @@ def create(
     dataset = dataset_service.get_visible(session, principal, dataset_id)
     principal.require(dataset.workspace_id, Role.editor)
     _check_input(dataset, params)
+    if isinstance(params, CapacityParamsIn):
+        _check_data(session, dataset, params)
     key = params_key(params)
     existing = repository.by_params(session, dataset.id, params.kind, key)
     if existing is not None:

@@ -126,21 +126,19 @@ def test_a_dataset_not_yet_ingested_is_409(settings: Settings) -> None:
     assert client.get(f"/api/v1/datasets/{created['id']}/analyses").json()["total"] == 0
 
 
-def test_a_log_without_latencies_fails_once_with_no_latency(
+def test_a_log_without_latencies_is_refused_with_422_no_latency(
     settings: Settings, sample_log: Path
 ) -> None:
+    """What the ingest knows (no response times) refuses the analysis before a job runs."""
     client = signed_in(settings, member(settings, "e@example.com", "Shop"))
     dataset_id = ready_dataset(client, settings, sample_log.read_bytes())
-    body = create(client, dataset_id).json()
-    assert run_job(settings, body["job"]["id"], capacity_body)
-    job = client.get(f"/api/v1/jobs/{body['job']['id']}").json()
-    assert job["status"] == "failed" and job["attempts"] == 1
-    assert job["error_code"] == "no_latency" and "%D" in job["error_message"]
-    assert not run_job(settings, body["job"]["id"], capacity_body)  # finished: not run again
-    assert client.get(f"/api/v1/analyses/{body['id']}").json()["result"] is None
+    response = create(client, dataset_id)
+    assert response.status_code == 422, response.text
+    error = response.json()["error"]
+    assert error["code"] == "no_latency" and "response times" in error["message"]
+    assert "threshold_s" not in error["message"] and "%D" in error["message"]
+    assert client.get(f"/api/v1/datasets/{dataset_id}/analyses").json()["total"] == 0
     assert client.get(f"/api/v1/datasets/{dataset_id}").json()["status"] == "ready"
-    again = create(client, dataset_id)  # bad input stays bad: asking again re-runs nothing
-    assert again.status_code == 200 and again.json()["job"]["id"] == body["job"]["id"]
 
 
 def test_asking_again_reruns_a_job_that_failed_through_no_fault_of_the_input(
@@ -190,12 +188,13 @@ def test_deleting_the_dataset_deletes_its_analyses(settings: Settings) -> None:
     assert client.get(f"/api/v1/analyses/{analysis['id']}").status_code == 404
 
 
-def test_a_log_too_short_for_the_windows_fails_with_unusable_data(settings: Settings) -> None:
+def test_a_log_too_short_for_the_windows_is_refused_with_422(settings: Settings) -> None:
     client = signed_in(settings, member(settings, "l@example.com", "Shop"))
     dataset_id = ready_dataset(client, settings)  # 720 s of traffic
-    body = create(client, dataset_id, window_s=600).json()
-    assert run_job(settings, body["job"]["id"], capacity_body)
-    job = client.get(f"/api/v1/jobs/{body['job']['id']}").json()
-    assert job["status"] == "failed" and job["error_code"] == "unusable_data"
-    assert "complete windows" in job["error_message"]
-    assert client.get(f"/api/v1/datasets/{dataset_id}").json()["status"] == "ready"
+    response = create(client, dataset_id, window_s=600)
+    assert response.status_code == 422, response.text
+    error = response.json()["error"]
+    assert error["code"] == "log_too_short" and error["field"] == "window_s"
+    assert "shorter windows" in error["message"]
+    assert client.get(f"/api/v1/datasets/{dataset_id}/analyses").json()["total"] == 0
+    assert create(client, dataset_id, window_s=60).status_code == 201  # 12 windows: fine

@@ -299,3 +299,16 @@ def test_a_named_format_gives_what_detection_gives(mm1_log: Path) -> None:
     auto = json_of(run("analyze", str(mm1_log), "--json"))
     named = json_of(run("analyze", str(mm1_log), "--format", "combined_latency_us", "--json"))
     assert named == auto
+
+
+def test_sct_analyses_the_whole_trace_by_default(small_trace: Path) -> None:
+    """An uploaded trace is analysed whole (the recent window is for live use), and the
+    levels left out are always named."""
+    whole = json_of(run("sct", str(small_trace), "--window-s", "0", "--json"))
+    default = json_of(run("sct", str(small_trace), "--json"))
+    assert default == whole and default["window_s"] is None
+    recent = json_of(run("sct", str(small_trace), "--window-s", "30", "--json"))
+    got = recent["servers"]["app-1"]
+    assert any("most recent window" in w for w in got["warnings"])
+    text = run("sct", str(small_trace), "--window-s", "30").stdout
+    assert "warning: app-1: only the most recent window was analysed" in text

@@ -65,7 +65,7 @@ def test_sct_and_capacity_analyses_of_one_trace_are_kept_apart(
     dataset_id = ready_dataset(client, settings, trace_csv)
     sct = create_sct(client, dataset_id)
     assert sct.status_code == 201
-    again = create_sct(client, dataset_id, interval_ms=50, window_s=180)  # defaults spelt out
+    again = create_sct(client, dataset_id, interval_ms=50, window_s=None)  # defaults spelt out
     assert again.status_code == 200 and again.json()["id"] == sct.json()["id"]
     capacity = client.post(f"/api/v1/datasets/{dataset_id}/analyses", json={})
     assert capacity.status_code == 201 and capacity.json()["id"] != sct.json()["id"]

@@ -2294,10 +2294,9 @@ export interface components {
             kind: "sct";
             /**
              * Window S
-             * @description the most recent window; null: the whole trace
-             * @default 180
+             * @description analyse only the most recent window (live use); null: the whole trace
              */
-            window_s: number | null;
+            window_s?: number | null;
         };
         /** Series */
         Series: {
@@ -3818,14 +3817,12 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request or the uploaded file is invalid */
+            /** @description no_latency: the log records no response times; log_too_short: the log spans fewer than 5 windows */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
+                content?: never;
             };
             /** @description An unexpected error (its request_id is in the server log) */
             500: {

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import polars as pl
@@ -12,7 +12,7 @@ from numpy.typing import NDArray
 from headroom.engine.capacity import knee as kn
 from headroom.engine.capacity.models import MmcFit, ModelCurve, fit_mmc, model_curve
 from headroom.engine.capacity.partitions import servers_needed
-from headroom.engine.capacity.power import power_capacity
+from headroom.engine.capacity.power import NOT_REACHED, PowerCapacity, power_capacity
 from headroom.engine.capacity.report import (
     BreakingPoint,
     CapacityParams,
@@ -22,6 +22,7 @@ from headroom.engine.capacity.report import (
     virtual_queue_advice,
 )
 from headroom.engine.capacity.sla import LoadCurve, SlaTarget, sla_target, threshold_for_stance
+from headroom.engine.capacity.trend import LatencyTrend, latency_trend
 from headroom.engine.capacity.usl import UslFit, fit_usl
 from headroom.engine.capacity.windows import (
     FloatArray,
@@ -36,6 +37,9 @@ from headroom.engine.capacity.windows import (
 ALL = "all"
 NO_SERVERS = "the log names no servers: the whole site is analysed as one server"
 MODEL_KNEE = "the log stops before the knee: knee extrapolated with an M/M/c model"
+SET_SERVERS = "set the servers in this log to fix it"
+NO_THRESHOLD = "no SLA threshold: no knee or breaking point was found; set a threshold"
+THROUGHPUT_SLACK = 1.03  # offered load may run 3% ahead of throughput in a window
 _MODEL_GRID = 400
 
 
@@ -161,9 +165,22 @@ def _sla(
     if params.threshold_s is not None:
         return sla_target(curve, "user", params.percentile, params.threshold_s), None
     if knee is None or bp is None:
-        return None, "no SLA threshold: no knee or breaking point was found; give threshold_s"
+        return None, NO_THRESHOLD
     t = threshold_for_stance(curve, params.stance, knee.load_per_s, bp.load_per_s)
     return sla_target(curve, params.stance, params.percentile, t), None
+
+
+def _cross_check(
+    sla: SlaTarget | None, trend: LatencyTrend, max_tp: float
+) -> tuple[SlaTarget | None, str | None]:
+    """MaxRate(T) against the most the log saw a server complete: refused above it, except
+    a model value extrapolated from an open queue whose latency rises with load."""
+    if sla is None or sla.max_rate_per_s <= THROUGHPUT_SLACK * max_tp:
+        return sla, None
+    over = f"MaxRate(T) = {sla.max_rate_per_s:.4g}/s is above the {max_tp:.4g}/s"
+    if sla.source == "model" and trend.rises:
+        return sla, f"{over} measured per server: a model value, not seen in this log"
+    return None, f"{over} measured per server, so it is not shown"
 
 
 @dataclass(frozen=True)
@@ -177,11 +194,13 @@ class _Shape:
     warnings: tuple[str, ...]
 
 
-def _shape(curve: kn.KneeCurve, params: CapacityParams, c: int | None) -> _Shape:
+def _shape(
+    curve: kn.KneeCurve, params: CapacityParams, c: int | None, trend: LatencyTrend
+) -> _Shape:
     saturated = kn.is_saturated(curve)
     bp_measured = kn.breaking_point_per_s(curve)
     stable_upto = bp_measured if saturated else float(curve.load_per_s[-1])
-    fit = fit_mmc(curve, stable_upto, c)
+    fit = fit_mmc(curve, stable_upto, c) if trend.rises else None
     warnings = []
     knee = _measured_knee(curve, stable_upto, params)
     if knee is None and fit is not None:
@@ -192,7 +211,7 @@ def _shape(curve: kn.KneeCurve, params: CapacityParams, c: int | None) -> _Shape
         bp = BreakingPoint(0.97 * fit.saturation_per_s, "model")
     sources = {p.source for p in (knee, bp) if p is not None}
     if "model" in sources and fit is not None and fit.c_source == "fitted":
-        warnings.append(f"M/M/c servers fitted as c = {fit.servers_c}; set model_servers to fix it")
+        warnings.append(f"the queueing model fitted {fit.servers_c} servers; {SET_SERVERS}")
     return _Shape(knee, bp, fit, saturated, tuple(warnings))
 
 
@@ -205,12 +224,16 @@ def class_report(
         windows, params.percentile, params.bins, params.min_windows_per_bin, rng,
         params.bootstrap_resamples, params.confidence,
     )  # fmt: skip
-    shape = _shape(curve, params, c)
+    trend = latency_trend(windows.load_per_s, windows.mean_latency_s)
+    max_tp = float(np.max(windows.throughput_per_s))
+    shape = _shape(curve, params, c, trend)
     fit, bp = shape.fit, shape.breaking_point
     model = model_curve(fit, curve.load_per_s[0], _MODEL_GRID) if fit is not None else None
     load_curve = _load_curve(curve, None if shape.saturated else model)
-    sla, why = _sla(params, load_curve, shape.knee, bp)
+    sla, why = _sla(params, load_curve, shape.knee, bp) if trend.rises else (None, None)
+    sla, refused = _cross_check(sla, trend, max_tp)
     rate = sla.max_rate_per_s if sla is not None else 0.0
+    notes = tuple(n for n in (trend.message(), why, refused) if n)
     return ClassReport(
         name=name,
         curve=curve,
@@ -223,8 +246,42 @@ def class_report(
         usl=_usl(windows),
         peak_load_per_s=peak,
         servers_needed=servers_needed(peak, rate) if rate > 0 else None,
-        warnings=shape.warnings + ((why,) if why else ()),
+        warnings=shape.warnings + notes,
+        latency_trend=trend,
+        max_throughput_per_s=max_tp,
     )
+
+
+def _checked_power(capacity: PowerCapacity, all_class: ClassReport) -> PowerCapacity:
+    """No power-ratio capacity when latency does not rise with load, nor above the most
+    the log saw a server complete."""
+    trend, max_tp = all_class.latency_trend, all_class.max_throughput_per_s
+    peak = capacity.power_peak_load_per_s
+    if (
+        trend is not None
+        and not trend.rises
+        and (peak is not None or capacity.reason == NOT_REACHED)
+    ):
+        return replace(capacity, power_peak_load_per_s=None, reason=trend.message())
+    if peak is not None and max_tp is not None and peak > THROUGHPUT_SLACK * max_tp:
+        why = f"the power-ratio peak ({peak:.4g}/s) is above the {max_tp:.4g}/s measured"
+        return replace(capacity, power_peak_load_per_s=None, reason=why)
+    return capacity
+
+
+def _binned_power(win: WindowStats, params: CapacityParams) -> tuple[FloatArray, FloatArray]:
+    """Per load bin: mean load, and mean goodput over the mean latency of its requests."""
+    ok = np.isfinite(win.mean_latency_s)
+    load, good, lat = win.load_per_s[ok], win.goodput_per_s[ok], win.mean_latency_s[ok]
+    if load.size < params.min_windows_per_bin:
+        return np.empty(0), np.empty(0)
+    bins = kn.load_bins(load, params.bins, params.min_windows_per_bin)
+    n = int(bins.max()) + 1
+    count = np.bincount(bins, minlength=n)
+    arrivals = np.bincount(bins, weights=load, minlength=n)
+    mean_lat = np.bincount(bins, weights=load * lat, minlength=n) / arrivals
+    gamma = np.bincount(bins, weights=good, minlength=n) / count / mean_lat
+    return arrivals / count, gamma
 
 
 def _window_count(rows: pl.DataFrame, params: CapacityParams) -> int:
@@ -265,7 +322,12 @@ def analyze(table: pl.DataFrame, params: CapacityParams | None = None) -> Capaci
                 raise
             skipped.append(f"class {name!r} skipped: {err}")
     win = pooled[ALL]
-    capacity = power_capacity(win.load_per_s, win.goodput_per_s, win.mean_latency_s)
+    capacity = _checked_power(
+        power_capacity(
+            win.load_per_s, win.goodput_per_s, win.mean_latency_s, _binned_power(win, params)
+        ),
+        classes[ALL],
+    )
     return CapacityReport(
         params=params,
         classes=classes,

@@ -1,5 +1,11 @@
-"""Knee curves: windows binned by offered load, per-bin medians with bootstrap intervals,
-the isotonic fit, the Kneedle knee and the breaking point (sla.md, "Knee curves")."""
+"""Knee curves: windows binned by offered load, per-bin percentiles with bootstrap intervals,
+the isotonic fit, the Kneedle knee and the breaking point (sla.md, "Knee curves").
+
+A bin's percentile is taken over all the requests of its windows pooled, not as the median
+of the windows' own percentiles: near saturation a 10-s window is short against the
+queue's relaxation time, so most windows catch the queue short and the median window p95
+falls 10-40% below the steady-state p95 that an SLA is about. The interval comes from a
+bootstrap over whole windows (requests within a window are correlated)."""
 
 from __future__ import annotations
 
@@ -17,12 +23,12 @@ IntArray = NDArray[np.int64]
 
 @dataclass(frozen=True)
 class KneeCurve:
-    """Per load bin (ascending load): medians over the bin's windows."""
+    """Per load bin (ascending load): the bin's windows and requests pooled."""
 
     percentile: float
-    load_per_s: FloatArray  # median offered load of the bin's windows
-    latency_s: FloatArray  # median of the window percentiles
-    latency_low_s: FloatArray  # bootstrap interval of that median
+    load_per_s: FloatArray  # mean offered load of the bin's windows
+    latency_s: FloatArray  # percentile of the latencies of all the bin's requests
+    latency_low_s: FloatArray  # bootstrap interval (resampling windows) of that percentile
     latency_high_s: FloatArray
     latency_iso_s: FloatArray  # isotonic (non-decreasing) fit of latency_s
     throughput_per_s: FloatArray
@@ -82,6 +88,56 @@ def bootstrap_median_interval(
     return float(low), float(high)
 
 
+_POOLED_MAX = 50_000  # requests per bin the bootstrap resamples (evenly thinned above)
+
+
+def _pooled_one(
+    latency_s: FloatArray, window: IntArray, q: float, rng: np.random.Generator,
+    resamples: int, confidence: float,
+) -> tuple[float, float, float]:  # fmt: skip
+    """Percentile of one bin's requests and its window-bootstrap interval."""
+    order = np.argsort(latency_s, kind="stable")
+    lat, win = latency_s[order], np.unique(window, return_inverse=True)[1][order]
+    point = float(np.quantile(lat, q))
+    if lat.size > _POOLED_MAX:
+        keep = np.linspace(0, lat.size - 1, _POOLED_MAX).round().astype(np.int64)
+        lat, win = lat[keep], win[keep]
+    n_win = int(win.max()) + 1
+    draws = np.empty(resamples)
+    for r in range(resamples):
+        weight = np.bincount(rng.integers(0, n_win, n_win), minlength=n_win)[win]
+        cum = np.cumsum(weight)
+        draws[r] = lat[min(int(np.searchsorted(cum, q * cum[-1])), lat.size - 1)]
+    tail = (1.0 - confidence) / 2.0
+    low, high = np.quantile(draws, [tail, 1.0 - tail])
+    return point, min(float(low), point), max(float(high), point)
+
+
+def pooled_percentiles(
+    windows: WindowStats, bins: IntArray, percentile: float, rng: np.random.Generator,
+    resamples: int, confidence: float,
+) -> FloatArray:  # fmt: skip
+    """(n_bins, 3): percentile, low, high of each bin's pooled requests."""
+    req_bin = bins[windows.request_window]
+    out = np.full((int(bins.max()) + 1, 3), np.nan)
+    for b in range(out.shape[0]):
+        sel = req_bin == b
+        if sel.any():
+            lat, win = windows.request_latency_s[sel], windows.request_window[sel]
+            out[b] = _pooled_one(lat, win, percentile / 100.0, rng, resamples, confidence)
+    return out
+
+
+def _window_medians(
+    windows: WindowStats, members: list[NDArray[np.bool_]], rng: np.random.Generator,
+    resamples: int, confidence: float,
+) -> FloatArray:  # fmt: skip
+    """(n_bins, 3) from window percentiles alone (windows that carry no requests)."""
+    pct = windows.latency_pct_s
+    band = [bootstrap_median_interval(pct[sel], rng, resamples, confidence) for sel in members]
+    return np.column_stack((_medians(pct, members), np.array(band)))
+
+
 def knee_curve(
     windows: WindowStats,
     percentile: float,
@@ -98,26 +154,39 @@ def knee_curve(
         )
     bins = load_bins(windows.load_per_s, n_bins, min_windows)
     members = [bins == b for b in range(int(bins.max()) + 1)]
-    pct = windows.latency_pct_s
-    band = np.array(
-        [bootstrap_median_interval(pct[sel], rng, resamples, confidence) for sel in members]
-    )
+    if windows.has_requests:
+        pct = pooled_percentiles(windows, bins, percentile, rng, resamples, confidence)
+    else:
+        pct = _window_medians(windows, members, rng, resamples, confidence)
     counts = np.array([int(sel.sum()) for sel in members], dtype=np.int64)
-    lat = _medians(pct, members)
-    iso = isotonic_regression(lat, weights=counts.astype(np.float64), increasing=True).x
+    iso = isotonic_regression(pct[:, 0], weights=counts.astype(np.float64), increasing=True).x
+    arrivals = windows.load_per_s
     return KneeCurve(
         percentile=percentile,
-        load_per_s=_medians(windows.load_per_s, members),
-        latency_s=lat,
-        latency_low_s=band[:, 0],
-        latency_high_s=band[:, 1],
+        load_per_s=_means(windows.load_per_s, members),
+        latency_s=pct[:, 0],
+        latency_low_s=pct[:, 1],
+        latency_high_s=pct[:, 2],
         latency_iso_s=np.asarray(iso, dtype=np.float64),
-        throughput_per_s=_medians(windows.throughput_per_s, members),
-        concurrency=_medians(windows.concurrency, members),
-        mean_latency_s=_medians(windows.mean_latency_s, members),
-        new_clients_per_s=_medians(windows.new_clients_per_s, members),
+        throughput_per_s=_means(windows.throughput_per_s, members),
+        concurrency=_means(windows.concurrency, members),
+        mean_latency_s=_means(windows.mean_latency_s, members, weights=arrivals),
+        new_clients_per_s=_means(windows.new_clients_per_s, members),
         n_windows=counts,
     )
+
+
+def _means(
+    values: FloatArray, members: list[NDArray[np.bool_]], weights: FloatArray | None = None
+) -> FloatArray:
+    """Per bin: the (weighted) mean over its windows, NaN values left out."""
+    w = np.ones(values.size) if weights is None else weights
+    out = np.full(len(members), np.nan)
+    for b, sel in enumerate(members):
+        ok = sel & np.isfinite(values)
+        if ok.any() and w[ok].sum() > 0:
+            out[b] = float(np.average(values[ok], weights=w[ok]))
+    return out
 
 
 def _medians(values: FloatArray, members: list[NDArray[np.bool_]]) -> FloatArray:

@@ -20,7 +20,7 @@ class CapacityParams:
     threshold_s: float | None = None  # a user threshold overrides the stance
     model_servers: int | None = None  # c of the M/M/c model; None = host count or fitted
     per_server: bool = True  # pool per-server windows when the table names servers
-    bootstrap_resamples: int = 1000
+    bootstrap_resamples: int = 400  # whole-window resamples per bin (pooled percentile)
     confidence: float = 0.90
     knee_min_strength: float = 0.35  # Kneedle distance below the diagonal to trust a knee
     knee_min_rise: float = 2.0  # latency at the top / at the bottom to trust a knee

@@ -1,6 +1,12 @@
 """Capacity from the power ratio gamma = goodput / mean response time (capacity-queue.md):
 a cubic least-squares fit of gamma against offered load, maximised inside the observed
-range."""
+range.
+
+When the log passes the peak (the load bins' own power ratio rises to a maximum and then
+falls over at least two bins), the peak is read off those measured bins (a least-squares parabola
+over the highest bin and two bins each side): with many servers the power curve is
+nearly linear up to its peak and drops steeply after it, a shape a cubic cannot follow (on
+M/M/16 its maximiser lies ~9% low)."""
 
 from __future__ import annotations
 
@@ -23,6 +29,7 @@ class PowerCapacity:
     coefficients: tuple[float, ...]  # cubic in load, highest power first (numpy.polyval)
     load_range_per_s: tuple[float, float]
     sample: tuple[tuple[float, float], ...] = ()  # (load_per_s, power_per_s2) for a chart
+    source: str = "model"  # "measured": read off the load bins; "model": the cubic's maximiser
 
     def to_chart(self) -> dict[str, object] | None:
         """The windows' power ratio and the fitted cubic, for the power-ratio chart."""
@@ -34,6 +41,7 @@ class PowerCapacity:
             "load_range_per_s": list(self.load_range_per_s),
             "peak_load_per_s": self.power_peak_load_per_s,
             "r2": self.r2,
+            "source": self.source,
         }
 
 
@@ -61,10 +69,45 @@ def chart_sample(load: FloatArray, gamma: FloatArray) -> tuple[tuple[float, floa
     return tuple((float(load[i]), float(gamma[i])) for i in pick)
 
 
+BEYOND_PEAK_BINS = 2  # bins past the highest one that must fall for a measured peak
+SPAN = 1  # bins each side of the highest one that the local parabola goes through
+
+
+def measured_peak_per_s(load: FloatArray, gamma: FloatArray) -> float | None:
+    """The peak of a binned power curve that the data passes, else None: the vertex of the
+    parabola through the highest bin and its neighbours, kept between those neighbours."""
+    ok = np.isfinite(gamma)
+    load, gamma = load[ok], gamma[ok]
+    if load.size < 3:
+        return None
+    i = int(np.argmax(gamma))
+    after = gamma[i + 1 : i + 1 + BEYOND_PEAK_BINS]
+    if i == 0 or after.size < BEYOND_PEAK_BINS or not np.all(np.diff(np.r_[gamma[i], after]) < 0):
+        return None
+    x, y = load[max(i - SPAN, 0) : i + SPAN + 1], gamma[max(i - SPAN, 0) : i + SPAN + 1]
+    a, b, _ = np.polyfit(x, y, 2)
+    vertex = -b / (2.0 * a) if a < 0 else load[i]
+    return float(np.clip(vertex, load[i - 1], load[i + 1]))
+
+
+TOP = 0.95  # bins within 5% of the highest power ratio form the measured top
+
+
+def _on_top(peak: float, load: FloatArray, gamma: FloatArray) -> bool:
+    """Whether a load lies within the measured top of the binned power curve."""
+    ok = np.isfinite(gamma)
+    top = load[ok][gamma[ok] >= TOP * gamma[ok].max()]
+    return bool(top.min() <= peak <= top.max())
+
+
 def power_capacity(
-    load_per_s: FloatArray, goodput_per_s: FloatArray, mean_latency_s: FloatArray
+    load_per_s: FloatArray,
+    goodput_per_s: FloatArray,
+    mean_latency_s: FloatArray,
+    binned: tuple[FloatArray, FloatArray] | None = None,
 ) -> PowerCapacity:
-    """Fit gamma(load) per window and report the maximiser with the fit's R^2."""
+    """Fit gamma(load) per window and report the maximiser with the fit's R^2; `binned`
+    (load, power ratio per load bin) gives a measured peak when the log passes it."""
     keep = np.isfinite(mean_latency_s) & (mean_latency_s > 0)
     load, gamma = load_per_s[keep], goodput_per_s[keep] / mean_latency_s[keep]
     if load.size < 5:
@@ -79,11 +122,15 @@ def power_capacity(
     coef = coef_scaled / scale ** np.arange(3, -1, -1)
     r2 = _r2(gamma, np.asarray(np.polyval(coef, load), dtype=np.float64))
     peak = _interior_max(coef, lo, hi)
+    measured = None if binned is None else measured_peak_per_s(*binned)
+    if binned is not None and measured is not None and peak is not None and _on_top(peak, *binned):
+        measured = None  # the cubic's peak lies on the measured top: it is the smoother
     return PowerCapacity(
-        power_peak_load_per_s=peak,
+        power_peak_load_per_s=measured if measured is not None else peak,
         r2=r2,
-        reason=None if peak is not None else NOT_REACHED,
+        reason=None if peak is not None or measured is not None else NOT_REACHED,
         coefficients=tuple(float(c) for c in coef),
         load_range_per_s=(lo, hi),
         sample=chart_sample(load, gamma),
+        source="measured" if measured is not None else "model",
     )

@@ -13,6 +13,7 @@ from headroom.engine.capacity.models import MmcFit, ModelCurve
 from headroom.engine.capacity.params import CapacityParams
 from headroom.engine.capacity.power import PowerCapacity
 from headroom.engine.capacity.sla import SlaTarget
+from headroom.engine.capacity.trend import LatencyTrend
 from headroom.engine.capacity.usl import UslFit
 
 MODEL_POINTS = 40  # model points sent to a chart
@@ -47,6 +48,13 @@ class ClassReport:
     peak_load_per_s: float  # site-wide peak window load of this class
     servers_needed: int | None  # ceil(peak / MaxRate(T))
     warnings: tuple[str, ...] = ()
+    latency_trend: LatencyTrend | None = None  # does latency rise with load?
+    max_throughput_per_s: float | None = None  # the highest window throughput, per server
+
+    @property
+    def method(self) -> str:
+        """ "knee" when latency rises with load (open arrivals), else "concurrency"."""
+        return "knee" if self.latency_trend is None or self.latency_trend.rises else "concurrency"
 
     def curve_points(self) -> list[dict[str, Any]]:
         """The chart's points: measured bins, then model points past the last of them."""
@@ -91,6 +99,9 @@ class ClassReport:
             "servers_needed": self.servers_needed,
             "curve": self.curve_points(),
             "warnings": list(self.warnings),
+            "method": self.method,
+            "latency_trend": None if self.latency_trend is None else self.latency_trend.to_dict(),
+            "max_throughput_per_s": self.max_throughput_per_s,
         }
 
 

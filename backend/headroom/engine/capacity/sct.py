@@ -4,7 +4,7 @@ thread/connection-pool size of each server, and the USL as a second estimate."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -32,6 +32,8 @@ class SctLevels:
     throughput_per_s: FloatArray
     response_s: FloatArray
     intervals: IntArray
+    dropped: IntArray = field(default_factory=lambda: np.empty(0, dtype=np.int64))  # too rare
+    skipped_s: float = 0.0  # trace time before the recent window, left out
 
 
 @dataclass(frozen=True)
@@ -116,10 +118,36 @@ def sct_levels(arrive_s: FloatArray, depart_s: FloatArray, params: SctParams) ->
     rt_count = np.bincount(level[has_rt], minlength=per.size)
     with np.errstate(invalid="ignore", divide="ignore"):
         rt_mean = np.where(rt_count > 0, rt_n / rt_count, np.nan)
-    keep = np.flatnonzero((per >= params.min_intervals) & (np.arange(per.size) > 0))
+    seen = (per > 0) & (np.arange(per.size) > 0)
+    keep = np.flatnonzero(seen & (per >= params.min_intervals))
     return SctLevels(
-        keep.astype(np.int64), tp_mean[keep], rt_mean[keep], per[keep].astype(np.int64)
-    )
+        keep.astype(np.int64), tp_mean[keep], rt_mean[keep], per[keep].astype(np.int64),
+        dropped=np.flatnonzero(seen & (per < params.min_intervals)).astype(np.int64),
+        skipped_s=first * width,
+    )  # fmt: skip
+
+
+def dropped_warnings(levels: SctLevels, core: slice, min_intervals: int) -> list[str]:
+    """What was left out, always said: rare levels, fringe levels, the older trace."""
+    out = []
+    if levels.dropped.size:
+        d = levels.dropped
+        which = (
+            f"level {d[0]} was" if d.size == 1 else f"{d.size} levels ({d.min()}-{d.max()}) were"
+        )
+        out.append(f"concurrency {which} seen in fewer than {min_intervals} intervals and left out")
+    fringe = np.r_[levels.n[: core.start], levels.n[core.stop :]]
+    if fringe.size:
+        out.append(
+            f"{fringe.size} rarely visited level(s) at the ends ({', '.join(map(str, fringe))}) "
+            "are shown but left out of the fits"
+        )
+    if levels.skipped_s > 0:
+        out.append(
+            f"only the most recent window was analysed: the first {levels.skipped_s:.0f} s "
+            "of the trace were left out"
+        )
+    return out
 
 
 def piecewise_fit(
@@ -177,10 +205,11 @@ def _plateau_warning(fit: PiecewiseFit, end: float, alpha: float) -> str | None:
     return None
 
 
-def sct_result(server: str, levels: SctLevels, alpha: float) -> SctResult:
+def sct_result(server: str, levels: SctLevels, alpha: float, min_intervals: int = 10) -> SctResult:
     """Q_lower, Q_upper and TP_max from the three-stage fit; when the third stage (a
     material, significant descent) is absent, the rise-and-plateau fit places Q_lower."""
     core = core_levels(levels.intervals)
+    left_out = dropped_warnings(levels, core, min_intervals)
     n = levels.n[core].astype(np.float64)
     tp = levels.throughput_per_s[core]
     w = levels.intervals[core].astype(np.float64)
@@ -191,7 +220,7 @@ def sct_result(server: str, levels: SctLevels, alpha: float) -> SctResult:
         usl = None
     if three is None:
         why = f"only {n.size} concurrency levels with enough intervals (need 6)"
-        return SctResult(server, levels, None, usl, None, None, None, (why,))
+        return SctResult(server, levels, None, usl, None, None, None, (why, *left_out))
     descent = _has_descent(three, float(n.max()), alpha)
     fit = three if descent else (fit_segments(n, tp, w, segments=2) or three)
     q_upper = three.q_upper if descent else None
@@ -199,7 +228,7 @@ def sct_result(server: str, levels: SctLevels, alpha: float) -> SctResult:
     warnings = [_plateau_warning(fit, q_high, alpha)]
     if _disagrees(usl, fit.q_lower, q_high):
         warnings.append("the USL peak and the SCT range disagree by more than 30%")
-    kept = tuple(w for w in warnings if w)
+    kept = tuple(w for w in [*warnings, *left_out] if w)
     return SctResult(server, levels, fit, usl, fit.q_lower, q_upper, fit.tp_max_per_s, kept)
 
 
@@ -224,5 +253,5 @@ def analyze_trace(table: pl.DataFrame, params: SctParams | None = None) -> SctRe
     for (name,), idx in sorted(row_groups(rows, ["server"]).items(), key=lambda kv: str(kv[0])):
         arrive = t_s[idx]
         levels = sct_levels(arrive, arrive + lat[idx], params)
-        results[str(name)] = sct_result(str(name), levels, params.alpha)
+        results[str(name)] = sct_result(str(name), levels, params.alpha, params.min_intervals)
     return SctReport(params=params, servers=results)

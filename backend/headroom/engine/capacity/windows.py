@@ -7,7 +7,7 @@ requests have arrive_s >= 0. Window k covers [k w, (k + 1) w).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numba
 import numpy as np
@@ -138,6 +138,25 @@ class WindowStats:
     concurrency: FloatArray  # measured time-averaged number in system
     concurrency_little: FloatArray  # X x mean latency (Little's law)
     new_clients_per_s: FloatArray  # clients first seen in the window / window; NaN: unknown
+    # every known latency of the windows' arrivals, with the position of its window in
+    # these arrays: a load bin's percentile is taken over its requests pooled
+    request_latency_s: FloatArray = field(default_factory=lambda: np.empty(0))
+    request_window: IntArray = field(default_factory=lambda: np.empty(0, dtype=np.int64))
+
+    @property
+    def has_requests(self) -> bool:
+        return self.request_window.size > 0
+
+
+def _request_positions(
+    win: IntArray, latency_s: FloatArray, keep: NDArray[np.bool_]
+) -> tuple[FloatArray, IntArray]:
+    """Known latencies of arrivals in kept windows, and their window's position."""
+    position = np.cumsum(keep) - 1
+    inside = win < keep.size
+    inside[inside] = keep[win[inside]]
+    inside &= ~np.isnan(latency_s)
+    return latency_s[inside], position[win[inside]].astype(np.int64)
 
 
 @numba.njit(cache=True)
@@ -194,6 +213,7 @@ def window_stats(
         mean_lat = lat_sum[:n_windows] / n_known
     throughput = counts.completions / window_s
     keep = (counts.arrivals > 0) & (n_known > 0)
+    req_latency, req_window = _request_positions(win, latency, keep)
     new_clients = np.full(n_windows, np.nan)
     if client_codes is not None:
         new_clients = new_client_counts(arrive_s, client_codes, window_s, n_windows) / window_s
@@ -208,6 +228,8 @@ def window_stats(
         concurrency=counts.concurrency[keep],
         concurrency_little=(throughput * mean_lat)[keep],
         new_clients_per_s=new_clients[keep],
+        request_latency_s=req_latency,
+        request_window=req_window,
     )
 
 
@@ -227,7 +249,15 @@ def concat_windows(parts: list[WindowStats]) -> WindowStats:
         "new_clients_per_s",
     ]
     joined = {f: np.concatenate([getattr(p, f) for p in parts]) for f in fields}
-    return WindowStats(window_s=parts[0].window_s, **joined)
+    offsets = np.cumsum([0] + [p.load_per_s.size for p in parts[:-1]])
+    return WindowStats(
+        window_s=parts[0].window_s,
+        **joined,
+        request_latency_s=np.concatenate([p.request_latency_s for p in parts]),
+        request_window=np.concatenate(
+            [p.request_window + off for p, off in zip(parts, offsets, strict=True)]
+        ).astype(np.int64),
+    )
 
 
 def key_codes(frame: pl.DataFrame, key: str, null_code: int | None = None) -> IntArray:

@@ -162,3 +162,17 @@ def test_bad_trace_input() -> None:
         analyze_trace(pl.DataFrame({"ts": [1]}))
     with pytest.raises(ValueError, match="interval_ms"):
         analyze_trace(_server(10, 20, 0.02, 5, "x"), SctParams(interval_ms=0))
+
+
+def test_dropped_levels_are_always_named(two_servers: pl.DataFrame) -> None:
+    """Levels seen in fewer than min_intervals intervals leave the scatter with a warning;
+    so do the fringe levels the fits leave out, and the trace before a recent window."""
+    res = analyze_trace(two_servers, SctParams(window_s=None, min_intervals=200))
+    for server in res.servers.values():
+        assert server.levels.dropped.size > 0
+        assert np.all(server.levels.intervals >= 200)
+        assert any("fewer than 200 intervals and left out" in w for w in server.warnings)
+    whole = analyze_trace(two_servers, SctParams(window_s=None)).servers["app-1core"]
+    assert not any("most recent window" in w for w in whole.warnings)
+    recent = analyze_trace(two_servers, SctParams(window_s=180.0)).servers["app-1core"]
+    assert any("most recent window" in w for w in recent.warnings)

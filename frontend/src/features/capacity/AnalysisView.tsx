@@ -9,6 +9,7 @@ import { CurveChart } from "../../charts/CurveChart";
 import { formatDecimal, formatLatency, formatRatePerS } from "../../lib/format";
 import styles from "./Capacity.module.css";
 import { curveChartRows, hasThroughput, kneeChartConfig, powerChartConfig, powerRows, throughputChartConfig } from "./capacityCharts";
+import { SERVERS_FIELD_ID, THRESHOLD_FIELD_ID } from "./params";
 import { PartitionView } from "./PartitionView";
 import { recommendations, type Recommendation } from "./recommendations";
 import { SlaPanel } from "./SlaPanel";
@@ -43,6 +44,21 @@ function ClassPicker({ names, value, onChange }: { names: string[]; value: strin
   );
 }
 
+/** A link to the form control that fixes what a notice asks for, when it asks for one. */
+function fixFor(notice: string) {
+  const target = notice.includes("set a threshold") ? { id: THRESHOLD_FIELD_ID, label: "Set a threshold" } : notice.includes("servers in this log") ? { id: SERVERS_FIELD_ID, label: "Set the servers in this log" } : null;
+  if (target === null) return null;
+  const focus = () => document.getElementById(target.id)?.focus();
+  return (
+    <>
+      {" "}
+      <a href={`#${target.id}`} onClick={focus}>
+        {target.label}
+      </a>
+    </>
+  );
+}
+
 function Warnings({ report, cls }: { report: CapacityReport; cls: ClassReport | undefined }) {
   const all = [...report.warnings, ...(cls?.warnings ?? [])];
   if (all.length === 0) return null;
@@ -50,7 +66,10 @@ function Warnings({ report, cls }: { report: CapacityReport; cls: ClassReport | 
     <Banner tone="warning" title="Read these figures with care" testId="capacity-warnings">
       <ul className={styles.warningList}>
         {all.map((w) => (
-          <li key={w}>{w.charAt(0).toUpperCase() + w.slice(1)}.</li>
+          <li key={w}>
+            {w.charAt(0).toUpperCase() + w.slice(1)}.
+            {fixFor(w)}
+          </li>
         ))}
       </ul>
     </Banner>

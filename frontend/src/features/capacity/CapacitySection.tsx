@@ -8,6 +8,10 @@ import styles from "./Capacity.module.css";
 import { ParamsForm } from "./ParamsForm";
 import { useAnalyses, useRunAnalysis } from "./queries";
 import { useCanWrite } from "../workspaces/useRole";
+import { useSummary } from "../datasets/queries";
+
+export const NO_LATENCY_NOTICE =
+  "This log records no response times, and a capacity analysis needs them: log them (Apache %D, nginx $request_time, IIS time-taken) or upload a latency trace.";
 
 /** The dataset page's capacity section: parameters, earlier runs, and the selected analysis. */
 export function CapacitySection({ datasetId }: { datasetId: number }) {
@@ -17,11 +21,13 @@ export function CapacitySection({ datasetId }: { datasetId: number }) {
   const items = (analyses.data?.items ?? []).filter((a) => a.kind === "capacity");
   const selected = picked ?? items[0]?.id ?? null;
   const canWrite = useCanWrite();
+  const summary = useSummary(datasetId, true);
+  const blocker = summary.data !== undefined && summary.data.latency == null ? NO_LATENCY_NOTICE : null;
   return (
     <section className={styles.stack} aria-label="Capacity">
       <Card title={canWrite ? "Run a capacity analysis" : "Capacity analyses"} subtitle="Knee curves, SLA targets and capacity per request class. Each parameter set is kept as its own analysis.">
         <div className={styles.runGrid}>
-          {canWrite && <ParamsForm onRun={(p) => run.mutate(p)} running={run.isPending} error={run.error} canRun />}
+          {canWrite && <ParamsForm onRun={(p) => run.mutate(p)} running={run.isPending} error={run.error} canRun blocker={blocker} />}
           <EarlierRuns analyses={analyses} items={items} selected={selected} onSelect={setPicked} testId="capacity-runs" />
         </div>
       </Card>

@@ -15,7 +15,7 @@ import { useAnalyses, useRunSct } from "./queries";
 import { useCanWrite } from "../workspaces/useRole";
 
 function SctForm({ onRun, running, error }: { onRun: (p: SctParams) => void; running: boolean; error: unknown }) {
-  const [draft, setDraft] = useState<SctDraft>({ interval: "50", window: "180" });
+  const [draft, setDraft] = useState<SctDraft>({ interval: "50", window: "" });
   const [problem, setProblem] = useState<string | null>(null);
   const submit = (e: SyntheticEvent) => {
     e.preventDefault();
@@ -27,7 +27,7 @@ function SctForm({ onRun, running, error }: { onRun: (p: SctParams) => void; run
     <form className={styles.form} onSubmit={submit} aria-label="Concurrency analysis parameters">
       <div className={styles.fields}>
         <TextField label="Interval (ms)" type="number" min={1} max={10000} step="any" value={draft.interval} onChange={(e) => setDraft((d) => ({ ...d, interval: e.target.value }))} />
-        <TextField label="Recent window (s, empty: whole trace)" type="number" min={1} step="any" value={draft.window} onChange={(e) => setDraft((d) => ({ ...d, window: e.target.value }))} />
+        <TextField label="Recent window (s, live use; empty: whole trace)" type="number" min={1} step="any" value={draft.window} onChange={(e) => setDraft((d) => ({ ...d, window: e.target.value }))} />
         <Button type="submit" disabled={running} data-testid="sct-run" className={styles.runButton}>
           {running ? "Starting…" : "Find the best pool size"}
         </Button>

@@ -1,6 +1,6 @@
 import { useId, useState, type SyntheticEvent } from "react";
 import type { CapacityParams, Stance } from "../../api/models";
-import { DEFAULT_DRAFT, draftToParams, STANCES, type ParamsDraft } from "./params";
+import { DEFAULT_DRAFT, draftToParams, SERVERS_FIELD_ID, STANCES, THRESHOLD_FIELD_ID, type ParamsDraft } from "./params";
 import { Button } from "../../components/Button";
 import { ErrorBanner } from "../../components/ErrorBanner";
 import { TextField } from "../../components/TextField";
@@ -12,9 +12,11 @@ interface ParamsFormProps {
   running: boolean;
   error: unknown;
   canRun: boolean;
+  /** Why this dataset cannot give a capacity analysis, said before it is started. */
+  blocker?: string | null;
 }
 
-export function ParamsForm({ onRun, running, error, canRun }: ParamsFormProps) {
+export function ParamsForm({ onRun, running, error, canRun, blocker = null }: ParamsFormProps) {
   const [draft, setDraft] = useState(DEFAULT_DRAFT);
   const [problem, setProblem] = useState<string | null>(null);
   const stanceId = useId();
@@ -41,12 +43,18 @@ export function ParamsForm({ onRun, running, error, canRun }: ParamsFormProps) {
             ))}
           </select>
         </div>
-        <TextField label="Threshold (s, optional)" type="number" min={0} step="any" placeholder="from the stance" value={draft.threshold} onChange={(e) => set({ threshold: e.target.value })} />
+        <TextField id={THRESHOLD_FIELD_ID} label="Threshold (s, optional)" type="number" min={0} step="any" placeholder="from the stance" value={draft.threshold} onChange={(e) => set({ threshold: e.target.value })} />
         <TextField label="Window (s)" type="number" min={1} max={3600} step="any" value={draft.window} onChange={(e) => set({ window: e.target.value })} />
-        <Button type="submit" disabled={running || !canRun} data-testid="capacity-run" className={styles.runButton}>
+        <TextField id={SERVERS_FIELD_ID} label="Servers in this log (optional)" type="number" min={1} max={10000} step={1} placeholder="from the log" value={draft.servers} onChange={(e) => set({ servers: e.target.value })} />
+        <Button type="submit" disabled={running || !canRun || blocker !== null} data-testid="capacity-run" className={styles.runButton}>
           {running ? "Starting…" : "Run analysis"}
         </Button>
       </div>
+      {blocker !== null && (
+        <p className={styles.problem} data-testid="capacity-blocker">
+          {blocker}
+        </p>
+      )}
       {problem !== null && <p className={styles.problem} role="alert">{problem}</p>}
       {error !== null && <ErrorBanner error={error} title="Could not start the analysis" />}
     </form>

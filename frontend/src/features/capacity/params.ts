@@ -14,9 +14,14 @@ export interface ParamsDraft {
   stance: Stance;
   threshold: string;
   window: string;
+  servers: string;
 }
 
-export const DEFAULT_DRAFT: ParamsDraft = { percentile: "95", stance: "balanced", threshold: "", window: "10" };
+export const DEFAULT_DRAFT: ParamsDraft = { percentile: "95", stance: "balanced", threshold: "", window: "10", servers: "" };
+
+/** The form controls a notice can point at (ids of their inputs). */
+export const THRESHOLD_FIELD_ID = "capacity-threshold";
+export const SERVERS_FIELD_ID = "capacity-servers";
 
 /** The draft as API parameters, or the first problem found (naming the field). */
 export function draftToParams(d: ParamsDraft): CapacityParams | string {
@@ -29,6 +34,11 @@ export function draftToParams(d: ParamsDraft): CapacityParams | string {
     const t = Number(d.threshold);
     if (!(t > 0 && t <= 3600)) return "Threshold must be more than 0 and at most 3600 seconds.";
     params.threshold_s = t;
+  }
+  if (d.servers.trim() !== "") {
+    const c = Number(d.servers);
+    if (!(Number.isInteger(c) && c >= 1 && c <= 10000)) return "Servers in this log must be a whole number from 1 to 10000.";
+    params.model_servers = c;
   }
   return params;
 }
