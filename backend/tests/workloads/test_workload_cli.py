@@ -90,6 +90,8 @@ def structure_lines(path: Path) -> int:
         return blank + sum(1 for t in raw if t == raw[0])
     if any(t.startswith("#Fields:") for t in raw):
         return sum(1 for t in raw if not t.strip() or t.startswith("#"))
+    if "haproxy" in path.name:
+        return blank + sum(1 for t in raw if re.search(r"\]: Proxy \S+ started\.$", t))
     if "caddy" in path.name:
         entries = [json.loads(t[t.index("{") :]) for t in raw if "{" in t]
         return blank + sum(1 for e in entries if "msg" in e and "request" not in e)

@@ -44,6 +44,11 @@ UWSGI += (b"} [", UWSGI_TIME, b"] ", F("method"), b" ", F("url"), b" => generate
 UWSGI += (F("bytes"), b" bytes in ", F("latency", "ms"), b" ", F("latency_unit_word"), b" (")
 UWSGI += (F("skip"), b" ", F("status"), b")", F("rest"))
 NAIVE_NOTE = "times carry no zone: read as UTC"
+# HAProxy's own event lines (start, stop, server state): no request, skipped
+HAPROXY_MESSAGES = (
+    r"\]: (?:Proxy \S+ (?:started|stopped)|(?:Stopping|Pausing|Resuming) (?:proxy|frontend|"
+    r"backend) |Server \S+ is (?:UP|DOWN|going DOWN)|[Bb]ackend \S+ has no server available)"
+)
 
 
 def clf_family() -> dict[str, TemplateParser]:
@@ -63,7 +68,9 @@ def clf_family() -> dict[str, TemplateParser]:
 @cache
 def registry() -> dict[str, LineParser]:
     out: dict[str, LineParser] = dict(clf_family())
-    out["haproxy"] = TemplateParser("haproxy", HAPROXY, notes=("HAProxy: Tt ms", NAIVE_NOTE))
+    out["haproxy"] = TemplateParser(
+        "haproxy", HAPROXY, notes=("HAProxy: Tt ms", NAIVE_NOTE), messages=HAPROXY_MESSAGES
+    )
     out["uwsgi"] = TemplateParser("uwsgi", UWSGI, notes=("uWSGI: msecs/micros", NAIVE_NOTE))
     out["caddy"] = caddy()
     out["w3c"] = W3CParser()

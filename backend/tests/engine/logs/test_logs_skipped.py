@@ -62,6 +62,21 @@ def test_doubled_quote_inside_a_quoted_w3c_value(data_dir: Path) -> None:
     assert one.table["user_agent"].to_list() == ['a "b" c']
 
 
+def test_haproxy_event_lines_are_skipped(data_dir: Path) -> None:
+    """Lines 1-3 are "Proxy X started." (skipped); line 14 is an SSL handshake failure, a
+    connection that never became a request: still shown as a reject."""
+    data = (data_dir / "lnav_haproxy_http_timers.log").read_bytes()
+    lines = data.decode().splitlines()
+    parsed = parse_chunk(data, detect_format(data))
+    events = [i + 1 for i, t in enumerate(lines) if "]: Proxy " in t and t.endswith(" started.")]
+    assert events == [1, 2, 3]
+    assert (parsed.line_count, parsed.table.height, parsed.skip_count) == (17, 13, 3)
+    assert [r.line_number for r in parsed.rejects] == [14]
+    assert "SSL handshake failure" in parsed.rejects[0].text
+    server = b"Feb 25 16:19:38 lb haproxy[1]: Server be/web1 is DOWN, reason: Layer4 timeout\n"
+    assert parse_chunk(server, "haproxy").skip_count == 1
+
+
 # --- #GMT-Offset: synthetic logs whose UTC times are known ---------------------------------
 
 T0 = datetime(2024, 3, 1, 23, 30, tzinfo=UTC)
