@@ -29,6 +29,7 @@ class ParsedLog:
     lines_rejected: int
     rejects: list[dict[str, Any]]
     format_confidence: float | None = None  # the detection's; None when the format was given
+    lines_skipped: int = 0  # blank lines, directives, headers: structure, not requests
 
 
 def format_name(log_format: str, spec: str | None) -> str:
@@ -60,28 +61,31 @@ def _detected(path: Path, name: str) -> tuple[str, float | None]:
     return detection.format, detection.confidence
 
 
-def parse_log(path: Path, name: str = "auto") -> ParsedLog:
-    """The whole log parsed chunk by chunk, with its line and reject counts."""
+def parse_log(path: Path, name: str = "auto", chunk_bytes: int = 32 << 20) -> ParsedLog:
+    """The whole log parsed chunk by chunk, with its line, reject and skipped counts."""
     import polars as pl
 
     from headroom.engine.logs import REQUEST_SCHEMA, iter_chunks, open_log, parse_chunk
     from headroom.engine.logs.records import REJECTS_KEPT
+    from headroom.engine.logs.w3c import format_after
 
-    fmt, confidence = _detected(path, name)
-    tables, rejects, lines, rejected = [], [], 0, 0
+    detected, confidence = _detected(path, name)
+    fmt, tables, rejects, lines, rejected, skipped = detected, [], [], 0, 0, 0
     with open_log(path) as stream:
-        for chunk in iter_chunks(stream):
+        for chunk in iter_chunks(stream, chunk_bytes):
             parsed = parse_chunk(chunk, fmt)
+            fmt = format_after(fmt, chunk.data)  # W3C: the next chunk's #Fields
             tables.append(parsed.table)
             rejects += [
                 {"line": r.line_number, "reason": r.reason, "text": r.text} for r in parsed.rejects
             ]
             lines, rejected = lines + parsed.line_count, rejected + parsed.reject_count
+            skipped += parsed.skip_count
     table = pl.concat(tables) if tables else pl.DataFrame(schema=REQUEST_SCHEMA)
     if table.height == 0:
-        raise ValueError(f"no line of the file could be parsed as {fmt}")
+        raise ValueError(f"no line of the file could be parsed as {detected}")
     kept = rejects[:REJECTS_KEPT]
-    return ParsedLog(fmt, table.sort("ts"), lines, rejected, kept, confidence)
+    return ParsedLog(detected, table.sort("ts"), lines, rejected, kept, confidence, skipped)
 
 
 def _iso(value: Any) -> str | None:
@@ -105,6 +109,7 @@ def parse_report(parsed: ParsedLog) -> dict[str, Any]:
         "lines_total": parsed.lines_total,
         "lines_parsed": table.height,
         "lines_rejected": parsed.lines_rejected,
+        "lines_skipped": parsed.lines_skipped,
         "rejects": parsed.rejects,
         "first_ts": _iso(table["ts"].min()),
         "last_ts": _iso(table["ts"].max()),
@@ -122,7 +127,7 @@ def parse_text(doc: dict[str, Any]) -> str:
     lines = [
         f"format: {doc['format']}",
         f"lines: {doc['lines_total']} ({doc['lines_parsed']} parsed, "
-        f"{doc['lines_rejected']} rejected)",
+        f"{doc['lines_rejected']} rejected, {doc['lines_skipped']} skipped)",
         f"time: {doc['first_ts']} .. {doc['last_ts']}",
         "statuses: "
         + (", ".join(f"{s}: {n}" for s, n in doc["requests_by_status"].items()) or "not recorded"),

@@ -100,7 +100,7 @@ def run_sequential(
         for chunk in iter_chunks(stream, settings.ingest_chunk_bytes):
             parsed = parse_chunk(chunk, fmt)
             fmt = format_after(fmt, chunk.data)
-            rejects.add(parsed.rejects, parsed.reject_count)
+            rejects.add(parsed.rejects, parsed.reject_count, skipped=parsed.skip_count)
             keys.append(write_part(store, prepared.dataset_id, chunk.index, parsed.table))
             report(PARSE_SHARE * raw.bytes_read / max(prepared.size_bytes, 1), "parsing")
     report(PARSE_SHARE, "summarising")

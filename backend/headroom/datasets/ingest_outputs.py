@@ -21,13 +21,18 @@ INGEST_KIND = "logs.ingest"
 
 @dataclass
 class RejectTally:
-    """All rejects counted, the first few kept (line numbers made absolute by the caller)."""
+    """All rejects counted, the first few kept (line numbers made absolute by the caller);
+    `skipped` counts the structure lines (blank, directives, headers), which are neither."""
 
     count: int = 0
     kept: list[dict[str, Any]] = field(default_factory=list)
+    skipped: int = 0
 
-    def add(self, rejects: tuple[Reject, ...], count: int, line_offset: int = 0) -> None:
+    def add(
+        self, rejects: tuple[Reject, ...], count: int, line_offset: int = 0, skipped: int = 0
+    ) -> None:
         self.count += count
+        self.skipped += skipped
         room = max(MAX_REJECTS_KEPT - len(self.kept), 0)
         self.kept.extend(
             {"line_number": r.line_number + line_offset, "reason": r.reason, "text": r.text}
@@ -97,6 +102,7 @@ def _summary_document(
         format=detection.format,
         format_confidence=detection.confidence,
         rejected_count=rejects.count,
+        skipped_count=rejects.skipped,
         rejects=rejects.kept,
         notes=list(detection.notes),
     )

@@ -11,12 +11,14 @@ from headroom.core.storage import open_store
 from headroom.datasets.ingest import PARSE_SHARE, Prepared
 from headroom.datasets.ingest_outputs import RejectTally, detection_meta, finish, write_part
 from headroom.engine.logs import Detection, Reject, parse_chunk
+from headroom.engine.logs.w3c import OFFSET_DIRECTIVE, format_after
 from headroom.jobs import service as job_service
 from headroom.jobs.progress import part_done
 
 PROBE_BYTES = 1 << 16
 SCAN_BACK_BYTES = 1 << 20
 FIELDS = b"#Fields:"
+OFFSET = OFFSET_DIRECTIVE.encode()
 
 
 @dataclass(frozen=True)
@@ -53,27 +55,32 @@ def _next_line_start(handle: Any, offset: int) -> int | None:
 
 def format_at(path: Path, start: int, fmt: str) -> str:
     """The format of a range starting at `start`. W3C logs may change their `#Fields:`
-    mid-file: a range reads its lines with the last directive before it (scanning back)."""
+    (and `#GMT-Offset:`) mid-file: a range reads its lines with the last directives before
+    it (scanning back)."""
     if start == 0 or fmt.partition(":")[0] != "w3c":
         return fmt
     with open(path, "rb") as handle:
-        at = _last_directive_before(handle, start)
-        if at is None:
-            return fmt
-        handle.seek(at)
-        line = handle.readline().decode("utf-8", "replace")
-    return "w3c:" + line.removeprefix(FIELDS.decode()).strip()
+        lines = [_directive_line(handle, start, d) for d in (FIELDS, OFFSET)]
+    return format_after(fmt, b"".join(line for line in lines if line is not None))
 
 
-def _last_directive_before(handle: Any, start: int) -> int | None:
-    """Offset of the last line starting with `#Fields:` that ends before `start`."""
+def _directive_line(handle: Any, start: int, directive: bytes) -> bytes | None:
+    at = _last_directive_before(handle, start, directive)
+    if at is None:
+        return None
+    handle.seek(at)
+    return bytes(handle.readline().rstrip(b"\r\n") + b"\n")
+
+
+def _last_directive_before(handle: Any, start: int, directive: bytes = FIELDS) -> int | None:
+    """Offset of the last line starting with `directive` that ends before `start`."""
     hi = start
     while hi > 0:
         lo = max(0, hi - SCAN_BACK_BYTES)
         handle.seek(lo)
-        block = handle.read(min(hi + len(FIELDS), start) - lo)  # overlap: no split directive
+        block = handle.read(min(hi + len(directive), start) - lo)  # overlap: no split line
         i = len(block)
-        while (i := block.rfind(FIELDS, 0, i)) >= 0:
+        while (i := block.rfind(directive, 0, i)) >= 0:
             if (i == 0 and lo == 0) or (i > 0 and block[i - 1] == 10):
                 return lo + i
         hi = lo
@@ -111,6 +118,7 @@ def parse_range(
         "key": key,
         "line_count": parsed.line_count,
         "reject_count": parsed.reject_count,
+        "skip_count": parsed.skip_count,
         "rejects": rejects,
     }
 
@@ -131,7 +139,7 @@ def merge(
     rejects, line_offset = RejectTally(), 0
     for outcome in sorted(outcomes, key=lambda o: o["index"]):
         kept = tuple(Reject(**r) for r in outcome["rejects"])
-        rejects.add(kept, outcome["reject_count"], line_offset)
+        rejects.add(kept, outcome["reject_count"], line_offset, outcome.get("skip_count", 0))
         line_offset += outcome["line_count"]
     keys = [o["key"] for o in sorted(outcomes, key=lambda o: o["index"])]
     store = open_store(settings.resolved_storage_url())

@@ -90,7 +90,12 @@ class TrafficSummaryOut(BaseModel):
     format: str
     format_confidence: float
     request_count: int
-    rejected_count: int
+    rejected_count: int = Field(description="Lines that should hold a request but failed to parse")
+    skipped_count: int = Field(
+        default=0,
+        description="Lines that are the format's structure, not requests: blank lines, W3C "
+        "directives (#Fields, #Software...), a CSV/TSV header, a JSON log's own messages",
+    )
     rejects: list[Reject]
     first_ts: datetime | None
     last_ts: datetime | None

@@ -10,9 +10,9 @@ from headroom.engine.logs import detect_format
 
 DATA = Path(__file__).resolve().parents[3] / "data" / "logs"
 CONTRACT = {
-    "format", "lines_total", "lines_parsed", "lines_rejected", "rejects", "first_ts",
-    "last_ts", "requests_by_status", "bytes_total", "has_latency", "latency_p50_s",
-    "latency_p95_s", "latency_p99_s", "format_confidence",
+    "format", "lines_total", "lines_parsed", "lines_rejected", "lines_skipped", "rejects",
+    "first_ts", "last_ts", "requests_by_status", "bytes_total", "has_latency",
+    "latency_p50_s", "latency_p95_s", "latency_p99_s", "format_confidence",
 }  # fmt: skip
 
 

@@ -26,8 +26,8 @@ NGINX_COMBINED = (
     '"$http_referer" "$http_user_agent"'
 )
 PARSE_KEYS = {
-    "format", "lines_total", "lines_parsed", "lines_rejected", "rejects", "first_ts",
-    "last_ts", "requests_by_status", "bytes_total", "has_latency", "latency_p50_s",
+    "format", "lines_total", "lines_parsed", "lines_rejected", "lines_skipped", "rejects",
+    "first_ts", "last_ts", "requests_by_status", "bytes_total", "has_latency", "latency_p50_s",
     "latency_p95_s", "latency_p99_s",
 }  # fmt: skip
 # [vhost:port] client ident user [time] "request" status bytes ...
@@ -77,7 +77,25 @@ def clf_statuses(path: Path) -> Counter[str]:
 
 
 def caddy_statuses(path: Path) -> Counter[str]:
-    return Counter(str(json.loads(line)["status"]) for line in lines_of(path))
+    entries = (json.loads(line[line.index(b"{") :]) for line in lines_of(path))
+    return Counter(str(e["status"]) for e in entries if "request" in e)
+
+
+def structure_lines(path: Path) -> int:
+    """Lines that hold no request by the format's own rules, counted independently: blank
+    lines, W3C `#` directives, a CSV/TSV header (repeated or not), Caddy's own messages."""
+    raw = [line.decode(errors="replace") for line in lines_of(path)]
+    blank = sum(1 for t in raw if not t.strip())
+    if path.suffix in (".csv", ".tsv"):
+        return blank + sum(1 for t in raw if t == raw[0])
+    if any(t.startswith("#Fields:") for t in raw):
+        return sum(1 for t in raw if not t.strip() or t.startswith("#"))
+    if "haproxy" in path.name:
+        return blank + sum(1 for t in raw if re.search(r"\]: Proxy \S+ started\.$", t))
+    if "caddy" in path.name:
+        entries = [json.loads(t[t.index("{") :]) for t in raw if "{" in t]
+        return blank + sum(1 for e in entries if "msg" in e and "request" not in e)
+    return blank
 
 
 def w3c_rows(path: Path) -> list[dict[str, str]]:
@@ -105,12 +123,12 @@ REFERENCE: dict[str, Callable[[Path], Counter[str]]] = {
     "lnav_haproxy_http_timers.log": by_regex(HAPROXY_RE),
     "lnav_uwsgi_req_time.log": by_regex(UWSGI_RE),
     "lnav_caddy_json_duration.1.log": caddy_statuses,
+    "lnav_caddy_json_duration.log": caddy_statuses,
     "lnav_iis_w3c_time-taken.log": w3c_statuses,
 }
 # files no known format reads as an access log: refused as a whole
 REFUSED = (
     "apachelogs_test_vectors.jsonl",  # a peer's test vectors, not a log
-    "lnav_caddy_json_duration.log",  # mostly Caddy's non-access entries
     "lnav_logfile_syslog_with_access_log.0",
     "lnav_logfile_w3c.5",  # W3C lines without a #Fields header
 )
@@ -123,7 +141,8 @@ def test_parse_counts_every_line_of_every_real_log(name: str) -> None:
     doc = json_of(run("parse", str(path), "--json"))
     assert set(doc) >= PARSE_KEYS
     assert doc["lines_total"] == len(lines_of(path))
-    assert doc["lines_parsed"] + doc["lines_rejected"] == doc["lines_total"]
+    assert doc["lines_parsed"] + doc["lines_rejected"] + doc["lines_skipped"] == doc["lines_total"]
+    assert doc["lines_skipped"] == structure_lines(path)
     assert len(doc["rejects"]) == min(doc["lines_rejected"], 20)
     assert all(set(r) == {"line", "reason", "text"} for r in doc["rejects"])
     raw_lines = lines_of(path)

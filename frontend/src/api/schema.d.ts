@@ -2593,7 +2593,10 @@ export interface components {
             notes: string[];
             /** Peak Rate Per Min */
             peak_rate_per_min: number;
-            /** Rejected Count */
+            /**
+             * Rejected Count
+             * @description Lines that should hold a request but failed to parse
+             */
             rejected_count: number;
             /** Rejects */
             rejects: components["schemas"]["Reject"][];
@@ -2601,6 +2604,12 @@ export interface components {
             request_count: number;
             /** Series */
             series: components["schemas"]["SeriesPoint"][];
+            /**
+             * Skipped Count
+             * @description Lines that are the format's structure, not requests: blank lines, W3C directives (#Fields, #Software...), a CSV/TSV header, a JSON log's own messages
+             * @default 0
+             */
+            skipped_count: number;
             /** Span S */
             span_s: number;
             /**

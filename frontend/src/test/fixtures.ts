@@ -65,6 +65,7 @@ export function makeSummary(overrides: Partial<TrafficSummary> = {}): TrafficSum
     format_confidence: 0.99,
     request_count: 10_000,
     rejected_count: 2,
+    skipped_count: 0,
     rejects: [
       { line_number: 17, reason: "no timestamp", text: "garbage line" },
       { line_number: 99, reason: "bad status", text: '1.2.3.4 - - [x] "GET /" abc 12' },

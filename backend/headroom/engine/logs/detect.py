@@ -10,7 +10,7 @@ from .records import Detection, UnrecognisedLogError
 from .syslog import SyslogParser, wrapped_share
 from .tabulate import LineParser, Scan
 from .traces import trace_parser_for
-from .w3c import W3CParser
+from .w3c import OFFSET_DIRECTIVE, W3CParser, w3c_name
 
 SAMPLE_LINES = 1000
 DECIMAL_NOTE = (
@@ -95,7 +95,10 @@ def detect_format(sample: bytes) -> Detection:
     else:
         unit = best.latency_unit if scan.latency_raw is not None else None
     if isinstance(best, W3CParser):
-        name = _w3c_name(buf, scan)
+        name = _w3c_name(buf)
+        if OFFSET_DIRECTIVE in name:
+            notes.append(f"times are local ({name.partition(OFFSET_DIRECTIVE)[2].strip()}"
+                         " from #GMT-Offset): UTC = local - offset")  # fmt: skip
     notes.extend(best.notes)
     if runner_up > 0:
         notes.append(f"runner-up {ranked[1][0].name} parses {runner_up:.1%}")
@@ -123,13 +126,17 @@ def _refuse(
     )
 
 
-def _w3c_name(buf: np.ndarray, scan: Scan) -> str:
-    """`w3c:<first #Fields>` so later chunks (which lack the header) read the same fields."""
+def _w3c_name(buf: np.ndarray) -> str:
+    """`w3c:<first #Fields>[ #GMT-Offset: <first offset>]` so later chunks (which lack the
+    header) read the same fields and times."""
     text = bytes(buf).decode("utf-8", "replace")
+    fields = offset = None
     for line in text.splitlines():
-        if line.startswith("#Fields:"):
-            return "w3c:" + line.removeprefix("#Fields:").strip()
-    return "w3c"
+        if line.startswith("#Fields:") and fields is None:
+            fields = line.removeprefix("#Fields:").strip()
+        if line.startswith(OFFSET_DIRECTIVE) and offset is None:
+            offset = line.removeprefix(OFFSET_DIRECTIVE).strip()
+    return w3c_name(fields, offset)
 
 
 def check_format(sample: bytes, name: str) -> Detection:

@@ -6,7 +6,8 @@ Registered names:
   ``haproxy`` (syslog-wrapped HTTP log, Tt timer), ``uwsgi``, ``caddy`` (JSON), ``w3c``.
 Names carrying a spec:
   ``apache:<LogFormat>``, ``nginx:<log_format>``, ``json:<field map JSON>``,
-  ``w3c:<#Fields line>``, ``trace_csv:<time kind>:<header>``, ``trace_jsonl:<time kind>``.
+  ``w3c:<#Fields line>[ #GMT-Offset: <+-hhmm>]``, ``trace_csv:<time kind>:<header>``,
+  ``trace_jsonl:<time kind>``.
 Any of them behind a syslog header: ``syslog+<name>`` (see syslog.py).
 """
 
@@ -25,7 +26,7 @@ from .syslog import SyslogParser
 from .tabulate import LineParser, TemplateParser
 from .template import LATENCY_UNITS, Field, Parts, join
 from .traces import trace_from_name
-from .w3c import W3CParser
+from .w3c import W3CParser, parse_spec
 
 F = Field
 COMMON: Parts = (F("client"), b" ", F("skip"), b" ", F("skip"), b" [", F("time"), b'] "')
@@ -43,6 +44,11 @@ UWSGI += (b"} [", UWSGI_TIME, b"] ", F("method"), b" ", F("url"), b" => generate
 UWSGI += (F("bytes"), b" bytes in ", F("latency", "ms"), b" ", F("latency_unit_word"), b" (")
 UWSGI += (F("skip"), b" ", F("status"), b")", F("rest"))
 NAIVE_NOTE = "times carry no zone: read as UTC"
+# HAProxy's own event lines (start, stop, server state): no request, skipped
+HAPROXY_MESSAGES = (
+    r"\]: (?:Proxy \S+ (?:started|stopped)|(?:Stopping|Pausing|Resuming) (?:proxy|frontend|"
+    r"backend) |Server \S+ is (?:UP|DOWN|going DOWN)|[Bb]ackend \S+ has no server available)"
+)
 
 
 def clf_family() -> dict[str, TemplateParser]:
@@ -62,7 +68,9 @@ def clf_family() -> dict[str, TemplateParser]:
 @cache
 def registry() -> dict[str, LineParser]:
     out: dict[str, LineParser] = dict(clf_family())
-    out["haproxy"] = TemplateParser("haproxy", HAPROXY, notes=("HAProxy: Tt ms", NAIVE_NOTE))
+    out["haproxy"] = TemplateParser(
+        "haproxy", HAPROXY, notes=("HAProxy: Tt ms", NAIVE_NOTE), messages=HAPROXY_MESSAGES
+    )
     out["uwsgi"] = TemplateParser("uwsgi", UWSGI, notes=("uWSGI: msecs/micros", NAIVE_NOTE))
     out["caddy"] = caddy()
     out["w3c"] = W3CParser()
@@ -81,7 +89,8 @@ def get_parser(name: str) -> LineParser:
     if kind == "json" and spec:
         return json_from_spec(spec)
     if kind == "w3c" and spec:
-        return W3CParser(name, default_fields=spec)
+        fields, offset_min = parse_spec(spec)
+        return W3CParser(name, default_fields=fields, default_offset_min=offset_min)
     if kind in ("trace_csv", "trace_jsonl") and (trace := trace_from_name(name)):
         return trace
     if name.startswith(SYSLOG_PREFIX):

@@ -1,8 +1,10 @@
 """JSON-lines access logs: a field map (column -> JSONPath) applied with polars.
 
-Anything before the first `{` on a line (e.g. a docker-compose `caddy  | ` prefix) is
-ignored. A line is a request when its time and status fields are present; other lines
-(start-up messages, broken JSON) are rejects.
+Anything before the first `{` on a line (e.g. a docker-compose `caddy  | ` prefix or a
+syslog header) is ignored. A line is a request when its time and status fields are
+present. A parser with a `message_only` rule skips the server's own log messages (Caddy:
+an entry with a `msg` and no `request`, e.g. "server running"): they are not requests and
+not failures. Other lines (broken JSON, an entry with a request but no status) are rejects.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ class JsonLinesParser:
     latency_unit: str | None = "s"
     time_is_completion: bool = False
     notes: tuple[str, ...] = field(default=())
+    message_only: tuple[str, str] | None = None  # (present, absent) JSONPaths: a message
 
     def fields_count(self) -> int:
         return len(self.fields)
@@ -62,7 +65,12 @@ class JsonLinesParser:
         bad = frame.select(pl.any_horizontal(missing) if missing else pl.lit(False)).to_series()
         err = bad.to_numpy().astype(np.int8)
         reason = _reasons(raw, frame)
-        return finish(lines, frame, err, reason, len(self.fields))
+        skip = None
+        if self.message_only is not None:
+            present, absent = (body.str.json_path_match(p) for p in self.message_only)
+            skip = (present.is_not_null() & absent.is_null()).to_numpy()
+            err = np.where(skip, 1, err).astype(np.int8)
+        return finish(lines, frame, err, reason, len(self.fields), skip)
 
     def _columns(self, raw: pl.DataFrame) -> list[pl.Expr]:
         out = []
@@ -105,7 +113,8 @@ def _reasons(raw: pl.DataFrame, frame: pl.DataFrame) -> Any:
 
 def caddy() -> JsonLinesParser:
     note = "Caddy JSON access log: duration in seconds, ts = completion time"
-    return JsonLinesParser("caddy", CADDY_FIELDS, "epoch_s", "s", True, (note,))
+    messages = ("$.msg", "$.request")  # Caddy's own messages: start-up, shutdown, TLS
+    return JsonLinesParser("caddy", CADDY_FIELDS, "epoch_s", "s", True, (note,), messages)
 
 
 def from_spec(spec: str) -> JsonLinesParser:

@@ -19,7 +19,8 @@ def as_buffer(data: bytes | bytearray | np.ndarray) -> np.ndarray:
 def parse_chunk(
     chunk: Chunk | bytes, fmt: str | Detection, first_line_number: int = 1
 ) -> ParsedChunk:
-    """Parse whole lines; bad lines never raise, they become counted rejects.
+    """Parse whole lines; bad lines never raise, they become counted rejects. Lines the
+    parser marks as structure (blank, directives, headers) are counted as skipped.
 
     Line numbers are 1-based from `chunk.first_line_number` (or `first_line_number`).
     """
@@ -31,7 +32,11 @@ def parse_chunk(
     buf = as_buffer(data)
     scan = parser.scan(buf)
     starts, ends = scan.starts, scan.ends
-    bad = np.flatnonzero(scan.err != 0)
+    failed = scan.err != 0
+    skipped = failed & scan.structural if scan.structural is not None else None
+    if skipped is not None:
+        failed &= ~skipped
+    bad = np.flatnonzero(failed)
     rejects = tuple(
         Reject(
             line_number=first_line_number + int(i),
@@ -40,4 +45,5 @@ def parse_chunk(
         )
         for i in bad[:REJECTS_KEPT]
     )
-    return ParsedChunk(scan.table, rejects, int(starts.size), int(bad.size))
+    skip_count = int(np.count_nonzero(skipped)) if skipped is not None else 0
+    return ParsedChunk(scan.table, rejects, int(starts.size), int(bad.size), skip_count)

@@ -71,14 +71,18 @@ class Reject:
 @dataclass(frozen=True)
 class ParsedChunk:
     """One chunk's requests; `rejects` keeps the first 20, `reject_count` counts all.
+    `skip_count` counts the lines that are the format's structure, not requests (blank
+    lines, W3C directives, a CSV/TSV header, a JSON log's non-access entries): neither
+    parsed nor rejected.
 
-    Invariant: ``table.height + reject_count == line_count``.
+    Invariant: ``table.height + reject_count + skip_count == line_count``.
     """
 
     table: pl.DataFrame
     rejects: tuple[Reject, ...]
     line_count: int
     reject_count: int
+    skip_count: int = 0
 
 
 @dataclass(frozen=True)

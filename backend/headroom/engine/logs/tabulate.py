@@ -14,7 +14,7 @@ from . import scanner as sc
 from .clf import clf_shape
 from .records import REQUEST_SCHEMA
 from .template import PER_S, SCALE_S, STRING_ROLES, Parts, Program, compile_template
-from .views import view_columns, views_to_series
+from .views import line_strings, view_columns, views_to_series
 
 DASH_NULL = {"client": False, "method": False, "path": False, "query": False}
 
@@ -57,6 +57,8 @@ class TemplateParser:
     time_is_completion: bool = False
     notes: tuple[str, ...] = ()
     clf: bool = False  # a Common/Combined family template: try clf.py's fast path first
+    messages: str | None = None  # regex: a line that fails and matches is the server's own
+    # message (e.g. HAProxy's "Proxy web started."): skipped, not rejected
     program: Program = field(init=False, repr=False, compare=False)
     fast: np.ndarray = field(init=False, repr=False, compare=False)
     strings: list[tuple[str, int, int, bool]] = field(init=False, repr=False, compare=False)
@@ -88,7 +90,7 @@ class TemplateParser:
         done = np.where(err == 0, 1.0, step / max(p.n_steps, 1))
         progress = float(done.mean()) if done.size else 0.0
         k = p.slot("latency", "latency_sum", "timers")
-        blank = err == sc.E_EMPTY
+        blank = (err == sc.E_EMPTY) | self._messages(buf, starts, ends, err)
         if k < 0:
             return Scan(table, starts, ends, err, reason, progress, structural=blank)
         flags = flag[k, ok]
@@ -96,6 +98,18 @@ class TemplateParser:
         point = (flags & sc.POINT) != 0
         raw = fval[k, ok][valid]
         return Scan(table, starts, ends, err, reason, progress, raw, point[valid], blank)
+
+    def _messages(
+        self, buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, err: np.ndarray
+    ) -> np.ndarray:
+        """Which lines are the server's own messages (only failing lines are looked at)."""
+        out = np.zeros(err.size, np.bool_)
+        failed = np.flatnonzero((err != 0) & (err != sc.E_EMPTY))
+        if self.messages is None or failed.size == 0:
+            return out
+        text = line_strings(buf, starts[failed], ends[failed], "line")
+        out[failed] = text.str.contains(self.messages).fill_null(False).to_numpy()
+        return out
 
 
 def null_series(name: str, dtype: pl.DataType, n: int) -> pl.Series:

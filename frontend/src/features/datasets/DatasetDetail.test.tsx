@@ -37,7 +37,7 @@ describe("DatasetDetail", () => {
     expect(screen.getByTestId("chart-requests")).toBeInTheDocument();
     expect(screen.getByTestId("chart-status")).toBeInTheDocument();
     const rejects = screen.getByTestId("rejects");
-    expect(rejects).toHaveTextContent("2 of 10,002 lines");
+    expect(rejects).toHaveTextContent("2 of 10,002 request lines");
     expect(within(rejects).getByText("garbage line")).toBeInTheDocument();
     expect(screen.queryByTestId("no-latency")).not.toBeInTheDocument();
   });

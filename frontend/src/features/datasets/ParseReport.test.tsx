@@ -4,10 +4,10 @@ import { makeDataset, makeSummary } from "../../test/fixtures";
 import { jsonResponse, renderWithApp } from "../../test/render";
 import { ParseReport } from "./ParseReport";
 
-function stubSummary() {
+function stubSummary(overrides: Parameters<typeof makeSummary>[0] = {}) {
   vi.stubGlobal(
     "fetch",
-    vi.fn(() => Promise.resolve(jsonResponse(200, makeSummary({ notes: ["arrival = completion - duration"] })))),
+    vi.fn(() => Promise.resolve(jsonResponse(200, makeSummary({ notes: ["arrival = completion - duration"], ...overrides })))),
   );
 }
 
@@ -28,5 +28,24 @@ describe("ParseReport", () => {
     const card = await screen.findByTestId("parse-format");
     expect(card).toHaveTextContent("Format given at upload");
     expect(card).toHaveTextContent("named at upload, not detected");
+  });
+
+  it("shows header lines as skipped, apart from rejects and outside the parsed share", async () => {
+    // the IIS sample: 254 lines, 44 of them #Software/#Version/#Date/#Fields directives
+    stubSummary({ format: "w3c", request_count: 210, rejected_count: 0, skipped_count: 44, rejects: [] });
+    renderWithApp(<ParseReport dataset={makeDataset({ status: "ready" })} />);
+    expect(await screen.findByTestId("parse-skipped")).toHaveTextContent("44");
+    expect(screen.getByTestId("parse-lines")).toHaveTextContent("254");
+    expect(screen.getByTestId("parse-parsed")).toHaveTextContent("210");
+    expect(screen.getByTestId("parse-parsed")).toHaveTextContent("100% of the request lines");
+    expect(screen.getByTestId("parse-rejected")).toHaveTextContent("0");
+    expect(screen.getByTestId("rejects")).toHaveTextContent("Every line was parsed.");
+  });
+
+  it("counts the rejected share over request lines only", async () => {
+    stubSummary({ request_count: 300, rejected_count: 100, skipped_count: 600 });
+    renderWithApp(<ParseReport dataset={makeDataset({ status: "ready" })} />);
+    expect(await screen.findByTestId("parse-parsed")).toHaveTextContent("75% of the request lines");
+    expect(screen.getByTestId("rejects")).toHaveTextContent("100 of 400 request lines (25%)");
   });
 });

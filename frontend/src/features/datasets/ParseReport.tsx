@@ -11,7 +11,9 @@ import { useSummary } from "./queries";
 import { RejectsCard } from "./RejectsCard";
 
 function Report({ summary: s, given }: { summary: TrafficSummary; given: boolean }) {
-  const lines = s.request_count + s.rejected_count;
+  const skipped = s.skipped_count;
+  const lines = s.request_count + s.rejected_count + skipped;
+  const requestLines = s.request_count + s.rejected_count; // skipped lines hold no request
   return (
     <div className={styles.stack} data-testid="parse-report">
       <Card title={given ? "Format given at upload" : "Format detected"} testId="parse-format">
@@ -35,8 +37,13 @@ function Report({ summary: s, given }: { summary: TrafficSummary; given: boolean
         )}
       </Card>
       <div className={charStyles.grid}>
-        <StatCard label="Lines read" value={formatCount(lines)} hint="requests and rejected lines" />
-        <StatCard label="Lines parsed" value={formatCount(s.request_count)} hint={formatPercent(lines > 0 ? s.request_count / lines : 0, 2)} testId="parse-parsed" />
+        <StatCard label="Lines read" value={formatCount(lines)} hint="parsed, rejected and skipped lines" testId="parse-lines" />
+        <StatCard
+          label="Lines parsed"
+          value={formatCount(s.request_count)}
+          hint={`${formatPercent(requestLines > 0 ? s.request_count / requestLines : 0, 2)} of the request lines`}
+          testId="parse-parsed"
+        />
         <StatCard
           label="Lines rejected"
           value={formatCount(s.rejected_count)}
@@ -44,11 +51,17 @@ function Report({ summary: s, given }: { summary: TrafficSummary; given: boolean
           tone={s.rejected_count > 0 ? "warning" : "neutral"}
           testId="parse-rejected"
         />
+        <StatCard
+          label="Lines skipped"
+          value={formatCount(skipped)}
+          hint={skipped === 0 ? "none" : "headers, directives, blank lines: not requests"}
+          testId="parse-skipped"
+        />
       </div>
-      <Card title="Parsed and rejected lines">
+      <Card title="Parsed and rejected lines" subtitle="Of the lines that hold a request; skipped lines are not counted.">
         <ShareBar
           label="Lines"
-          shares={{ parsed: s.request_count / Math.max(lines, 1), rejected: s.rejected_count / Math.max(lines, 1) }}
+          shares={{ parsed: s.request_count / Math.max(requestLines, 1), rejected: s.rejected_count / Math.max(requestLines, 1) }}
           colors={{ parsed: "status-2xx", rejected: "status-5xx" }}
         />
       </Card>
@@ -57,7 +70,9 @@ function Report({ summary: s, given }: { summary: TrafficSummary; given: boolean
   );
 }
 
-/** The format (detected, or named at upload) and its confidence, lines parsed and rejected, the rejected lines with reasons. */
+/** The format (detected, or named at upload) and its confidence, lines parsed, rejected and
+ * skipped (headers, directives, blank lines: apart from rejects, and outside the parsed share),
+ * the rejected lines with reasons. */
 export function ParseReport({ dataset }: { dataset: Dataset }) {
   const summary = useSummary(dataset.id, true);
   if (summary.isPending) return <Loading label="Loading the parse report…" />;

@@ -11,12 +11,12 @@ const COLUMNS: Column<Reject>[] = [
 ];
 
 export function RejectsCard({ summary }: { summary: TrafficSummary }) {
-  const total = summary.request_count + summary.rejected_count;
+  const total = summary.request_count + summary.rejected_count; // skipped lines are no requests
   const share = total > 0 ? summary.rejected_count / total : 0;
   const subtitle =
     summary.rejected_count === 0
       ? "Every line was parsed."
-      : `${formatCount(summary.rejected_count)} of ${formatCount(total)} lines (${formatPercent(share, 2)}) could not be parsed and were left out.`;
+      : `${formatCount(summary.rejected_count)} of ${formatCount(total)} request lines (${formatPercent(share, 2)}) could not be parsed and were left out.`;
   return (
     <Card title="Rejected lines" subtitle={subtitle} flush testId="rejects">
       {summary.rejects.length > 0 ? (
