@@ -42,6 +42,9 @@ class Settings(BaseSettings):
     rate_limit_redis_url: str = ""  # shared counters across API processes; default in-memory
     max_json_bytes: int = 4 * 1024**2  # JSON request bodies (uploads have their own limits)
     idempotency_ttl_s: int = 24 * 3600
+    # the events a simulation may need (estimated before it runs); the reference full-day
+    # scenario needs about 3e7
+    max_sim_events: float = Field(default=2e8, gt=0)
 
     def resolved_database_url(self) -> str:
         return self.database_url or f"sqlite:///{(self.data_dir / 'headroom.db').resolve()}"
