@@ -186,3 +186,23 @@ def test_lognormal_values_at_any_magnitude_are_fitted(
     report = fit_distribution(x, body_tail=True)
     assert_finite(report)
     assert report.fitted or report.reason
+
+
+def test_one_failing_fit_leaves_the_others(monkeypatch: pytest.MonkeyPatch) -> None:
+    from headroom.engine.workload import characterization
+
+    real = characterization.fit_distribution
+
+    def failing(x: np.ndarray, **kwargs: Any) -> FitReport:
+        if kwargs.get("body_tail"):
+            raise OverflowError(34, "Numerical result out of range")
+        return real(x, **kwargs)
+
+    monkeypatch.setattr(characterization, "fit_distribution", failing)
+    rng = np.random.default_rng(0)
+    values = {"html_bytes": uniform_sizes(200), "think_time_s": rng.exponential(5.0, 500)}
+    fits = characterization.fit_samples(values, rng)
+    assert not fits["html_bytes"].fitted
+    assert (fits["html_bytes"].reason or "").startswith("the fit failed on these values")
+    assert fits["html_bytes"].sim_spec()["dist"] == "empirical"
+    assert fits["think_time_s"].fitted and fits["think_time_s"].reason is None
