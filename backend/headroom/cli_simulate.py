@@ -32,6 +32,7 @@ def simulate_command(
     duration_s: float | None,
 ) -> None:
     """Run a scenario (YAML or JSON), or a workload model's, through the simulator."""
+    from headroom.core.settings import get_settings
     from headroom.engine.sim import ScenarioError, Simulation, load_scenario, scenario_json_schema
     from headroom.simulations.documents import summary
 
@@ -41,7 +42,7 @@ def simulate_command(
     source = _source(scenario, model, duration_s)
     try:
         loaded = load_scenario(_model_scenario(model, duration_s) if model else _read(source))
-        result = Simulation(loaded).run(seed)
+        result = Simulation(loaded, max_events=get_settings().max_sim_events).run(seed)
     except (ScenarioError, KeyError) as error:
         raise InputError(f"{source}: {error}") from error
     document = summary(result)

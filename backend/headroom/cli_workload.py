@@ -209,7 +209,8 @@ def characterize_text(doc: dict[str, Any]) -> str:
         mix = ", ".join(f"{c} {s:.1%}" for c, s in shares.items())
         lines.append(f"{kind} classes: {mix}")
     for name, fit in doc["fits"].items():
-        lines.append(f"fit {name}: {fit.get('dist') or '-'}")
+        why = f"not fitted: {fit.get('reason') or '-'}"
+        lines.append(f"fit {name}: {fit.get('dist') or why}")
     return "\n".join(lines)
 
 

@@ -46,6 +46,9 @@ class Settings(BaseSettings):
     rate_limit_redis_url: str = ""  # shared counters across API processes; default in-memory
     max_json_bytes: int = 4 * 1024**2  # JSON request bodies (uploads have their own limits)
     idempotency_ttl_s: int = 24 * 3600
+    # the events a simulation may need (estimated before it runs); the reference full-day
+    # scenario needs about 3e7
+    max_sim_events: float = Field(default=2e8, gt=0)
 
     # holding up under load and abuse (issue 15)
     db_pool_size: int = 5  # PostgreSQL connections each API or worker process keeps open

@@ -92,14 +92,15 @@ def run_single(context: JobContext, plan: Plan) -> None:
 def simulation_of(settings: Settings, plan: Plan, document: dict[str, Any]) -> Simulation:
     """The engine's runner for ``document``, with the datasets it refers to read from the
     workspace's request tables (ScenarioError naming the field if one is gone)."""
+    limit = settings.max_sim_events
     if next(references.find(document), None) is None:
-        return Simulation(document)
+        return Simulation(document, max_events=limit)
     if plan.workspace_id is None:
         raise ScenarioError("workload: dataset references need the simulation's workspace")
     store = open_store(settings.resolved_storage_url())
     with session_scope(settings.resolved_database_url()) as session:
         resolved, arrays = references.resolve(session, store, plan.workspace_id, document)
-    return Simulation(resolved, datasets=arrays)
+    return Simulation(resolved, datasets=arrays, max_events=limit)
 
 
 def _reporting(settings: Settings, job_id: int, reporter: ProgressReporter) -> Any:

@@ -6,8 +6,10 @@ from sqlalchemy.orm import Session
 
 from headroom.auth.principal import Principal
 from headroom.core.errors import HeadroomError, InvalidInput, NotFound, NotReady
+from headroom.core.settings import get_settings
 from headroom.datasets import service as dataset_service
 from headroom.datasets.models import DatasetStatus
+from headroom.engine.sim.budget import check_budget
 from headroom.engine.sim.presets import from_workload_model, reference, replay
 from headroom.engine.sim.scenario import ScenarioError, load_scenario
 from headroom.engine.workload.model import ModelError
@@ -26,7 +28,8 @@ class NameTaken(HeadroomError):
 def check(document: dict[str, Any], prefix: str = "scenario") -> None:
     """422 whose field is ``<prefix>.<path>`` (the engine's path) on a bad document."""
     try:
-        load_scenario(references.normalised(document))
+        loaded = load_scenario(references.normalised(document))
+        check_budget(loaded, get_settings().max_sim_events)
     except ScenarioError as error:
         path = str(error).split(":", 1)[0]
         field = prefix if path == "(document)" else f"{prefix}.{path}"

@@ -3,11 +3,14 @@ API process can validate and store them without loading numpy, polars or numba."
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Literal
 
 Stance = Literal["strict", "balanced", "loose"]
 STANCES: tuple[Stance, ...] = ("strict", "balanced", "loose")
+MIN_INTERVAL_MS = 0.1
+MAX_INTERVAL_MS = 60_000.0
 
 
 @dataclass(frozen=True)
@@ -47,7 +50,12 @@ class SctParams:
     alpha: float = 0.05  # level of the slope tests
 
     def validate(self) -> None:
-        if not self.interval_ms > 0:
-            raise ValueError(f"interval_ms must be > 0, got {self.interval_ms}")
-        if self.window_s is not None and not self.window_s > 0:
+        # below 0.1 ms the intervals outnumber any trace's requests (1e-7 ms: 1e12 per
+        # 100 s, allocated before the first is counted)
+        if not MIN_INTERVAL_MS <= self.interval_ms <= MAX_INTERVAL_MS:
+            raise ValueError(
+                f"interval_ms must be between {MIN_INTERVAL_MS:g} and {MAX_INTERVAL_MS:g}, "
+                f"got {self.interval_ms:g}"
+            )
+        if self.window_s is not None and not 0 < self.window_s < math.inf:
             raise ValueError(f"window_s must be > 0, got {self.window_s}")

@@ -92,6 +92,8 @@ def partition_report(
     n_servers: int, top_fraction: float, maxconn_sla: float, maxconn: float
 ) -> PartitionReport:
     """K for the given mix and the K-vs-top-fraction curve from 0 to 1 in steps of 0.05."""
+    _finite(servers=n_servers, top_fraction=top_fraction, maxconn_sla=maxconn_sla)
+    _finite(maxconn=maxconn)
     steps = round(1.0 / CURVE_STEP)
     curve = []
     for i in range(steps + 1):
@@ -105,6 +107,13 @@ def partition_report(
         curve=tuple(curve),
         max_top_fraction=max_top_fraction(n_servers, maxconn_sla, maxconn),
     )
+
+
+def _finite(**values: float) -> None:
+    """ValueError naming the first non-finite value (inf limits gave NaN in K's formula)."""
+    for name, value in values.items():
+        if not math.isfinite(value):
+            raise ValueError(f"{name} must be a finite number, got {value}")
 
 
 def switch_adm_thresholds(

@@ -22,7 +22,7 @@ Fraction = Annotated[float, Field(ge=0, le=1)]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class ConstantDist(_Strict):

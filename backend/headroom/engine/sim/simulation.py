@@ -22,6 +22,7 @@ from headroom.engine.admission import partitions as partition_stage
 from headroom.engine.sim import fcfs
 from headroom.engine.sim import state as st
 from headroom.engine.sim.autoscaling import Observation, ScalingPolicy, build_policy
+from headroom.engine.sim.budget import DEFAULT_MAX_EVENTS, check_budget
 from headroom.engine.sim.core import run_until
 from headroom.engine.sim.feed import Feeder
 from headroom.engine.sim.results import (
@@ -102,11 +103,13 @@ class Simulation:
         datasets: Mapping[str, np.ndarray] | None = None,
         trace: bool = False,
         fast_paths: bool = True,
+        max_events: float = DEFAULT_MAX_EVENTS,
     ) -> None:
         self.scenario = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
         if (stage := self.scenario.admission.policy) not in _BUILT_STAGES:
             raise ScenarioError(f"admission.policy: {stage!r} is not built yet")
         self.datasets = datasets or {}
+        self.estimate = check_budget(self.scenario, max_events, self.datasets)
         self.trace = trace
         self.fast_paths = fast_paths
 

@@ -31,7 +31,7 @@ from headroom.engine.logs.recorded import FieldsRecorded, fields_recorded
 
 from .arrivals import ArrivalStats, arrival_series, arrival_stats
 from .classify import Rules, apply_rules
-from .fitting import FitReport, fit_distribution
+from .fitting import FitReport, fit_distribution, not_fitted
 from .histogram import Histogram, histogram
 from .latency import latency_percentiles
 from .model import ClassModel, WorkloadModel
@@ -235,11 +235,16 @@ def fit_all(
 
 
 def fit_samples(values: Mapping[str, np.ndarray], rng: np.random.Generator) -> dict[str, FitReport]:
-    """The fit of each quantity's observed values (sizes with a lognormal body/Pareto tail)."""
-    return {
-        name: fit_distribution(x, body_tail=name in SIZE_FITS, rng=rng)
-        for name, x in values.items()
-    }
+    """The fit of each quantity's observed values (sizes with a lognormal body/Pareto tail);
+    each on its own, so one that cannot be made leaves the others and the model intact."""
+    return {name: _fit_one(name, x, rng) for name, x in values.items()}
+
+
+def _fit_one(name: str, x: np.ndarray, rng: np.random.Generator) -> FitReport:
+    try:
+        return fit_distribution(x, body_tail=name in SIZE_FITS, rng=rng)
+    except (ValueError, ArithmeticError, RuntimeError, np.linalg.LinAlgError) as exc:
+        return not_fitted(x, f"the fit failed on these values ({exc})")
 
 
 def build_model(

@@ -8,6 +8,13 @@ is the sample minimum (min/scale ~ Pareto(n alpha), an exact interval). Bootstra
 intervals with an explicit Generator: :func:`bootstrap_ci`. Zeros (e.g. gaps at a log's
 1 s resolution) are split off as ``zero_fraction`` and the positive values are fitted.
 
+Every family is fitted to the values divided by their median (maximum likelihood is
+scale-equivariant), so sums and powers stay finite at any magnitude; its parameters are
+then rescaled. Each family is fitted on its own: one that fails or gives a non-finite
+parameter is left out with its reason in ``not_fitted``. A quantity that cannot be fitted
+at all (too few values, too few distinct values, all within 2% of each other) gets an
+empirical or constant form for the simulator and its ``reason`` in words.
+
 Parameters, by family (the simulator's names where it has the family):
 lognormal ``mu, sigma`` (of the underlying normal); pareto ``alpha, scale`` (P(X > x) =
 (scale/x)^alpha); exponential ``mean``; weibull ``shape, scale``; gamma ``shape, scale``;
@@ -31,6 +38,16 @@ F64 = NDArray[np.float64]
 FAMILIES = ("lognormal", "pareto", "exponential", "weibull", "gamma", "inverse_gaussian")
 SIM_FAMILIES = ("lognormal", "pareto", "exponential")  # the simulator's parametric dists
 MIN_FIT_N = 20
+MIN_DISTINCT = 3
+MIN_SPREAD = 0.02  # max / min - 1 below this: no shape to fit
+# per family, the parameters in the values' unit (multiplied by the scale of the values)
+SCALE_PARAMS = {
+    "pareto": ("scale",),
+    "exponential": ("mean",),
+    "weibull": ("scale",),
+    "gamma": ("scale",),
+    "inverse_gaussian": ("mean", "shape"),
+}
 MAX_FIT_N = 50_000
 Z95 = 1.959963984540054
 
@@ -140,10 +157,10 @@ def _free(dist: str, params: dict[str, float]) -> list[str]:
     return [k for k in params if not (dist == "pareto" and k == "scale")]
 
 
-def _hessian(f: Callable[[F64], float], theta: F64) -> F64:
-    """Central-difference Hessian with relative steps."""
+def _hessian(f: Callable[[F64], float], theta: F64, floor: F64 | None = None) -> F64:
+    """Central-difference Hessian with relative steps (at least 1e-4 * floor)."""
     k = len(theta)
-    h = 1e-4 * np.maximum(np.abs(theta), 1e-3)
+    h = 1e-4 * np.maximum(np.abs(theta), 1e-3 if floor is None else floor)
     out = np.empty((k, k))
     for i in range(k):
         for j in range(i, k):
@@ -163,8 +180,10 @@ def standard_errors(dist: str, params: dict[str, float], x: F64) -> dict[str, fl
     def ll(t: F64) -> float:
         return loglik(dist, {**params, **dict(zip(names, t.tolist(), strict=True))}, x)
 
+    # a location near 0 (mu of values scaled to their median) has the step of its spread
+    floor = np.array([params.get("sigma", 1e-3) if k == "mu" else 1e-3 for k in names])
     try:
-        cov = np.linalg.inv(-_hessian(ll, theta))
+        cov = np.linalg.inv(-_hessian(ll, theta, floor))
         se = {k: math.sqrt(cov[i, i]) if cov[i, i] > 0 else math.nan for i, k in enumerate(names)}
     except np.linalg.LinAlgError:
         se = dict.fromkeys(names, math.nan)
@@ -190,22 +209,50 @@ def ks_distance(cdf: Callable[[F64], F64], x: F64) -> float:
     return float(max(np.max(i / n - f), np.max(f - (i - 1) / n)))
 
 
+class FitError(ValueError):
+    """A family that cannot be fitted to these values (the message says why)."""
+
+
 def fit_family(dist: str, x: ArrayLike) -> Fit:
-    """The MLE of one family on positive values, with its AIC, KS distance and CIs."""
+    """The MLE of one family on positive values, with its AIC, KS distance and CIs;
+    computed on the values divided by their median, then rescaled."""
     arr = np.asarray(x, dtype=np.float64)
-    params = _MLE[dist](arr)
-    ll = loglik(dist, params, arr)
-    se = standard_errors(dist, params, arr)
+    n = len(arr)
+    ref = float(np.median(arr))
+    with np.errstate(all="ignore"):
+        y = arr / ref
+        if not np.all(np.isfinite(y) & (y > 0)):
+            raise FitError("the values span more than the floating-point range")
+        params = _MLE[dist](y)
+        if not all(math.isfinite(v) for v in params.values()):
+            raise FitError(f"the maximum-likelihood {dist} parameters are not finite")
+        ll = loglik(dist, params, y) - n * math.log(ref)
+        se = standard_errors(dist, params, y)
+        ks = ks_distance(frozen(dist, params).cdf, y)
+    params, se = _rescaled(dist, params, ref), _rescaled(dist, se, ref, se=True)
+    if not all(math.isfinite(v) for v in (*params.values(), ll, ks)):
+        raise FitError(f"the {dist} fit overflows at these values' magnitude")
     return Fit(
         dist=dist,
         params=params,
         se=se,
-        ci95=_ci95(dist, params, se, len(arr)),
+        ci95=_ci95(dist, params, se, n),
         loglik=ll,
         aic=2 * len(params) - 2 * ll,
-        ks=ks_distance(frozen(dist, params).cdf, arr),
-        n=len(arr),
+        ks=ks,
+        n=n,
     )
+
+
+def _rescaled(
+    dist: str, values: dict[str, float], ref: float, se: bool = False
+) -> dict[str, float]:
+    """Parameters (or their standard errors) of values scaled by 1/ref, in the values'
+    unit: scale parameters times ref, the lognormal mu plus log(ref) (its se unchanged)."""
+    out = {k: v * ref if k in SCALE_PARAMS.get(dist, ()) else v for k, v in values.items()}
+    if "mu" in out and not se:
+        out["mu"] += math.log(ref)
+    return out
 
 
 def bootstrap_ci(
@@ -240,6 +287,12 @@ class FitReport:
     body_tail: BodyTailFit | None = None
     fallback: dict[str, Any] | None = field(default=None)
     sample: tuple[float, ...] = field(default=(), repr=False)
+    reason: str | None = None  # why no family was fitted, in words
+    not_fitted: dict[str, str] = field(default_factory=dict)  # family -> why it was left out
+
+    @property
+    def fitted(self) -> bool:
+        return bool(self.candidates)
 
     @property
     def best(self) -> Fit | None:
@@ -253,7 +306,7 @@ class FitReport:
         usable: list[tuple[float, dict[str, Any]]] = [
             (f.aic, f.spec()) for f in self.candidates if simulable(f)
         ]
-        if self.body_tail is not None:
+        if self.body_tail is not None and self.body_tail.simulable:
             usable.append((self.body_tail.aic, self.body_tail.spec()))
         fallback = {"dist": "empirical", "values": list(self.sample)}
         spec = min(usable, key=lambda t: t[0])[1] if usable else fallback
@@ -281,6 +334,8 @@ class FitReport:
             "candidates": [f.to_dict() for f in self.candidates],
             "body_tail": self.body_tail.to_dict() if self.body_tail else None,
             "sim": self.sim_spec(),
+            "reason": self.reason,
+            "not_fitted": dict(self.not_fitted),
         }
 
 
@@ -293,19 +348,75 @@ def fit_distribution(
 ) -> FitReport:
     """Fit every family to the positive, finite values (a uniform subsample of ``max_n``
     drawn with ``rng`` when there are more); ``body_tail`` adds the lognormal-Pareto
-    splice. Too few distinct values give an empirical (or constant) fallback."""
+    splice. Values that cannot be fitted give an empirical (or constant) fallback and the
+    reason; a family that fails is left out (``not_fitted``) and the others are kept."""
     arr = np.asarray(values, dtype=np.float64)
     arr = arr[np.isfinite(arr) & (arr >= 0)]
     n = len(arr)
     pos = arr[arr > 0]
     zero = 1 - len(pos) / n if n else 0.0
-    if len(pos) < MIN_FIT_N or np.unique(pos).size < 3:
-        return FitReport(n, zero, (), None, _fallback(arr))
+    reason = unfittable(pos, n)
+    if reason is not None:
+        return FitReport(n, zero, (), None, _fallback(arr), reason=reason)
     if len(pos) > max_n:
         pos = (rng or np.random.default_rng(0)).choice(pos, size=max_n, replace=False)
-    fits = tuple(fit_family(d, pos) for d in FAMILIES)
-    tail = fit_body_tail(pos) if body_tail else None
-    return FitReport(n, zero, fits, tail, sample=tuple(float(v) for v in pos[:1000]))
+    fits: list[Fit] = []
+    failed: dict[str, str] = {}
+    for dist in FAMILIES:
+        try:
+            fits.append(fit_family(dist, pos))
+        except (ValueError, ArithmeticError, RuntimeError, np.linalg.LinAlgError) as exc:
+            failed[dist] = str(exc) if isinstance(exc, FitError) else _why(dist, exc)
+    tail = _body_tail(pos, failed) if body_tail else None
+    sample = tuple(float(v) for v in pos[:1000])
+    if not fits:
+        why = "no family could be fitted (" + "; ".join(f"{d}: {r}" for d, r in failed.items())
+        return FitReport(n, zero, (), tail, _fallback(arr), sample, why + ")", failed)
+    return FitReport(n, zero, tuple(fits), tail, sample=sample, not_fitted=failed)
+
+
+def not_fitted(values: ArrayLike, reason: str) -> FitReport:
+    """The typed result of a fit that could not be made: the simulator's fallback form."""
+    arr = np.asarray(values, dtype=np.float64)
+    arr = arr[np.isfinite(arr) & (arr >= 0)]
+    zero = float(np.mean(arr == 0)) if len(arr) else 0.0
+    return FitReport(len(arr), zero, (), None, _fallback(arr), reason=reason)
+
+
+def unfittable(pos: F64, n: int) -> str | None:
+    """Why these positive values (of n, zeros included) cannot be fitted, or None."""
+    if len(pos) == 0:
+        return "no values" if n == 0 else f"all {n:,} values are zero"
+    if len(pos) < MIN_FIT_N:
+        return f"only {_count(len(pos))} (a fit needs at least {MIN_FIT_N})"
+    distinct = np.unique(pos)
+    if distinct.size == 1:
+        return f"{len(pos):,} values, all equal to {float(distinct[0]):g}"
+    if distinct.size < MIN_DISTINCT:
+        return f"{len(pos):,} values but only {distinct.size} distinct ones"
+    lo, hi = float(distinct[0]), float(distinct[-1])
+    if hi / lo - 1 < MIN_SPREAD:
+        return f"{len(pos):,} values but all within {MIN_SPREAD:.0%} of each other"
+    return None
+
+
+def _count(k: int) -> str:
+    return "1 positive value" if k == 1 else f"{k:,} positive values"
+
+
+def _why(dist: str, exc: BaseException) -> str:
+    return f"the {dist} maximum-likelihood search failed on these values ({exc})"
+
+
+def _body_tail(pos: F64, failed: dict[str, str]) -> BodyTailFit | None:
+    try:
+        tail = fit_body_tail(pos)
+    except (ValueError, ArithmeticError, RuntimeError) as exc:
+        failed["body_tail"] = _why("body-tail", exc)
+        return None
+    if tail is None:
+        failed["body_tail"] = "no split leaves 10 values on each side with a spread in both"
+    return tail
 
 
 def _fallback(arr: F64) -> dict[str, Any]:

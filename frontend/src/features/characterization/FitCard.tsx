@@ -62,7 +62,7 @@ export function FitCard({ name, fit, hist }: { name: string; fit: FitReport; his
     return (
       <Card title={q.title} testId={`fit-${name}`}>
         <p className={styles.muted}>
-          Not fitted: {fit.n === 0 ? "the log has no values of this quantity" : `only ${formatCount(fit.n)} values`}.
+          Not fitted: {fit.n === 0 ? "the log has no values of this quantity" : (fit.reason ?? `only ${formatCount(fit.n)} values`)}.
         </p>
       </Card>
     );

@@ -121,6 +121,8 @@ export interface FitReport {
   ci95: Record<string, [number, number]>;
   candidates?: Candidate[];
   body_tail?: BodyTail | null;
+  /** Why no family was fitted, in words (null when fitted). */
+  reason?: string | null;
 }
 
 export interface LatencyPercentiles {
