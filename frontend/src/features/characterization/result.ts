@@ -12,6 +12,11 @@ export interface ArrivalStats {
   trough: number;
   mean: number;
   peak_to_mean: number;
+  /** Rates: counts over the seconds the log covers (the partial first and last buckets too). */
+  covered_s?: number;
+  peak_per_s?: number;
+  trough_per_s?: number;
+  mean_per_s?: number;
 }
 
 /** Requests per bucket of `every_s`, total and per request class; LTTB points when downsampled. */
@@ -63,6 +68,10 @@ export interface Display {
   latency: LatencyView | null;
   paths: PathRow[];
   pages_per_session: CountHistogram;
+  /** What the timestamps resolve (s), the resolution the Traffic tab opens at, and a notice in words when they are coarser than a second. */
+  timestamp_granularity_s?: number;
+  default_every_s?: number;
+  timestamp_notice?: string | null;
 }
 
 /** Binned values of one fitted quantity with the chosen fit's pdf at the bin centres. */
