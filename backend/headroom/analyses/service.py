@@ -186,3 +186,23 @@ def to_out(session: Session, analysis: Analysis, with_result: bool = True) -> An
         job=JobOut.model_validate(job) if job else None,
         result=result,
     )
+
+
+def derived_sla(session: Session, dataset_id: int) -> dict[str, float] | None:
+    """The SLA (percentile, threshold_s) the dataset's newest finished capacity analysis
+    derived for all its requests (else for its first class with one); None without one."""
+    rows, _ = repository.page_for_dataset(session, dataset_id, 50, 0)
+    for analysis in rows:
+        if analysis.kind != AnalysisKind.capacity or analysis.job_id is None:
+            continue
+        job = session.get(Job, analysis.job_id)
+        if job is None or job.status != JobStatus.succeeded:
+            continue
+        stored = job_repository.result_for_job(session, job.id)
+        classes = (stored.document or {}).get("classes") or {} if stored else {}
+        ordered = sorted(classes.items(), key=lambda item: item[0] != "all")
+        for _, report in ordered:
+            sla = (report or {}).get("sla")
+            if sla and sla.get("threshold_s"):
+                return {"percentile": float(sla["percentile"]), "threshold_s": sla["threshold_s"]}
+    return None

@@ -117,6 +117,17 @@ class TrafficSummaryOut(BaseModel):
     fields_recorded: FieldsRecordedOut | None = Field(
         default=None, description="Which fields the log records (null: summarised before this)"
     )
+    timestamp_granularity_s: float = Field(
+        0.0,
+        description="what the timestamps resolve (1 s in a common log; 3600 when every "
+        "request of an hour is stamped at the same minute); 0: finer than a millisecond",
+    )
+    timestamp_notice: str | None = Field(
+        None, description="in words, when the timestamps are coarser than a second"
+    )
+    peak_bucket_s: int = Field(
+        60, description="the interval of peak_rate_per_min: a minute, or coarser timestamps'"
+    )
 
 
 class ArrivalWindowOut(BaseModel):

@@ -41,6 +41,7 @@ PEAK_OF_CAPACITY = 1.4
 QUEUE_PEAK_OF_CAPACITY = 1.3
 QUEUE_CAPACITY_PER_S = 100.0
 HOUR_AS_S = 10.0
+HOUR_S = 3600.0
 
 
 @dataclass(frozen=True)
@@ -68,15 +69,22 @@ class ClassMix:
 
 def hourly_rates(model: Mapping[str, Any]) -> tuple[np.ndarray, float]:
     """The model's page arrival rates at each profile step, summed over its classes (each
-    class's profile is a step function: a rate holds until the class's next step)."""
+    class's profile is a step function: a rate holds until the class's next step). A
+    profile finer than an hour is averaged per hour (each step weighted by the seconds of
+    the model it holds), so the presets see hourly rates whatever the model's step."""
     step = float(model.get("profile_step_s", 3600.0))
-    grid = np.arange(max(math.ceil(float(model["duration_s"]) / step), 1)) * step
+    duration = float(model["duration_s"])
+    grid = np.arange(max(math.ceil(duration / step), 1)) * step
     total = np.zeros(grid.size)
     for cls in model["classes"]:
         steps = np.asarray(cls["profile"], dtype=float).reshape(-1, 2)
         at = np.searchsorted(steps[:, 0], grid, side="right") - 1
         total += np.where(at >= 0, steps[np.maximum(at, 0), 1], 0.0)
-    return total, step
+    if step >= HOUR_S or HOUR_S % step:
+        return total, step
+    held = np.clip(np.minimum(grid + step, duration) - grid, 1e-9, None)
+    hour = (grid // HOUR_S).astype(np.int64)
+    return np.bincount(hour, total * held) / np.bincount(hour, held), HOUR_S
 
 
 def _busiest(rates: np.ndarray) -> float:

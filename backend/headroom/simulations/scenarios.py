@@ -4,6 +4,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from headroom.analyses import service as analysis_service
 from headroom.auth.principal import Principal
 from headroom.core.errors import HeadroomError, InvalidInput, NotFound, NotReady
 from headroom.core.settings import get_settings
@@ -125,9 +126,26 @@ def presets() -> list[Preset]:
 
 
 def dataset_preset(session: Session, principal: Principal, dataset_id: int) -> Preset:
-    """The dataset's newest finished characterization as a scenario."""
+    """The dataset's newest finished characterization as a scenario, under the SLA the
+    dataset's own data gives (:func:`dataset_sla`)."""
     dataset = dataset_service.get_visible(session, principal, dataset_id)
-    return _model_preset(dataset.id, dataset.name, characterization(session, dataset.id)["model"])
+    model = characterization(session, dataset.id)["model"]
+    return _model_preset(dataset.id, dataset.name, model, dataset_sla(session, dataset.id))
+
+
+def dataset_sla(session: Session, dataset_id: int) -> tuple[dict[str, float] | None, str]:
+    """The SLA of a scenario built from a dataset and where it comes from: the newest
+    capacity analysis' derived SLA; else the log's own p99 response time at the 95th
+    percentile (as a replay); else none (the log records no response times)."""
+    derived = analysis_service.derived_sla(session, dataset_id)
+    if derived is not None:
+        return derived, "derived by the dataset's capacity analysis"
+    ingested = dataset_service.ingest_result(session, dataset_id)
+    latency = (ingested.document or {}).get("latency") if ingested is not None else None
+    if latency and latency.get("p99_s"):
+        threshold_s = float(f"{max(float(latency['p99_s']), 0.001):.3g}")
+        return {"percentile": 95.0, "threshold_s": threshold_s}, "the log's own p99 response time"
+    return None, "none: the log records no response times"
 
 
 def characterization(session: Session, dataset_id: int) -> dict[str, Any]:
@@ -193,16 +211,38 @@ def dataset_replay_preset(session: Session, principal: Principal, dataset_id: in
     )
 
 
-def _model_preset(dataset_id: int, name: str, model: dict[str, Any]) -> Preset:
+def _step_words(step_s: float) -> str:
+    if step_s % 3600 == 0:
+        return "hour" if step_s == 3600 else f"{step_s / 3600:g} hours"
+    if step_s % 60 == 0:
+        return "minute" if step_s == 60 else f"{step_s / 60:g} minutes"
+    return f"{step_s:g} s"
+
+
+def _model_preset(
+    dataset_id: int,
+    name: str,
+    model: dict[str, Any],
+    sla: tuple[dict[str, float] | None, str] = (None, ""),
+) -> Preset:
     try:
         scenario = from_workload_model(model, name)
     except ModelError as error:
         raise InvalidInput("invalid_workload_model", f"the workload model: {error}") from None
+    target, source = sla
+    if target is not None:
+        scenario["sla"] = {"percentile": target["percentile"], "threshold_s": target["threshold_s"]}
+        sla_text = f"p{target['percentile']:g} under {target['threshold_s']:g} s ({source})"
+    else:
+        scenario.pop("sla", None)
+        sla_text = source or "none"
+    step = float(model.get("profile_step_s", 3600.0))
     return Preset(
         id=f"dataset-{dataset_id}",
         name=f"From dataset {name}",
-        description="The dataset's arrival profile, page shape and service times "
-        "(workload model) on the reference cluster and autoscaling.",
+        description="The dataset's arrival profile (one rate per "
+        f"{_step_words(step)}), page shape and service times (workload model) on the "
+        f"reference cluster and autoscaling. SLA: {sla_text}.",
         scenario=scenario,
     )
 

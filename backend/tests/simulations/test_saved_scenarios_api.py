@@ -9,6 +9,7 @@ from analyses.synth_logs import combined_latency_lines, mm1_table
 from fastapi.testclient import TestClient
 from simulations.scenarios import REFERENCE, mm1
 
+from headroom.analyses.run import capacity_body
 from headroom.core.settings import Settings
 from headroom.engine.sim.scenario import load_scenario
 from headroom.jobs.runner import ingest_body, run_job
@@ -178,3 +179,29 @@ def test_the_dataset_policy_presets_come_from_its_characterization(settings: Set
     assert "busiest hour is 130 req/s" in queue["description"]
     for scenario in (preset["scenario"], queue["scenario"]):
         load_scenario(scenario)
+
+
+def test_the_dataset_preset_takes_the_sla_its_data_gives(settings: Settings) -> None:
+    """Not the reference's 30 s: the log's own p99 at p95 before any analysis, then the
+    SLA the dataset's capacity analysis derived."""
+    client = signed_in(settings, member(settings, "s@example.com", "Sim"))
+    dataset_id = _characterized_dataset(client, settings)
+    summary = client.get(f"/api/v1/datasets/{dataset_id}/summary").json()
+    url = f"/api/v1/simulations/presets/datasets/{dataset_id}"
+    before = client.get(url).json()
+    p99 = float(f"{summary['latency']['p99_s']:.3g}")
+    assert before["scenario"]["sla"] == {"percentile": 95.0, "threshold_s": p99}
+    assert "p99 response time" in before["description"]
+    analysis = client.post(
+        f"/api/v1/datasets/{dataset_id}/analyses", json={"kind": "capacity", "threshold_s": 0.05}
+    ).json()
+    assert run_job(settings, analysis["job"]["id"], capacity_body)
+    derived = client.get(f"/api/v1/analyses/{analysis['id']}").json()["result"]["classes"]
+    sla = derived["all"]["sla"]
+    after = client.get(url).json()
+    assert after["scenario"]["sla"] == {
+        "percentile": float(sla["percentile"]),
+        "threshold_s": sla["threshold_s"],
+    }
+    assert "capacity analysis" in after["description"]
+    load_scenario(after["scenario"])

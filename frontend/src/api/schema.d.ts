@@ -2591,6 +2591,12 @@ export interface components {
             mean_rate_per_s: number;
             /** Notes */
             notes: string[];
+            /**
+             * Peak Bucket S
+             * @description the interval of peak_rate_per_min: a minute, or coarser timestamps'
+             * @default 60
+             */
+            peak_bucket_s: number;
             /** Peak Rate Per Min */
             peak_rate_per_min: number;
             /**
@@ -2619,6 +2625,17 @@ export interface components {
             status_counts: {
                 [key: string]: number;
             } | null;
+            /**
+             * Timestamp Granularity S
+             * @description what the timestamps resolve (1 s in a common log; 3600 when every request of an hour is stamped at the same minute); 0: finer than a millisecond
+             * @default 0
+             */
+            timestamp_granularity_s: number;
+            /**
+             * Timestamp Notice
+             * @description in words, when the timestamps are coarser than a second
+             */
+            timestamp_notice?: string | null;
         };
         /** UploadCreate */
         UploadCreate: {

@@ -83,6 +83,9 @@ export function makeSummary(overrides: Partial<TrafficSummary> = {}): TrafficSum
     bucket_s: 60,
     series: makeSeries(5),
     notes: ["2 lines could not be parsed."],
+    timestamp_granularity_s: 1,
+    timestamp_notice: null,
+    peak_bucket_s: 60,
     ...overrides,
   };
 }

@@ -4,23 +4,35 @@ statistics and the daily profile.
 Every function takes any frame with a ``ts`` column (requests; or pages or sessions,
 whose ``ts`` is their first arrival). Series are gap-filled: every bucket from the first
 to the last arrival is present, with zero where nothing arrived, and with ``by`` every
-(bucket, class) pair is present.
+(bucket, class) pair is present. Given the log's :class:`Coverage`, the grid spans the
+covered interval instead.
+
+Rates are counts divided by the seconds each bucket covers (coverage.py): the first and
+last buckets of a log rarely cover their whole width, so their rates are their counts over
+the covered seconds, and the mean rate is the total over the covered span.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
+import numpy as np
 import polars as pl
 
+from .coverage import NS_PER_S, Coverage, frame_coverage, peak_and_trough
+
 RESOLUTIONS_S = (1, 10, 60, 3600)
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 Frame = pl.DataFrame | pl.LazyFrame
 
 
 @dataclass(frozen=True)
 class ArrivalStats:
-    """Counts per bucket of ``every_s`` seconds over the gap-filled grid."""
+    """Counts per bucket of ``every_s`` seconds over the gap-filled grid, and rates: each
+    bucket's count over the seconds it covers. ``peak`` and ``trough`` are the counts of
+    the buckets of highest and lowest rate, ``mean`` the mean rate times ``every_s``
+    (requests per full bucket), ``peak_to_mean`` the ratio of the rates."""
 
     every_s: int
     buckets: int
@@ -29,14 +41,17 @@ class ArrivalStats:
     trough: int
     mean: float
     peak_to_mean: float
+    covered_s: float = 0.0
+    peak_per_s: float = 0.0
+    trough_per_s: float = 0.0
+    mean_per_s: float = 0.0
 
     def per_minute(self) -> dict[str, float]:
         """The CLI contract's keys, rates scaled to one minute."""
-        scale = 60.0 / self.every_s
         return {
-            "peak_per_min": self.peak * scale,
-            "trough_per_min": self.trough * scale,
-            "mean_per_min": self.mean * scale,
+            "peak_per_min": self.peak_per_s * 60.0,
+            "trough_per_min": self.trough_per_s * 60.0,
+            "mean_per_min": self.mean_per_s * 60.0,
             "peak_to_mean": self.peak_to_mean,
         }
 
@@ -44,24 +59,34 @@ class ArrivalStats:
         return asdict(self)
 
 
-def arrival_series(table: Frame, every_s: int = 60, by: str | None = None) -> pl.DataFrame:
+def arrival_series(
+    table: Frame, every_s: int = 60, by: str | None = None, cover: Coverage | None = None
+) -> pl.DataFrame:
     """Columns ``t`` (bucket start, UTC), [``by``], ``count``; zero buckets included."""
     lazy = table.lazy()
     keys = [pl.col("ts").dt.truncate(f"{every_s}s").alias("t")]
     if by is not None:
         keys.append(pl.col(by).fill_null("(none)"))
     counts = lazy.group_by(keys).agg(pl.len().cast(pl.Int64).alias("count")).collect()
-    grid = _grid(counts, every_s, by)
+    grid = _grid(counts, every_s, by, cover)
     on = ["t"] if by is None else ["t", by]
     sort = on if by is None else [by, "t"]
     return grid.join(counts, on=on, how="left").fill_null(0).sort(sort)
 
 
-def _grid(counts: pl.DataFrame, every_s: int, by: str | None) -> pl.DataFrame:
+def _grid(
+    counts: pl.DataFrame, every_s: int, by: str | None, cover: Coverage | None
+) -> pl.DataFrame:
     if counts.height == 0:
         return counts.select("t") if by is None else counts.select("t", by)
     first: datetime = counts["t"].min()  # type: ignore[assignment]
     last: datetime = counts["t"].max()  # type: ignore[assignment]
+    if cover is not None:
+        step_ns = every_s * NS_PER_S
+        lo = (cover.start_ns // step_ns) * step_ns
+        hi = ((cover.end_ns - 1) // step_ns) * step_ns
+        first = min(first, _utc(lo))
+        last = max(last, _utc(hi))
     times = pl.datetime_range(
         first, last, f"{every_s}s", time_unit="ns", time_zone="UTC", eager=True
     )
@@ -71,32 +96,61 @@ def _grid(counts: pl.DataFrame, every_s: int, by: str | None) -> pl.DataFrame:
     return grid.join(counts.select(pl.col(by).unique().sort()), how="cross")
 
 
-def series_stats(series: pl.DataFrame, every_s: int) -> ArrivalStats:
-    """Peak, trough, mean and peak-to-mean of one gap-filled series' ``count`` column."""
+def _utc(epoch_ns: int) -> datetime:
+    return EPOCH + timedelta(microseconds=epoch_ns // 1000)
+
+
+def bucket_rates(series: pl.DataFrame, every_s: int, cover: Coverage) -> np.ndarray:
+    """Each bucket's count over the seconds of it the log covers (requests per second)."""
+    covered = cover.covered_s(series["t"].dt.epoch("ns").to_numpy(), every_s)
+    counts = series["count"].to_numpy().astype(float)
+    return np.divide(counts, covered, out=np.zeros_like(counts), where=covered > 0)
+
+
+def series_stats(series: pl.DataFrame, every_s: int, cover: Coverage | None = None) -> ArrivalStats:
+    """Peak, trough, mean and peak-to-mean of one gap-filled series' ``count`` column;
+    rates over the covered seconds (every bucket taken as whole without ``cover``)."""
     counts = series["count"]
     if counts.len() == 0:
         return ArrivalStats(every_s, 0, 0, 0, 0, 0.0, 0.0)
-    mean = float(counts.mean())  # type: ignore[arg-type]
-    peak = int(counts.max())  # type: ignore[arg-type]
+    if cover is None:
+        covered = np.full(counts.len(), float(every_s))
+    else:
+        covered = cover.covered_s(series["t"].dt.epoch("ns").to_numpy(), every_s)
+    n = counts.to_numpy().astype(np.int64)
+    live = covered > 0
+    rates = np.where(live, n / np.where(live, covered, 1.0), 0.0)
+    total, covered_s = int(n.sum()), float(covered.sum())
+    mean_per_s = total / covered_s if covered_s > 0 else 0.0
+    hi, lo = peak_and_trough(rates, covered, every_s, mean_per_s)
     return ArrivalStats(
         every_s=every_s,
         buckets=counts.len(),
-        total=int(counts.sum()),
-        peak=peak,
-        trough=int(counts.min()),  # type: ignore[arg-type]
-        mean=mean,
-        peak_to_mean=peak / mean if mean > 0 else 0.0,
+        total=total,
+        peak=int(n[hi]),
+        trough=int(n[lo]),
+        mean=mean_per_s * every_s,
+        peak_to_mean=float(rates[hi]) / mean_per_s if mean_per_s > 0 else 0.0,
+        covered_s=covered_s,
+        peak_per_s=float(rates[hi]),
+        trough_per_s=float(rates[lo]),
+        mean_per_s=mean_per_s,
     )
 
 
-def arrival_stats(table: Frame, every_s: int = 60) -> ArrivalStats:
-    return series_stats(arrival_series(table, every_s), every_s)
+def arrival_stats(table: Frame, every_s: int = 60, cover: Coverage | None = None) -> ArrivalStats:
+    """The statistics over the table's own coverage (or ``cover``, the log's)."""
+    cover = cover or frame_coverage(table)
+    return series_stats(arrival_series(table, every_s, cover=cover), every_s, cover)
 
 
-def stats_by_class(table: Frame, by: str, every_s: int = 60) -> dict[str, ArrivalStats]:
-    series = arrival_series(table, every_s, by)
+def stats_by_class(
+    table: Frame, by: str, every_s: int = 60, cover: Coverage | None = None
+) -> dict[str, ArrivalStats]:
+    cover = cover or frame_coverage(table)
+    series = arrival_series(table, every_s, by, cover)
     return {
-        str(name): series_stats(part, every_s)
+        str(name): series_stats(part, every_s, cover)
         for (name,), part in series.partition_by(by, as_dict=True).items()
     }
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import numpy as np
@@ -31,6 +32,7 @@ from headroom.engine.logs.recorded import FieldsRecorded, fields_recorded
 
 from .arrivals import ArrivalStats, arrival_series, arrival_stats
 from .classify import Rules, apply_rules
+from .coverage import Coverage, frame_coverage, granularity_notice, supported_every_s
 from .fitting import FitReport, fit_distribution, not_fitted
 from .histogram import Histogram, histogram
 from .latency import latency_percentiles
@@ -47,6 +49,8 @@ PAGE_FIGURES = (
     "load_time_s_mean",
 )
 SESSION_FIGURES = ("count", "pages_per_session_mean", "requests_per_session_mean")
+PROFILE_STEPS_S = (60, 300, 900, 3600)
+PROFILE_MAX_STEPS = 360
 
 
 @dataclass(frozen=True)
@@ -63,6 +67,7 @@ class Characterization:
     model: WorkloadModel
     unit_arrivals_hourly: dict[str, ArrivalStats] = field(default_factory=dict)
     fields_recorded: FieldsRecorded | None = None
+    timestamp_granularity_s: float = 0.0
     tables: dict[str, pl.DataFrame] = field(repr=False, compare=False, default_factory=dict)
     observed: dict[str, np.ndarray] = field(repr=False, compare=False, default_factory=dict)
 
@@ -93,6 +98,12 @@ class Characterization:
             "requests": self.requests,
             "arrivals": {
                 **self.arrivals.per_minute(),
+                "every_s": self.arrivals.every_s,
+                "span_s": self.arrivals.covered_s,
+                "timestamp_granularity_s": self.timestamp_granularity_s,
+                "timestamp_notice": granularity_notice(
+                    self.timestamp_granularity_s, self.arrivals.every_s
+                ),
                 "hourly": self.arrivals_hourly.to_dict(),
                 **{f"{k}_hourly": v.to_dict() for k, v in self.unit_arrivals_hourly.items()},
             },
@@ -111,26 +122,31 @@ def characterize(
     table: pl.DataFrame | pl.LazyFrame,
     rules: Rules | None = None,
     settings: SessionSettings | None = None,
-    profile_step_s: int = 3600,
+    profile_step_s: int | None = None,
     rng: np.random.Generator | None = None,
     name: str = "workload",
 ) -> Characterization:
     """Characterize a request table (classified by ``rules``, default rules when None and
-    the table is not yet classified)."""
+    the table is not yet classified). The arrival statistics are per minute, or per the
+    finest interval the timestamps support; the model's profile step follows the data
+    (:func:`profile_step_for`) unless ``profile_step_s`` is given."""
     df = _classified(table.lazy().collect(), rules)
+    cover = frame_coverage(df)
+    granularity_s = cover.granularity_s if cover else 0.0
     ann = annotate(df, settings)
     page_table = pages(ann)
     session_table = sessions(ann, page_table)
     rng = rng or np.random.default_rng(0)
     observed = samples(ann, page_table, session_table)
     fits = fit_samples(observed, rng)
-    model = build_model(ann, page_table, fits, profile_step_s, rng, name)
+    step_s = profile_step_s or profile_step_for(cover)
+    model = build_model(ann, page_table, fits, step_s, rng, name, cover)
     held = fields_recorded(df)
     units = {"pages": (page_table, held.path), "sessions": (session_table, held.sessions)}
     return Characterization(
         requests=df.height,
-        arrivals=arrival_stats(df, 60),
-        arrivals_hourly=arrival_stats(df, 3600),
+        arrivals=arrival_stats(df, supported_every_s(granularity_s, (60, 3600)), cover),
+        arrivals_hourly=arrival_stats(df, 3600, cover),
         classes={"request": _shares(df, "cls_request"), "user": _shares(df, "cls_user")},
         pages=_page_summary(page_table, held),
         sessions=_session_summary(session_table, held),
@@ -138,11 +154,28 @@ def characterize(
         latency_by_class=_latency_by_class(df),
         fits=fits,
         model=model,
-        unit_arrivals_hourly={k: arrival_stats(t, 3600) for k, (t, ok) in units.items() if ok},
+        unit_arrivals_hourly={
+            k: arrival_stats(t, 3600, cover) for k, (t, ok) in units.items() if ok
+        },
         fields_recorded=held,
+        timestamp_granularity_s=granularity_s,
         tables={"annotated": ann, "pages": page_table, "sessions": session_table},
         observed=observed,
     )
+
+
+def profile_step_for(cover: Coverage | None) -> int:
+    """The model's profile step: the finest of 1 min, 5 min, 15 min and 1 h that is no
+    finer than the timestamps and gives at most PROFILE_MAX_STEPS steps (a 20-minute log
+    per minute, a day per 5 minutes, days per hour)."""
+    if cover is None:
+        return PROFILE_STEPS_S[-1]
+    fits = [
+        s
+        for s in PROFILE_STEPS_S
+        if s >= cover.granularity_s and cover.span_s / s <= PROFILE_MAX_STEPS
+    ]
+    return fits[0] if fits else PROFILE_STEPS_S[-1]
 
 
 def _classified(df: pl.DataFrame, rules: Rules | None) -> pl.DataFrame:
@@ -254,27 +287,42 @@ def build_model(
     profile_step_s: int,
     rng: np.random.Generator,
     name: str,
+    cover: Coverage | None = None,
 ) -> WorkloadModel:
-    """Per user class: its page profile and, with several classes, its own fits."""
+    """Per user class: its page profile and, with several classes, its own fits. The
+    model starts where the log's coverage starts and lasts its covered span; each step's
+    rate is its pages over the seconds of the step the log covers."""
+    cover = cover or frame_coverage(page_table)
     grid = arrival_series(
-        page_table.with_columns(pl.col("cls_user").fill_null("normal")), profile_step_s, "cls_user"
+        page_table.with_columns(pl.col("cls_user").fill_null("normal")),
+        profile_step_s,
+        "cls_user",
+        cover,
     )
-    offset = (pl.col("t") - pl.col("t").min()).dt.total_seconds()
-    grid = grid.with_columns(offset.alias("t_s"))
-    start = grid["t"].to_list()[0] if grid.height else None
+    if cover is None or grid.height == 0:
+        start, duration_s = None, float(profile_step_s)
+        grid = grid.with_columns(pl.lit(0.0).alias("t_s"), pl.lit(0.0).alias("rate"))
+    else:
+        start = _utc(cover.start_ns)
+        duration_s = cover.span_s
+        bucket_ns = grid["t"].dt.epoch("ns").to_numpy()
+        covered = cover.covered_s(bucket_ns, profile_step_s)
+        t_s = np.maximum(bucket_ns - cover.start_ns, 0) / 1e9
+        rate = grid["count"].to_numpy() / np.maximum(covered, 1e-9)
+        grid = grid.with_columns(pl.Series("t_s", t_s), pl.Series("rate", rate))
     names = sorted(set(grid["cls_user"].to_list())) or ["normal"]
-    classes = [
-        _class_model(c, ann, page_table, grid, fits, profile_step_s, rng, len(names) == 1)
-        for c in names
-    ]
-    steps = grid["t"].n_unique() if grid.height else 1
+    classes = [_class_model(c, ann, page_table, grid, fits, rng, len(names) == 1) for c in names]
     return WorkloadModel(
         name=name,
         start=start,
         profile_step_s=profile_step_s,
-        duration_s=steps * profile_step_s,
+        duration_s=duration_s,
         classes=classes,
     )
+
+
+def _utc(epoch_ns: int) -> datetime:
+    return datetime(1970, 1, 1, tzinfo=UTC) + timedelta(microseconds=epoch_ns // 1000)
 
 
 def _class_model(
@@ -283,13 +331,11 @@ def _class_model(
     page_table: pl.DataFrame,
     grid: pl.DataFrame,
     fits: dict[str, FitReport],
-    step_s: int,
     rng: np.random.Generator,
     only_class: bool,
 ) -> ClassModel:
-    mine = grid.filter(pl.col("cls_user") == name)
-    rates = (pl.col("count") / step_s).alias("rate")
-    profile = [(float(t), float(r)) for t, r in mine.select("t_s", rates).iter_rows()]
+    mine = grid.filter(pl.col("cls_user") == name).sort("t_s")
+    profile = [(float(t), float(r)) for t, r in mine.select("t_s", "rate").iter_rows()]
     profile = profile or [(0.0, 0.0)]
     if not only_class:
         pages_c = page_table.filter(pl.col("cls_user") == name)

@@ -2,9 +2,14 @@
 raw rows, every series capped at ``max_points``.
 
 - ``arrivals``: per resolution (1 s, 10 s, 60 s, 1 h) the gap-filled request counts, total
-  and per request class, with the statistics of the *full* series (peak, trough, mean,
-  peak-to-mean); a series longer than ``max_points`` keeps the LTTB points of the total
-  (the class series at the same instants) and says so (``downsampled``).
+  and per request class, the total's rate per second (each bucket's count over the seconds
+  of it the log covers: the partial first and last buckets are not dips), with the
+  statistics of the *full* series (peak, trough, mean, peak-to-mean); a series longer
+  than ``max_points`` keeps the LTTB points of the total (the class series at the same
+  instants) and says so (``downsampled``).
+- ``timestamp_granularity_s``, ``default_every_s`` (the finest resolution the timestamps
+  support, at least a minute: what the chart opens at) and ``timestamp_notice`` (words,
+  null unless the timestamps are coarser than a second).
 - ``daily_profile``: mean requests per minute-of-day (1,440 values, null for minutes the
   log never covers); null when the log covers less than a day.
 - ``latency``: p50/p90/p95/p99/max per time bucket, overall and per request class. The
@@ -25,7 +30,8 @@ import polars as pl
 
 from headroom.engine.logs.recorded import FieldsRecorded, fields_recorded
 
-from .arrivals import RESOLUTIONS_S, arrival_series, daily_profile, series_stats
+from .arrivals import RESOLUTIONS_S, arrival_series, bucket_rates, daily_profile, series_stats
+from .coverage import Coverage, frame_coverage, granularity_notice, supported_every_s
 from .downsample import lttb_indices
 from .latency import latency_by_path, latency_over_time
 
@@ -45,8 +51,14 @@ def display_document(
     """The chart data of a classified request table and its sessions."""
     held = held or fields_recorded(requests)
     sessions = held.sessions and held.path
+    cover = frame_coverage(requests)
+    granularity_s = cover.granularity_s if cover else 0.0
+    default_every_s = supported_every_s(max(granularity_s, 60.0), RESOLUTIONS_S)
     return {
-        "arrivals": {str(s): arrival_view(requests, s, max_points) for s in RESOLUTIONS_S},
+        "arrivals": {str(s): arrival_view(requests, s, max_points, cover) for s in RESOLUTIONS_S},
+        "timestamp_granularity_s": granularity_s,
+        "default_every_s": default_every_s,
+        "timestamp_notice": granularity_notice(granularity_s, default_every_s),
         "daily_profile": daily_profile_view(requests) if held.daily_profile else None,
         "latency": latency_view(requests, max_points),
         "paths": paths_view(requests) if held.path else [],
@@ -72,10 +84,13 @@ def _epoch_ms(frame: pl.DataFrame) -> list[int]:
     return frame["t"].dt.epoch("ms").to_list()
 
 
-def arrival_view(requests: pl.DataFrame, every_s: int, max_points: int) -> dict[str, Any]:
-    total = arrival_series(requests, every_s)
-    by_class = arrival_series(requests, every_s, CLASS_COLUMN)
+def arrival_view(
+    requests: pl.DataFrame, every_s: int, max_points: int, cover: Coverage | None = None
+) -> dict[str, Any]:
+    total = arrival_series(requests, every_s, cover=cover)
+    by_class = arrival_series(requests, every_s, CLASS_COLUMN, cover)
     counts = total["count"].to_numpy()
+    rates = bucket_rates(total, every_s, cover) if cover else counts / every_s
     kept = lttb_indices(np.arange(len(counts)), counts, max_points)
     classes = {
         str(name): part["count"].to_numpy()[kept].tolist()
@@ -84,10 +99,11 @@ def arrival_view(requests: pl.DataFrame, every_s: int, max_points: int) -> dict[
     t_ms = total["t"].dt.epoch("ms").to_numpy()
     return {
         "every_s": every_s,
-        "stats": series_stats(total, every_s).to_dict(),
+        "stats": series_stats(total, every_s, cover).to_dict(),
         "downsampled": len(kept) < len(counts),
         "t_ms": t_ms[kept].tolist(),
         "count": counts[kept].tolist(),
+        "rate_per_s": rates[kept].tolist(),
         "by_class": dict(sorted(classes.items())),
     }
 

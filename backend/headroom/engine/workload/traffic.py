@@ -2,15 +2,33 @@
 per-bucket series of requests and status classes (at most `max_points` buckets).
 
 A figure of a field the log does not record (``fields_recorded``) is None, never 0: the
-status mix and error rates without status codes, the data volume without bytes."""
+status mix and error rates without status codes, the data volume without bytes.
 
+Rates are counts over the seconds the log covers (coverage.py): ``span_s`` is the covered
+span (last timestamp plus the timestamps' granularity), ``mean_rate_per_s`` the count
+over it, and each bucket's ``rate_per_min`` its count over the seconds of it the log
+covers, so the first and last, partial buckets are neither dips nor spikes. Buckets and
+the peak are never finer than the timestamps' granularity (``timestamp_granularity_s``;
+``timestamp_notice`` says so in words when they are coarser than a second)."""
+
+import math
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from headroom.engine.logs.recorded import FieldsRecorded, fields_recorded
+
+from .arrivals import arrival_series
+from .coverage import (
+    Coverage,
+    coverage,
+    granularity_notice,
+    peak_and_trough,
+    supported_every_s,
+)
 
 BUCKET_CHOICES_S = (60, 120, 300, 600, 900, 1800, 3600, 7200, 21600, 43200, 86400)
 STATUS_CLASSES = ("1xx", "2xx", "3xx", "4xx", "5xx")
@@ -54,18 +72,22 @@ class TrafficSummary:
     bucket_s: int
     series: list[SeriesPoint]
     fields_recorded: FieldsRecorded | None = None
+    timestamp_granularity_s: float = 0.0
+    timestamp_notice: str | None = None
+    peak_bucket_s: int = 60
 
     def to_dict(self) -> dict[str, Any]:
         held = self.fields_recorded
         return asdict(self) | {"fields_recorded": held.to_dict() if held else None}
 
 
-def bucket_width_s(span_s: float, max_points: int) -> int:
-    """The smallest standard bucket that keeps the series under max_points points."""
+def bucket_width_s(span_s: float, max_points: int, finest_s: float = 0.0) -> int:
+    """The smallest standard bucket, no finer than ``finest_s``, that keeps the series
+    under max_points points."""
     for width in BUCKET_CHOICES_S:
-        if span_s / width < max_points:
+        if width >= finest_s and span_s / width < max_points:
             return width
-    return int(span_s // max_points) + 1
+    return max(int(span_s // max_points) + 1, math.ceil(finest_s))
 
 
 def summarize(requests: pl.LazyFrame, max_points: int = 2000) -> TrafficSummary:
@@ -73,28 +95,36 @@ def summarize(requests: pl.LazyFrame, max_points: int = 2000) -> TrafficSummary:
     count = int(totals["count"])
     if count == 0:
         return _empty()
-    first, last = totals["first_ts"], totals["last_ts"]
-    span_s = (last - first).total_seconds()
-    bucket_s = bucket_width_s(span_s, max_points)
-    series = _series(requests, bucket_s)
+    cover = _coverage(requests)
+    span_s = cover.span_s
+    bucket_s = bucket_width_s(span_s, max_points, cover.granularity_s)
+    peak_bucket_s = supported_every_s(cover.granularity_s, BUCKET_CHOICES_S)
     held = fields_recorded(requests)
     status_counts = {c: int(totals[f"s{c}"]) for c in STATUS_CLASSES} if held.status else None
     return TrafficSummary(
         request_count=count,
-        first_ts=first,
-        last_ts=last,
+        first_ts=totals["first_ts"],
+        last_ts=totals["last_ts"],
         span_s=span_s,
-        mean_rate_per_s=count / span_s if span_s > 0 else float(count),
-        peak_rate_per_min=_peak_per_minute(requests),
+        mean_rate_per_s=count / span_s,
+        peak_rate_per_min=_peak_per_minute(requests, cover, peak_bucket_s),
         error_rate=status_counts["5xx"] / count if status_counts else None,
         client_error_rate=status_counts["4xx"] / count if status_counts else None,
         status_counts=status_counts,
         bytes_total=int(totals["bytes_total"]) if held.bytes else None,
         latency=_latency(requests),
         bucket_s=bucket_s,
-        series=series,
+        series=_series(requests, bucket_s, cover),
         fields_recorded=held,
+        timestamp_granularity_s=cover.granularity_s,
+        timestamp_notice=granularity_notice(cover.granularity_s, peak_bucket_s),
+        peak_bucket_s=peak_bucket_s,
     )
+
+
+def _coverage(requests: pl.LazyFrame) -> Coverage:
+    ts = requests.select(pl.col("ts").dt.epoch("ns")).drop_nulls().collect()["ts"]
+    return coverage(ts.to_numpy())
 
 
 def _status_flags() -> list[pl.Expr]:
@@ -113,24 +143,30 @@ def _totals(requests: pl.LazyFrame) -> dict[str, Any]:
     return row.row(0, named=True)
 
 
-def _series(requests: pl.LazyFrame, bucket_s: int) -> list[SeriesPoint]:
-    frame = (
+def _series(requests: pl.LazyFrame, bucket_s: int, cover: Coverage) -> list[SeriesPoint]:
+    grid = arrival_series(requests.select("ts"), bucket_s, cover=cover).select("t")
+    flags = (
         requests.select("ts", "status")
         .group_by(pl.col("ts").dt.truncate(f"{bucket_s}s").alias("t"))
         .agg(pl.len().alias("requests"), *_status_flags())
-        .sort("t")
         .collect()
-        .upsample("t", every=f"{bucket_s}s")
-        .fill_null(0)
-        .with_columns((pl.col("requests") * 60.0 / bucket_s).alias("rate_per_min"))
     )
+    frame = grid.join(flags, on="t", how="left").fill_null(0).sort("t")
+    covered = cover.covered_s(frame["t"].dt.epoch("ns").to_numpy(), bucket_s)
+    per_min = frame["requests"].to_numpy() * 60.0 / np.maximum(covered, 1e-9)
+    frame = frame.with_columns(pl.Series("rate_per_min", per_min))
     return [SeriesPoint(**row) for row in frame.iter_rows(named=True)]
 
 
-def _peak_per_minute(requests: pl.LazyFrame) -> float:
-    """The busiest calendar minute, whatever the width of the display buckets."""
-    per_minute = requests.group_by(pl.col("ts").dt.truncate("1m")).agg(pl.len().alias("n"))
-    return float(per_minute.select(pl.col("n").max()).collect().item())
+def _peak_per_minute(requests: pl.LazyFrame, cover: Coverage, every_s: int) -> float:
+    """The busiest bucket's rate in requests per minute: per calendar minute, or per the
+    finest bucket the timestamps support when they are coarser (see peak_and_trough)."""
+    series = arrival_series(requests.select("ts"), every_s, cover=cover)
+    covered = cover.covered_s(series["t"].dt.epoch("ns").to_numpy(), every_s)
+    rates = series["count"].to_numpy() / np.maximum(covered, 1e-9)
+    mean = float(series["count"].sum()) / float(covered.sum())
+    hi, _ = peak_and_trough(rates, covered, every_s, mean)
+    return float(rates[hi] * 60.0)
 
 
 def _latency(requests: pl.LazyFrame) -> LatencyStats | None:

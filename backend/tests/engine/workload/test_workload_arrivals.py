@@ -26,10 +26,14 @@ def test_hand_worked_minutes(table: MakeTable) -> None:
     series = arrival_series(table([0, 10, 59, 130]), 60)
     assert series["count"].to_list() == [3, 0, 1]
     assert series["t"].to_list() == [START + timedelta(minutes=m) for m in range(3)]
+    # whole-second stamps: the log covers [0, 131) s; minute 2 only 11 s of it, too little
+    # to be a peak (1 request in 11 s); the mean is 4 requests over 131 s
     stats = arrival_stats(table([0, 10, 59, 130]), 60)
     assert (stats.peak, stats.trough, stats.buckets, stats.total) == (3, 0, 3, 4)
-    assert stats.mean == 4 / 3 and stats.peak_to_mean == 3 / (4 / 3)
+    assert stats.covered_s == 131 and stats.mean_per_s == 4 / 131
+    assert stats.mean == 4 / 131 * 60 and stats.peak_to_mean == (3 / 60) / (4 / 131)
     assert stats.per_minute()["peak_per_min"] == 3
+    assert stats.per_minute()["mean_per_min"] == 4 / 131 * 60
 
 
 def test_ten_second_buckets_and_classes(table: MakeTable) -> None:

@@ -54,19 +54,24 @@ def test_hand_worked_characterization() -> None:
     assert d["classes"] == {"request": {"dynamic": 0.6, "static": 0.4}, "user": {"normal": 1.0}}
     assert d["pages"]["count"] == 3 and d["pages"]["objects_per_page_mean"] == pytest.approx(2 / 3)
     assert d["sessions"]["count"] == 2 and d["sessions"]["pages_per_session_mean"] == 1.5
-    # minutes 0..60: minute 0 has 3 requests, minute 1 one, minute 60 one; 61 buckets
+    # minutes 0..60: minute 0 has 3 requests, minute 1 one, minute 60 one; 61 buckets.
+    # Whole-second stamps: the log covers [0, 3601) s, minute 60 only its first second
     assert d["arrivals"]["peak_per_min"] == 3 and d["arrivals"]["trough_per_min"] == 0
-    assert d["arrivals"]["mean_per_min"] == pytest.approx(5 / 61)
+    assert d["arrivals"]["mean_per_min"] == pytest.approx(5 / 3601 * 60)
+    assert d["arrivals"]["span_s"] == 3601 and d["arrivals"]["every_s"] == 60
     assert d["latency"]["max_s"] == 0.5
     assert d["pages"]["load_time_s_mean"] == pytest.approx((2.3 + 0.5 + 0.4) / 3)
     profile = result.model.classes[0].profile
-    # pages per second per 60 s step: 1 page at 0 s, 1 at 60 s (100 s), 1 at 3600 s
+    # pages per second per 60 s step: 1 page at 0 s, 1 at 60 s (100 s), 1 at 3600 s in the
+    # last step, which the log covers for 1 s (its rate is per covered second)
     assert (
         profile[0] == (0.0, 1 / 60)
         and profile[1] == (60.0, 1 / 60)
-        and profile[-1] == (3600.0, 1 / 60)
+        and profile[-1] == (3600.0, 1.0)
     )
-    assert sum(rate * 60 for _, rate in profile) == pytest.approx(3)
+    assert result.model.duration_s == 3601
+    held = [60.0] * (len(profile) - 1) + [1.0]
+    assert sum(rate * s for (_, rate), s in zip(profile, held, strict=True)) == pytest.approx(3)
     json.dumps(d)  # the CLI prints it
 
 

@@ -19,11 +19,12 @@ function ArrivalStatsCards({ view }: { view: ArrivalView }) {
   const s = view.stats;
   const bucket = bucketName(view.every_s);
   const perS = (count: number) => formatRatePerS(count / view.every_s);
+  const meanPerS = s.mean_per_s ?? s.mean / view.every_s;
   return (
     <div className={styles.grid}>
       <StatCard label="Requests" value={formatCount(s.total)} hint={`${formatCount(s.buckets)} buckets of ${bucket}`} testId="traffic-total" />
-      <StatCard label={`Peak per ${bucket}`} value={formatCount(s.peak)} unit="req" hint={perS(s.peak)} testId="traffic-peak" />
-      <StatCard label={`Mean per ${bucket}`} value={formatDecimal(s.mean, 2)} unit="req" hint={perS(s.mean)} />
+      <StatCard label={`Peak per ${bucket}`} value={formatCount(s.peak)} unit="req" hint={s.peak_per_s !== undefined ? formatRatePerS(s.peak_per_s) : perS(s.peak)} testId="traffic-peak" />
+      <StatCard label={`Mean per ${bucket}`} value={formatDecimal(s.mean, 2)} unit="req" hint={formatRatePerS(meanPerS)} />
       <StatCard label={`Trough per ${bucket}`} value={formatCount(s.trough)} unit="req" hint={perS(s.trough)} />
       <StatCard label="Peak-to-mean" value={formatDecimal(s.peak_to_mean, 2)} unit="×" hint={`at ${bucket} resolution`} testId="traffic-peak-to-mean" />
     </div>
@@ -88,7 +89,7 @@ function profileConfig(days: number): CurveChartConfig {
 }
 
 export function TrafficTab({ result }: { result: CharacterizationResult }) {
-  const [everyS, setEveryS] = useState<number>(60);
+  const [everyS, setEveryS] = useState<number>(result.display.default_every_s ?? 60);
   const view = result.display.arrivals[String(everyS)];
   const profile = result.display.daily_profile;
   const profileRows = useMemo(() => (profile === null ? [] : dailyProfileRows(profile.mean_per_min)), [profile]);
@@ -100,6 +101,11 @@ export function TrafficTab({ result }: { result: CharacterizationResult }) {
         <span className={styles.muted}>Arrivals per interval, by request class. Drag the handles under the chart to zoom.</span>
         <Segmented label="Resolution" options={options} value={everyS} onChange={setEveryS} testId="resolution" />
       </div>
+      {result.display.timestamp_notice && (
+        <p className={styles.muted} role="note" data-testid="traffic-timestamp-notice">
+          {result.display.timestamp_notice}
+        </p>
+      )}
       {view !== undefined && (
         <>
           <ArrivalStatsCards view={view} />

@@ -12,6 +12,11 @@ export interface ArrivalStats {
   trough: number;
   mean: number;
   peak_to_mean: number;
+  /** Rates: counts over the seconds the log covers (the partial first and last buckets too). */
+  covered_s?: number;
+  peak_per_s?: number;
+  trough_per_s?: number;
+  mean_per_s?: number;
 }
 
 /** Requests per bucket of `every_s`, total and per request class; LTTB points when downsampled. */
@@ -66,6 +71,10 @@ export interface Display {
   paths: PathRow[];
   /** null: the log records no clients (or paths) to tell sessions (pages) apart. */
   pages_per_session: CountHistogram | null;
+  /** What the timestamps resolve (s), the resolution the Traffic tab opens at, and a notice in words when they are coarser than a second. */
+  timestamp_granularity_s?: number;
+  default_every_s?: number;
+  timestamp_notice?: string | null;
 }
 
 /** Which fields the log records; absent on characterizations made before it was kept. */

@@ -35,6 +35,14 @@ function LatencyCards({ latency }: { latency: NonNullable<TrafficSummary["latenc
   );
 }
 
+/** The interval of the peak rate in words: "minute", "hour", or a duration ("5 min"). */
+function peakInterval(seconds: number): string {
+  if (seconds === 60) return "minute";
+  if (seconds === 3600) return "hour";
+  if (seconds === 86400) return "day";
+  return formatDuration(seconds);
+}
+
 export function StatGrid({ summary: s }: { summary: TrafficSummary }) {
   const bytes = s.bytes_total ?? null;
   const perRequest = bytes !== null && s.request_count > 0 ? bytes / s.request_count : null;
@@ -51,7 +59,7 @@ export function StatGrid({ summary: s }: { summary: TrafficSummary }) {
         testId="stat-span"
       />
       <StatCard label="Mean rate" {...splitUnit(formatRatePerS(s.mean_rate_per_s))} hint={formatRatePerMin(s.mean_rate_per_s * 60)} />
-      <StatCard label="Peak rate" {...splitUnit(formatRatePerMin(s.peak_rate_per_min))} hint="busiest minute" />
+      <StatCard label="Peak rate" {...splitUnit(formatRatePerMin(s.peak_rate_per_min))} hint={`busiest ${peakInterval(s.peak_bucket_s)}`} />
       <StatCard
         label="Server errors (5xx)"
         value={errors === null ? null : formatPercent(errors, 2)}

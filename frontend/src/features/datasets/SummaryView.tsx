@@ -23,8 +23,9 @@ function FormatCard({ summary: s }: { summary: TrafficSummary }) {
         <dt>Last request</dt>
         <dd>{formatDateTime(s.last_ts)}</dd>
       </dl>
-      {s.notes.length > 0 && (
+      {(s.notes.length > 0 || s.timestamp_notice) && (
         <ul className={styles.notes}>
+          {s.timestamp_notice && <li data-testid="timestamp-notice">{s.timestamp_notice}</li>}
           {s.notes.map((n) => (
             <li key={n}>{n}</li>
           ))}

@@ -1,0 +1,113 @@
+"""The characterization (and its chart data) of every case against the invariants and an
+independent count: shares sum to 1, rate x span = count, mean <= peak, the model lasts
+the log's span and its profile integrates to the pages counted, every resolution agrees
+on the mean rate, and the synthetic cases' known truth (ramp, rounded hours, 1,050 req/s).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from headroom.engine.workload import characterize
+from headroom.engine.workload.display import display_document
+
+from . import checks
+from .cases import case_names, load_case
+
+
+@pytest.fixture(scope="module", params=case_names())
+def run(request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
+    case = load_case(request.param)
+    if case.table is None:
+        pytest.skip(f"not a log the parser reads: {case.refusal}")
+    result = characterize(case.table)
+    display = display_document(result.tables["annotated"], result.tables["sessions"])
+    return case, result, result.to_dict(), display
+
+
+def _span_s(case, granularity_s: float) -> float:  # type: ignore[no-untyped-def]
+    start, end = checks.covered(checks.ts_ns(case.table), granularity_s)
+    return (end - start) / 1e9
+
+
+def test_shares_sum_to_one(run) -> None:  # type: ignore[no-untyped-def]
+    _, result, d, _ = run
+    for kind in ("request", "user"):
+        assert sum(d["classes"][kind].values()) == pytest.approx(1.0, abs=1e-12)
+    assert sum(c.share for c in result.model.classes) == pytest.approx(1.0, abs=1e-12)
+
+
+def test_arrival_rates(run) -> None:  # type: ignore[no-untyped-def]
+    case, _, d, _ = run
+    a = d["arrivals"]
+    span_s = _span_s(case, a["timestamp_granularity_s"])
+    assert a["span_s"] == pytest.approx(span_s, rel=1e-12)
+    assert a["mean_per_min"] / 60 * span_s == pytest.approx(d["requests"], rel=1e-9)
+    assert a["trough_per_min"] <= a["mean_per_min"] <= a["peak_per_min"] * (1 + 1e-12)
+    assert a["every_s"] >= max(60, a["timestamp_granularity_s"])
+    assert a["hourly"]["total"] == d["requests"] == case.table.height
+    assert a["pages_hourly"]["total"] == d["pages"]["count"]
+    assert a["sessions_hourly"]["total"] == d["sessions"]["count"]
+    assert isinstance(a["hourly"]["peak"], int) and isinstance(a["hourly"]["trough"], int)
+
+
+def test_every_resolution_agrees_on_the_mean_rate(run) -> None:  # type: ignore[no-untyped-def]
+    _case, _, d, display = run
+    mean_per_s = d["arrivals"]["mean_per_min"] / 60
+    for every, view in display["arrivals"].items():
+        stats = view["stats"]
+        assert stats["total"] == d["requests"], every
+        assert stats["mean_per_s"] == pytest.approx(mean_per_s, rel=1e-9), every
+        assert stats["mean_per_s"] <= stats["peak_per_s"] * (1 + 1e-12), every
+        if not view["downsampled"]:
+            assert sum(view["count"]) == d["requests"], every
+            assert all(isinstance(n, int) for n in view["count"]), every
+    assert display["default_every_s"] >= max(60, display["timestamp_granularity_s"])
+
+
+def test_model_lasts_the_span_and_integrates_to_the_pages(run) -> None:  # type: ignore[no-untyped-def]
+    case, result, d, _ = run
+    model = result.model
+    span_s = _span_s(case, d["arrivals"]["timestamp_granularity_s"])
+    assert model.duration_s == pytest.approx(span_s, rel=1e-12)
+    assert model.profile_step_s >= d["arrivals"]["timestamp_granularity_s"]
+    pages = 0.0
+    for c in model.classes:
+        starts = np.array([t for t, _ in c.profile] + [model.duration_s])
+        rates = np.array([r for _, r in c.profile])
+        assert starts[0] == 0 and np.all(np.diff(starts) > 0)
+        pages += float(np.sum(rates * np.diff(starts)))
+    assert pages == pytest.approx(d["pages"]["count"], rel=1e-9)
+
+
+def test_known_truth(run) -> None:  # type: ignore[no-untyped-def]
+    case, result, d, display = run
+    truth, rel = case.truth, case.truth.get("rel", 1e-9)
+    if not truth:
+        pytest.skip("a real log: no closed-form truth")
+    assert result.model.profile_step_s == truth["profile_step_s"]
+    assert result.model.duration_s == pytest.approx(truth["span_s"], rel=rel)
+    if "mean_per_s" in truth:
+        for view in display["arrivals"].values():  # 1 s .. 1 h: the same mean rate
+            assert view["stats"]["mean_per_s"] == pytest.approx(truth["mean_per_s"], rel=rel)
+    if "peak_to_mean" in truth:
+        assert d["arrivals"]["peak_to_mean"] == pytest.approx(truth["peak_to_mean"], rel=rel)
+        assert display["default_every_s"] == 3600
+        assert display["timestamp_notice"] is not None
+    if "ramp" in truth:
+        lo, hi, total_s = truth["ramp"]
+        profile = result.model.classes[0].profile
+        mid = np.array([t for t, _ in profile]) + 30
+        expected = lo + (hi - lo) * mid / total_s
+        got = np.array([r for _, r in profile])
+        np.testing.assert_allclose(got, expected, rtol=0.02)
+        assert got[-1] / got[0] > 10  # the ramp is kept, not flattened
+
+
+def test_no_fractional_counts(run) -> None:  # type: ignore[no-untyped-def]
+    _, _, d, _ = run
+    assert isinstance(d["requests"], int)
+    assert isinstance(d["pages"]["count"], int) and isinstance(d["sessions"]["count"], int)
+    for view in run[3]["arrivals"].values():
+        assert isinstance(view["stats"]["total"], int)
