@@ -124,3 +124,50 @@ def load_case(name: str) -> Case:
     except (LogInputError, ValueError) as error:
         return Case(name, None, refusal=str(error))
     return Case(name, parsed.table, report=parse_report(parsed))
+
+
+# Latency cases of the capacity and concurrency stages (c mu = 100/s): M/M/c logs whose
+# p95 and MaxRate(T) are known from Erlang C, and a closed loop whose latency does not
+# rise with load. Kept apart from SYNTHETIC: the other stages check rates, not latencies.
+MM_CAPACITY_PER_S = 100.0
+MM_RATES_PER_S = tuple(float(r) for r in np.linspace(10.0, 100.0, 10))
+
+
+def _mm(c: int) -> Case:
+    from headroom.engine.capacity import synth
+
+    rng = np.random.default_rng(100 + c)
+    table = synth.queue_log(MM_RATES_PER_S, 120.0, MM_CAPACITY_PER_S / c, c, rng)
+    return Case(f"synthetic: M/M/{c}", table, truth={"servers_c": c})
+
+
+def mm1() -> Case:
+    return _mm(1)
+
+
+def mm4() -> Case:
+    return _mm(4)
+
+
+def closed_loop() -> Case:
+    """One server behind users who wait for every answer (the demo's app-1 pool trace)."""
+    from headroom.engine.capacity import synth
+
+    ramp = list(range(1, 46)) + list(range(45, 0, -1))
+    rates = synth.plateau_rates(50.0, 10, 20, 0.02, 100)
+    table = synth.pool_trace(ramp, 1.5, 0.005, rates, np.random.default_rng(1), server="app-1")
+    return Case("synthetic: closed loop", table, truth={"closed_loop": True})
+
+
+QUEUEING: tuple[Callable[[], Case], ...] = (mm1, mm4, closed_loop)
+
+
+def latency_case_names() -> list[str]:
+    """Every case the latency stages run: the logs (refused without latencies) and QUEUEING."""
+    return log_names() + [f.__name__ for f in QUEUEING]
+
+
+@cache
+def load_latency_case(name: str) -> Case:
+    builders = {f.__name__: f for f in QUEUEING}
+    return builders[name]() if name in builders else load_case(name)
