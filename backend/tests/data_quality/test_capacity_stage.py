@@ -83,7 +83,7 @@ def run(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 
 def _windows(case, report):  # type: ignore[no-untyped-def]
     """Per window of each stream (server), by hand: load, throughput, and its requests."""
-    table = case.table.filter(True)
+    table = case.table
     t0 = table["ts"].min()
     t = ((table["ts"] - t0).dt.total_nanoseconds().to_numpy() / 1e9).astype(np.float64)
     lat = table["latency_s"].cast(float).fill_null(np.nan).to_numpy()
