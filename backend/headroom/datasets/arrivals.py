@@ -3,6 +3,9 @@
 polars and the engine are imported inside the function: the API process loads them only
 when a zoom is asked for (``import headroom.main`` stays light)."""
 
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
 from sqlalchemy.orm import Session
 
 from headroom.auth.principal import Principal
@@ -12,7 +15,12 @@ from headroom.datasets.models import DatasetStatus
 from headroom.datasets.schemas import ArrivalWindowOut
 from headroom.datasets.service import get_visible, ingest_result
 
+if TYPE_CHECKING:
+    from headroom.engine.workload.coverage import Coverage
+
 NS_PER_MS = 1_000_000
+NS_PER_S = 1_000_000_000
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 class DatasetNotReady(HeadroomError):
@@ -33,7 +41,7 @@ def arrivals(
     start_ms, end_ms = window_ms
     if start_ms is not None and end_ms is not None and end_ms <= start_ms:
         raise InvalidInput("bad_window", "end_ms must come after start_ms", field="end_ms")
-    paths = _table_paths(session, store, principal, dataset_id)
+    paths, summary = _table_paths(session, store, principal, dataset_id)
     import polars as pl
 
     from headroom.engine.workload.zoom import arrival_window
@@ -41,7 +49,8 @@ def arrivals(
     start_ns = None if start_ms is None else start_ms * NS_PER_MS
     end_ns = None if end_ms is None else end_ms * NS_PER_MS
     try:
-        window = arrival_window(pl.scan_parquet(paths), every_s, start_ns, end_ns, max_points)
+        table = pl.scan_parquet(paths)
+        window = arrival_window(table, every_s, start_ns, end_ns, max_points, _cover(summary))
     except ValueError as error:
         field = "every_s" if "buckets" in str(error) else "end_ms"
         raise InvalidInput("bad_window", str(error), field=field) from error
@@ -50,11 +59,32 @@ def arrivals(
 
 def _table_paths(
     session: Session, store: LocalStore, principal: Principal, dataset_id: int
-) -> list[str]:
+) -> tuple[list[str], dict[str, Any]]:
     dataset = get_visible(session, principal, dataset_id)
     result = ingest_result(session, dataset.id)
     if dataset.status != DatasetStatus.ready or result is None or not result.table_keys:
         raise DatasetNotReady(
             f"dataset {dataset_id} is {dataset.status}; its request table is not ready"
         )
-    return [str(store.local_path(k)) for k in result.table_keys]
+    return [str(store.local_path(k)) for k in result.table_keys], result.document or {}
+
+
+def _cover(summary: dict[str, Any]) -> "Coverage | None":
+    """The log's coverage as its traffic summary found it (no second scan of the table);
+    None (found from the table) when the summary predates it or the timestamps are finer
+    than a millisecond (its times keep microseconds)."""
+    import numpy as np
+
+    from headroom.engine.workload.coverage import coverage
+
+    g_s, first, last = (summary.get(k) for k in ("timestamp_granularity_s", "first_ts", "last_ts"))
+    if not g_s or not first or not last:
+        return None
+    ns = [_epoch_ns(t) for t in (first, last)]
+    return coverage(np.array(ns, dtype=np.int64), round(g_s * NS_PER_S))
+
+
+def _epoch_ns(iso: str) -> int:
+    t = datetime.fromisoformat(iso)
+    t = t if t.tzinfo else t.replace(tzinfo=UTC)
+    return (t - EPOCH) // timedelta(microseconds=1) * 1000

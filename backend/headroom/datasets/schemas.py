@@ -132,11 +132,13 @@ class TrafficSummaryOut(BaseModel):
 
 class ArrivalWindowOut(BaseModel):
     """Requests per bucket of ``every_s`` seconds; ``t_ms`` the buckets' starts (epoch ms,
-    UTC); ``buckets`` in the window before downsampling to at most max_points."""
+    UTC); ``rate_per_s`` each bucket's count over the seconds of it the log (and the
+    window) covers; ``buckets`` in the window before downsampling to at most max_points."""
 
     dataset_id: int
     every_s: int
     t_ms: list[int]
     count: list[int]
+    rate_per_s: list[float]
     buckets: int
     downsampled: bool

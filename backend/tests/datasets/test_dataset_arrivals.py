@@ -78,3 +78,15 @@ def test_a_dataset_not_yet_ingested_is_a_conflict(settings: Settings) -> None:
     response = client.get(f"/api/v1/datasets/{created.json()['id']}/arrivals")
     assert response.status_code == 409
     assert response.json()["error"]["code"] == "not_ready"
+
+
+def test_rates_are_over_the_seconds_the_log_covers(settings: Settings) -> None:
+    client, dataset_id = ingested(settings, "z6@example.com")
+    url = f"/api/v1/datasets/{dataset_id}/arrivals"
+    # 1 s timestamps from 10:00:00 to 10:00:29: the log covers 30 s of its one minute
+    minute = client.get(url, params={"every_s": 60}).json()
+    assert minute["count"] == [20] and minute["rate_per_s"] == [20 / 30]
+    tens = client.get(url, params={"every_s": 10}).json()
+    assert tens["rate_per_s"] == [c / 10 for c in tens["count"]] == [1.1, 0.3, 0.6]
+    seconds = client.get(url).json()
+    assert seconds["rate_per_s"] == [float(c) for c in seconds["count"]]

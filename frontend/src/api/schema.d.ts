@@ -1228,7 +1228,8 @@ export interface components {
         /**
          * ArrivalWindowOut
          * @description Requests per bucket of ``every_s`` seconds; ``t_ms`` the buckets' starts (epoch ms,
-         *     UTC); ``buckets`` in the window before downsampling to at most max_points.
+         *     UTC); ``rate_per_s`` each bucket's count over the seconds of it the log (and the
+         *     window) covers; ``buckets`` in the window before downsampling to at most max_points.
          */
         ArrivalWindowOut: {
             /** Buckets */
@@ -1241,6 +1242,8 @@ export interface components {
             downsampled: boolean;
             /** Every S */
             every_s: number;
+            /** Rate Per S */
+            rate_per_s: number[];
             /** T Ms */
             t_ms: number[];
         };

@@ -11,6 +11,7 @@ import {
   formatLatency,
   formatPercent,
   formatRatePerMin,
+  formatRate,
   formatRatePerS,
   formatTimeLabel,
   formatTimeTick,
@@ -131,5 +132,27 @@ describe("splitUnit", () => {
     expect(splitUnit("3 d 11 h")).toEqual({ value: "3", unit: "d 11 h" });
     expect(splitUnit("1.5%")).toEqual({ value: "1.5%", unit: "" });
     expect(splitUnit("—")).toEqual({ value: "—", unit: "" });
+  });
+});
+
+describe("formatRate", () => {
+  it("picks the unit that shows the rate with 2-3 significant digits", () => {
+    // the IIS sample: 0.00257 req/s = 0.154 req/min = 9.25 req/h
+    expect(formatRate(0.00257)).toBe("9.25 req/h");
+    expect(formatRate(0.5)).toBe("30 req/min");
+    expect(formatRate(1 / 60)).toBe("1 req/min");
+    expect(formatRate(2.345)).toBe("2.35 req/s");
+    expect(formatRate(1050)).toBe("1,050 req/s");
+    expect(formatRate(123.4)).toBe("123 req/s");
+  });
+
+  it("never shows 0 for a non-zero rate", () => {
+    for (const perS of [1e-7, 3e-5, 0.00027, 0.0166, 0.9, 1e-3]) {
+      expect(formatRate(perS)).not.toMatch(/^0 /);
+      expect(parseFloat(formatRate(perS))).toBeGreaterThan(0);
+    }
+    expect(formatRate(1e-7)).toBe("0.00036 req/h");
+    expect(formatRate(0)).toBe("0 req/s");
+    expect(formatRate(null)).toBe("—");
   });
 });

@@ -92,6 +92,26 @@ export function formatRatePerS(perS: number | null | undefined): string {
   return `${formatDecimal(perS, perS < 10 ? 2 : 1)} req/s`;
 }
 
+const RATE_UNITS = [
+  { unit: "req/s", perS: 1 },
+  { unit: "req/min", perS: 60 },
+  { unit: "req/h", perS: 3600 },
+] as const;
+
+/**
+ * A rate in requests per second shown in the unit that keeps it readable: req/s from 1 req/s,
+ * else req/min from 1 req/min, else req/h; 3 significant digits (whole numbers from 100), so
+ * a non-zero rate never reads 0.
+ */
+export function formatRate(perS: number | null | undefined): string {
+  if (isMissing(perS)) return DASH;
+  const magnitude = Math.abs(perS);
+  const pick = magnitude === 0 ? RATE_UNITS[0] : (RATE_UNITS.find((u) => magnitude * u.perS >= 1) ?? RATE_UNITS[2]);
+  const value = perS * pick.perS;
+  const shown = Math.abs(value) >= 100 ? formatCount(value) : new Intl.NumberFormat("en-US", { maximumSignificantDigits: 3 }).format(value);
+  return `${shown} ${pick.unit}`;
+}
+
 export function formatRatePerMin(perMin: number | null | undefined): string {
   if (isMissing(perMin)) return DASH;
   return `${formatDecimal(perMin, perMin < 10 ? 1 : 0)} req/min`;

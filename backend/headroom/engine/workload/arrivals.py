@@ -102,9 +102,18 @@ def _utc(epoch_ns: int) -> datetime:
 
 def bucket_rates(series: pl.DataFrame, every_s: int, cover: Coverage) -> np.ndarray:
     """Each bucket's count over the seconds of it the log covers (requests per second)."""
-    covered = cover.covered_s(series["t"].dt.epoch("ns").to_numpy(), every_s)
-    counts = series["count"].to_numpy().astype(float)
-    return np.divide(counts, covered, out=np.zeros_like(counts), where=covered > 0)
+    starts = series["t"].dt.epoch("ns").to_numpy()
+    return rates_per_s(series["count"].to_numpy(), starts, every_s, cover)
+
+
+def rates_per_s(
+    counts: np.ndarray, bucket_start_ns: np.ndarray, every_s: int, cover: Coverage
+) -> np.ndarray:
+    """Counts of the buckets ``[start, start + every_s)`` over the seconds of each the
+    coverage holds (0 for a bucket it does not touch)."""
+    covered = cover.covered_s(bucket_start_ns, every_s)
+    n = np.asarray(counts, dtype=float)
+    return np.divide(n, covered, out=np.zeros_like(n), where=covered > 0)
 
 
 def series_stats(series: pl.DataFrame, every_s: int, cover: Coverage | None = None) -> ArrivalStats:

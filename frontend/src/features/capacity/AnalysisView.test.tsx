@@ -26,6 +26,15 @@ beforeAll(() => {
   }
 });
 
+// the power ratio falls with load: the cubic's maximum sits at the lowest load
+const POWER = {
+  points: [5, 10, 15, 20].map((load) => ({ load_per_s: load, power_per_s2: 100 - 2 * load })),
+  coefficients: [0, 0, -2, 100],
+  load_range_per_s: [5, 20] as [number, number],
+  peak_load_per_s: 5,
+  r2: 1,
+};
+
 function renderView() {
   return render(
     <MemoryRouter>
@@ -110,5 +119,34 @@ describe("AnalysisView", () => {
       </MemoryRouter>,
     );
     expect(screen.getByTestId("power-capacity")).toHaveTextContent("Not available: the cubic fit has no maximum");
+  });
+
+  it("draws the power-ratio windows without the cubic fit or its capacity caption when there is no capacity", () => {
+    const renderPower = (available: boolean) =>
+      render(
+        <MemoryRouter>
+          <AnalysisView
+            report={capacityReport({
+              power: POWER,
+              ...(available ? {} : { capacity: null, capacity_reason: "latency does not rise with load" }),
+            })}
+            params={capacityParams()}
+            chartWidth={640}
+          />
+        </MemoryRouter>,
+      );
+    const figure = () => within(screen.getByTestId("power-capacity")).getByRole("figure");
+    const legend = () => within(figure()).getByRole("list", { name: "Series" });
+    const shown = renderPower(true);
+    expect(legend()).toHaveTextContent("cubic fit");
+    expect(figure()).toHaveTextContent("is the power-ratio capacity");
+    shown.unmount();
+
+    renderPower(false);
+    expect(screen.getByTestId("power-capacity")).toHaveTextContent("Not available: latency does not rise with load");
+    expect(legend()).toHaveTextContent("window");
+    expect(legend()).not.toHaveTextContent("cubic fit");
+    expect(figure()).not.toHaveTextContent("power-ratio capacity");
+    expect(figure()).toHaveTextContent("no fit is drawn");
   });
 });

@@ -78,7 +78,8 @@ function Warnings({ report, cls }: { report: CapacityReport; cls: ClassReport | 
 
 const PowerCard = memo(function PowerCard({ report, chartWidth }: { report: CapacityReport; chartWidth?: number }) {
   const chart = report.power ?? null;
-  const rows = useMemo(() => (chart === null ? [] : powerRows(chart)), [chart]);
+  const available = report.capacity !== null;
+  const rows = useMemo(() => (chart === null ? [] : powerRows(chart, available)), [chart, available]);
   return (
     <Card title="Power-ratio capacity" subtitle="The load where throughput divided by latency peaks (cubic fit over the windows)." testId="power-capacity">
       {report.capacity === null ? (
@@ -90,7 +91,7 @@ const PowerCard = memo(function PowerCard({ report, chartWidth }: { report: Capa
           {report.capacity.r2 < 0.8 && " (a weak fit: treat the peak as a rough guide)"}
         </p>
       )}
-      {chart !== null && chart.points.length > 0 && <CurveChart config={powerChartConfig(chart)} rows={rows} fixedWidth={chartWidth} height={260} />}
+      {chart !== null && chart.points.length > 0 && <CurveChart config={powerChartConfig(chart, available)} rows={rows} fixedWidth={chartWidth} height={260} />}
     </Card>
   );
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { validateCurveConfig } from "../../charts/curveConfig";
 import { kneeClass } from "../../test/capacityFixtures";
-import { curveChartRows, kneeChartConfig, throughputChartConfig } from "./capacityCharts";
+import { curveChartRows, kneeChartConfig, powerChartConfig, powerRows, throughputChartConfig } from "./capacityCharts";
 import { slaCurve, slaFigures } from "./slaMath";
 
 const cls = kneeClass();
@@ -66,5 +66,42 @@ describe("curve chart rows", () => {
     expect(validateCurveConfig(config)).toEqual([]);
     expect(config.marks).toEqual([expect.objectContaining({ id: "breaking", x: 35 })]);
     expect(curveChartRows(cls.curve, (p) => p.throughput_per_s).map((r) => r.measured ?? r.model)).toEqual([10, 20, 30, 34, 35]);
+  });
+});
+
+describe("the power-ratio chart", () => {
+  const chart = {
+    points: [
+      { load_per_s: 5, power_per_s2: 90 },
+      { load_per_s: 10, power_per_s2: 80 },
+    ],
+    coefficients: [0, 0, -2, 100],
+    load_range_per_s: [5, 10] as [number, number],
+    peak_load_per_s: 5,
+    r2: 1,
+  };
+
+  it("draws the cubic fit and its peak when there is a power-ratio capacity", () => {
+    expect(powerRows(chart)).toEqual([
+      { x: 5, power: 90, fit: 90 },
+      { x: 10, power: 80, fit: 80 },
+    ]);
+    const config = powerChartConfig(chart);
+    expect(config.series.map((s) => s.key)).toEqual(["power", "fit"]);
+    expect(config.marks.map((m) => m.id)).toEqual(["peak"]);
+    expect(config.description).toContain("is the power-ratio capacity");
+  });
+
+  it("draws the windows alone, with no fit, peak or capacity caption, when there is none", () => {
+    expect(powerRows(chart, false)).toEqual([
+      { x: 5, power: 90 },
+      { x: 10, power: 80 },
+    ]);
+    const config = powerChartConfig(chart, false);
+    expect(validateCurveConfig(config)).toEqual([]);
+    expect(config.series.map((s) => s.key)).toEqual(["power"]);
+    expect(config.marks).toEqual([]);
+    expect(config.description).not.toContain("capacity");
+    expect(config.description).not.toContain("cubic fit");
   });
 });

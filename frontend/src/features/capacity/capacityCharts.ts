@@ -133,18 +133,27 @@ export function polyval(coefficients: readonly number[], x: number): number {
 
 const formatPower = (v: number) => `${formatDecimal(v, 1)} req/s²`;
 
-/** The windows' power ratio (dots) and the cubic fit at the same loads (line). */
-export function powerRows(p: PowerChart): CurveRow[] {
-  return p.points.map((pt) => ({ x: pt.load_per_s, power: pt.power_per_s2, fit: polyval(p.coefficients, pt.load_per_s) }));
+/**
+ * The windows' power ratio (dots) and the cubic fit at the same loads (line); without a
+ * power-ratio capacity (`withFit` false: the fit has no maximum to read) the dots alone.
+ */
+export function powerRows(p: PowerChart, withFit = true): CurveRow[] {
+  return p.points.map((pt): CurveRow => {
+    const row: CurveRow = { x: pt.load_per_s, power: pt.power_per_s2 };
+    if (withFit) row.fit = polyval(p.coefficients, pt.load_per_s);
+    return row;
+  });
 }
 
-export function powerChartConfig(p: PowerChart): CurveChartConfig {
-  const peak = p.peak_load_per_s;
+export function powerChartConfig(p: PowerChart, withFit = true): CurveChartConfig {
+  const peak = withFit ? p.peak_load_per_s : null;
+  const dots = "Each dot is a window: completed requests per second divided by their mean latency.";
   return {
     id: "power-chart",
     title: "Power ratio against load",
-    description:
-      "Each dot is a window: completed requests per second divided by their mean latency. The line is the cubic fit; its maximum inside the observed loads is the power-ratio capacity.",
+    description: withFit
+      ? `${dots} The line is the cubic fit; its maximum inside the observed loads is the power-ratio capacity.`
+      : `${dots} The power ratio has no peak inside the observed loads, so no fit is drawn.`,
     xLabel: "load (req/s)",
     yLabel: "power (req/s²)",
     xUnit: formatRatePerS,
@@ -153,7 +162,7 @@ export function powerChartConfig(p: PowerChart): CurveChartConfig {
     yAxisUnit: (v) => formatDecimal(v, 0),
     series: [
       { key: "power", label: "window", color: "chart-latency", points: true },
-      { key: "fit", label: "cubic fit", color: "chart-knee", dots: false },
+      ...(withFit ? [{ key: "fit", label: "cubic fit", color: "chart-knee" as const, dots: false }] : []),
     ],
     marks: peak === null ? [] : [{ id: "peak", label: `Peak ${formatRatePerS(peak)}`, color: "chart-breaking", x: peak }],
   };

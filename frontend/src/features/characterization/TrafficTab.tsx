@@ -6,7 +6,7 @@ import { Button } from "../../components/Button";
 import { Card } from "../../components/Card";
 import { NotRecorded } from "../../components/NotRecorded";
 import { StatCard } from "../../components/StatCard";
-import { formatCount, formatDecimal, formatDuration, formatRatePerS } from "../../lib/format";
+import { formatCount, formatDecimal, formatDuration, formatRate } from "../../lib/format";
 import styles from "./Characterization.module.css";
 import { DatasetIdContext } from "./datasetContext";
 import { RangeNavigator, type IndexRange } from "./RangeNavigator";
@@ -18,13 +18,13 @@ import { useZoomedArrivals } from "./useZoomedArrivals";
 function ArrivalStatsCards({ view }: { view: ArrivalView }) {
   const s = view.stats;
   const bucket = bucketName(view.every_s);
-  const perS = (count: number) => formatRatePerS(count / view.every_s);
+  const perS = (count: number) => formatRate(count / view.every_s);
   const meanPerS = s.mean_per_s ?? s.mean / view.every_s;
   return (
     <div className={styles.grid}>
       <StatCard label="Requests" value={formatCount(s.total)} hint={`${formatCount(s.buckets)} buckets of ${bucket}`} testId="traffic-total" />
-      <StatCard label={`Peak per ${bucket}`} value={formatCount(s.peak)} unit="req" hint={s.peak_per_s !== undefined ? formatRatePerS(s.peak_per_s) : perS(s.peak)} testId="traffic-peak" />
-      <StatCard label={`Mean per ${bucket}`} value={formatDecimal(s.mean, 2)} unit="req" hint={formatRatePerS(meanPerS)} />
+      <StatCard label={`Peak per ${bucket}`} value={formatCount(s.peak)} unit="req" hint={s.peak_per_s !== undefined ? formatRate(s.peak_per_s) : perS(s.peak)} testId="traffic-peak" />
+      <StatCard label={`Mean per ${bucket}`} value={formatDecimal(s.mean, 2)} unit="req" hint={formatRate(meanPerS)} />
       <StatCard label={`Trough per ${bucket}`} value={formatCount(s.trough)} unit="req" hint={perS(s.trough)} />
       <StatCard label="Peak-to-mean" value={formatDecimal(s.peak_to_mean, 2)} unit="×" hint={`at ${bucket} resolution`} testId="traffic-peak-to-mean" />
     </div>

@@ -26,6 +26,8 @@ export interface ArrivalView {
   downsampled: boolean;
   t_ms: number[];
   count: number[];
+  /** Each bucket's count over the seconds of it the log covers (absent in older results). */
+  rate_per_s?: number[];
   by_class: Record<string, number[]>;
 }
 

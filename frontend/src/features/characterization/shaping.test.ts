@@ -12,6 +12,7 @@ import {
   latencyRows,
   logTicks,
   paramRows,
+  rateUnit,
   zoomRows,
 } from "./shaping";
 
@@ -42,7 +43,27 @@ describe("arrival rows", () => {
     expect(validateConfig(config)).toEqual([]);
     expect(config.series.map((s) => s.label)).toEqual(["dynamic", "static"]);
     expect(config.description).toContain("3 of 300 buckets");
-    expect(config.unit(12)).toBe("12 req / 1 min");
+    expect(config.unit(12)).toBe("12 req/min");
+    expect(config.yLabel).toBe("req/min");
+  });
+
+  it("plot each bucket's rate, so a log ending mid-bucket shows no drop at the end", () => {
+    // 3 req/s, the log covering 20 s of its last minute: 60 requests in 20 s
+    const steady: ArrivalView = { ...view, count: [180, 180, 60], rate_per_s: [3, 3, 3], by_class: { dynamic: [60, 90, 20], static: [120, 90, 40] } };
+    const rows = arrivalRows(steady);
+    expect(rows.map((r) => r.total)).toEqual([180, 180, 180]);
+    expect(rows[2]).toEqual({ t: T0 + 120_000, total: 180, "class:dynamic": 60, "class:static": 120 });
+    for (const r of rows) expect((r["class:dynamic"] ?? 0) + (r["class:static"] ?? 0)).toBeCloseTo(r.total, 9);
+  });
+
+  it("draw requests per second below a minute's resolution", () => {
+    const seconds: ArrivalView = { ...view, every_s: 10, stats: { ...view.stats, every_s: 10 }, count: [30, 30, 6], rate_per_s: [3, 3, 3] };
+    expect(arrivalRows(seconds).map((r) => r.total)).toEqual([3, 3, 3]);
+    const config = arrivalChartConfig(seconds);
+    expect(config.yLabel).toBe("req/s");
+    expect(config.unit(2.5)).toBe("2.5 req/s");
+    expect(rateUnit(1)).toEqual({ label: "req/s", perS: 1 });
+    expect(rateUnit(3600)).toEqual({ label: "req/min", perS: 60 });
   });
 
   it("zoom to an inclusive index range in either order, or keep everything", () => {

@@ -25,30 +25,56 @@ export function bucketName(everyS: number): string {
 
 export type ArrivalRow = { t: number; total: number } & Record<string, number>;
 
-/** One row per bucket: its start (epoch ms), the total and each class's count. */
+/** The one rate unit the arrivals chart uses at a resolution: req/s below a minute, else req/min. */
+export function rateUnit(everyS: number): { label: string; perS: number } {
+  return everyS < 60 ? { label: "req/s", perS: 1 } : { label: "req/min", perS: 60 };
+}
+
+/**
+ * Each bucket's rate: its count over the seconds of it the log covers (the server's
+ * `rate_per_s`), so the partial first and last buckets are no dips; count / width without it.
+ */
+export function bucketRatesPerS(view: Pick<ArrivalView, "every_s" | "count" | "rate_per_s">): number[] {
+  return view.count.map((c, i) => view.rate_per_s?.[i] ?? c / view.every_s);
+}
+
+/** One row per bucket: its start (epoch ms), the total's and each class's rate in `rateUnit`. */
 export function arrivalRows(view: ArrivalView): ArrivalRow[] {
   const classes = Object.entries(view.by_class);
+  const { perS } = rateUnit(view.every_s);
+  const rates = bucketRatesPerS(view);
   return view.t_ms.map((t, i) => {
-    const row: Record<string, number> = { t, total: view.count[i] ?? 0 };
-    for (const [name, counts] of classes) row[`class:${name}`] = counts[i] ?? 0;
+    const count = view.count[i] ?? 0;
+    const rate = (rates[i] ?? 0) * perS;
+    // a class's share of the bucket's count, at the bucket's rate
+    const scale = count > 0 ? rate / count : 0;
+    const row: Record<string, number> = { t, total: rate };
+    for (const [name, counts] of classes) row[`class:${name}`] = (counts[i] ?? 0) * scale;
     return row as ArrivalRow;
   });
 }
 
+/** A rate on the chart's axis and in its tooltip: 3 significant digits, whole from 100. */
+export function formatChartRate(value: number, unit: string): string {
+  const shown = Math.abs(value) >= 100 ? formatCount(value) : new Intl.NumberFormat("en-US", { maximumSignificantDigits: 3 }).format(value);
+  return `${shown} ${unit}`;
+}
+
 export function arrivalChartConfig(view: ArrivalView): TimeChartConfig<ArrivalRow> {
   const bucket = bucketName(view.every_s);
+  const unit = rateUnit(view.every_s).label;
   const thinned = view.downsampled
     ? ` Showing ${formatCount(view.t_ms.length)} of ${formatCount(view.stats.buckets)} buckets (LTTB keeps the peaks).`
     : "";
   return {
     id: "chart-arrivals",
-    title: `Requests per ${bucket}`,
-    description: `Requests arriving in each ${bucket} bucket, stacked by request class. Times in UTC.${thinned}`,
+    title: `Request rate per ${bucket}`,
+    description: `Requests per ${unit === "req/s" ? "second" : "minute"} in each ${bucket} bucket, over the seconds of it the log covers (the first and last buckets are partial), stacked by request class. Times in UTC.${thinned}`,
     kind: "stacked-area",
     time: (r) => r.t,
-    unit: (v) => `${formatCount(v)} req / ${bucket}`,
+    unit: (v) => formatChartRate(v, unit),
     axisUnit: formatCompact,
-    yLabel: `req / ${bucket}`,
+    yLabel: unit,
     series: Object.keys(view.by_class).map((name, i) => ({
       key: `class:${name}`,
       label: name,

@@ -22,7 +22,7 @@ const view: ArrivalView = {
 };
 
 // what the API answers for [T0 + 1000 s, T0 + 2001 s): every bucket (a few shown)
-const fetched = { dataset_id: 3, every_s: 1, t_ms: [T0 + 1000_000, T0 + 1001_000, T0 + 1002_000], count: [9, 0, 4], buckets: 3, downsampled: false };
+const fetched = { dataset_id: 3, every_s: 1, t_ms: [T0 + 1000_000, T0 + 1001_000, T0 + 1002_000], count: [9, 0, 4], rate_per_s: [9, 0, 4], buckets: 3, downsampled: false };
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -62,7 +62,24 @@ describe("the zoom window", () => {
     const config = windowChartConfig(fetched);
     expect(validateConfig(config)).toEqual([]);
     expect(config.description).toContain("all 3 buckets");
+    expect(config.yLabel).toBe("req/s");
     expect(windowChartConfig({ ...fetched, buckets: 5000, downsampled: true }).description).toContain("3 of the window's 5,000 buckets");
+  });
+});
+
+describe("the zoomed chart's rates", () => {
+  it("plots the window's rates per minute: the bucket the log ends in is no drop", () => {
+    // a steady 2 req/s; the log ends 20 s into the window's last minute
+    const minutes = { every_s: 60, t_ms: [T0, T0 + 60_000, T0 + 120_000], count: [120, 120, 40], rate_per_s: [2, 2, 2], buckets: 3, downsampled: false };
+    expect(windowRows(minutes).map((r) => r.total)).toEqual([120, 120, 120]);
+    const config = windowChartConfig(minutes);
+    expect(validateConfig(config)).toEqual([]);
+    expect(config.yLabel).toBe("req/min");
+    expect(config.unit(120)).toBe("120 req/min");
+  });
+
+  it("falls back to count over the bucket's width for an answer without rates", () => {
+    expect(windowRows({ every_s: 10, t_ms: [T0], count: [25] })).toEqual([{ t: T0, total: 2.5 }]);
   });
 });
 
@@ -80,7 +97,7 @@ describe("useZoomedArrivals", () => {
     expect(result.current.loading).toBe(false);
     expect(result.current.rows).toEqual(windowRows(fetched));
     expect(result.current.windowThinned).toBe(false);
-    expect(result.current.config.title).toBe("Requests per 1 s, zoomed");
+    expect(result.current.config.title).toBe("Request rate per 1 s, zoomed");
     expect(urls).toHaveLength(1);
     const query = new URL(urls[0] ?? "").searchParams;
     expect(Object.fromEntries(query)).toEqual({ start_ms: String(T0 + 1000_000), end_ms: String(T0 + 2001_000), every_s: "1", max_points: String(ZOOM_MAX_POINTS) });
@@ -89,7 +106,7 @@ describe("useZoomedArrivals", () => {
     expect(result.current.loading).toBe(false);
     expect(result.current.fullResolution).toBe(false);
     expect(result.current.rows).toHaveLength(4);
-    expect(result.current.config.title).toBe("Requests per 1 s");
+    expect(result.current.config.title).toBe("Request rate per 1 s");
     expect(urls).toHaveLength(1);
   });
 

@@ -2,7 +2,7 @@
 import type { TimeChartConfig } from "../../charts/config";
 import { formatCompact, formatCount } from "../../lib/format";
 import type { ArrivalView } from "./result";
-import { bucketName, type ArrivalRow } from "./shaping";
+import { bucketName, bucketRatesPerS, formatChartRate, rateUnit, type ArrivalRow } from "./shaping";
 
 /** Points asked for per zoomed window: about one per pixel of a wide chart. */
 export const ZOOM_MAX_POINTS = 2000;
@@ -18,6 +18,8 @@ export interface ArrivalWindowData {
   every_s: number;
   t_ms: number[];
   count: number[];
+  /** Each bucket's count over the seconds of it the log (and the window) covers. */
+  rate_per_s?: number[];
   buckets: number;
   downsampled: boolean;
 }
@@ -38,25 +40,28 @@ export function zoomWindow(
   return { start_ms: first, end_ms: last + view.every_s * 1000, every_s: view.every_s, max_points: ZOOM_MAX_POINTS };
 }
 
-/** One row per fetched bucket: its start and its count (the window has totals, not classes). */
-export function windowRows(data: Pick<ArrivalWindowData, "t_ms" | "count">): ArrivalRow[] {
-  return data.t_ms.map((t, i) => ({ t, total: data.count[i] ?? 0 }));
+/** One row per fetched bucket: its start and its rate in `rateUnit` (the window has totals, not classes). */
+export function windowRows(data: Pick<ArrivalWindowData, "every_s" | "t_ms" | "count" | "rate_per_s">): ArrivalRow[] {
+  const { perS } = rateUnit(data.every_s);
+  const rates = bucketRatesPerS(data);
+  return data.t_ms.map((t, i) => ({ t, total: (rates[i] ?? 0) * perS }));
 }
 
 export function windowChartConfig(data: ArrivalWindowData): TimeChartConfig<ArrivalRow> {
   const bucket = bucketName(data.every_s);
+  const unit = rateUnit(data.every_s).label;
   const detail = data.downsampled
     ? `${formatCount(data.t_ms.length)} of the window's ${formatCount(data.buckets)} buckets (LTTB keeps the peaks)`
     : `all ${formatCount(data.buckets)} buckets of the window`;
   return {
     id: "chart-arrivals",
-    title: `Requests per ${bucket}, zoomed`,
-    description: `Requests arriving in each ${bucket} bucket, counted from the request table: ${detail}. All classes together. Times in UTC.`,
+    title: `Request rate per ${bucket}, zoomed`,
+    description: `Requests per ${unit === "req/s" ? "second" : "minute"} in each ${bucket} bucket, over the seconds of it the log covers, counted from the request table: ${detail}. All classes together. Times in UTC.`,
     kind: "area",
     time: (r) => r.t,
-    unit: (v) => `${formatCount(v)} req / ${bucket}`,
+    unit: (v) => formatChartRate(v, unit),
     axisUnit: formatCompact,
-    yLabel: `req / ${bucket}`,
+    yLabel: unit,
     series: [{ key: "total", label: "All requests", color: "chart-requests" }],
   };
 }

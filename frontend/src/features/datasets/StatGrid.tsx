@@ -8,8 +8,7 @@ import {
   formatDuration,
   formatLatency,
   formatPercent,
-  formatRatePerMin,
-  formatRatePerS,
+  formatRate,
   splitUnit,
 } from "../../lib/format";
 import styles from "./StatGrid.module.css";
@@ -58,8 +57,8 @@ export function StatGrid({ summary: s }: { summary: TrafficSummary }) {
         hint={`${formatDateTime(s.first_ts)} → ${formatDateTime(s.last_ts)}`}
         testId="stat-span"
       />
-      <StatCard label="Mean rate" {...splitUnit(formatRatePerS(s.mean_rate_per_s))} hint={formatRatePerMin(s.mean_rate_per_s * 60)} />
-      <StatCard label="Peak rate" {...splitUnit(formatRatePerMin(s.peak_rate_per_min))} hint={`busiest ${peakInterval(s.peak_bucket_s)}`} />
+      <StatCard label="Mean rate" {...splitUnit(formatRate(s.mean_rate_per_s))} hint="requests ÷ time span" testId="stat-mean-rate" />
+      <StatCard label="Peak rate" {...splitUnit(formatRate(s.peak_rate_per_min / 60))} hint={`busiest ${peakInterval(s.peak_bucket_s)}`} testId="stat-peak-rate" />
       <StatCard
         label="Server errors (5xx)"
         value={errors === null ? null : formatPercent(errors, 2)}

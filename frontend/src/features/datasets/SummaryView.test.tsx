@@ -52,3 +52,19 @@ describe("SummaryView of a latency trace (no status codes, no sizes)", () => {
     expect(screen.queryByTestId("chart-status-not-recorded")).toBeNull();
   });
 });
+
+describe("the Overview's rate cards", () => {
+  it("show a slow log's rates in a unit that keeps them readable, never 0", () => {
+    // the IIS sample: 0.00257 req/s; its busiest hour 11 requests
+    render(<SummaryView summary={makeSummary({ mean_rate_per_s: 0.00257, peak_rate_per_min: 11 / 60, peak_bucket_s: 3600 })} />);
+    expect(screen.getByTestId("stat-mean-rate")).toHaveTextContent("9.25 req/h");
+    expect(screen.getByTestId("stat-peak-rate")).toHaveTextContent("11 req/h");
+    expect(screen.getByTestId("stat-mean-rate")).not.toHaveTextContent(/\b0 req/);
+  });
+
+  it("keep req/s for a busy one", () => {
+    render(<SummaryView summary={makeSummary({ mean_rate_per_s: 1050, peak_rate_per_min: 70_200 })} />);
+    expect(screen.getByTestId("stat-mean-rate")).toHaveTextContent("1,050 req/s");
+    expect(screen.getByTestId("stat-peak-rate")).toHaveTextContent("1,170 req/s");
+  });
+});
