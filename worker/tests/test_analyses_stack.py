@@ -1,7 +1,6 @@
 """Capacity analyses through the whole stack: API and a real Celery worker as processes,
 PostgreSQL and Redis, driven over HTTP with an API token."""
 
-import time
 from pathlib import Path
 
 import httpx
@@ -44,14 +43,14 @@ def test_pipeline_analysis_of_a_log_with_latencies(stack: Stack) -> None:
     assert again.status_code == 200 and again.json()["id"] == created.json()["id"]
 
 
-def test_a_log_without_latencies_fails_once_without_retries(stack: Stack, sample_log: Path) -> None:
+def test_a_log_without_latencies_is_refused_before_any_job(stack: Stack, sample_log: Path) -> None:
     stack.start_worker()
     client = stack.client(stack.token_for("plain@example.com", "Plain"))
     dataset_id = ingested(client, sample_log.read_bytes(), "access.log")
-    created = client.post(f"/api/v1/datasets/{dataset_id}/analyses", json={}).json()
-    job = wait_for_job(client, created["job"]["id"])
-    assert job["status"] == "failed" and job["attempts"] == 1, job
-    assert job["error_code"] == "no_latency" and "%D" in str(job["error_message"])
-    time.sleep(3)  # longer than the reaper's interval: nothing re-sends it
-    assert client.get(f"/api/v1/jobs/{created['job']['id']}").json()["attempts"] == 1
+    refused = client.post(f"/api/v1/datasets/{dataset_id}/analyses", json={})
+    assert refused.status_code == 422, refused.text
+    error = refused.json()["error"]
+    assert error["code"] == "no_latency" and "%D" in error["message"]
+    listed = client.get(f"/api/v1/datasets/{dataset_id}/analyses").json()
+    assert listed["items"] == []  # nothing stored, nothing queued
     assert client.get(f"/api/v1/datasets/{dataset_id}").json()["status"] == "ready"

@@ -7,6 +7,9 @@ import numpy as np
 import polars as pl
 
 NS = 1_000_000_000
+# spans are whole nanoseconds in the engine and float seconds in the checks: they may
+# differ by the rounding of one nanosecond
+NS_ROUNDING_S = 2e-9
 
 
 def ts_ns(table: pl.DataFrame) -> np.ndarray:

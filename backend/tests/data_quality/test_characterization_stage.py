@@ -14,6 +14,7 @@ from headroom.engine.workload.display import display_document
 
 from . import checks
 from .cases import case_names, load_case
+from .checks import NS_ROUNDING_S
 
 
 @pytest.fixture(scope="module", params=case_names())
@@ -42,13 +43,16 @@ def test_arrival_rates(run) -> None:  # type: ignore[no-untyped-def]
     case, _, d, _ = run
     a = d["arrivals"]
     span_s = _span_s(case, a["timestamp_granularity_s"])
-    assert a["span_s"] == pytest.approx(span_s, rel=1e-12)
+    assert a["span_s"] == pytest.approx(span_s, abs=NS_ROUNDING_S)
     assert a["mean_per_min"] / 60 * span_s == pytest.approx(d["requests"], rel=1e-9)
     assert a["trough_per_min"] <= a["mean_per_min"] <= a["peak_per_min"] * (1 + 1e-12)
     assert a["every_s"] >= max(60, a["timestamp_granularity_s"])
     assert a["hourly"]["total"] == d["requests"] == case.table.height
-    assert a["pages_hourly"]["total"] == d["pages"]["count"]
-    assert a["sessions_hourly"]["total"] == d["sessions"]["count"]
+    for unit in ("pages", "sessions"):  # left out when the log cannot tell them apart
+        if d[unit]["count"] is None:
+            assert f"{unit}_hourly" not in a
+        else:
+            assert a[f"{unit}_hourly"]["total"] == d[unit]["count"]
     assert isinstance(a["hourly"]["peak"], int) and isinstance(a["hourly"]["trough"], int)
 
 
@@ -70,7 +74,7 @@ def test_model_lasts_the_span_and_integrates_to_the_pages(run) -> None:  # type:
     case, result, d, _ = run
     model = result.model
     span_s = _span_s(case, d["arrivals"]["timestamp_granularity_s"])
-    assert model.duration_s == pytest.approx(span_s, rel=1e-12)
+    assert model.duration_s == pytest.approx(span_s, abs=NS_ROUNDING_S)
     assert model.profile_step_s >= d["arrivals"]["timestamp_granularity_s"]
     pages = 0.0
     for c in model.classes:
@@ -78,7 +82,10 @@ def test_model_lasts_the_span_and_integrates_to_the_pages(run) -> None:  # type:
         rates = np.array([r for _, r in c.profile])
         assert starts[0] == 0 and np.all(np.diff(starts) > 0)
         pages += float(np.sum(rates * np.diff(starts)))
-    assert pages == pytest.approx(d["pages"]["count"], rel=1e-9)
+    # the model's pages are its page table's rows (one a request when no paths are logged)
+    assert pages == pytest.approx(result.tables["pages"].height, rel=1e-9)
+    if d["pages"]["count"] is not None:
+        assert d["pages"]["count"] == result.tables["pages"].height
 
 
 def test_known_truth(run) -> None:  # type: ignore[no-untyped-def]
@@ -108,6 +115,7 @@ def test_known_truth(run) -> None:  # type: ignore[no-untyped-def]
 def test_no_fractional_counts(run) -> None:  # type: ignore[no-untyped-def]
     _, _, d, _ = run
     assert isinstance(d["requests"], int)
-    assert isinstance(d["pages"]["count"], int) and isinstance(d["sessions"]["count"], int)
+    for unit in ("pages", "sessions"):  # null when not recorded, else a whole number
+        assert d[unit]["count"] is None or isinstance(d[unit]["count"], int)
     for view in run[3]["arrivals"].values():
         assert isinstance(view["stats"]["total"], int)

@@ -10,6 +10,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from headroom.demo import synthetic_log
 from support.restartable_redis import Redis
 from support.services import Stack, wait_for_job
 
@@ -55,7 +56,8 @@ def test_broker_outage_queues_work_and_resumes(
 ) -> None:
     stack.start_worker()
     client = stack.client(stack.token_for("outage@example.com", "Outage"))
-    first = client.post("/api/v1/datasets", files={"file": ("a.log", sample_log.read_bytes())})
+    # a log with response times, so a capacity analysis of it is accepted
+    first = client.post("/api/v1/datasets", files={"file": ("a.log", synthetic_log())})
     assert first.status_code == 201, first.text
     assert wait_for_job(client, first.json()["job"]["id"])["status"] == "succeeded"
     dataset_id = first.json()["id"]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from pydantic import BaseModel
@@ -54,8 +55,23 @@ def _lower(field: str) -> str:
     return "duration_s or the rate"
 
 
+def _names_unresolved(value: Any, datasets: Mapping[str, np.ndarray]) -> bool:
+    """Whether a distribution (or a part of a mixture) draws from a dataset not given."""
+    if isinstance(value, dict):
+        named = value.get("dataset")
+        if named is not None and str(named) not in datasets:
+            return True
+        return any(_names_unresolved(v, datasets) for v in value.values())
+    if isinstance(value, list | tuple):
+        return any(_names_unresolved(v, datasets) for v in value)
+    return False
+
+
 def _probe_mean(field: str, spec: BaseModel, datasets: Mapping[str, np.ndarray]) -> float:
-    """The mean of seeded draws; ScenarioError when the draws overflow."""
+    """The mean of seeded draws; ScenarioError when the draws overflow. A distribution drawn
+    from a dataset not given yet counts 1 (it is sized again when the run is built)."""
+    if _names_unresolved(spec.model_dump(), datasets):
+        return 1.0
     dist = build_distribution(spec, datasets)
     with np.errstate(over="ignore", invalid="ignore"):
         try:

@@ -89,12 +89,13 @@ def test_contract_keys(elastic_result) -> None:  # type: ignore[no-untyped-def]
 def test_real_log_end_to_end(elastic: pl.DataFrame, elastic_result) -> None:  # type: ignore[no-untyped-def]
     d = elastic_result.to_dict()
     assert d["requests"] == 10000 and d["latency"] is None
-    # minute 05 only: per-minute trough 0, the mean over all minutes of the 84 hours is
-    # 10000 / (83 * 60 + 1) and the peak is the busiest hh:05
-    assert d["arrivals"]["trough_per_min"] == 0
-    assert d["arrivals"]["mean_per_min"] == pytest.approx(10000 / (83 * 60 + 1))
+    # every timestamp is at minute 05 of its hour: the arrivals are counted per hour over
+    # the 84 hours the log covers, and given per minute
     hours = elastic.group_by(pl.col("ts").dt.truncate("1h")).len()["len"]
-    assert d["arrivals"]["peak_per_min"] == hours.max()
+    assert d["arrivals"]["every_s"] == 3600 and len(hours) == 84
+    assert d["arrivals"]["mean_per_min"] == pytest.approx(10000 / (84 * 60))
+    assert d["arrivals"]["peak_per_min"] == pytest.approx(hours.max() / 60)
+    assert d["arrivals"]["trough_per_min"] == pytest.approx(hours.min() / 60)
     assert d["arrivals"]["hourly"]["trough"] == hours.min()
     assert sum(d["classes"]["request"].values()) == pytest.approx(1)
     ann = annotate(elastic)
