@@ -169,7 +169,7 @@ test("a dataset's requests replay through a scenario that refers to the dataset"
   // the first ingest of a run compiles the parser (numba): minutes on a busy machine
   await expect(page.getByTestId("dataset-title")).toBeVisible({ timeout: 240_000 });
   const datasetId = page.url().split("/").pop() ?? "";
-  await expect(page.getByText("Time span")).toBeVisible({ timeout: 240_000 }); // ingested: its summary shows
+  await expect(page.getByTestId("stat-span")).toBeVisible({ timeout: 240_000 }); // ingested: its summary shows
   await page.getByRole("link", { name: "Simulations", exact: true }).click();
   await page.getByRole("link", { name: "New simulation" }).first().click();
   await page.getByTestId("dataset-preset-select").selectOption(`replay:${datasetId}`);
