@@ -14,7 +14,14 @@ sys.path.insert(0, str(Path(__file__).parent / "backend" / "tests"))
 from headroom.core import numba_cache
 from headroom.core.migrations import upgrade
 from headroom.core.settings import Settings
-from support.services import Stack, free_port, postgres_server, redis_server, stack_env
+from support.services import (
+    Stack,
+    free_port,
+    postgres_server,
+    redis_server,
+    s3_server,
+    stack_env,
+)
 
 numba_cache.configure()  # before any test module loads numba; the stacks' processes inherit it
 
@@ -31,6 +38,24 @@ def postgres_url() -> Iterator[str]:
 def redis_url() -> Iterator[str]:
     with redis_server() as url:
         yield url
+
+
+@pytest.fixture(scope="session")
+def s3_env() -> Iterator[dict[str, str]]:
+    with s3_server() as env:
+        yield env
+
+
+@pytest.fixture
+def s3_url(s3_env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> str:
+    """A new bucket on the test S3 server, and this process pointed at it."""
+    import boto3
+
+    for name, value in s3_env.items():
+        monkeypatch.setenv(name, value)
+    bucket = f"t{uuid.uuid4().hex[:16]}"
+    boto3.client("s3").create_bucket(Bucket=bucket)
+    return f"s3://{bucket}/headroom"
 
 
 @pytest.fixture(scope="session")

@@ -166,11 +166,15 @@ def run_ingest(path: Path) -> int:
 def run_ingest_characterize(path: Path) -> int:
     """The ingest, then the characterization job's work on its table (classes, sessions,
     pages, fits, the workload model and the dataset page's chart data)."""
+    from headroom.core.storage import LocalStore
     from headroom.engine.workload import characterize
     from headroom.workloads.run import load_table, result_document
 
     run_ingest(path)
-    table = load_table(sorted(str(p) for p in (OUT / "ingest_parts").glob("*.parquet")))
+    table = load_table(
+        LocalStore(OUT / "ingest_parts"),
+        sorted(p.name for p in (OUT / "ingest_parts").glob("*.parquet")),
+    )
     return int(result_document(characterize(table))["requests"])
 
 

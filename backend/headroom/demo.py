@@ -111,7 +111,7 @@ def _add_log(
     store = open_store(settings.resolved_storage_url())
     staged = asyncio.run(uploads.stage(store, _chunks(data), name, settings.max_upload_bytes))
     with session_scope(settings.resolved_database_url()) as session:
-        sniffed = sniff_file(str(store.local_path(staged.key)))
+        sniffed = sniff_file(store.url, staged.key)
         dataset, job = dataset_service.register_upload(
             session, store, principal, workspace_id, staged, sniffed
         )

@@ -22,6 +22,7 @@ from headroom.core.errors import HeadroomError, envelope, error_responses
 from headroom.core.middleware import ApiGuard
 from headroom.core.request_ids import RequestIds, log, new_request_id, request_id_of
 from headroom.core.settings import Settings, get_settings
+from headroom.core.storage import open_store
 from headroom.core.upload_access import UploadSlots
 from headroom.datasets.router import router as datasets_router
 from headroom.datasets.sniffing import shutdown_pool
@@ -74,7 +75,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 @asynccontextmanager
-async def _lifespan(_: FastAPI) -> AsyncIterator[None]:
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    open_store(app.state.settings.resolved_storage_url())  # a bucket that is not there stops it
     yield
     shutdown_pool()
 

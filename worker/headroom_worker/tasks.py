@@ -8,6 +8,7 @@ from celery import Task, chord, group
 from headroom.analyses.run import capacity_body
 from headroom.core.queue import result_backend
 from headroom.core.settings import get_settings
+from headroom.core.storage import open_store
 from headroom.datasets import ingest
 from headroom.datasets.followup import queue_characterization
 from headroom.datasets.ingest_outputs import mark_failed
@@ -47,7 +48,8 @@ def _ingest(context: JobContext) -> None:
         ingest.run_sequential(settings, prepared, context.job_id, context.worker, report)
         characterize_after_ingest(prepared.dataset_id)
         return
-    ranges = plan_ranges(prepared.path, prepared.size_bytes, settings.ingest_chunk_bytes)
+    store = open_store(settings.resolved_storage_url())
+    ranges = plan_ranges(store, prepared.key, prepared.size_bytes, settings.ingest_chunk_bytes)
     payload = prepared_to_dict(prepared)
     args = (context.job_id, context.worker, payload)
     header = group(ingest_range.s(*args, [r.index, r.start, r.end]) for r in ranges)

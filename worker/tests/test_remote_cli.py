@@ -88,17 +88,18 @@ def test_an_interrupted_upload_resumes_where_it_stopped(
     sessions = database.execute("SELECT count(*), max(completed_at) FROM upload").fetchone()
     database.close()
     assert sessions[0] == 1 and sessions[1] is not None  # one session, resumed and completed
-    partial_files = list((Path(embedded.env["HEADROOM_DATA_DIR"]) / "storage").rglob("partial/*"))
-    assert partial_files == []
+    uploads = Path(embedded.env["HEADROOM_DATA_DIR"]) / "storage" / "uploads"
+    assert [p for p in uploads.rglob("*") if p.is_file()] == []
 
 
 def _wait_for_partial_upload(stack: Stack, minimum_bytes: int) -> int:
-    folder = Path(stack.env["HEADROOM_DATA_DIR"]) / "storage" / "uploads" / "partial"
+    """Bytes the upload has stored so far (one object per chunk)."""
+    folder = Path(stack.env["HEADROOM_DATA_DIR"]) / "storage" / "uploads" / "chunks"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
-        sizes = [p.stat().st_size for p in folder.glob("*")] if folder.exists() else []
-        if sizes and max(sizes) >= minimum_bytes:
-            return max(sizes)
+        sent = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+        if sent >= minimum_bytes:
+            return sent
         time.sleep(0.05)
     raise TimeoutError("the upload never got going")
 

@@ -17,7 +17,7 @@ from headroom.analyses.service import params_of
 from headroom.analyses.tables import jsonable, scan_for_capacity, scan_for_sct
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
-from headroom.core.storage import open_store
+from headroom.core.storage import ObjectStore, open_store
 from headroom.datasets.service import ingest_result
 from headroom.engine.capacity import analyze, analyze_trace
 from headroom.engine.logs import LogInputError
@@ -56,21 +56,22 @@ def run(settings: Settings, job_id: int, worker: str) -> None:
     with session_scope(url) as session:
         inputs = _inputs(session, job_id)
         job_service.report(session, job_id, worker, 0.0, "loading", None)
-    paths = [str(store.local_path(k)) for k in inputs.table_keys]
     with session_scope(url) as session:
         job_service.report(session, job_id, worker, 0.3, "analysing", None)
-    kind, document = _analyse(inputs.params, paths)
+    kind, document = _analyse(inputs.params, store, inputs.table_keys)
     with session_scope(url) as session:
         job_service.save_result(session, job_id, worker, kind, document, inputs.dataset_id)
 
 
-def _analyse(params: CapacityParamsIn | SctParamsIn, paths: list[str]) -> tuple[str, Any]:
+def _analyse(
+    params: CapacityParamsIn | SctParamsIn, store: ObjectStore, keys: list[str]
+) -> tuple[str, Any]:
     """The result kind and the report as plain JSON."""
     try:
         if isinstance(params, SctParamsIn):
-            trace = analyze_trace(scan_for_sct(paths), params.to_engine())
+            trace = analyze_trace(scan_for_sct(store, keys), params.to_engine())
             return SCT_RESULT_KIND, jsonable(trace.to_dict())
-        report = analyze(scan_for_capacity(paths), params.to_engine())
+        report = analyze(scan_for_capacity(store, keys), params.to_engine())
         return RESULT_KIND, jsonable(report.to_dict())
     except LogInputError:
         raise

@@ -6,6 +6,7 @@ from typing import Any
 
 import polars as pl
 
+from headroom.core.storage import ObjectStore
 from headroom.engine.logs import LogInputError
 
 COLUMNS = ("ts", "latency_s", "status", "server", "client", "cls_request", "cls_user")
@@ -45,20 +46,20 @@ def for_sct(table: pl.DataFrame) -> pl.DataFrame:
     return table.select(keep)
 
 
-def scan_for_capacity(paths: list[str]) -> pl.DataFrame:
+def scan_for_capacity(store: ObjectStore, keys: list[str]) -> pl.DataFrame:
     """Read the analysed columns of a request table stored as Parquet parts."""
-    if not paths:
+    if not keys:
         raise LogInputError("empty_log", "the dataset has no request table")
-    lazy = pl.scan_parquet(paths)
+    lazy = store.scan_parquet(keys)
     names = lazy.collect_schema().names()
     return for_capacity(lazy.select([c for c in COLUMNS if c in names]).collect())
 
 
-def scan_for_sct(paths: list[str]) -> pl.DataFrame:
+def scan_for_sct(store: ObjectStore, keys: list[str]) -> pl.DataFrame:
     """Read the columns SCT needs from a trace's request table stored as Parquet parts."""
-    if not paths:
+    if not keys:
         raise LogInputError("empty_log", "the dataset has no request table")
-    lazy = pl.scan_parquet(paths)
+    lazy = store.scan_parquet(keys)
     names = lazy.collect_schema().names()
     return for_sct(lazy.select([c for c in ("ts", "latency_s", "server") if c in names]).collect())
 

@@ -13,7 +13,7 @@ from headroom.auth.principal import Principal
 from headroom.core.db import session_scope
 from headroom.core.errors import Forbidden, NotAuthenticated
 from headroom.core.settings import Settings
-from headroom.core.storage import LocalStore, open_store
+from headroom.core.storage import ObjectStore, open_store
 from headroom.workspaces.models import Role
 
 SESSION_COOKIE = "headroom_session"
@@ -37,11 +37,11 @@ def get_db(settings: SettingsDep) -> Iterator[Session]:
 SessionDep = Annotated[Session, Depends(get_db, scope="function")]
 
 
-def get_store(settings: SettingsDep) -> LocalStore:
+def get_store(settings: SettingsDep) -> ObjectStore:
     return open_store(settings.resolved_storage_url())
 
 
-StoreDep = Annotated[LocalStore, Depends(get_store)]
+StoreDep = Annotated[ObjectStore, Depends(get_store)]
 
 
 def get_principal(request: Request, session: SessionDep) -> Principal:

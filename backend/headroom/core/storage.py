@@ -1,26 +1,39 @@
 """Object store: immutable uploads and parquet tables under string keys.
 
-The local-directory store is the default; an S3-compatible store would implement the same
-protocol. Writes are atomic (temp file + rename), so a crash never leaves half an object
-under a real key.
+`HEADROOM_STORAGE_URL` picks the store: `file:///dir` (the default, a local directory) or
+`s3://bucket/prefix` (any S3-compatible store, see core/storage_s3.py). Writes are atomic
+(temp file + rename, or a multipart upload completed at the end), so a crash never leaves
+half an object under a real key. Nothing here needs a local copy of a whole object: reads
+stream or take byte ranges, and Parquet tables are scanned by polars from the store itself.
 """
+
+from __future__ import annotations
 
 import contextlib
 import hashlib
 import os
 import shutil
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import BinaryIO, Protocol
+from typing import TYPE_CHECKING, BinaryIO, Protocol
 from urllib.parse import urlparse
+
+if TYPE_CHECKING:
+    import polars as pl
+
+
+class StorageError(Exception):
+    """The store cannot be used (no such bucket, refused credentials, a refused write)."""
 
 
 class ObjectStore(Protocol):
+    url: str
+
     def writer(self, key: str) -> AbstractContextManager[BinaryIO]: ...
     def open(self, key: str) -> BinaryIO: ...
-    def local_path(self, key: str) -> Path: ...
+    def read_range(self, key: str, start: int, end: int) -> bytes: ...
     def exists(self, key: str) -> bool: ...
     def size_bytes(self, key: str) -> int: ...
     def move(self, src_key: str, dst_key: str) -> None: ...
@@ -28,22 +41,33 @@ class ObjectStore(Protocol):
     def delete_prefix(self, prefix: str) -> None: ...
     def list(self, prefix: str) -> list[str]: ...
     def modified_at(self, key: str) -> float: ...
+    def prune_empty_folders(self, changed_before: float) -> None: ...
+    def scan_parquet(self, keys: Sequence[str]) -> pl.LazyFrame: ...
+
+
+def checked_key(key: str) -> str:
+    """A relative key without empty, `.` or `..` segments (never outside the store)."""
+    parts = key.strip("/").split("/")
+    if not key.strip("/") or any(p in ("", ".", "..") for p in parts):
+        raise ValueError(f"invalid storage key: {key!r}")
+    return "/".join(parts)
 
 
 class LocalStore:
     def __init__(self, root: Path) -> None:
         self.root = root.resolve()
         self.root.mkdir(parents=True, exist_ok=True)
+        self.url = f"file://{self.root}"
 
-    def local_path(self, key: str) -> Path:
-        path = (self.root / key).resolve()
+    def _path(self, key: str) -> Path:
+        path = (self.root / checked_key(key)).resolve()
         if not path.is_relative_to(self.root) or path == self.root:
             raise ValueError(f"invalid storage key: {key!r}")
         return path
 
     @contextmanager
     def writer(self, key: str) -> Iterator[BinaryIO]:
-        path = self.local_path(key)
+        path = self._path(key)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.part")
         try:
@@ -54,29 +78,34 @@ class LocalStore:
             tmp.unlink(missing_ok=True)
 
     def open(self, key: str) -> BinaryIO:
-        return open(self.local_path(key), "rb")
+        return open(self._path(key), "rb")
+
+    def read_range(self, key: str, start: int, end: int) -> bytes:
+        with open(self._path(key), "rb") as handle:
+            handle.seek(start)
+            return handle.read(end - start)
 
     def exists(self, key: str) -> bool:
-        return self.local_path(key).is_file()
+        return self._path(key).is_file()
 
     def size_bytes(self, key: str) -> int:
-        return self.local_path(key).stat().st_size
+        return self._path(key).stat().st_size
 
     def move(self, src_key: str, dst_key: str) -> None:
-        dst = self.local_path(dst_key)
+        dst = self._path(dst_key)
         dst.parent.mkdir(parents=True, exist_ok=True)
-        os.replace(self.local_path(src_key), dst)
+        os.replace(self._path(src_key), dst)
 
     def delete(self, key: str) -> None:
-        self.local_path(key).unlink(missing_ok=True)
+        self._path(key).unlink(missing_ok=True)
 
     def delete_prefix(self, prefix: str) -> None:
-        path = self.local_path(prefix)
+        path = self._path(prefix)
         if path.is_dir():
             shutil.rmtree(path)
 
     def list(self, prefix: str) -> list[str]:
-        base = self.local_path(prefix)
+        base = self._path(prefix)
         if not base.is_dir():
             return []
         return sorted(str(p.relative_to(self.root)) for p in base.rglob("*") if p.is_file())
@@ -84,7 +113,7 @@ class LocalStore:
     def modified_at(self, key: str) -> float:
         """Seconds since the epoch of the object's last write (0 if it is gone)."""
         try:
-            return self.local_path(key).stat().st_mtime
+            return self._path(key).stat().st_mtime
         except FileNotFoundError:
             return 0.0
 
@@ -96,12 +125,23 @@ class LocalStore:
                 if folder.is_dir() and folder.stat().st_mtime <= changed_before:
                     folder.rmdir()
 
+    def scan_parquet(self, keys: Sequence[str]) -> pl.LazyFrame:
+        import polars as pl  # the API process loads polars only when it reads a table
 
-def open_store(url: str) -> LocalStore:
+        return pl.scan_parquet([str(self._path(k)) for k in keys])
+
+
+def open_store(url: str) -> ObjectStore:
     parsed = urlparse(url)
     if parsed.scheme == "file":
         return LocalStore(Path(parsed.path))
-    raise ValueError(f"unsupported HEADROOM_STORAGE_URL scheme {parsed.scheme!r} (use file://)")
+    if parsed.scheme == "s3":
+        from headroom.core.storage_s3 import open_s3_store
+
+        return open_s3_store(url)
+    raise ValueError(
+        f"unsupported HEADROOM_STORAGE_URL scheme {parsed.scheme!r} (use file:// or s3://)"
+    )
 
 
 class HashingWriter:

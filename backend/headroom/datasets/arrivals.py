@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from headroom.auth.principal import Principal
 from headroom.core.errors import HeadroomError, InvalidInput
-from headroom.core.storage import LocalStore
+from headroom.core.storage import ObjectStore
 from headroom.datasets.models import DatasetStatus
 from headroom.datasets.schemas import ArrivalWindowOut
 from headroom.datasets.service import get_visible, ingest_result
@@ -29,7 +29,7 @@ class DatasetNotReady(HeadroomError):
 
 def arrivals(
     session: Session,
-    store: LocalStore,
+    store: ObjectStore,
     principal: Principal,
     dataset_id: int,
     window_ms: tuple[int | None, int | None],
@@ -41,15 +41,14 @@ def arrivals(
     start_ms, end_ms = window_ms
     if start_ms is not None and end_ms is not None and end_ms <= start_ms:
         raise InvalidInput("bad_window", "end_ms must come after start_ms", field="end_ms")
-    paths, summary = _table_paths(session, store, principal, dataset_id)
-    import polars as pl
+    keys, summary = _table_keys(session, principal, dataset_id)
 
     from headroom.engine.workload.zoom import arrival_window
 
     start_ns = None if start_ms is None else start_ms * NS_PER_MS
     end_ns = None if end_ms is None else end_ms * NS_PER_MS
     try:
-        table = pl.scan_parquet(paths)
+        table = store.scan_parquet(keys)
         window = arrival_window(table, every_s, start_ns, end_ns, max_points, _cover(summary))
     except ValueError as error:
         field = "every_s" if "buckets" in str(error) else "end_ms"
@@ -57,8 +56,8 @@ def arrivals(
     return ArrivalWindowOut(dataset_id=dataset_id, **window.to_dict())
 
 
-def _table_paths(
-    session: Session, store: LocalStore, principal: Principal, dataset_id: int
+def _table_keys(
+    session: Session, principal: Principal, dataset_id: int
 ) -> tuple[list[str], dict[str, Any]]:
     dataset = get_visible(session, principal, dataset_id)
     result = ingest_result(session, dataset.id)
@@ -66,7 +65,7 @@ def _table_paths(
         raise DatasetNotReady(
             f"dataset {dataset_id} is {dataset.status}; its request table is not ready"
         )
-    return [str(store.local_path(k)) for k in result.table_keys], result.document or {}
+    return list(result.table_keys), result.document or {}
 
 
 def _cover(summary: dict[str, Any]) -> "Coverage | None":

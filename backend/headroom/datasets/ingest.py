@@ -7,12 +7,11 @@ Celery chord). Idempotent: a retry clears and rewrites this dataset's own output
 import io
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, BinaryIO
 
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
-from headroom.core.storage import open_store
+from headroom.core.storage import ObjectStore, open_store
 from headroom.datasets.ingest_outputs import RejectTally, finish, parts_prefix, write_part
 from headroom.datasets.models import Dataset, DatasetStatus
 from headroom.datasets.parse_options import ParseOptions, ZipMembers, from_meta
@@ -37,7 +36,7 @@ Report = Callable[[float, str], None]
 @dataclass(frozen=True)
 class Prepared:
     dataset_id: int
-    path: Path
+    key: str
     size_bytes: int
     compressed: bool
     detection: Detection
@@ -56,16 +55,14 @@ def prepare(settings: Settings, job_id: int, worker: str) -> Prepared:
         dataset_id, key, size_bytes = dataset.id, dataset.storage_key, dataset.size_bytes
         options = from_meta(dataset.meta)
     store.delete_prefix(parts_prefix(dataset_id))
-    path = store.local_path(key)
-    with open(path, "rb") as raw:
-        compressed = sniff_compression(raw.read(8)) is not None
-    detection = _detect(path, options)
-    return Prepared(dataset_id, path, size_bytes, compressed, detection, options.zip_members)
+    compressed = sniff_compression(store.read_range(key, 0, 8)) is not None
+    detection = _detect(store, key, options)
+    return Prepared(dataset_id, key, size_bytes, compressed, detection, options.zip_members)
 
 
-def _detect(path: Path, options: ParseOptions) -> Detection:
+def _detect(store: ObjectStore, key: str, options: ParseOptions) -> Detection:
     """Detect the format, or check the one the uploader gave (its parser's notes kept)."""
-    with open_log(path, zip_members=options.zip_members) as stream:
+    with open_log(store.open(key), zip_members=options.zip_members) as stream:
         sample = stream.read(SNIFF_BYTES)
     cut = sample.rfind(b"\n")
     sample = sample[: cut + 1] if len(sample) == SNIFF_BYTES and cut > 0 else sample
@@ -93,7 +90,7 @@ def run_sequential(
     rejects = RejectTally()
     report(0.0, "parsing")
     with (
-        CountingReader(open(prepared.path, "rb")) as raw,
+        CountingReader(store.open(prepared.key)) as raw,
         open_log(raw, zip_members=prepared.zip_members) as stream,  # type: ignore[arg-type]
     ):
         fmt = prepared.detection.format
@@ -108,7 +105,7 @@ def run_sequential(
 
 
 class CountingReader(io.RawIOBase):
-    """Counts the bytes read from disk, so progress is right for compressed files too."""
+    """Counts the bytes read from storage, so progress is right for compressed files too."""
 
     def __init__(self, raw: BinaryIO) -> None:
         self.raw = raw

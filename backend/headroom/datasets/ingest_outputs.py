@@ -8,7 +8,7 @@ import polars as pl
 
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
-from headroom.core.storage import LocalStore
+from headroom.core.storage import ObjectStore, open_store
 from headroom.datasets.models import Dataset, DatasetStatus
 from headroom.engine.logs import Detection, LogInputError, Reject
 from headroom.engine.workload.traffic import summarize
@@ -44,7 +44,7 @@ def parts_prefix(dataset_id: int) -> str:
     return f"datasets/{dataset_id}/requests"
 
 
-def write_part(store: LocalStore, dataset_id: int, index: int, table: pl.DataFrame) -> str:
+def write_part(store: ObjectStore, dataset_id: int, index: int, table: pl.DataFrame) -> str:
     key = f"{parts_prefix(dataset_id)}/part-{index:05d}.parquet"
     with store.writer(key) as handle:
         table.write_parquet(handle, compression="zstd", statistics=True)
@@ -53,7 +53,7 @@ def write_part(store: LocalStore, dataset_id: int, index: int, table: pl.DataFra
 
 def finish(
     settings: Settings,
-    store: LocalStore,
+    store: ObjectStore,
     job_id: int,
     worker: str,
     dataset_id: int,
@@ -87,11 +87,11 @@ def detection_meta(detection: Detection) -> dict[str, Any]:
 
 
 def _summary_document(
-    store: LocalStore, keys: list[str], dataset_id: int, detection: Detection, rejects: RejectTally
+    store: ObjectStore, keys: list[str], dataset_id: int, detection: Detection, rejects: RejectTally
 ) -> dict[str, Any]:
     if not keys:
         raise LogInputError("empty_log", "the file holds no log lines")
-    summary = summarize(pl.scan_parquet([store.local_path(k) for k in keys]))
+    summary = summarize(store.scan_parquet(keys))
     if summary.request_count == 0:
         first = rejects.kept[0] if rejects.kept else None
         shown = f": line {first['line_number']}: {first['reason']}" if first else ""
@@ -122,7 +122,8 @@ def _jsonable(value: Any) -> Any:
 def mark_failed(
     settings: Settings, job_id: int, code: str, message: str, worker: str | None = None
 ) -> None:
-    """Fail the job (and its dataset); a worker that lost the job leaves it alone."""
+    """Fail the job (and its dataset, removing the parts it wrote); a worker that lost the
+    job leaves it alone."""
     with session_scope(settings.resolved_database_url()) as session:
         job = session.get(Job, job_id)
         if job is None or (worker is not None and job.worker != worker):
@@ -133,3 +134,4 @@ def mark_failed(
         dataset = session.get(Dataset, job.dataset_id)
         if dataset is not None:
             dataset.status = DatasetStatus.failed
+            open_store(settings.resolved_storage_url()).delete_prefix(parts_prefix(dataset.id))

@@ -2,12 +2,11 @@
 worker into its own Parquet part, then merged (the Celery chord's header and body)."""
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
-from headroom.core.storage import open_store
+from headroom.core.storage import ObjectStore, open_store
 from headroom.datasets.ingest import PARSE_SHARE, Prepared
 from headroom.datasets.ingest_outputs import RejectTally, detection_meta, finish, write_part
 from headroom.engine.logs import Detection, Reject, parse_chunk
@@ -28,10 +27,10 @@ class ByteRange:
     end: int
 
 
-def plan_ranges(path: Path, size_bytes: int, chunk_bytes: int) -> list[ByteRange]:
+def plan_ranges(store: ObjectStore, key: str, size_bytes: int, chunk_bytes: int) -> list[ByteRange]:
     """Ranges of about chunk_bytes, each starting at the beginning of a line."""
     starts = [0]
-    with open(path, "rb") as handle:
+    with store.open(key) as handle:
         for target in range(chunk_bytes, size_bytes, chunk_bytes):
             start = _next_line_start(handle, max(target, starts[-1]))
             if start is None or start >= size_bytes:
@@ -53,13 +52,13 @@ def _next_line_start(handle: Any, offset: int) -> int | None:
     return None
 
 
-def format_at(path: Path, start: int, fmt: str) -> str:
+def format_at(store: ObjectStore, key: str, start: int, fmt: str) -> str:
     """The format of a range starting at `start`. W3C logs may change their `#Fields:`
     (and `#GMT-Offset:`) mid-file: a range reads its lines with the last directives before
     it (scanning back)."""
     if start == 0 or fmt.partition(":")[0] != "w3c":
         return fmt
-    with open(path, "rb") as handle:
+    with store.open(key) as handle:
         lines = [_directive_line(handle, start, d) for d in (FIELDS, OFFSET)]
     return format_after(fmt, b"".join(line for line in lines if line is not None))
 
@@ -100,13 +99,11 @@ def parse_range(
 ) -> dict[str, Any]:
     """Parse one range into its Parquet part; returns what the merge needs (plain data)."""
     _check_owned(settings, job_id, worker)  # a lost lease: stop before doing the work
-    with open(prepared["path"], "rb") as handle:
-        handle.seek(part.start)
-        data = handle.read(part.end - part.start)
-    detection = detection_from_dict(prepared["detection"])
-    fmt = format_at(Path(prepared["path"]), part.start, detection.format)
-    parsed = parse_chunk(data, fmt, first_line_number=1)
     store = open_store(settings.resolved_storage_url())
+    data = store.read_range(prepared["key"], part.start, part.end)
+    detection = detection_from_dict(prepared["detection"])
+    fmt = format_at(store, prepared["key"], part.start, detection.format)
+    parsed = parse_chunk(data, fmt, first_line_number=1)
     key = write_part(store, prepared["dataset_id"], part.index, parsed.table)
     share = PARSE_SHARE * (part.end - part.start) / max(prepared["size_bytes"], 1)
     part_done(settings, job_id, worker, part.index, share, "parsing")
@@ -158,7 +155,7 @@ def merge(
 def prepared_to_dict(prepared: Prepared) -> dict[str, Any]:
     return {
         "dataset_id": prepared.dataset_id,
-        "path": str(prepared.path),
+        "key": prepared.key,
         "size_bytes": prepared.size_bytes,
         "detection": detection_to_dict(prepared.detection),
     }

@@ -8,7 +8,7 @@ from headroom.auth.models import User
 from headroom.auth.principal import Principal
 from headroom.auth.schemas import UserRef
 from headroom.core.errors import HeadroomError, InvalidInput, NotFound, NotReady
-from headroom.core.storage import LocalStore
+from headroom.core.storage import ObjectStore
 from headroom.datasets import parse_options, repository
 from headroom.datasets.models import Dataset, DatasetStatus
 from headroom.datasets.parse_options import ParseOptions
@@ -45,7 +45,7 @@ def require_upload_rights(principal: Principal, workspace_id: int) -> None:
 
 def register_upload(
     session: Session,
-    store: LocalStore,
+    store: ObjectStore,
     principal: Principal,
     workspace_id: int,
     staged: StagedUpload,
@@ -150,7 +150,7 @@ def list_page(
     return DatasetPage(items=[to_out(session, d) for d in rows], total=total)
 
 
-def delete(session: Session, store: LocalStore, principal: Principal, dataset_id: int) -> None:
+def delete(session: Session, store: ObjectStore, principal: Principal, dataset_id: int) -> None:
     dataset = get_visible(session, principal, dataset_id)
     principal.require(dataset.workspace_id, Role.editor)
     session.delete(dataset)

@@ -8,9 +8,9 @@ import asyncio
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
+from headroom.core.storage import open_store
 from headroom.datasets.parse_options import ParseOptions, compile_error, refusal
 
 SNIFF_BYTES = 1 << 20
@@ -27,14 +27,14 @@ class Sniffed:
     error_detail: dict[str, Any] | None = None
 
 
-def sniff_file(path: str, options: ParseOptions | None = None) -> Sniffed:
-    """Runs in the child: detect the log format from the first megabyte, or check the
-    format the uploader named against it."""
+def sniff_file(store_url: str, key: str, options: ParseOptions | None = None) -> Sniffed:
+    """Runs in the child: detect the log format from the first megabyte of the stored
+    object, or check the format the uploader named against it."""
     from headroom.engine.logs import LogInputError, UnrecognisedLogError
 
     options = options or ParseOptions()
     try:
-        detection = _detection(Path(path), options)
+        detection = _detection(open_store(store_url).open(key), options)
     except UnrecognisedLogError as error:
         detail = {
             "line_number": error.line_number,
@@ -50,10 +50,10 @@ def sniff_file(path: str, options: ParseOptions | None = None) -> Sniffed:
     )
 
 
-def _detection(path: Path, options: ParseOptions) -> Any:
+def _detection(stored: BinaryIO, options: ParseOptions) -> Any:
     from headroom.engine.logs import check_format, detect_format, open_log
 
-    with open_log(path, zip_members=options.zip_members) as stream:
+    with open_log(stored, zip_members=options.zip_members) as stream:
         sample = _whole_lines(stream.read(SNIFF_BYTES))
     name = options.parser_name
     return detect_format(sample) if name is None else check_format(sample, name)
@@ -79,9 +79,9 @@ def _unparseable(error: Any, given: str | None = None) -> str:
     return f"no supported log format matches this file{where}{closest}"
 
 
-async def sniff_in_pool(path: Path, options: ParseOptions | None = None) -> Sniffed:
+async def sniff_in_pool(store_url: str, key: str, options: ParseOptions | None = None) -> Sniffed:
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(_executor(), sniff_file, str(path), options)
+    return await loop.run_in_executor(_executor(), sniff_file, store_url, key, options)
 
 
 async def checked_options(options: ParseOptions) -> ParseOptions:

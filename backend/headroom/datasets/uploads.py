@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from pathlib import PurePosixPath, PureWindowsPath
 
 from headroom.core.errors import FileTooLarge, InvalidInput
-from headroom.core.storage import HashingWriter, LocalStore
+from headroom.core.storage import HashingWriter, ObjectStore
 from headroom.datasets.parse_options import ParseOptions, resolve
 from headroom.datasets.sniffing import Sniffed, checked_options, sniff_in_pool
 
@@ -33,7 +33,7 @@ def safe_name(raw: str | None) -> str:
 
 
 async def stage(
-    store: LocalStore, chunks: AsyncIterator[bytes], name: str | None, max_bytes: int
+    store: ObjectStore, chunks: AsyncIterator[bytes], name: str | None, max_bytes: int
 ) -> StagedUpload:
     key = f"uploads/staging/{uuid.uuid4().hex}"
     try:
@@ -60,7 +60,7 @@ def renamed(staged: StagedUpload, name: str | None) -> StagedUpload:
 
 
 async def form_options(
-    store: LocalStore, staged: StagedUpload, query: ParseOptions, fields: dict[str, str]
+    store: ObjectStore, staged: StagedUpload, query: ParseOptions, fields: dict[str, str]
 ) -> ParseOptions:
     """Multipart form fields override the query's options (a format or log_format field
     replaces both of the query's); a refusal deletes the file."""
@@ -80,11 +80,11 @@ async def form_options(
 
 
 async def sniff(
-    store: LocalStore, staged: StagedUpload, options: ParseOptions | None = None
+    store: ObjectStore, staged: StagedUpload, options: ParseOptions | None = None
 ) -> Sniffed:
     """Detect the log format (or check the one given); refuse what is not a log (422),
     deleting the staged file."""
-    sniffed = await sniff_in_pool(store.local_path(staged.key), options)
+    sniffed = await sniff_in_pool(store.url, staged.key, options)
     if sniffed.error_code is not None:
         store.delete(staged.key)
         raise InvalidInput(

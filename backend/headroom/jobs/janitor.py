@@ -8,6 +8,7 @@ Ownership, by key:
                              is queued or running (its parts are being written)
 - simulations/job-<id>/...   the job's row
 - uploads/partial/<id>       the upload's row
+- uploads/chunks/<id>/...    the upload's row (its storage_key uploads/partial/<id>)
 - uploads/staging/...        nothing: staging is transient (a request moves it on)
 Objects changed within the grace period are never removed, so a write in flight is safe.
 """
@@ -22,7 +23,7 @@ from sqlalchemy.orm import Session
 
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
-from headroom.core.storage import LocalStore, open_store
+from headroom.core.storage import ObjectStore, open_store
 from headroom.datasets.models import Dataset
 from headroom.jobs.models import Job, JobStatus, Result
 from headroom.uploads.models import Upload
@@ -31,6 +32,7 @@ log = logging.getLogger(__name__)
 PREFIXES = ("datasets", "simulations", "uploads")
 DATASET_KEY = re.compile(r"datasets/(\d+)/")
 SIMULATION_KEY = re.compile(r"simulations/job-(\d+)/")
+UPLOAD_CHUNK_KEY = re.compile(r"uploads/chunks/([^/]+)/")
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,9 @@ def owned(key: str, who: Owners) -> bool:
     simulation = SIMULATION_KEY.match(key)
     if simulation:
         return int(simulation.group(1)) in who.jobs
+    chunk = UPLOAD_CHUNK_KEY.match(key)
+    if chunk:
+        return f"uploads/partial/{chunk.group(1)}" in who.keys
     return False
 
 
@@ -105,5 +110,5 @@ def sweep(settings: Settings, grace_s: float | None = None) -> Sweep:
     return Sweep(tuple(removed), removed_bytes)
 
 
-def _all_keys(store: LocalStore) -> list[str]:
+def _all_keys(store: ObjectStore) -> list[str]:
     return [key for prefix in PREFIXES for key in store.list(prefix)]

@@ -14,6 +14,7 @@ from sqlalchemy.exc import OperationalError
 
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
+from headroom.core.storage import StorageError
 from headroom.datasets import ingest
 from headroom.datasets.ingest_outputs import mark_failed
 from headroom.engine.logs import LogInputError
@@ -52,6 +53,8 @@ def run_job(
             log.warning("job %s: lease lost to another worker; stopping", job_id)
         except LogInputError as error:
             mark_failed(settings, job_id, error.code, error.message, context.worker)
+        except StorageError as error:
+            mark_failed(settings, job_id, "storage_error", str(error), context.worker)
         except TRANSIENT as error:
             _transient(settings, job_id, error, on_transient)
         except Exception as error:

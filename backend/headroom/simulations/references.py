@@ -17,7 +17,7 @@ import numpy as np
 from sqlalchemy.orm import Session
 
 from headroom.core.errors import InvalidInput
-from headroom.core.storage import LocalStore
+from headroom.core.storage import ObjectStore
 from headroom.datasets import repository as dataset_repository
 from headroom.datasets.models import DatasetStatus
 from headroom.datasets.service import ingest_result
@@ -110,7 +110,7 @@ def _problem(session: Session, workspace_id: int, reference: Reference) -> str |
 
 
 def resolve(
-    session: Session, store: LocalStore, workspace_id: int, document: Mapping[str, Any]
+    session: Session, store: ObjectStore, workspace_id: int, document: Mapping[str, Any]
 ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """The document with each reference renamed ``<kind>:<id>``, and those arrays (read
     once each). A reference that stopped being usable raises ScenarioError naming it."""
@@ -123,8 +123,7 @@ def resolve(
         number = dataset_id(reference)
         name = f"{reference.kind}:{number}"
         if name not in arrays:
-            paths = [str(store.local_path(k)) for k in _table_keys(session, number)]
-            arrays[name] = _read(paths, reference.kind)
+            arrays[name] = _read(store, _table_keys(session, number), reference.kind)
         _rename(out, reference.field, name)
     return out, arrays
 
@@ -134,13 +133,13 @@ def _table_keys(session: Session, number: int | None) -> list[str]:
     return list(ingested.table_keys) if ingested is not None else []
 
 
-def _read(paths: list[str], kind: Kind) -> np.ndarray:
+def _read(store: ObjectStore, keys: list[str], kind: Kind) -> np.ndarray:
     """Arrival times in seconds from the first request, or the logged response times."""
     import polars as pl  # the job's work only: the API process never loads polars
 
-    if not paths:
+    if not keys:
         raise ScenarioError("the dataset has no request table")
-    lazy = pl.scan_parquet(paths)
+    lazy = store.scan_parquet(keys)
     if kind == "latency":
         column = lazy.select(pl.col("latency_s").drop_nulls()).collect()["latency_s"]
         return column.cast(pl.Float64).to_numpy()

@@ -9,7 +9,7 @@ from headroom.auth.models import User
 from headroom.auth.principal import Principal
 from headroom.auth.schemas import UserRef
 from headroom.core.errors import HeadroomError, InvalidInput, NotFound, NotReady
-from headroom.core.storage import LocalStore
+from headroom.core.storage import ObjectStore
 from headroom.datasets.service import resolve_workspace
 from headroom.jobs import repository as job_repository
 from headroom.jobs import service as job_service
@@ -159,7 +159,7 @@ def to_out(session: Session, simulation: SimulationRun, with_result: bool = True
 
 
 def sweep_run(
-    session: Session, store: LocalStore, principal: Principal, simulation_id: int, index: int
+    session: Session, store: ObjectStore, principal: Principal, simulation_id: int, index: int
 ) -> SweepRunOut:
     """Run ``index`` of a finished sweep: its values, its scenario and its stored result."""
     simulation = get_visible(session, principal, simulation_id)

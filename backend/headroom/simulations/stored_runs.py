@@ -6,7 +6,7 @@ import gzip
 import json
 from typing import Any
 
-from headroom.core.storage import LocalStore
+from headroom.core.storage import ObjectStore
 
 
 def key(job_id: int, index: int) -> str:
@@ -18,14 +18,14 @@ def keys(job_id: int, count: int) -> list[str]:
     return [key(job_id, index) for index in range(count)]
 
 
-def write(store: LocalStore, job_id: int, index: int, document: dict[str, Any]) -> str:
+def write(store: ObjectStore, job_id: int, index: int, document: dict[str, Any]) -> str:
     stored = key(job_id, index)
     with store.writer(stored) as handle:
         handle.write(gzip.compress(json.dumps(document).encode(), compresslevel=6))
     return stored
 
 
-def read(store: LocalStore, stored: str) -> dict[str, Any] | None:
+def read(store: ObjectStore, stored: str) -> dict[str, Any] | None:
     """The run document under ``stored``, or None when it is not there."""
     if not store.exists(stored):
         return None

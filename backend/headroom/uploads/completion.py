@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 from headroom.auth.principal import Principal
 from headroom.core.db import session_scope
 from headroom.core.errors import HeadroomError, NotFound
-from headroom.core.storage import LocalStore
+from headroom.core.storage import ObjectStore
 from headroom.datasets import service as dataset_service
 from headroom.datasets import uploads as staging
 from headroom.datasets.models import Dataset
@@ -31,10 +31,6 @@ from headroom.uploads import service
 from headroom.uploads.models import Upload
 
 
-class UploadLost(HeadroomError):
-    status_code, code = 410, "upload_lost"
-
-
 @dataclass(frozen=True)
 class Completion:
     dataset: DatasetOut
@@ -42,7 +38,9 @@ class Completion:
     job_id: int | None  # the ingest job to send to the workers
 
 
-async def complete(url: str, store: LocalStore, principal: Principal, upload_id: str) -> Completion:
+async def complete(
+    url: str, store: ObjectStore, principal: Principal, upload_id: str
+) -> Completion:
     with session_scope(url) as session:
         upload = service.get_visible(session, principal, upload_id)
     if upload.dataset_id is None and upload.completed_at is not None:
@@ -57,7 +55,7 @@ async def complete(url: str, store: LocalStore, principal: Principal, upload_id:
 
 
 async def _sniffed(
-    url: str, store: LocalStore, principal: Principal, upload: Upload, staged: StagedUpload
+    url: str, store: ObjectStore, principal: Principal, upload: Upload, staged: StagedUpload
 ) -> Sniffed:
     try:
         return await staging.sniff(store, staged, service.options_of(upload))
@@ -85,7 +83,7 @@ def _register(
 
 
 def _finish(
-    session: Session, store: LocalStore, principal: Principal, upload_id: str
+    session: Session, store: ObjectStore, principal: Principal, upload_id: str
 ) -> Completion:
     upload = service.get_visible(session, principal, upload_id, for_update=True)
     if upload.dataset_id is None:
@@ -102,10 +100,10 @@ def _finish(
     return Completion(dataset_service.to_out(session, dataset), True, job.id)
 
 
-def _place_file(store: LocalStore, upload: Upload, dataset: Dataset) -> None:
+def _place_file(store: ObjectStore, upload: Upload, dataset: Dataset) -> None:
     if store.exists(upload.storage_key):
         store.move(upload.storage_key, dataset.storage_key)
     elif not store.exists(dataset.storage_key):
-        raise UploadLost(
+        raise service.UploadLost(
             f"the bytes of upload {upload.id} are gone from storage; start the upload again"
         )

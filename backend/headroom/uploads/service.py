@@ -2,8 +2,11 @@
 checked against its SHA-256), resume after a dropped connection by asking for the offset,
 then complete into a dataset exactly like a one-shot upload.
 
-The database's offset is the truth: an append truncates the partial file to it first, so a
-crash between writing bytes and recording them can never duplicate data."""
+Each chunk is its own object, named by its offset (any store can hold it: no object is ever
+written in place). The database's offset is the truth: a chunk whose write was not recorded
+is overwritten by the next append at that offset, so a crash between writing bytes and
+recording them can never duplicate data. Completion joins the chunks, streaming, into the
+upload's key."""
 
 import hashlib
 import secrets
@@ -14,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from headroom.auth.principal import Principal
 from headroom.core.errors import FileTooLarge, HeadroomError, InvalidInput, NotFound
-from headroom.core.storage import LocalStore
+from headroom.core.storage import HashingWriter, ObjectStore
 from headroom.datasets import parse_options
 from headroom.datasets import service as dataset_service
 from headroom.datasets.parse_options import ParseOptions
@@ -27,6 +30,10 @@ TTL = timedelta(hours=24)
 
 class OffsetMismatch(HeadroomError):
     status_code, code = 409, "offset_mismatch"
+
+
+class UploadLost(HeadroomError):
+    status_code, code = 410, "upload_lost"
 
 
 def to_out(upload: Upload) -> UploadOut:
@@ -44,7 +51,7 @@ def requested_options(body: UploadCreate) -> ParseOptions:
 
 def create(
     session: Session,
-    store: LocalStore,
+    store: ObjectStore,
     principal: Principal,
     body: UploadCreate,
     max_bytes: int,
@@ -70,8 +77,6 @@ def create(
         parse_options=(options or ParseOptions()).to_meta(),
     )
     session.add(upload)
-    store.local_path(upload.storage_key).parent.mkdir(parents=True, exist_ok=True)
-    store.local_path(upload.storage_key).touch()
     session.flush()
     return upload
 
@@ -92,7 +97,7 @@ def get_visible(
 
 def append(
     session: Session,
-    store: LocalStore,
+    store: ObjectStore,
     principal: Principal,
     upload_id: str,
     offset: int,
@@ -110,10 +115,8 @@ def append(
             detail={"offset_bytes": upload.offset_bytes},
         )
     _check_chunk(upload, data, sha256_hex)
-    with open(store.local_path(upload.storage_key), "r+b") as partial:
-        partial.truncate(offset)
-        partial.seek(offset)
-        partial.write(data)
+    with store.writer(chunk_key(upload.id, offset)) as chunk:
+        chunk.write(data)
     upload.offset_bytes = offset + len(data)
     return upload
 
@@ -141,28 +144,65 @@ def _check_chunk(upload: Upload, data: bytes, sha256_hex: str | None) -> None:
         )
 
 
-def staged_from(store: LocalStore, upload: Upload) -> StagedUpload:
-    """The finished upload as a staged file, left where it is (whole-file SHA-256 now)."""
+def staged_from(store: ObjectStore, upload: Upload) -> StagedUpload:
+    """The finished upload as one staged object at its key (its chunks joined, if they
+    still are apart), with its whole-file SHA-256."""
     if upload.offset_bytes != upload.size_bytes:
         raise OffsetMismatch(
             f"only {upload.offset_bytes:,} of {upload.size_bytes:,} bytes have arrived",
             detail={"offset_bytes": upload.offset_bytes},
         )
+    chunks = store.list(chunks_prefix(upload.id))
+    digest = _joined(store, upload, chunks) if chunks else _hashed(store, upload)
+    return StagedUpload(
+        key=upload.storage_key, name=upload.name, size_bytes=upload.size_bytes, sha256=digest
+    )
+
+
+def chunks_prefix(upload_id: str) -> str:
+    return f"uploads/chunks/{upload_id}"
+
+
+def chunk_key(upload_id: str, offset: int) -> str:
+    return f"{chunks_prefix(upload_id)}/{offset:016d}"
+
+
+def _joined(store: ObjectStore, upload: Upload, chunks: list[str]) -> str:
+    """Streams the chunks into the upload's key (atomic: all or nothing), then removes them.
+    A crash in between leaves the chunks, and the next completion joins them again."""
+    try:
+        with store.writer(upload.storage_key) as whole:
+            digest = _copied(store, chunks, HashingWriter(whole, upload.size_bytes))
+    except OverflowError:
+        raise UploadLost(
+            f"the chunks of upload {upload.id} in storage do not make its "
+            f"{upload.size_bytes:,} bytes; start the upload again"
+        ) from None
+    store.delete_prefix(chunks_prefix(upload.id))
+    return digest
+
+
+def _copied(store: ObjectStore, chunks: list[str], sink: HashingWriter) -> str:
+    for key in chunks:
+        with store.open(key) as chunk:
+            while block := chunk.read(1 << 20):
+                sink.write(block)
+    if sink.size_bytes != sink.max_bytes:
+        raise OverflowError(sink.size_bytes)  # fewer bytes than the upload's size
+    return sink.sha256
+
+
+def _hashed(store: ObjectStore, upload: Upload) -> str:
     digest = hashlib.sha256()
     try:
-        with open(store.local_path(upload.storage_key), "rb") as partial:
-            while block := partial.read(1 << 20):
+        with store.open(upload.storage_key) as whole:
+            while block := whole.read(1 << 20):
                 digest.update(block)
     except FileNotFoundError:
         raise NotFound(
             f"the bytes of upload {upload.id} are gone from storage; start the upload again"
         ) from None
-    return StagedUpload(
-        key=upload.storage_key,
-        name=upload.name,
-        size_bytes=upload.size_bytes,
-        sha256=digest.hexdigest(),
-    )
+    return digest.hexdigest()
 
 
 def mark_complete(upload: Upload, dataset_id: int) -> None:
@@ -170,9 +210,10 @@ def mark_complete(upload: Upload, dataset_id: int) -> None:
     upload.dataset_id = dataset_id
 
 
-def purge_expired(session: Session, store: LocalStore) -> int:
+def purge_expired(session: Session, store: ObjectStore) -> int:
     expired = list(session.scalars(select(Upload).where(Upload.expires_at <= datetime.now(UTC))))
     for upload in expired:
         store.delete(upload.storage_key)
+        store.delete_prefix(chunks_prefix(upload.id))
         session.delete(upload)
     return len(expired)

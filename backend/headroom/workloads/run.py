@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from headroom.analyses.tables import jsonable
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
-from headroom.core.storage import open_store
+from headroom.core.storage import ObjectStore, open_store
 from headroom.datasets.service import ingest_result
 from headroom.engine.logs import LogInputError
 from headroom.engine.workload import Characterization, Rules, characterize
@@ -53,7 +53,7 @@ def run(settings: Settings, job_id: int, worker: str) -> None:
     with session_scope(url) as session:
         inputs = _inputs(session, job_id)
         job_service.report(session, job_id, worker, 0.0, "loading", None)
-    table = load_table([str(store.local_path(k)) for k in inputs.table_keys])
+    table = load_table(store, inputs.table_keys)
     with session_scope(url) as session:
         job_service.report(session, job_id, worker, 0.2, "characterizing", None)
     try:
@@ -65,10 +65,10 @@ def run(settings: Settings, job_id: int, worker: str) -> None:
         job_service.save_result(session, job_id, worker, RESULT_KIND, document, inputs.dataset_id)
 
 
-def load_table(paths: list[str]) -> pl.DataFrame:
-    if not paths:
+def load_table(store: ObjectStore, keys: list[str]) -> pl.DataFrame:
+    if not keys:
         raise LogInputError("empty_log", "the dataset has no request table")
-    table = pl.scan_parquet(paths).collect()
+    table = store.scan_parquet(keys).collect()
     if table.height == 0:
         raise LogInputError("empty_log", "the dataset's request table is empty")
     return table.sort("ts")

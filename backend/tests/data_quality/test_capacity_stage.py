@@ -26,6 +26,7 @@ from scipy.optimize import brentq
 from headroom.analyses.run import _analyse
 from headroom.analyses.schemas import CapacityParamsIn
 from headroom.analyses.tables import scan_for_capacity
+from headroom.core.storage import LocalStore
 from headroom.engine.capacity import analyze
 from headroom.engine.logs import LogInputError
 
@@ -74,7 +75,7 @@ def run(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
     case.table.write_parquet(path)
     params = _params(case)
     try:
-        table = scan_for_capacity([str(path)])
+        table = scan_for_capacity(LocalStore(path.parent), [path.name])
         report = analyze(table, params.to_engine())
     except (LogInputError, ValueError):
         report = None

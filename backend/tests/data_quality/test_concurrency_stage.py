@@ -23,6 +23,7 @@ import pytest
 from headroom.analyses.run import _analyse
 from headroom.analyses.schemas import SctParamsIn
 from headroom.analyses.tables import scan_for_sct
+from headroom.core.storage import LocalStore
 from headroom.engine.capacity import analyze_trace
 from headroom.engine.logs import LogInputError
 
@@ -38,7 +39,9 @@ def run(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
     case.table.write_parquet(path)
     params = SctParamsIn()
     try:
-        report = analyze_trace(scan_for_sct([str(path)]), params.to_engine())
+        report = analyze_trace(
+            scan_for_sct(LocalStore(path.parent), [path.name]), params.to_engine()
+        )
     except (LogInputError, ValueError):
         report = None
     return case, path, params, report

@@ -6,6 +6,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from headroom.core.storage import LocalStore
 from headroom.datasets.ingest_ranges import plan_ranges
 
 lines = st.lists(st.binary(max_size=300).map(lambda b: b.replace(b"\n", b"x")), max_size=60)
@@ -22,7 +23,7 @@ def test_ranges_tile_the_file_at_line_starts(
     data = b"\n".join(lines) + (b"\n" if trailing_newline and lines else b"")
     path = Path(tmp_path_factory.mktemp("ranges")) / "log"
     path.write_bytes(data)
-    ranges = plan_ranges(path, len(data), chunk_bytes)
+    ranges = plan_ranges(LocalStore(path.parent), path.name, len(data), chunk_bytes)
     assert ranges[0].start == 0 and ranges[-1].end == len(data)
     for before, after in itertools.pairwise(ranges):
         assert before.end == after.start > before.start

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from headroom.core.settings import Settings
+from headroom.core.storage import open_store
 from headroom.datasets import ingest
 from headroom.datasets.ingest_ranges import merge, parse_range, plan_ranges, prepared_to_dict
 from headroom.jobs.runner import JobContext, ingest_body, run_job
@@ -51,7 +52,12 @@ def ranges_body(context: JobContext) -> None:
     settings = context.settings
     prepared = ingest.prepare(settings, context.job_id, context.worker)
     payload = prepared_to_dict(prepared)
-    ranges = plan_ranges(prepared.path, prepared.size_bytes, settings.ingest_chunk_bytes)
+    ranges = plan_ranges(
+        open_store(settings.resolved_storage_url()),
+        prepared.key,
+        prepared.size_bytes,
+        settings.ingest_chunk_bytes,
+    )
     assert len(ranges) >= 5
     args = (settings, context.job_id, context.worker, payload)
     merge(*args, [parse_range(*args, part) for part in ranges])

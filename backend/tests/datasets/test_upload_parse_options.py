@@ -62,8 +62,8 @@ def client_for(settings: Settings, email: str) -> TestClient:
 
 def request_table(settings: Settings, dataset_id: int) -> pl.DataFrame:
     store = open_store(settings.resolved_storage_url())
-    folder = store.local_path(f"datasets/{dataset_id}/requests")
-    return pl.read_parquet(sorted(folder.glob("*.parquet"))).sort("ts")
+    keys = [k for k in store.list(f"datasets/{dataset_id}/requests") if k.endswith(".parquet")]
+    return store.scan_parquet(keys).collect().sort("ts")
 
 
 def ingested(settings: Settings, client: TestClient, created: dict) -> dict:  # type: ignore[type-arg]
@@ -206,7 +206,12 @@ def ranges_body(context: JobContext) -> None:
     settings = context.settings
     prepared = ingest.prepare(settings, context.job_id, context.worker)
     payload = prepared_to_dict(prepared)
-    ranges = plan_ranges(prepared.path, prepared.size_bytes, settings.ingest_chunk_bytes)
+    ranges = plan_ranges(
+        open_store(settings.resolved_storage_url()),
+        prepared.key,
+        prepared.size_bytes,
+        settings.ingest_chunk_bytes,
+    )
     assert len(ranges) >= 3
     args = (settings, context.job_id, context.worker, payload)
     merge(*args, [parse_range(*args, part) for part in ranges])

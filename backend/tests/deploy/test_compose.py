@@ -53,3 +53,16 @@ def test_configuration_is_by_headroom_environment_variables() -> None:
         "HEADROOM_SECRET_KEY",
     ):
         assert key in env
+
+
+def test_api_and_workers_share_only_the_object_store() -> None:
+    """MinIO holds the objects (its bucket made by a one-shot step); the API and workers
+    mount no shared volume, so they could run on separate machines."""
+    found = services()
+    assert "minio/minio" in str(found["minio"]["image"])
+    assert "mc mb --ignore-existing store/headroom" in str(found["minio-bucket"]["command"])
+    for name in ("api", "worker"):
+        assert "volumes" not in found[name], name
+        assert found[name]["environment"]["HEADROOM_STORAGE_URL"] == "s3://headroom/storage"  # type: ignore[index]
+        depends = found[name]["depends_on"]
+        assert depends["minio-bucket"] == {"condition": "service_completed_successfully"}  # type: ignore[index]

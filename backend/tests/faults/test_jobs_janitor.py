@@ -35,7 +35,12 @@ def claim_and_prepare(settings: Settings, job_id: int, worker: str) -> dict:  # 
 
 
 def first_range(settings: Settings, job_id: int, worker: str, payload: dict) -> None:  # type: ignore[type-arg]
-    ranges = plan_ranges(Path(payload["path"]), payload["size_bytes"], payload["size_bytes"] // 3)
+    ranges = plan_ranges(
+        open_store(settings.resolved_storage_url()),
+        payload["key"],
+        payload["size_bytes"],
+        payload["size_bytes"] // 3,
+    )
     parse_range(settings, job_id, worker, payload, ranges[0])
 
 

@@ -6,6 +6,7 @@ import pytest
 
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
+from headroom.core.storage import open_store
 from headroom.datasets import ingest
 from headroom.datasets.ingest import PARSE_SHARE
 from headroom.datasets.ingest_ranges import (
@@ -38,7 +39,12 @@ def test_retried_parts_count_once(settings: Settings, sample_log) -> None:  # ty
     with session_scope(url) as session:
         assert job_service.claim(session, job_id, "w1", settings.job_lease_s)
     prepared = ingest.prepare(settings, job_id, "w1")
-    ranges = plan_ranges(prepared.path, prepared.size_bytes, prepared.size_bytes // 4 + 1)
+    ranges = plan_ranges(
+        open_store(settings.resolved_storage_url()),
+        prepared.key,
+        prepared.size_bytes,
+        prepared.size_bytes // 4 + 1,
+    )
     assert len(ranges) >= 3
     payload = prepared_to_dict(prepared)
     seen = [progress_of(settings, job_id)]

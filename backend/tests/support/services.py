@@ -171,6 +171,31 @@ def redis_server() -> Iterator[str]:
         shutil.rmtree(root, ignore_errors=True)
 
 
+@contextlib.contextmanager
+def s3_server() -> Iterator[dict[str, str]]:
+    """A real S3 API server (moto in server mode) on a free port; yields the AWS_* variables
+    that point boto3 and polars at it."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        preexec_fn=die_with_parent,
+    )
+    try:
+        wait_for_port(port, 60, process)
+        yield {
+            "AWS_ENDPOINT_URL": f"http://127.0.0.1:{port}",
+            "AWS_ACCESS_KEY_ID": "test",
+            "AWS_SECRET_ACCESS_KEY": "test",
+            "AWS_REGION": "us-east-1",
+        }
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
 @dataclass
 class Stack:
     """A running API and its workers, all configured by HEADROOM_* variables only."""

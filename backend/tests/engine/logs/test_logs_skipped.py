@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from headroom.core.storage import LocalStore
 from headroom.datasets.ingest_ranges import format_at, plan_ranges
 from headroom.engine.logs import detect_format, iter_chunks, parse_chunk
 from headroom.engine.logs.w3c import format_after
@@ -127,10 +128,13 @@ def test_gmt_offset_carries_across_chunks_and_ranges(tmp_path: Path) -> None:
     assert pl.concat(tables)["ts"].to_list() == truth
     path = tmp_path / "offset.log"
     path.write_bytes(data)
-    ranges = plan_ranges(path, len(data), 3000)
+    store = LocalStore(tmp_path)
+    ranges = plan_ranges(store, path.name, len(data), 3000)
     assert len(ranges) >= 8
     parts = [
-        parse_chunk(data[r.start : r.end], format_at(path, r.start, detection.format)).table
+        parse_chunk(
+            data[r.start : r.end], format_at(store, path.name, r.start, detection.format)
+        ).table
         for r in ranges
     ]
     assert pl.concat(parts)["ts"].to_list() == truth

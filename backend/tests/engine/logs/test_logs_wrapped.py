@@ -9,6 +9,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from headroom.core.storage import LocalStore
 from headroom.datasets.ingest_ranges import format_at, plan_ranges
 from headroom.engine.logs import detect_format, parse_chunk
 from headroom.engine.logs.w3c import format_after
@@ -90,7 +91,8 @@ def test_w3c_range_reads_the_fields_in_effect_at_its_start(tmp_path: Path) -> No
     path = tmp_path / "u_ex.log"
     expected = _w3c_log(path, 300, 900)
     size = path.stat().st_size
-    ranges = plan_ranges(path, size, 4096)
+    store = LocalStore(tmp_path)
+    ranges = plan_ranges(store, path.name, size, 4096)
     data = path.read_bytes()
     b_at = data.index(b"#Fields: " + FIELDS_B.encode())
     header_free = [r for r in ranges if r.start > b_at]  # begin after the change, no header
@@ -99,7 +101,7 @@ def test_w3c_range_reads_the_fields_in_effect_at_its_start(tmp_path: Path) -> No
     assert detection.format == "w3c:" + FIELDS_A
     tables = []
     for r in ranges:
-        fmt = format_at(path, r.start, detection.format)
+        fmt = format_at(store, path.name, r.start, detection.format)
         assert fmt == ("w3c:" + (FIELDS_B if r.start > b_at else FIELDS_A))
         parsed = parse_chunk(data[r.start : r.end], fmt)
         tables.append(parsed.table)
@@ -116,8 +118,9 @@ def test_w3c_range_reads_the_fields_in_effect_at_its_start(tmp_path: Path) -> No
 def test_format_at_leaves_other_formats_and_the_first_range(tmp_path: Path) -> None:
     path = tmp_path / "a.log"
     path.write_bytes(LINE + b"\n")
-    assert format_at(path, 10, "combined") == "combined"
-    assert format_at(path, 0, "w3c:date time") == "w3c:date time"
+    store = LocalStore(tmp_path)
+    assert format_at(store, path.name, 10, "combined") == "combined"
+    assert format_at(store, path.name, 0, "w3c:date time") == "w3c:date time"
 
 
 def test_format_after_takes_the_last_directive_at_a_line_start() -> None:

@@ -1,0 +1,288 @@
+"""The S3-compatible store (AWS S3, MinIO, Ceph RGW, Garage), through boto3.
+
+`s3://bucket/prefix` names the bucket and a key prefix; the endpoint, region and
+credentials come from boto3's usual settings (`AWS_ENDPOINT_URL`, `AWS_REGION`,
+`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, or a profile / instance role). Reads stream
+from a ranged GET (a seek starts a new one); writes go up in multipart parts of PART_BYTES
+and the object appears only when the upload completes (an error aborts it)."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import io
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, BinaryIO, cast
+from urllib.parse import urlparse
+
+import boto3
+from botocore.config import Config
+from botocore.exceptions import BotoCoreError, ClientError
+
+from headroom.core.storage import StorageError, checked_key
+
+if TYPE_CHECKING:
+    import polars as pl
+
+PART_BYTES = 16 * 1024**2  # 10,000 parts (S3's limit) hold 160 GB
+MISSING = ("404", "NoSuchKey", "NotFound")
+
+
+@functools.lru_cache(maxsize=8)
+def open_s3_store(url: str) -> S3Store:
+    """One client per process and URL; the bucket is checked once, on first use."""
+    return S3Store(url)
+
+
+class S3Store:
+    def __init__(self, url: str) -> None:
+        parsed = urlparse(url)
+        self.url = url
+        self.bucket = parsed.netloc
+        self.prefix = parsed.path.strip("/")
+        config = Config(
+            retries={"max_attempts": 5, "mode": "standard"},
+            s3={"addressing_style": "path"},
+            # plain requests that every S3-compatible server accepts
+            request_checksum_calculation="when_required",
+            response_checksum_validation="when_required",
+        )
+        self.session = boto3.session.Session()
+        self.client = self.session.client("s3", config=config)
+        self._check_bucket()
+
+    def _check_bucket(self) -> None:
+        try:
+            self.client.head_bucket(Bucket=self.bucket)
+        except (ClientError, BotoCoreError) as error:
+            raise StorageError(
+                f"the storage bucket {self.bucket!r} cannot be used at "
+                f"{self.client.meta.endpoint_url}: {error}"
+            ) from error
+
+    def _key(self, key: str) -> str:
+        key = checked_key(key)
+        return f"{self.prefix}/{key}" if self.prefix else key
+
+    def _folder(self, prefix: str) -> str:
+        return self._key(prefix) + "/"
+
+    def _relative(self, full_key: str) -> str:
+        return full_key[len(self.prefix) + 1 :] if self.prefix else full_key
+
+    @contextmanager
+    def writer(self, key: str) -> Iterator[BinaryIO]:
+        upload = _MultipartWriter(self.client, self.bucket, self._key(key))
+        try:
+            yield cast(BinaryIO, upload)
+            upload.finish()
+        except ClientError as error:
+            upload.abort()
+            raise StorageError(f"the store refused to write {key!r}: {error}") from error
+        except BaseException:
+            upload.abort()
+            raise
+
+    def open(self, key: str) -> BinaryIO:
+        full_key = self._key(key)
+        raw = _RangedReader(
+            self.client, self.bucket, full_key, self._head(full_key)["ContentLength"]
+        )
+        return cast(BinaryIO, io.BufferedReader(raw, 1 << 20))
+
+    def read_range(self, key: str, start: int, end: int) -> bytes:
+        if end <= start:
+            return b""
+        try:
+            reply = self.client.get_object(
+                Bucket=self.bucket, Key=self._key(key), Range=f"bytes={start}-{end - 1}"
+            )
+        except ClientError as error:
+            raise _missing(error, key) from error
+        return cast(bytes, reply["Body"].read())
+
+    def _head(self, full_key: str) -> dict[str, Any]:
+        try:
+            return cast(dict[str, Any], self.client.head_object(Bucket=self.bucket, Key=full_key))
+        except ClientError as error:
+            raise _missing(error, full_key) from error
+
+    def exists(self, key: str) -> bool:
+        try:
+            self._head(self._key(key))
+        except FileNotFoundError:
+            return False
+        return True
+
+    def size_bytes(self, key: str) -> int:
+        return int(self._head(self._key(key))["ContentLength"])
+
+    def move(self, src_key: str, dst_key: str) -> None:
+        """A server-side copy (multipart above 5 GB), then the source is removed."""
+        source = {"Bucket": self.bucket, "Key": self._key(src_key)}
+        self._head(source["Key"])
+        self.client.copy(source, self.bucket, self._key(dst_key))
+        self.delete(src_key)
+
+    def delete(self, key: str) -> None:
+        self.client.delete_object(Bucket=self.bucket, Key=self._key(key))
+
+    def delete_prefix(self, prefix: str) -> None:
+        keys = [self._key(k) for k in self.list(prefix)]
+        for start in range(0, len(keys), 1000):
+            objects = [{"Key": k} for k in keys[start : start + 1000]]
+            self.client.delete_objects(
+                Bucket=self.bucket, Delete={"Objects": objects, "Quiet": True}
+            )
+
+    def list(self, prefix: str) -> list[str]:
+        pages = self.client.get_paginator("list_objects_v2").paginate(
+            Bucket=self.bucket, Prefix=self._folder(prefix)
+        )
+        return sorted(self._relative(o["Key"]) for page in pages for o in page.get("Contents", []))
+
+    def modified_at(self, key: str) -> float:
+        """Seconds since the epoch of the object's last write (0 if it is gone)."""
+        try:
+            return float(self._head(self._key(key))["LastModified"].timestamp())
+        except FileNotFoundError:
+            return 0.0
+
+    def prune_empty_folders(self, changed_before: float) -> None:
+        """An object store has no folders to prune."""
+
+    def scan_parquet(self, keys: Sequence[str]) -> pl.LazyFrame:
+        import polars as pl
+
+        sources = [f"s3://{self.bucket}/{self._key(k)}" for k in keys]
+        return pl.scan_parquet(sources, storage_options=self.polars_options())
+
+    def polars_options(self) -> dict[str, str]:
+        """The client's endpoint, region and credentials, for polars' own S3 reader."""
+        endpoint = str(self.client.meta.endpoint_url)
+        options = {
+            "aws_endpoint_url": endpoint,
+            "aws_allow_http": str(endpoint.startswith("http:")).lower(),
+            "aws_region": self.client.meta.region_name or "us-east-1",
+        }
+        credentials = self.session.get_credentials()
+        if credentials is not None:
+            frozen = credentials.get_frozen_credentials()
+            options["aws_access_key_id"] = frozen.access_key
+            options["aws_secret_access_key"] = frozen.secret_key
+            if frozen.token:
+                options["aws_session_token"] = frozen.token
+        return options
+
+
+def _missing(error: ClientError, key: str) -> Exception:
+    code = str(error.response.get("Error", {}).get("Code", ""))
+    if code in MISSING:
+        return FileNotFoundError(f"no stored object {key!r}")
+    return error
+
+
+class _RangedReader(io.RawIOBase):
+    """Reads one object from the current position on; a seek drops the open GET."""
+
+    def __init__(self, client: Any, bucket: str, key: str, size_bytes: int) -> None:
+        self.client, self.bucket, self.key, self.size_bytes = client, bucket, key, size_bytes
+        self.position = 0
+        self.body: Any = None
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def tell(self) -> int:
+        return self.position
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        base = {io.SEEK_SET: 0, io.SEEK_CUR: self.position, io.SEEK_END: self.size_bytes}
+        target = base[whence] + offset
+        if target != self.position:
+            self._drop()
+            self.position = target
+        return self.position
+
+    def readinto(self, buffer: Any) -> int:
+        if self.position >= self.size_bytes:
+            return 0
+        if self.body is None:
+            reply = self.client.get_object(
+                Bucket=self.bucket, Key=self.key, Range=f"bytes={self.position}-"
+            )
+            self.body = reply["Body"]
+        data = self.body.read(len(buffer))
+        buffer[: len(data)] = data
+        self.position += len(data)
+        return len(data)
+
+    def _drop(self) -> None:
+        if self.body is not None:
+            self.body.close()
+            self.body = None
+
+    def close(self) -> None:
+        self._drop()
+        super().close()
+
+
+class _MultipartWriter(io.RawIOBase):
+    """Buffers PART_BYTES at a time; a small object is one PUT."""
+
+    def __init__(self, client: Any, bucket: str, key: str) -> None:
+        self.client, self.bucket, self.key = client, bucket, key
+        self.buffer = bytearray()
+        self.written = 0
+        self.upload_id: str | None = None
+        self.parts: list[dict[str, Any]] = []
+
+    def writable(self) -> bool:
+        return True
+
+    def tell(self) -> int:
+        return self.written
+
+    def write(self, data: Any) -> int:
+        view = memoryview(data).cast("B")
+        self.buffer += view
+        self.written += len(view)
+        while len(self.buffer) >= PART_BYTES:
+            self._send(bytes(self.buffer[:PART_BYTES]))
+            del self.buffer[:PART_BYTES]
+        return len(view)
+
+    def _send(self, data: bytes) -> None:
+        if self.upload_id is None:
+            reply = self.client.create_multipart_upload(Bucket=self.bucket, Key=self.key)
+            self.upload_id = reply["UploadId"]
+        number = len(self.parts) + 1
+        reply = self.client.upload_part(
+            Bucket=self.bucket, Key=self.key, UploadId=self.upload_id, PartNumber=number, Body=data
+        )
+        self.parts.append({"PartNumber": number, "ETag": reply["ETag"]})
+
+    def finish(self) -> None:
+        if self.upload_id is None:
+            self.client.put_object(Bucket=self.bucket, Key=self.key, Body=bytes(self.buffer))
+            return
+        if self.buffer:
+            self._send(bytes(self.buffer))
+        self.client.complete_multipart_upload(
+            Bucket=self.bucket,
+            Key=self.key,
+            UploadId=self.upload_id,
+            MultipartUpload={"Parts": self.parts},
+        )
+
+    def abort(self) -> None:
+        """Drops the parts sent so far (best effort: the write has failed already)."""
+        if self.upload_id is not None:
+            with contextlib.suppress(ClientError, BotoCoreError):
+                self.client.abort_multipart_upload(
+                    Bucket=self.bucket, Key=self.key, UploadId=self.upload_id
+                )
