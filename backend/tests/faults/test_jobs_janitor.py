@@ -58,7 +58,20 @@ def test_the_janitor_removes_what_no_row_owns(settings: Settings, sample_log: Pa
     failed = upload(data[:900].rsplit(b"\n", 1)[0] + b"\n", "failed.log")
     payload = claim_and_prepare(settings, failed["job"]["id"], "w2")
     first_range(settings, failed["job"]["id"], "w2", payload)
+    store = open_store(settings.resolved_storage_url())
+    assert store.list(f"datasets/{failed['id']}/requests")
     mark_failed(settings, failed["job"]["id"], "internal_error", "a part failed", "w2")
+    assert store.list(f"datasets/{failed['id']}/requests") == []  # removed with the failure
+    # a part of the failed ingest that another worker was still writing
+    failed_part = write_part(store, failed["id"], 5, pl.DataFrame({"a": [1]}))
+    resumable = client.post("/api/v1/uploads", json={"name": "r.log", "size_bytes": 2000})
+    chunk = client.put(
+        f"/api/v1/uploads/{resumable.json()['id']}/chunks",
+        params={"offset": 0},
+        content=data[:1000],
+        headers={"Content-Type": "application/octet-stream"},
+    )
+    assert chunk.status_code == 200, chunk.text  # an upload under way: its chunk is owned
 
     deleted = upload(data[:500].rsplit(b"\n", 1)[0] + b"\n", "deleted.log")
     payload = claim_and_prepare(settings, deleted["job"]["id"], "w1")
@@ -78,9 +91,9 @@ def test_the_janitor_removes_what_no_row_owns(settings: Settings, sample_log: Pa
             os.utime(path, (old, old))
     in_flight = root / "uploads" / "staging" / "young"  # being written right now
     in_flight.write_bytes(b"y")
-    failed_parts = {k for k in before if k.startswith(f"datasets/{failed['id']}/requests/")}
-    assert failed_parts and late_part in before
-    orphans = {late_part, "uploads/staging/4f1c0ffee", *failed_parts}
+    assert {late_part, failed_part} <= before
+    assert any(k.startswith("uploads/chunks/") for k in before)
+    orphans = {late_part, failed_part, "uploads/staging/4f1c0ffee"}
 
     env = stack_env(Path(settings.data_dir), settings.resolved_database_url(), "")
     done = subprocess.run(
