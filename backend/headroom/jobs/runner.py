@@ -10,6 +10,8 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from botocore.exceptions import ConnectionError as StoreUnreachable
+from botocore.exceptions import HTTPClientError
 from sqlalchemy.exc import OperationalError
 
 from headroom.core.db import session_scope
@@ -23,7 +25,8 @@ from headroom.jobs.models import Job, JobStatus
 from headroom.jobs.progress import ProgressReporter
 
 log = logging.getLogger(__name__)
-TRANSIENT = (OperationalError, ConnectionError, TimeoutError)
+# an S3 store that cannot be reached or times out, once boto3's own retries are spent, too
+TRANSIENT = (OperationalError, ConnectionError, TimeoutError, StoreUnreachable, HTTPClientError)
 OnTransient = Callable[[Exception, int], None]  # (error, attempts so far); raise to retry
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from botocore.exceptions import ClientError
+from botocore.exceptions import ClientError, EndpointConnectionError
 from fastapi.testclient import TestClient
 from faults.test_upload_integrity import crash_at, resolve, upload_all
 
@@ -44,6 +44,27 @@ def refuse_the_third_part(store: Any, monkeypatch: pytest.MonkeyPatch) -> None:
         return original(**kwargs)
 
     monkeypatch.setattr(store.client, "put_object", put_object)
+
+
+def test_an_unreachable_store_is_a_transient_error(
+    s3_settings: Settings, sample_log: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After boto3's own retries, a store that stays unreachable is transient: a worker
+    retries the task (here, run without one, the job gives up and says so)."""
+    client = signed_in(s3_settings, member(s3_settings, "gone@example.com", "Gone"))
+    created = client.post(
+        "/api/v1/datasets", params={"name": "a.log"}, content=sample_log.read_bytes()
+    ).json()
+    store: Any = open_store(s3_settings.resolved_storage_url())
+
+    def unreachable(**kwargs: Any) -> Any:
+        raise EndpointConnectionError(endpoint_url=store.client.meta.endpoint_url)
+
+    monkeypatch.setattr(store.client, "put_object", unreachable)
+    run_job(s3_settings, created["job"]["id"], ingest_body)
+    job = client.get(f"/api/v1/jobs/{created['job']['id']}").json()
+    assert job["status"] == "failed" and job["error_code"] == "transient_error", job
+    assert store.list(f"datasets/{created['id']}/requests") == []
 
 
 def test_a_refused_write_fails_the_ingest_and_leaves_no_parts(
