@@ -56,6 +56,8 @@ def crash_at(target: Any, name: str, call: int, after: bool) -> Iterator[None]:
 
 def crash_points() -> list[tuple[str, str, int, bool]]:
     return [
+        ("headroom.core.storage:LocalStore", "delete_prefix", 1, False),  # chunks joined, kept
+        ("headroom.core.storage:LocalStore", "move", 1, False),
         ("headroom.core.storage:LocalStore", "move", 1, True),
         ("headroom.core.storage:LocalStore", "move", 2, False),
         ("headroom.core.storage:LocalStore", "move", 2, True),
