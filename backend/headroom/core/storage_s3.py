@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     import polars as pl
 
 PART_BYTES = 16 * 1024**2  # 10,000 parts (S3's limit) hold 160 GB
+WINDOW_BYTES_MIN = 1024**2
+WINDOW_BYTES_MAX = 64 * 1024**2
 MISSING = ("404", "NoSuchKey", "NotFound")
 
 
@@ -184,12 +186,16 @@ def _missing(error: ClientError, key: str) -> Exception:
 
 
 class _RangedReader(io.RawIOBase):
-    """Reads one object from the current position on; a seek drops the open GET."""
+    """Reads one object by ranged GETs from the current position: each GET asks for twice
+    the bytes of the one before (1 MiB up to 64 MiB), so a stream costs few requests and a
+    seek, which starts again at 1 MiB, fetches little it does not need."""
 
     def __init__(self, client: Any, bucket: str, key: str, size_bytes: int) -> None:
         self.client, self.bucket, self.key, self.size_bytes = client, bucket, key, size_bytes
         self.position = 0
         self.body: Any = None
+        self.body_end = 0
+        self.window_bytes = WINDOW_BYTES_MIN
 
     def readable(self) -> bool:
         return True
@@ -206,17 +212,23 @@ class _RangedReader(io.RawIOBase):
         if target != self.position:
             self._drop()
             self.position = target
+            self.window_bytes = WINDOW_BYTES_MIN
         return self.position
 
     def readinto(self, buffer: Any) -> int:
         if self.position >= self.size_bytes:
             return 0
-        if self.body is None:
+        if self.body is None or self.position >= self.body_end:
+            self._drop()
+            self.body_end = min(self.position + self.window_bytes, self.size_bytes)
             reply = self.client.get_object(
-                Bucket=self.bucket, Key=self.key, Range=f"bytes={self.position}-"
+                Bucket=self.bucket, Key=self.key, Range=f"bytes={self.position}-{self.body_end - 1}"
             )
             self.body = reply["Body"]
-        data = self.body.read(len(buffer))
+            self.window_bytes = min(2 * self.window_bytes, WINDOW_BYTES_MAX)
+        data = self.body.read(min(len(buffer), self.body_end - self.position))
+        if not data:
+            raise OSError(f"the store ended the read of {self.key!r} at byte {self.position:,}")
         buffer[: len(data)] = data
         self.position += len(data)
         return len(data)
