@@ -59,7 +59,7 @@ NO_GAP = ("large_variation", "quick_varying", "slowly_varying", "dual_phase")
 def test_hardware_only_stays_in_seconds(name: str) -> None:
     """Calibrated like the published comparison: hardware-only p99 in seconds, not minutes
     (before the calibration, compressed: 35, 48, 37 and 203 s on four profiles; seed 1
-    now: at most 1.15 s; the full hour, 3 seeds: at most 13.4 s)."""
+    now: at most 1.15 s; the full hour, seeds 1-3: at most 23 s)."""
     assert _run(name, "threshold").latency.p99_s < 10.0
 
 
