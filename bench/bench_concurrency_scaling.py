@@ -13,6 +13,7 @@ over seeds), scale-outs, db pool changes and wall time; then the p99 ratio.
 
     python bench/bench_concurrency_scaling.py            # six profiles, 3 seeds, 1 h each
     python bench/bench_concurrency_scaling.py --quick    # six profiles, 3 seeds, 6x compressed
+    python bench/bench_concurrency_scaling.py --profiles big_spike,dual_phase  # some of them
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="6x compressed hour")
     parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--profiles", default=",".join(PROFILES), help="comma-separated")
     args = parser.parse_args()
     scale = 1 / 6 if args.quick else 1.0
     seeds = range(1, args.seeds + 1)
@@ -71,7 +73,7 @@ def main() -> None:
     head = f"{'profile':16} {'policy':18} {'p95 s':>8} {'p99 s':>8} {'p99 after':>10}"
     print(head + f" {'outs':>5} {'pools':>5} {'wall s':>7}")
     ratios = []
-    for name in PROFILES:
+    for name in args.profiles.split(","):
         profile = load_profile(name)
         p99 = {}
         for policy in POLICIES:

@@ -1,12 +1,13 @@
 """Issue 7's check: on the six bursty profiles, hardware-only threshold scaling of the app
-tier shows p99 spikes after scale-outs that the concurrency-aware policy removes.
+tier stays in seconds (calibrated like the published comparison) and shows p99 spikes
+after the sharp rises that the concurrency-aware policy removes.
 
-The scenario (tiers_presets.py, where its numbers are derived) runs each profile 6x
-compressed (a 10 minute hour; boot, step, cooldown and the SCT window and interval
-compressed alike) with seed 1, so
-every figure below is deterministic; the thresholds leave wide margins around the
-figures this seed gives (stated per assertion). The full hour, three seeds, is
-bench/bench_concurrency_scaling.py.
+The scenario (tiers_presets.py, where its numbers and their calibration are derived) runs
+each profile 6x compressed (a 10 minute hour; boot, step, cooldown and the SCT window and
+interval compressed alike; big_spike's gap also over the full hour) with seed 1, so every
+figure below is deterministic; the thresholds leave wide margins around the figures this
+seed gives (stated per assertion), and the full hour over seeds 1-3
+(bench/bench_concurrency_scaling.py, docs/policies.md) shows the same ordering.
 """
 
 from __future__ import annotations
@@ -51,53 +52,61 @@ def _after(result: SimulationResult) -> float:
     return float(np.median(values)) if values else 0.0
 
 
-SPIKY = ("large_variation", "slowly_varying", "big_spike", "steep_tri_phase")
+NO_GAP = ("large_variation", "quick_varying", "slowly_varying", "dual_phase")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_hardware_only_stays_in_seconds(name: str) -> None:
+    """Calibrated like the published comparison: hardware-only p99 in seconds, not minutes
+    (before the calibration, compressed: 35, 48, 37 and 203 s on four profiles; seed 1
+    now: at most 1.15 s; the full hour, seeds 1-3: at most 23 s)."""
+    assert _run(name, "threshold").latency.p99_s < 10.0
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_concurrency_aware_never_clearly_worse(name: str) -> None:
     """On every profile, concurrency-aware p99 (overall and after scale-outs) stays
-    within 1.3x of hardware-only (seed 1: at most 1.01x, on quick_varying's 2.66 vs
-    2.64 s)."""
+    within 1.3x of hardware-only (seed 1: at most 1.0x)."""
     hw, ca = _run(name, "threshold"), _run(name, "concurrency_aware")
     assert any(a.to_vms > a.from_vms for a in hw.actions)  # scale-outs happen
     assert ca.latency.p99_s <= 1.3 * hw.latency.p99_s
     assert _after(ca) <= 1.3 * _after(hw)
 
 
-@pytest.mark.parametrize("name", SPIKY)
-def test_spikes_after_scale_outs_are_removed(name: str) -> None:
-    """Four profiles spike after hardware-only scale-outs (p99 in the minute after above
-    1 s; seed 1: 3.7, 31.8, 8.8 and 21.3 s), and on each of them concurrency-aware scaling
-    cuts the overall p99 at least 8x and the after-scale-out p99 at least 2.5x (seed 1:
-    13x, 273x, 14x, 32x overall; 13x, 181x, 3.2x, 45x after)."""
-    hw, ca = _run(name, "threshold"), _run(name, "concurrency_aware")
-    assert _after(hw) > 1.0
-    assert hw.latency.p99_s >= 8 * ca.latency.p99_s
-    assert _after(hw) >= 2.5 * _after(ca)
+@pytest.mark.parametrize("seed", [1, 2])
+def test_big_spike_spikes_are_removed(seed: int) -> None:
+    """big_spike's 1-minute rise to 3.4x outruns the app tier's loop; the backlog it
+    releases on scaling out reaches the db through up to 80 connections, past its peak,
+    for a few seconds. The full hour (compressed, the backlog and its drain are 6x
+    smaller and the gap is within noise): hardware-only p99 in seconds, and
+    concurrency-aware scaling cuts it at least 2x and the p95 at least 10x (seeds 1-3:
+    p99 8.3-9.5 s against 2.4-2.6 s; p95 6.9-7.9 s against 0.17-0.18 s)."""
+    hw, ca = (
+        Simulation(concurrency_scenario(_profile("big_spike"), policy, seed)).run()
+        for policy in ("threshold", "concurrency_aware")
+    )
+    assert hw.latency.p99_s < 30.0
+    assert hw.latency.p99_s >= 2 * ca.latency.p99_s
+    assert hw.latency.p95_s >= 10 * ca.latency.p95_s
 
 
-@pytest.mark.parametrize("name", sorted(set(NAMES) - set(SPIKY)))
+@pytest.mark.parametrize("name", NO_GAP)
 def test_no_spike_to_remove(name: str) -> None:
-    """The other two never spike after a scale-out under either policy (p99 in the minute
-    after under 0.5 s; seed 1: 0.19 and 0.41 s), so there is nothing to remove:
-    - quick_varying's 3-minute swing (30 s compressed) is shorter than the control loop
-      (a 15 s step, 30 s cooldown, 30 s boot): its tail is the app tier lagging the
-      load, both policies alike (p99 2.6 s each), which no db pool size changes;
-    - dual_phase's 400 req/s phase (300 after the 0.75 rate scale) needs about 9 db
-      queries in flight, under the peak; in the full hour (bench, 3 seeds) hardware-only
-      does collapse late in that phase (p99 189 s against 0.23 s), but minutes after its
-      last scale-out, not in the minute after, and the 6x compressed phase is too short
-      for that drift."""
+    """On four profiles the app tier keeps up closely enough that no backlog takes the
+    db past its peak for long, so both policies give the same tail (within 1.5x; seed 1:
+    at most 1.01x):
+    - slowly_varying and dual_phase rise slower than the loop reacts (p99 0.2 s each);
+    - large_variation's and quick_varying's fast swings make the app tier lag each rise
+      by a few seconds (p99 3-4 s in the full hour), the same under both policies, and
+      the small backlogs they leave never fill the db past 20 queries for long."""
     hw, ca = _run(name, "threshold"), _run(name, "concurrency_aware")
-    assert _after(hw) < 0.5 and _after(ca) < 0.5
-    assert ca.latency.p99_s <= 1.3 * hw.latency.p99_s
+    assert hw.latency.p99_s <= 1.5 * ca.latency.p99_s
 
 
 def test_the_db_pool_follows_sct() -> None:
     """Hardware-only never touches a pool; concurrency-aware sets the db's (only) right
-    after scaling actions, by the rules of tiers_sct.py, and ends near the derived peak
-    of 15 (seed 1: 11, 20 and 12; [9, 24] is 0.6-1.6x the peak)."""
+    after scaling actions, by the rules of tiers_sct.py, and ends between the derived
+    peak of 15 (the db's cores, the rules' floor) and twice it (seed 1: 15, 30 and 15)."""
     for name in ("big_spike", "steep_tri_phase", "slowly_varying"):
         hw, ca = _run(name, "threshold"), _run(name, "concurrency_aware")
         assert hw.tier_series is not None and ca.tier_series is not None
@@ -108,7 +117,7 @@ def test_the_db_pool_follows_sct() -> None:
         action_times = {a.t_s for a in ca.actions}
         assert all(c.t_s in action_times for c in changes)
         last = changes[-1]
-        assert 9 <= last.to_pool <= 24, changes
+        assert 15 <= last.to_pool <= 30, changes
         pool = ca.tier_series["db.pool"]
         assert np.isinf(pool[0]) and pool[-1] == last.to_pool
         assert ca.tiers is not None and ca.tiers["db"]["pool"]["final"] == [last.to_pool]
@@ -116,9 +125,11 @@ def test_the_db_pool_follows_sct() -> None:
 
 
 def test_a_quiet_window_never_sets_a_pool_below_the_cores() -> None:
-    """The db has 15 cores. Profiles at 0.7 of their rates and a milder overhead (0.985
-    per query past 20), large_variation, seed 1: after a scale-in at 300 s (compressed)
-    the SCT window covers a quiet stretch whose levels 1-8 plateau at the offered load,
+    """The db has 15 cores. Profiles at 0.7 of their rates, a milder overhead (0.985
+    per query past 20) and the control loop before the calibration (one VM per 15 s
+    step, 30 s cooldown and boot, band [0.4, 0.75], up to 12 VMs), large_variation,
+    seed 1: after a scale-in at 300 s (compressed) the SCT window covers a quiet
+    stretch whose levels 1-8 plateau at the offered load,
     which rule 1 read as the stable stage: pool 6 (at most 200 queries/s), and the next
     rise queued behind it (p99 37 s against hardware-only's 1.9 s). No pool goes under
     the 15 cores now, and the p99 is within 1.3x of hardware-only's."""
@@ -127,6 +138,9 @@ def test_a_quiet_window_never_sets_a_pool_below_the_cores() -> None:
     for policy in ("threshold", "concurrency_aware"):
         doc = concurrency_scenario(profile, policy, 1, time_scale=SCALE, rate_scale=0.7)
         doc["cluster"]["tiers"][2]["overhead"] = {"q_upper": 20, "factor": 0.985}
+        app, loop = doc["cluster"]["tiers"][1], doc["autoscaling"]
+        app["vms"]["max"], app["boot_s"] = 12, 30 * SCALE
+        loop.update(step_size=1, step_s=15 * SCALE, cooldown_s=30 * SCALE)
         runs[policy] = Simulation(doc).run()
     ca = runs["concurrency_aware"]
     assert ca.tier_series is not None
