@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 SNIFF_BYTES = 1 << 20
+MIN_WINDOWS = 5  # windows a knee curve needs at the least (one load bin)
 # what reading a broken file can raise (truncated or corrupt .gz included)
 UNREADABLE = (ValueError, OSError, EOFError, zlib.error)
 
@@ -92,13 +93,25 @@ def analyze_command(
     path = _existing_file(file)
     try:
         params.validate()
-        report = analyze(for_capacity(read_log(path, log_format)), params)
+        table = for_capacity(read_log(path, log_format))
+        _check_span(file, table, window_s)
+        report = analyze(table, params)
     except LogInputError as error:
         raise InputError(f"{file}: {error.message}") from error
     except UNREADABLE as error:
         raise InputError(f"{file}: {error}") from error
     document = report.to_dict()
     _emit(document, as_json, capacity_text(document))
+
+
+def _check_span(file: str, table: Any, window_s: float) -> None:
+    """A log shorter than MIN_WINDOWS windows is refused in the options' words."""
+    span_s = (table["ts"].max() - table["ts"].min()).total_seconds()
+    if span_s < MIN_WINDOWS * window_s:
+        raise InputError(
+            f"{file}: this log spans {span_s:.0f} s, fewer than {MIN_WINDOWS} windows of "
+            f"{window_s:g} s: use a shorter --window-s or a longer log"
+        )
 
 
 def read_log(path: Path, log_format: str = "auto") -> Any:

@@ -122,7 +122,7 @@ def test_the_real_command_runs_as_a_process(mm1_log: Path) -> None:
         (["analyze", "{mm1}", "--percentile", "200"], ["percentile"]),
         (["analyze", "{mm1}", "--percentile", "abc"], ["--percentile"]),
         (["analyze", "{mm1}", "--window-s", "-5"], ["window_s"]),
-        (["analyze", "{mm1}", "--window-s", "5000"], ["complete windows"]),
+        (["analyze", "{mm1}", "--window-s", "5000"], ["fewer than 5 windows", "--window-s"]),
         (["analyze", "{mm1}", "--stance", "reckless"], ["--stance"]),
         (["analyze", "{mm1}", "--format", "nonsense"], ["unknown log format"]),
         (["sct", "/no/such/trace.csv"], ["no such file"]),
@@ -312,3 +312,10 @@ def test_sct_analyses_the_whole_trace_by_default(small_trace: Path) -> None:
     assert any("most recent window" in w for w in got["warnings"])
     text = run("sct", str(small_trace), "--window-s", "30").stdout
     assert "warning: app-1: only the most recent window was analysed" in text
+
+
+def test_a_log_too_short_for_the_windows_speaks_the_options_words(mm1_log: Path) -> None:
+    """The refusal names the option that fixes it, not the engine's parameter or counts."""
+    result = run("analyze", str(mm1_log), "--window-s", "5000")
+    assert_one_line_error(result, "use a shorter --window-s or a longer log")
+    assert "window_s" not in result.output and "complete windows" not in result.output

@@ -149,6 +149,10 @@ def mm4() -> Case:
     return _mm(4)
 
 
+def mm16() -> Case:
+    return _mm(16)
+
+
 def closed_loop() -> Case:
     """One server behind users who wait for every answer (the demo's app-1 pool trace)."""
     from headroom.engine.capacity import synth
@@ -159,7 +163,7 @@ def closed_loop() -> Case:
     return Case("synthetic: closed loop", table, truth={"closed_loop": True})
 
 
-QUEUEING: tuple[Callable[[], Case], ...] = (mm1, mm4, closed_loop)
+QUEUEING: tuple[Callable[[], Case], ...] = (mm1, mm4, mm16, closed_loop)
 
 
 def latency_case_names() -> list[str]:

@@ -9,8 +9,9 @@ against numpy over the requests:
   within 10% (concurrency is measured as the time average in each window, which counts a
   request in the windows it spans rather than the window it arrived in);
 - MaxRate(T) never above the highest measured per-server window throughput + 3%;
-- on the M/M/c logs, MaxRate(T) within 3% of Erlang C (closed form below) at T = the
-  stationary p95 at 85% of capacity;
+- on the M/M/c logs (c = 1, 4, 16), MaxRate(T) within 3% of Erlang C (closed form below)
+  at T = the stationary p95 at 85% of capacity, and the knee read off the measured curve
+  (the logs cover 10-100% of capacity);
 - on the closed loop no knee, breaking point or MaxRate(T), and the method is concurrency;
 - logs without latencies, or too short for the windows, are refused with their code.
 """
@@ -167,6 +168,8 @@ def test_known_truth(run) -> None:  # type: ignore[no-untyped-def]
         exact = erlang_max_rate(params.threshold_s, MM_CAPACITY_PER_S / c, c)
         assert exact == pytest.approx(0.85 * MM_CAPACITY_PER_S, rel=1e-6)
         assert sla.max_rate_per_s == pytest.approx(exact, rel=0.03)
+        knee = report.classes["all"].knee
+        assert knee is not None and knee.source == "measured"  # the log covers 10-100%
     elif case.truth.get("closed_loop"):
         for cls in report.classes.values():
             assert cls.method == "concurrency"

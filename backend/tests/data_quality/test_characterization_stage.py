@@ -119,3 +119,30 @@ def test_no_fractional_counts(run) -> None:  # type: ignore[no-untyped-def]
         assert d[unit]["count"] is None or isinstance(d[unit]["count"], int)
     for view in run[3]["arrivals"].values():
         assert isinstance(view["stats"]["total"], int)
+
+
+def test_daily_profile_follows_the_timestamps(run) -> None:  # type: ignore[no-untyped-def]
+    """The daily profile counts in buckets the timestamps support, each minute holding its
+    bucket's mean per minute over the days whose grid holds the bucket (numpy here): the
+    elastic log, stamped at one minute of each hour, gets an hourly profile, not 24
+    one-minute spikes."""
+    case, _, _, display = run
+    profile = display["daily_profile"]
+    if profile is None:
+        pytest.skip("the log covers less than a day")
+    every_s = display["default_every_s"]
+    assert profile["every_s"] == every_s >= display["timestamp_granularity_s"]
+    if case.name == "apache_combined_elastic.log":
+        assert every_s == 3600
+    w = every_s * 1_000_000_000
+    per_day = 86_400 // every_s
+    slot = checks.ts_ns(case.table) // w
+    grid = np.arange(slot[0], slot[-1] + 1)
+    counts = np.bincount(slot - slot[0], minlength=grid.size)
+    days = np.bincount(grid % per_day, minlength=per_day)
+    totals = np.bincount(grid % per_day, weights=counts, minlength=per_day)
+    with np.errstate(invalid="ignore"):
+        per_min = np.repeat(totals / days / (every_s / 60), every_s // 60)
+    got = np.array([np.nan if v is None else v for v in profile["mean_per_min"]])
+    np.testing.assert_allclose(got, per_min, rtol=1e-12)
+    assert profile["days"] == days.max()

@@ -26,7 +26,8 @@ SITE = "site"
 
 @dataclass(frozen=True)
 class SctLevels:
-    """Per integer concurrency level: mean throughput and response time of its intervals."""
+    """Per integer concurrency level: mean throughput and response time of the intervals
+    that follow an interval at that level."""
 
     n: IntArray
     throughput_per_s: FloatArray
@@ -101,16 +102,25 @@ class SctReport:
 def sct_levels(arrive_s: FloatArray, depart_s: FloatArray, params: SctParams) -> SctLevels:
     """Per-interval TP, Q, RT over the recent window, averaged per rounded level of Q.
 
+    An interval's TP and RT are counted under the Q of the interval before it. Read in
+    the same interval, a level selects its own completions: an interval's average Q is
+    lower the more requests complete in it, so where a server spends more time at lower
+    levels (any open queue), an interval averaging k more often started below k and
+    saw fewer completions. On M/M/c logs that read the plateau 5-15% low at small
+    levels and right at large ones: the fitted plateau rose, and TP_max read at its top
+    came out 6-7% above c mu. The completions after an interval depend on the past only
+    through the number then in the server, which leaves each level's mean TP unbiased.
+
     Times are seconds >= 0 from an origin shared by all servers, so intervals line up."""
     width = params.interval_ms / 1000.0
     n_all = math.floor(float(arrive_s.max()) / width)
     counts = interval_counts(arrive_s, depart_s, width, n_all)
     first = 0 if params.window_s is None else max(0, n_all - math.ceil(params.window_s / width))
-    done = counts.completions[first:]
+    done = counts.completions[first + 1 :]
     tp = done / width
     with np.errstate(invalid="ignore", divide="ignore"):
-        rt = counts.completed_latency_s[first:] / done
-    level = np.rint(counts.concurrency[first:]).astype(np.int64)
+        rt = counts.completed_latency_s[first + 1 :] / done
+    level = np.rint(counts.concurrency[first:-1]).astype(np.int64)
     per = np.bincount(level)
     tp_mean = np.bincount(level, weights=tp) / np.maximum(per, 1)
     has_rt = ~np.isnan(rt)
@@ -170,13 +180,12 @@ def _disagrees(usl: UslFit | None, q_lower: int, q_high: int) -> bool:
 def core_levels(intervals: IntArray) -> slice:
     """The levels left after trimming the fringe at both ends of the observed range.
 
-    Q is averaged over the same interval whose completions give TP, so an interval lands
-    on an extreme level largely because few (top end) or many (bottom end) requests
-    completed in it: the mean TP of a level visited only by such swings is biased (low at
-    the top, which would fake a descent). Those fringe levels show as a tail of rarely
-    visited levels: trailing levels visited less than half as often as the median level
-    are left out of the fits (they stay in the scatter), at most a quarter of the levels
-    per end, so a genuinely sparse region is never dropped whole.
+    The extreme levels are reached only in brief swings, so their mean TP rests on few
+    intervals, all taken at the turn of a swing; such a fringe would tilt the fitted
+    stages (a low top would fake a descent). It shows as a tail of rarely visited
+    levels: trailing levels visited less than half as often as the median level are left
+    out of the fits (they stay in the scatter), at most a quarter of the levels per end,
+    so a genuinely sparse region is never dropped whole.
     """
     cut = FRINGE * float(np.median(intervals)) if intervals.size else 0.0
     most = intervals.size // 4

@@ -66,9 +66,11 @@ def levels_from_intervals(
     completions: S.F64, area_s: S.F64, latency_s: S.F64, width_s: float, min_intervals: int
 ) -> SctLevels:
     """Per rounded concurrency level (>= 1, with at least ``min_intervals`` intervals):
-    mean throughput and mean response time of the intervals (sct.md step 2)."""
+    mean throughput and mean response time of the intervals after one at that level
+    (sct.md step 2; capacity.sct.sct_levels says why the next interval)."""
+    completions, latency_s = completions[1:], latency_s[1:]
     tp = completions / width_s
-    level = np.rint(area_s / width_s).astype(np.int64)
+    level = np.rint(area_s[:-1] / width_s).astype(np.int64)
     per = np.bincount(level)
     tp_mean = np.bincount(level, weights=tp) / np.maximum(per, 1)
     done = completions > 0

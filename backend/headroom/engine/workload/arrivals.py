@@ -164,13 +164,14 @@ def stats_by_class(
     }
 
 
-def daily_profile(table: Frame, by: str | None = None) -> pl.DataFrame:
-    """Mean arrivals per minute-of-day (0..1439) across the days the log covers.
+def daily_profile(table: Frame, by: str | None = None, every_s: int = 60) -> pl.DataFrame:
+    """Mean arrivals per bucket of ``every_s`` (a divisor of a day) across the days the
+    log covers, keyed by the bucket's first minute-of-day (0..1439).
 
-    Each minute-of-day is averaged over the days whose gap-filled per-minute grid holds
-    it, so a partial first or last day does not dilute the minutes it lacks.
+    Each bucket is averaged over the days whose gap-filled grid holds it, so a partial
+    first or last day does not dilute the buckets it lacks.
     """
-    series = arrival_series(table, 60, by)
+    series = arrival_series(table, every_s, by)
     minute = (pl.col("t").dt.hour().cast(pl.Int32) * 60 + pl.col("t").dt.minute()).alias(
         "minute_of_day"
     )

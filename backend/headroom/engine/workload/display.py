@@ -11,7 +11,8 @@ raw rows, every series capped at ``max_points``.
   support, at least a minute: what the chart opens at) and ``timestamp_notice`` (words,
   null unless the timestamps are coarser than a second).
 - ``daily_profile``: mean requests per minute-of-day (1,440 values, null for minutes the
-  log never covers); null when the log covers less than a day.
+  log never covers) counted in buckets of ``default_every_s`` (``every_s``): an
+  hourly-stamped log gives an hourly profile; null when the log covers less than a day.
 - ``latency``: p50/p90/p95/p99/max per time bucket, overall and per request class. The
   bucket is the smallest of 1 min, 5 min, 15 min, 1 h, 6 h, 1 day giving at most
   ``max_points`` buckets: percentiles are recomputed per bucket, never thinned.
@@ -59,7 +60,9 @@ def display_document(
         "timestamp_granularity_s": granularity_s,
         "default_every_s": default_every_s,
         "timestamp_notice": granularity_notice(granularity_s, default_every_s),
-        "daily_profile": daily_profile_view(requests) if held.daily_profile else None,
+        "daily_profile": daily_profile_view(requests, default_every_s)
+        if held.daily_profile
+        else None,
         "latency": latency_view(requests, max_points),
         "paths": paths_view(requests) if held.path else [],
         "pages_per_session": count_histogram(session_table["pages"].to_numpy())
@@ -108,13 +111,18 @@ def arrival_view(
     }
 
 
-def daily_profile_view(requests: pl.DataFrame) -> dict[str, Any]:
-    profile = daily_profile(requests)
+def daily_profile_view(requests: pl.DataFrame, every_s: int = 60) -> dict[str, Any]:
+    """Mean requests per minute of day over buckets of ``every_s`` (the finest the
+    timestamps support): each minute of a bucket holds the bucket's mean per minute, so
+    hourly-stamped requests spread over their hour instead of spiking at one minute."""
+    profile = daily_profile(requests, every_s=every_s)
+    minutes = every_s // 60
     mean: list[float | None] = [None] * MINUTES_PER_DAY
     for minute, value in zip(profile["minute_of_day"], profile["mean_count"], strict=True):
-        mean[int(minute)] = float(value)
+        start = int(minute)
+        mean[start : start + minutes] = [float(value) / minutes] * minutes
     days = int(profile["days"].max()) if profile.height else 0  # type: ignore[arg-type]
-    return {"mean_per_min": mean, "days": days}
+    return {"mean_per_min": mean, "days": days, "every_s": every_s}
 
 
 def latency_bucket_s(requests: pl.DataFrame, max_points: int) -> int:

@@ -101,6 +101,17 @@ def test_daily_profile_averages_each_minute_over_the_days_that_cover_it(
     assert profile["days"] == 2 and len(profile["mean_per_min"]) == 1440
 
 
+def test_an_hourly_daily_profile_spreads_each_hour_over_its_minutes(table: MakeTable) -> None:
+    """Hourly-stamped requests (all at minute 5) fill their hour evenly, not one minute."""
+    day = 86_400
+    offsets = [300, 300, 300, day + 300, 3600 + 300]  # 12:05 x3, 12:05 next day, 13:05
+    profile = daily_profile_view(classified(table, offsets), every_s=3600)
+    noon = START.hour * 60
+    assert profile["mean_per_min"][noon : noon + 60] == [2.0 / 60] * 60  # (3 + 1) / 2 days
+    assert profile["mean_per_min"][noon + 60 : noon + 120] == [1.0 / 60] * 60  # one day holds 13:00
+    assert profile["every_s"] == 3600 and profile["days"] == 2
+
+
 def test_latency_percentiles_per_bucket_equal_numpy(table: MakeTable) -> None:
     rng = np.random.default_rng(7)
     offsets = sorted(rng.uniform(0, 180, 300).tolist())
