@@ -14,8 +14,7 @@ import anyio
 from fastapi import Depends, Request
 
 from headroom.auth.principal import Principal
-from headroom.core.db import session_scope
-from headroom.core.deps import SettingsDep, get_principal, require_role
+from headroom.core.deps import SettingsDep, check_role, get_principal
 from headroom.core.errors import HeadroomError
 from headroom.workspaces.models import Role
 
@@ -105,9 +104,7 @@ def _slots_key(key: str) -> str:
 
 
 def upload_principal(request: Request, settings: SettingsDep) -> Iterator[Principal]:
-    with session_scope(settings.resolved_database_url()) as session:
-        principal = get_principal(request, session)
-    principal = require_role(Role.editor)(request, principal)
+    principal = check_role(request, get_principal(request, settings), Role.editor)
     key = f"token:{principal.token_id}" if principal.token_id else f"user:{principal.user.id}"
     slots: Slots = request.app.state.upload_slots
     slot = slots.acquire(key, settings.uploads_per_credential)
