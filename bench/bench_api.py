@@ -43,6 +43,7 @@ from support.services import (  # noqa: E402
 SAMPLE = ROOT / "data" / "logs" / "apache_combined_elastic.log"
 SEED_LINES = (2000, 2001, 2002)
 UPLOAD_CHUNK_BYTES = 256 * 1024
+UPLOAD_TIMEOUT_S = 300.0
 READ_ENDPOINTS = ("datasets", "summary", "job")
 # one token reads at several hundred requests a second: far above the default budget
 BENCH_SETTINGS = {"rate_limit_token_per_min": "1000000", "rate_limit_ip_per_min": "1000000"}
@@ -188,7 +189,7 @@ def _client(base_url: str, token: str, connections: int) -> httpx.AsyncClient:
     return httpx.AsyncClient(
         base_url=base_url,
         headers={"Authorization": f"Bearer {token}"},
-        timeout=120,
+        timeout=60,
         limits=httpx.Limits(max_connections=connections, max_keepalive_connections=connections),
     )
 
