@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import random
 import statistics
@@ -27,6 +28,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
+import psutil
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "backend" / "tests"))
@@ -120,6 +122,18 @@ async def reader(
         except httpx.HTTPError:
             ok = False
         rec.add(endpoint, time.perf_counter() - started, ok)
+
+
+def api_cpu_s(stack: Stack) -> float:
+    """CPU seconds used so far by the API's processes (`headroom serve` and its children)."""
+    assert stack.api is not None
+    root = psutil.Process(stack.api.pid)
+    used = 0.0
+    for process in [root, *root.children(recursive=True)]:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            times = process.cpu_times()
+            used += times.user + times.system
+    return used
 
 
 async def read_phase(
@@ -230,8 +244,10 @@ def report(results: dict, previous: dict | None) -> None:
                 ratio = row["req_per_s"] / before["req_per_s"]
                 line += f"   {before['req_per_s']:.1f}, {before['p99_ms']:.1f} (x{ratio:.2f} req/s)"
             print(line)
+    if previous and "api_cpu_ms_per_read" in previous:
+        print(f"\nAPI CPU per read: previous {previous['api_cpu_ms_per_read']:.2f} ms")
     up = results["uploads"]
-    slowest_read_ms = results["reads during uploads"]["all reads"]["max_ms"]
+    slowest_read_ms = results["reads during uploads"].get("all reads", {}).get("max_ms", 0.0)
     print(
         f"\nuploads: {up['count']} x {up['bytes']:,} bytes, statuses {up['statuses']}, "
         f"slowest {up['max_s']:.1f} s; slowest read meanwhile {slowest_read_ms:.0f} ms"
@@ -312,26 +328,33 @@ def main() -> None:
                 cpu = profile_reads(stack, token, datasets, jobs, args.profile)
                 print("CPU ms per request:", {k: round(v, 2) for k, v in cpu.items()})
                 return
+            cpu_before_s = api_cpu_s(stack)
             rec, elapsed = asyncio.run(
                 read_phase(stack.base_url, token, datasets, jobs, args.clients, args.seconds)
             )
-            mixed, mixed_s, uploads = asyncio.run(
-                mixed_phase(
-                    stack.base_url,
-                    token,
-                    upload_tokens[: args.uploads],
-                    datasets,
-                    jobs,
-                    args.clients,
-                    int(args.upload_mb * 1024**2),
+            served = sum(len(v) for v in rec.samples.values())
+            cpu_ms = (api_cpu_s(stack) - cpu_before_s) / max(served, 1) * 1000
+            print(f"API CPU per read: {cpu_ms:.2f} ms ({served} reads)", flush=True)
+            mixed, mixed_s, uploads = Recorder(), 1.0, []
+            if args.uploads:
+                mixed, mixed_s, uploads = asyncio.run(
+                    mixed_phase(
+                        stack.base_url,
+                        token,
+                        upload_tokens[: args.uploads],
+                        datasets,
+                        jobs,
+                        args.clients,
+                        int(args.upload_mb * 1024**2),
+                    )
                 )
-            )
         finally:
             stack.stop()
     results = {
         "serve_args": args.serve_args,
         "clients": args.clients,
         "reads": figures(rec, elapsed),
+        "api_cpu_ms_per_read": cpu_ms,
         "reads during uploads": figures(mixed, mixed_s),
         "uploads": {
             "count": len(uploads),
