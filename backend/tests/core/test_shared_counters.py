@@ -15,6 +15,7 @@ import pytest
 import redis
 
 from headroom.auth.throttle import ADDRESS_BUDGET, FREE_FAILURES, RedisLoginThrottle
+from headroom.core.ratelimit import RateLimiter, RedisCounter
 from support.services import HEADROOM, Stack, free_port
 
 pytestmark = pytest.mark.faults
@@ -133,6 +134,18 @@ def test_the_shared_login_throttle_delays_a_pair_and_budgets_an_address(redis_ur
     with pytest.raises(Exception, match="too many failed sign-ins"):
         throttle.check("someone@example.com", "192.0.2.1")
     throttle.check("someone@example.com", "192.0.2.3")
+
+
+def test_an_accepted_credential_costs_one_redis_count_a_window(redis_url: str) -> None:
+    """Not one round trip to Redis on every request."""
+    client = redis.Redis.from_url(redis_url)
+    client.flushdb()
+    limiter = RateLimiter(RedisCounter(redis_url), 100, 100, clock=lambda: 1000.0)
+    for _ in range(3):
+        limiter.mark_verified("bearer:hr_example")
+    assert limiter.is_verified("bearer:hr_example")
+    [key] = client.keys("headroom:rate:ok:*")
+    assert client.get(key) == b"1"
 
 
 def test_serve_refuses_several_processes_on_sqlite(tmp_path: Path) -> None:
