@@ -1,7 +1,7 @@
 """The `headroom` command: serve the API, run a worker, migrate, seed the demo, admin."""
 
+import copy
 import json
-import logging
 import os
 import signal
 import subprocess
@@ -37,21 +37,58 @@ LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=int)
 @click.option("--with-worker", is_flag=True, help="Also start one Celery worker (embedded mode).")
-def serve(host: str, port: int, with_worker: bool) -> None:
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="API processes (default: one per core on PostgreSQL with Redis, else 1).",
+)
+def serve(host: str, port: int, with_worker: bool, workers: int | None) -> None:
     """Serve the API and the built UI."""
     import uvicorn
 
-    from headroom.main import create_app
-
+    processes = _api_processes(workers)
     worker = _spawn_worker() if with_worker else None
     try:
-        logging.basicConfig(
-            level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s"
+        uvicorn.run(
+            "headroom.main:create_app",
+            factory=True,
+            host=host,
+            port=port,
+            workers=processes,
+            log_config=_log_config(),
         )
-        uvicorn.run(create_app(), host=host, port=port, log_level="info")
     finally:
         if worker is not None:
             _stop(worker)
+
+
+def _api_processes(requested: int | None) -> int:
+    """Several processes need counters they share (Redis) and a database that many
+    processes write well: SQLite serialises every write, so it is served by one."""
+    settings = get_settings()
+    sqlite = settings.resolved_database_url().startswith("sqlite")
+    if requested is None:
+        return 1 if sqlite or not settings.counters_url() else os.cpu_count() or 1
+    if requested > 1 and sqlite:
+        raise click.UsageError("--workers above 1 needs PostgreSQL (HEADROOM_DATABASE_URL)")
+    if requested > 1 and not settings.counters_url():
+        raise click.UsageError(
+            "--workers above 1 needs Redis for the counters the processes share"
+            " (a redis:// HEADROOM_BROKER_URL or HEADROOM_RATE_LIMIT_REDIS_URL)"
+        )
+    return requested
+
+
+def _log_config() -> dict[str, object]:
+    """uvicorn's logging, plus the application's records (to stderr) in every process."""
+    from uvicorn.config import LOGGING_CONFIG
+
+    config = copy.deepcopy(LOGGING_CONFIG)
+    config["formatters"]["headroom"] = {"format": LOG_FORMAT}
+    config["handlers"]["headroom"] = {"class": "logging.StreamHandler", "formatter": "headroom"}
+    config["root"] = {"handlers": ["headroom"], "level": "INFO"}
+    return config
 
 
 def _spawn_worker() -> subprocess.Popen[bytes]:

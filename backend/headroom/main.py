@@ -16,14 +16,14 @@ from swagger_ui_bundle import swagger_ui_path
 from headroom import __version__
 from headroom.analyses.router import router as analyses_router
 from headroom.auth.router import router as auth_router
-from headroom.auth.throttle import LoginThrottle
+from headroom.auth.throttle import LoginThrottle, RedisLoginThrottle
 from headroom.core.db import get_engine
 from headroom.core.errors import HeadroomError, envelope, error_responses
 from headroom.core.middleware import ApiGuard
 from headroom.core.request_ids import RequestIds, log, new_request_id, request_id_of
 from headroom.core.settings import Settings, get_settings
 from headroom.core.storage import open_store
-from headroom.core.upload_access import UploadSlots
+from headroom.core.upload_access import RedisUploadSlots, UploadSlots
 from headroom.datasets.router import router as datasets_router
 from headroom.datasets.sniffing import shutdown_pool
 from headroom.jobs.router import router as jobs_router
@@ -47,8 +47,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description="Capacity planning and SLA setting from web access logs.",
     )
     app.state.settings = settings
-    app.state.login_throttle = LoginThrottle()
-    app.state.upload_slots = UploadSlots()
+    shared = settings.counters_url()
+    app.state.login_throttle = RedisLoginThrottle(shared) if shared else LoginThrottle()
+    app.state.upload_slots = RedisUploadSlots(shared) if shared else UploadSlots()
     api = APIRouter(prefix="/api/v1", responses=error_responses(401, 403, 404, 422, 500))
     for router in (
         auth_router,

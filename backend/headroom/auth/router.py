@@ -3,7 +3,7 @@ from fastapi import APIRouter, Request, Response
 from headroom.auth import service
 from headroom.auth.cookies import set_session_cookie
 from headroom.auth.schemas import LoginRequest, Me
-from headroom.auth.throttle import LoginThrottle, client_address
+from headroom.auth.throttle import LoginThrottle, RedisLoginThrottle, client_address
 from headroom.core.deps import SESSION_COOKIE, CurrentPrincipal, SessionDep, SettingsDep
 from headroom.core.errors import InvalidCredentials, error_responses
 from headroom.workspaces import service as workspace_service
@@ -19,7 +19,7 @@ def login(
     session: SessionDep,
     settings: SettingsDep,
 ) -> Me:
-    throttle: LoginThrottle = request.app.state.login_throttle
+    throttle: LoginThrottle | RedisLoginThrottle = request.app.state.login_throttle
     peer = request.client.host if request.client else "unknown"
     proxies = frozenset(p.strip() for p in settings.trusted_proxies.split(",") if p.strip())
     address = client_address(peer, request.headers.get("x-forwarded-for"), proxies)

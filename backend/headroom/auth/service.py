@@ -19,6 +19,8 @@ from headroom.workspaces.models import Membership, Role, Workspace
 
 _DUMMY_HASH = hash_password("timing-equaliser")
 TOKEN_PREFIX_CHARS = 10
+# a token's last use is recorded this often at most: not a write on every request
+LAST_USED_RESOLUTION = timedelta(minutes=1)
 
 
 def create_user(session: Session, email: str, password: str, name: str | None = None) -> User:
@@ -110,7 +112,8 @@ def principal_from_api_token(session: Session, token: str) -> Principal:
     row = repository.live_token(session, token_digest(token), now)
     if row is None:
         raise NotAuthenticated("invalid, expired or revoked API token")
-    row.last_used_at = now
+    if row.last_used_at is None or now - row.last_used_at >= LAST_USED_RESOLUTION:
+        row.last_used_at = now
     user = session.get(User, row.user_id)
     principal = _principal(session, user)
     roles = (

@@ -8,11 +8,14 @@ accounts (one office behind a NAT shares it). The client address is the connecti
 X-Forwarded-For's when the connection comes from a configured proxy
 (HEADROOM_TRUSTED_PROXIES).
 
-Kept in the API process's memory: a restart forgets, which only ever helps a legitimate
-user."""
+Kept in the API process's memory (a restart forgets, which only ever helps a legitimate
+user), or in Redis when the API processes share counters (core.settings, counters_url).
+"""
 
+import hashlib
 import math
 import time
+import uuid
 from collections import defaultdict, deque
 from collections.abc import Callable
 from threading import Lock
@@ -81,6 +84,54 @@ class LoginThrottle:
         while times and times[0] <= now - WINDOW_S:
             times.popleft()
         return times
+
+
+class RedisLoginThrottle:
+    """LoginThrottle's rules, with the counts in Redis so that every API process sees them.
+    Its clock is the wall clock: several processes (or hosts) share it."""
+
+    def __init__(self, url: str, clock: Callable[[], float] = time.time) -> None:
+        import redis
+
+        self._redis = redis.Redis.from_url(url)
+        self.clock = clock
+
+    def check(self, account: str, address: str) -> None:
+        now = self.clock()
+        failures, last = self._redis.hmget(_pair_key(account, address), "failures", "last")
+        wait = float(last or now) + delay_s(int(failures or 0)) - now
+        if failures and wait > 0:
+            raise TooManyAttempts(math.ceil(wait))
+        key = _address_key(address)
+        pipe = self._redis.pipeline()
+        pipe.zremrangebyscore(key, "-inf", now - WINDOW_S)
+        pipe.zcard(key)
+        pipe.zrange(key, 0, 0, withscores=True)
+        _, count, oldest = pipe.execute()
+        if count >= ADDRESS_BUDGET:
+            raise TooManyAttempts(math.ceil(oldest[0][1] + WINDOW_S - now))
+
+    def failed(self, account: str, address: str) -> None:
+        now, pair, key = self.clock(), _pair_key(account, address), _address_key(address)
+        pipe = self._redis.pipeline()
+        pipe.hincrby(pair, "failures", 1)
+        pipe.hset(pair, "last", now)
+        pipe.expire(pair, int(WINDOW_S))  # forgotten a window after the last failure
+        pipe.zadd(key, {uuid.uuid4().hex: now})
+        pipe.expire(key, int(WINDOW_S))
+        pipe.execute()
+
+    def succeeded(self, account: str, address: str) -> None:
+        self._redis.delete(_pair_key(account, address))
+
+
+def _pair_key(account: str, address: str) -> str:
+    digest = hashlib.sha256(f"{account}\n{address}".encode()).hexdigest()[:32]
+    return f"headroom:login:pair:{digest}"
+
+
+def _address_key(address: str) -> str:
+    return f"headroom:login:address:{address}"
 
 
 def client_address(peer: str, forwarded_for: str | None, trusted_proxies: frozenset[str]) -> str:

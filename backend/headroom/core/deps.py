@@ -1,7 +1,7 @@
 """Typed FastAPI dependencies: SessionDep, SettingsDep, StoreDep, CurrentPrincipal, and the
 role gates every route uses: ViewerAccess, EditorAccess (writes), OwnerAccess."""
 
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Annotated
 from urllib.parse import urlsplit
 
@@ -20,7 +20,7 @@ SESSION_COOKIE = "headroom_session"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
-def get_app_settings(request: Request) -> Settings:
+async def get_app_settings(request: Request) -> Settings:
     settings: Settings = request.app.state.settings
     return settings
 
@@ -44,8 +44,12 @@ def get_store(settings: SettingsDep) -> ObjectStore:
 StoreDep = Annotated[ObjectStore, Depends(get_store)]
 
 
-def get_principal(request: Request, session: SessionDep) -> Principal:
-    principal = _authenticate(request, session)
+def get_principal(request: Request, settings: SettingsDep) -> Principal:
+    """Authenticates in a transaction of its own, so that no connection is held from here
+    to the route's own session (a request waiting for a thread while it holds one starves
+    the pool under load)."""
+    with session_scope(settings.resolved_database_url()) as session:
+        principal = _authenticate(request, session)
     request.state.authenticated = True  # the rate limiter counts this credential apart
     return principal
 
@@ -77,31 +81,36 @@ def _require_same_origin(request: Request) -> None:
 CurrentPrincipal = Annotated[Principal, Depends(get_principal)]
 
 
-def get_optional_principal(request: Request, session: SessionDep) -> Principal | None:
+def get_optional_principal(request: Request, settings: SettingsDep) -> Principal | None:
     """The caller when they sent credentials, else None (for pages that work signed out)."""
     has_bearer = request.headers.get("authorization", "").lower().startswith("bearer ")
     if not has_bearer and not request.cookies.get(SESSION_COOKIE):
         return None
-    return get_principal(request, session)
+    return get_principal(request, settings)
 
 
 OptionalPrincipal = Annotated[Principal | None, Depends(get_optional_principal)]
 
 
-def require_role(role: Role) -> Callable[[Request, Principal], Principal]:
-    """The one gate for roles. With a `workspace_id` path parameter the caller must hold
-    `role` there (404 when not a member, 403 when the role or token scope is too low);
-    otherwise in at least one workspace, and the returned principal asks for at least `role`
-    in every later workspace check, made once the object's workspace is known."""
+def require_role(role: Role) -> Callable[[Request, Principal], Awaitable[Principal]]:
+    """The one gate for roles (see `check_role`)."""
 
-    def gate(request: Request, principal: CurrentPrincipal) -> Principal:
-        if "workspace_id" in request.path_params:
-            principal.require(_workspace_id(request.path_params["workspace_id"]), role)
-        elif not any(principal.allows(w, role) for w in principal.roles):
-            raise Forbidden(f"this needs the {role.value} role in a workspace")
-        return principal.acting_as(role)
+    async def gate(request: Request, principal: CurrentPrincipal) -> Principal:
+        return check_role(request, principal, role)
 
     return gate
+
+
+def check_role(request: Request, principal: Principal, role: Role) -> Principal:
+    """With a `workspace_id` path parameter the caller must hold `role` there (404 when not
+    a member, 403 when the role or token scope is too low); otherwise in at least one
+    workspace, and the returned principal asks for at least `role` in every later
+    workspace check, made once the object's workspace is known."""
+    if "workspace_id" in request.path_params:
+        principal.require(_workspace_id(request.path_params["workspace_id"]), role)
+    elif not any(principal.allows(w, role) for w in principal.roles):
+        raise Forbidden(f"this needs the {role.value} role in a workspace")
+    return principal.acting_as(role)
 
 
 def _workspace_id(raw: object) -> int:

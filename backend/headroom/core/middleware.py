@@ -22,11 +22,8 @@ MAX_KEY_CHARS = 255
 class ApiGuard:
     def __init__(self, app: ASGIApp, settings: Settings) -> None:
         self.app, self.settings = app, settings
-        counter = (
-            RedisCounter(settings.rate_limit_redis_url)
-            if settings.rate_limit_redis_url
-            else MemoryCounter()
-        )
+        shared = settings.counters_url()
+        counter = RedisCounter(shared) if shared else MemoryCounter()
         self.limiter = RateLimiter(
             counter, settings.rate_limit_token_per_min, settings.rate_limit_ip_per_min
         )

@@ -82,6 +82,7 @@ class RateLimiter:
     ) -> None:
         self.counter, self.clock = counter, clock
         self.limits = {"cred": per_credential_per_min, "ip": per_ip_per_min}
+        self._marked: dict[str, int] = {}  # credential digest -> window this process marked
 
     def check(self, credential: str | None, client_ip: str) -> Verdict:
         if not credential:
@@ -95,9 +96,16 @@ class RateLimiter:
             self.counter.hit(f"bad:{client_ip}", int(self.clock() // WINDOW_S))
 
     def mark_verified(self, credential: str) -> None:
-        """The API accepted this credential (a route authenticated it)."""
-        if self.limits["ip"] > 0:
-            self.counter.hit(f"ok:{_digest(credential)}", int(self.clock() // WINDOW_S))
+        """The API accepted this credential (a route authenticated it); counted once a
+        window per process (with shared counters, each count is a round trip to Redis)."""
+        if self.limits["ip"] <= 0:
+            return
+        window, digest = int(self.clock() // WINDOW_S), _digest(credential)
+        if self._marked.get(digest) != window:
+            self.counter.hit(f"ok:{digest}", window)
+            self._marked[digest] = window
+            if len(self._marked) > 100_000:  # forget credentials of old windows
+                self._marked = {k: v for k, v in self._marked.items() if v == window}
 
     def is_verified(self, credential: str) -> bool:
         """Accepted in this window or the one before."""

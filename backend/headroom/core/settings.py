@@ -43,7 +43,9 @@ class Settings(BaseSettings):
     smtp_from: str = "headroom@localhost"
     rate_limit_ip_per_min: int = 1200  # requests without a token, per client address; 0: off
     rate_limit_token_per_min: int = 1200  # requests with an API token or session; 0: off
-    rate_limit_redis_url: str = ""  # shared counters across API processes; default in-memory
+    # counters shared by API processes (rate limits, login throttle, uploads per credential);
+    # default: the broker's Redis if it is one, else each process's memory
+    rate_limit_redis_url: str = ""
     max_json_bytes: int = 4 * 1024**2  # JSON request bodies (uploads have their own limits)
     idempotency_ttl_s: int = 24 * 3600
     # the events a simulation may need (estimated before it runs); the reference full-day
@@ -66,6 +68,11 @@ class Settings(BaseSettings):
 
     def resolved_storage_url(self) -> str:
         return self.storage_url or f"file://{(self.data_dir / 'storage').resolve()}"
+
+    def counters_url(self) -> str:
+        """The Redis that API processes share counters in ("": each keeps its own)."""
+        broker = self.resolved_broker_url()
+        return self.rate_limit_redis_url or (broker if broker.startswith("redis") else "")
 
     def broker_folder(self) -> Path:
         return (self.data_dir / "broker").resolve()

@@ -4,16 +4,17 @@ while they read; they open another short one to register what arrived. Each cred
 may run a few uploads at once (429 beyond that), and a body that stops arriving for
 HEADROOM_UPLOAD_READ_TIMEOUT_S is refused (408)."""
 
+import time
+import uuid
 from collections.abc import AsyncIterator, Iterator
 from threading import Lock
-from typing import Annotated
+from typing import Annotated, Protocol
 
 import anyio
 from fastapi import Depends, Request
 
 from headroom.auth.principal import Principal
-from headroom.core.db import session_scope
-from headroom.core.deps import SettingsDep, get_principal, require_role
+from headroom.core.deps import SettingsDep, check_role, get_principal
 from headroom.core.errors import HeadroomError
 from headroom.workspaces.models import Role
 
@@ -35,6 +36,14 @@ class UploadTimeout(HeadroomError):
     status_code, code = 408, "upload_timeout"
 
 
+class Slots(Protocol):
+    def acquire(self, key: str, limit: int) -> str | None:
+        """A slot's id, or None when `limit` (0: no limit) slots of `key` are taken."""
+        ...
+
+    def release(self, key: str, slot: str) -> None: ...
+
+
 class UploadSlots:
     """Upload requests running per credential, in this API process."""
 
@@ -42,14 +51,14 @@ class UploadSlots:
         self._running: dict[str, int] = {}
         self._lock = Lock()
 
-    def acquire(self, key: str, limit: int) -> bool:
+    def acquire(self, key: str, limit: int) -> str | None:
         with self._lock:
             if 0 < limit <= self._running.get(key, 0):
-                return False
+                return None
             self._running[key] = self._running.get(key, 0) + 1
-            return True
+            return key
 
-    def release(self, key: str) -> None:
+    def release(self, key: str, slot: str) -> None:
         with self._lock:
             left = self._running.get(key, 0) - 1
             if left > 0:
@@ -57,23 +66,54 @@ class UploadSlots:
             else:
                 self._running.pop(key, None)
 
-    def running(self, key: str) -> int:
-        with self._lock:
-            return self._running.get(key, 0)
+
+# Atomically: forget slots older than the lease, then take one if fewer than the limit run.
+_ACQUIRE = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1] - ARGV[2])
+local limit = tonumber(ARGV[3])
+if limit > 0 and redis.call('ZCARD', KEYS[1]) >= limit then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+return 1
+"""
+
+
+class RedisUploadSlots:
+    """Upload requests running per credential, over every API process sharing the Redis.
+    A slot whose process died without releasing it is forgotten after SLOT_LEASE_S."""
+
+    SLOT_LEASE_S = 3600
+
+    def __init__(self, url: str) -> None:
+        import redis
+
+        self._redis = redis.Redis.from_url(url)
+        self._acquire = self._redis.register_script(_ACQUIRE)
+
+    def acquire(self, key: str, limit: int) -> str | None:
+        slot = uuid.uuid4().hex
+        args: list[float | str] = [time.time(), self.SLOT_LEASE_S, limit, slot]
+        return slot if self._acquire(keys=[_slots_key(key)], args=args) else None
+
+    def release(self, key: str, slot: str) -> None:
+        self._redis.zrem(_slots_key(key), slot)
+
+
+def _slots_key(key: str) -> str:
+    return f"headroom:uploads:{key}"
 
 
 def upload_principal(request: Request, settings: SettingsDep) -> Iterator[Principal]:
-    with session_scope(settings.resolved_database_url()) as session:
-        principal = get_principal(request, session)
-    principal = require_role(Role.editor)(request, principal)
+    principal = check_role(request, get_principal(request, settings), Role.editor)
     key = f"token:{principal.token_id}" if principal.token_id else f"user:{principal.user.id}"
-    slots: UploadSlots = request.app.state.upload_slots
-    if not slots.acquire(key, settings.uploads_per_credential):
+    slots: Slots = request.app.state.upload_slots
+    slot = slots.acquire(key, settings.uploads_per_credential)
+    if slot is None:
         raise TooManyUploads(settings.uploads_per_credential)
     try:
         yield principal
     finally:
-        slots.release(key)
+        slots.release(key, slot)
 
 
 UploadAccess = Annotated[Principal, Depends(upload_principal, scope="function")]

@@ -75,3 +75,18 @@ def test_another_workspaces_token_cannot_be_revoked_through_yours(settings: Sett
     assert as_them.get(their_base).json()[0]["revoked_at"] is None
     bearer = TestClient(create_app(settings), headers={"Authorization": f"Bearer {token['token']}"})
     assert bearer.get("/api/v1/auth/me").status_code == 200
+
+
+def test_a_tokens_last_use_is_written_once_a_minute_not_on_every_request(
+    settings: Settings,
+) -> None:
+    """Every read would otherwise be a write (and a commit) too."""
+    owner = member(settings, "often@example.com", "Shop")
+    client = signed_in(settings, owner)
+    base = f"/api/v1/workspaces/{owner.workspace_id}/tokens"
+    secret = client.post(base, json={"name": "CI", "scopes": ["read"]}).json()["token"]
+    bearer = TestClient(create_app(settings), headers={"Authorization": f"Bearer {secret}"})
+    assert bearer.get("/api/v1/datasets").status_code == 200
+    first_use = client.get(base).json()[0]["last_used_at"]
+    assert bearer.get("/api/v1/datasets").status_code == 200
+    assert client.get(base).json()[0]["last_used_at"] == first_use

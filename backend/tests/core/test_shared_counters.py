@@ -1,0 +1,175 @@
+"""Several API processes share their counters through Redis (the broker's, by default): the
+rate limits, the login throttle and the uploads each credential may run at once hold over
+all of them, not per process. Two real API processes on one PostgreSQL and one Redis; and
+`headroom serve --workers`."""
+
+import os
+import socket
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+import redis
+
+from headroom.auth.throttle import ADDRESS_BUDGET, FREE_FAILURES, RedisLoginThrottle
+from headroom.core.ratelimit import RateLimiter, RedisCounter
+from support.services import HEADROOM, Stack, free_port
+
+pytestmark = pytest.mark.faults
+PASSWORD = "a-long-enough-password"
+LOGIN = "/api/v1/auth/login"
+
+
+def second_api(stack: Stack, tmp_path: Path) -> Stack:
+    """Another API process on the same database, Redis and storage."""
+    (tmp_path / "b").mkdir()
+    port = free_port()
+    other = Stack(env=stack.env, base_url=f"http://127.0.0.1:{port}", log_dir=tmp_path / "b")
+    other.start_api(port)
+    return other
+
+
+@pytest.fixture
+def two_apis(
+    make_stack: Callable[..., Stack], tmp_path: Path
+) -> Iterator[Callable[..., tuple[Stack, Stack]]]:
+    started: list[Stack] = []
+
+    def make(**extra: str) -> tuple[Stack, Stack]:
+        first = make_stack(**extra)
+        started.append(second_api(first, tmp_path))
+        return first, started[-1]
+
+    yield make
+    for other in started:
+        other.stop()
+
+
+def test_the_rate_limit_holds_over_two_api_processes(
+    two_apis: Callable[..., tuple[Stack, Stack]],
+) -> None:
+    one, two = two_apis(rate_limit_ip_per_min="4")
+    with one.client() as a, two.client() as b:
+        assert [a.get("/api/v1/auth/me").status_code for _ in range(2)] == [401, 401]
+        assert [b.get("/api/v1/auth/me").status_code for _ in range(2)] == [401, 401]
+        assert a.get("/api/v1/auth/me").status_code == 429
+        assert b.get("/api/v1/auth/me").status_code == 429
+
+
+def test_the_login_throttle_holds_over_two_api_processes(
+    two_apis: Callable[..., tuple[Stack, Stack]],
+) -> None:
+    one, two = two_apis()
+    one.token_for("guessed@example.com", "Office")
+    wrong = {"email": "guessed@example.com", "password": "wrong guess"}
+    with one.client() as a, two.client() as b:
+        for _ in range(FREE_FAILURES):
+            assert a.post(LOGIN, json=wrong).status_code == 401
+        right = {**wrong, "password": PASSWORD}
+        assert b.post(LOGIN, json=right).status_code == 429
+
+
+def test_uploads_per_credential_hold_over_two_api_processes(
+    two_apis: Callable[..., tuple[Stack, Stack]], redis_url: str
+) -> None:
+    one, two = two_apis(uploads_per_credential="1")
+    token = one.token_for("uploader@example.com", "Office")
+    held = open_upload(one, token)  # headers sent, body held back: it keeps its slot
+    try:
+        wait_for_slot(redis_url)
+        with two.client(token) as b:
+            refused = b.post("/api/v1/datasets", content=b"x")
+        assert refused.status_code == 429, refused.text
+        assert refused.json()["error"]["code"] == "too_many_uploads"
+    finally:
+        held.close()
+
+
+def open_upload(stack: Stack, token: str) -> socket.socket:
+    netloc = urlsplit(stack.base_url)
+    sock = socket.create_connection((netloc.hostname, netloc.port), timeout=30)
+    head = (
+        f"POST /api/v1/datasets HTTP/1.1\r\nHost: {netloc.netloc}\r\n"
+        f"Authorization: Bearer {token}\r\nContent-Type: application/octet-stream\r\n"
+        "Content-Length: 1000\r\n\r\n"
+    )
+    sock.sendall(head.encode())
+    return sock
+
+
+def wait_for_slot(redis_url: str, timeout_s: float = 30.0) -> None:
+    client = redis.Redis.from_url(redis_url)
+    deadline = time.monotonic() + timeout_s
+    while not any(client.scan_iter("headroom:uploads:*")):
+        assert time.monotonic() < deadline, "the held upload never took its slot"
+        time.sleep(0.05)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now_s = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now_s
+
+
+def test_the_shared_login_throttle_delays_a_pair_and_budgets_an_address(redis_url: str) -> None:
+    redis.Redis.from_url(redis_url).flushdb()
+    clock = Clock()
+    throttle = RedisLoginThrottle(redis_url, clock=clock)
+    for _ in range(FREE_FAILURES):
+        throttle.check("a@example.com", "192.0.2.1")
+        throttle.failed("a@example.com", "192.0.2.1")
+    with pytest.raises(Exception, match="try again in 1 s"):
+        throttle.check("a@example.com", "192.0.2.1")
+    throttle.check("a@example.com", "192.0.2.2")  # another address: no delay
+    clock.now_s += 1
+    throttle.check("a@example.com", "192.0.2.1")
+    throttle.succeeded("a@example.com", "192.0.2.1")
+    for i in range(ADDRESS_BUDGET - FREE_FAILURES):
+        throttle.failed(f"user{i}@example.com", "192.0.2.1")
+    with pytest.raises(Exception, match="too many failed sign-ins"):
+        throttle.check("someone@example.com", "192.0.2.1")
+    throttle.check("someone@example.com", "192.0.2.3")
+
+
+def test_an_accepted_credential_costs_one_redis_count_a_window(redis_url: str) -> None:
+    """Not one round trip to Redis on every request."""
+    client = redis.Redis.from_url(redis_url)
+    client.flushdb()
+    limiter = RateLimiter(RedisCounter(redis_url), 100, 100, clock=lambda: 1000.0)
+    for _ in range(3):
+        limiter.mark_verified("bearer:hr_example")
+    assert limiter.is_verified("bearer:hr_example")
+    [key] = client.keys("headroom:rate:ok:*")
+    assert client.get(key) == b"1"
+
+
+def test_serve_refuses_several_processes_on_sqlite(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HEADROOM_")}
+    env["HEADROOM_DATA_DIR"] = str(tmp_path)
+    command = [*HEADROOM, "serve", "--workers", "2", "--port", str(free_port())]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert "--workers above 1 needs PostgreSQL" in done.stderr
+
+
+def test_serve_runs_the_processes_asked_for(
+    make_stack: Callable[..., Stack], tmp_path: Path
+) -> None:
+    (tmp_path / "w").mkdir()
+    stack, port = make_stack(), free_port()
+    other = Stack(env=stack.env, base_url=f"http://127.0.0.1:{port}", log_dir=tmp_path / "w")
+    try:
+        other.start_api(port, "--workers", "2")
+        with other.client() as client:
+            assert client.get("/api/health").status_code == 200
+        log, deadline = tmp_path / "w" / "api.log", time.monotonic() + 60
+        while log.read_text().count("Application startup complete") < 2:
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.1)
+    finally:
+        other.stop()
