@@ -61,7 +61,7 @@ class World:
 
     def post(self, path: str, **kwargs: Any) -> dict[str, Any]:
         response = self.clients["owner"].post(path, **kwargs)
-        assert response.status_code in (200, 201), f"{path}: {response.text}"
+        assert response.status_code in (200, 201, 202), f"{path}: {response.text}"
         body: dict[str, Any] = response.json()
         return body
 

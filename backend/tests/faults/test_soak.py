@@ -142,7 +142,7 @@ def analyst(seen: Seen, client: httpx.Client, stop: threading.Event, seed: int) 
             continue
         url = f"/api/v1/datasets/{rng.choice(candidates)}/analyses"
         created = seen.call(client, "POST", url, json={"percentile": rng.randint(50, 99)})
-        if created is not None and created.status_code == 201:
+        if created is not None and created.status_code == 202:
             seen.created["capacity"] += 1
 
 
@@ -154,7 +154,7 @@ def simulator(seen: Seen, client: httpx.Client, stop: threading.Event, seed: int
         if seed % 3 == 0:
             body["sweep"] = {"path": "workload.arrivals.rate_per_s", "values": [0.5, 0.7, 0.9]}
         created = seen.call(client, "POST", "/api/v1/simulations", json=body)
-        if created is not None and created.status_code == 201:
+        if created is not None and created.status_code == 202:
             seen.created["simulation"] += 1
 
 
@@ -221,7 +221,7 @@ def warm_up(stack: Stack) -> None:
     assert created.status_code == 201, created.text
     assert wait_for_job(client, created.json()["job"]["id"], 600)["status"] == "succeeded"
     analysis = client.post(f"/api/v1/datasets/{created.json()['id']}/analyses", json={})
-    assert analysis.status_code == 201, analysis.text
+    assert analysis.status_code == 202, analysis.text
     assert wait_for_job(client, analysis.json()["job"]["id"], 600)["status"] == "succeeded"
 
 
