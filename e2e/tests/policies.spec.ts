@@ -48,7 +48,7 @@ test("background harvesting: the real EPA day, four policies, then a bad CSV", a
     },
   };
   const created = await page.request.post("/api/v1/simulations", { data: mm1 });
-  expect(created.status()).toBe(201);
+  expect(created.status()).toBe(202);
   const runId = ((await created.json()) as { id: number }).id;
   await expect
     .poll(async () => ((await (await page.request.get(`/api/v1/simulations/${runId}`)).json()) as { job: { status: string } }).job.status, { timeout: 300_000 })

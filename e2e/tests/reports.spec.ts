@@ -209,7 +209,7 @@ test("an SCT analysis and a sweep go into a report from their pages, and into th
       sweep: { path: "cluster.vms.start", values: [1, 3, 5], second: { path: "autoscaling.upper", values: [0.5, 0.9] } },
     },
   });
-  expect(sweep.status()).toBe(201);
+  expect(sweep.status()).toBe(202);
   const sweepId = ((await sweep.json()) as { id: number }).id;
   await finished(page, `/api/v1/simulations/${sweepId}`, 480_000);
   await page.goto(`/simulations/${sweepId}`);

@@ -30,7 +30,7 @@ def test_pipeline_analysis_of_a_log_with_latencies(stack: Stack) -> None:
     storage = Path(stack.env["HEADROOM_DATA_DIR"]) / "storage" / "datasets" / str(dataset_id)
     assert len(list(storage.rglob("*.parquet"))) > 1  # the request table came in parts
     created = client.post(f"/api/v1/datasets/{dataset_id}/analyses", json={"percentile": 90})
-    assert created.status_code == 201, created.text
+    assert created.status_code == 202, created.text
     job = wait_for_job(client, created.json()["job"]["id"])
     assert job["status"] == "succeeded" and job["stage"] == "done", job
     result = client.get(f"/api/v1/analyses/{created.json()['id']}").json()["result"]

@@ -32,7 +32,7 @@ def test_a_run_reports_live_progress_and_stores_its_result(stack: Stack) -> None
     client = stack.client(stack.token_for("sim@example.com", "Sim"))
     scenario = reference(86400.0)  # the whole reference day: a few seconds of simulation
     created = client.post("/api/v1/simulations", json={"name": "day", "scenario": scenario})
-    assert created.status_code == 201, created.text
+    assert created.status_code == 202, created.text
     seen = watch(client, created.json()["job"]["id"])
     assert seen[-1]["status"] == "succeeded", seen[-1]
     midway = [s["progress"] for s in seen if s["stage"] == "simulating"]
@@ -55,7 +55,7 @@ def test_a_sweep_fans_out_over_two_workers_and_merges_one_row_per_run(stack: Sta
     created = client.post(
         "/api/v1/simulations", json={"name": "thresholds", "scenario": scenario, "sweep": sweep}
     )
-    assert created.status_code == 201, created.text
+    assert created.status_code == 202, created.text
     job = wait_for_job(client, created.json()["job"]["id"], timeout_s=180)
     assert job["status"] == "succeeded" and job["progress"] == 1.0, job
     result = client.get(f"/api/v1/simulations/{created.json()['id']}").json()["result"]
@@ -108,7 +108,7 @@ def test_a_sweep_run_the_engine_refuses_fails_the_job_once(stack: Stack) -> None
     scenario["workload"]["arrivals"] = {"dataset": uploaded["id"]}
     body = {"name": "bad", "scenario": scenario, "sweep": {"path": "seed", "values": [1, 2]}}
     created = client.post("/api/v1/simulations", json=body)
-    assert created.status_code == 201, created.text
+    assert created.status_code == 202, created.text
     assert client.delete(f"/api/v1/datasets/{uploaded['id']}").status_code == 204
     stack.start_worker()
     job = wait_for_job(client, created.json()["job"]["id"], timeout_s=60)

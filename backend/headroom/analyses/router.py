@@ -17,7 +17,8 @@ router = APIRouter(tags=["analyses"])
 @router.post(
     "/datasets/{dataset_id}/analyses",
     response_model=AnalysisOut,
-    status_code=201,
+    status_code=202,
+    response_description="Queued: its job runs in the background; Location names it",
     responses={
         200: {"model": AnalysisOut, "description": "Same parameters: the existing analysis"},
         409: {"description": "dataset_not_ready: the dataset has not been ingested"},
@@ -41,7 +42,8 @@ def create_analysis(
 @router.post(
     "/datasets/{dataset_id}/analyses/sct",
     response_model=AnalysisOut,
-    status_code=201,
+    status_code=202,
+    response_description="Queued: its job runs in the background; Location names it",
     responses={
         200: {"model": AnalysisOut, "description": "Same parameters: the existing analysis"},
         409: {"description": "dataset_not_ready: the dataset has not been ingested"},
@@ -74,6 +76,7 @@ def _create(
     else:
         session.commit()
         enqueue(settings, service.CAPACITY_TASK, job.id)
+        response.headers["Location"] = f"/api/v1/analyses/{analysis.id}"
     return service.to_out(session, analysis)
 
 

@@ -20,7 +20,15 @@ def token_manager(principal: ViewerAccess) -> Principal:
     return principal
 
 
+def token_minter(principal: ViewerAccess) -> Principal:
+    """Tokens are minted only when signed in (refused before the body is read)."""
+    if principal.token_id is not None:
+        raise Forbidden("create API tokens when signed in, not with another token")
+    return principal
+
+
 TokenManager = Annotated[Principal, Depends(token_manager)]
+TokenMinter = Annotated[Principal, Depends(token_minter)]
 
 
 @router.get("", response_model=list[ApiTokenOut])
@@ -32,10 +40,8 @@ def list_tokens(
 
 @router.post("", response_model=ApiTokenCreated, status_code=201)
 def create_token(
-    workspace_id: Id, body: ApiTokenCreate, principal: TokenManager, session: SessionDep
+    workspace_id: Id, body: ApiTokenCreate, principal: TokenMinter, session: SessionDep
 ) -> ApiTokenCreated:
-    if principal.token_id is not None:
-        raise Forbidden("create API tokens when signed in, not with another token")
     return tokens.create(session, principal, workspace_id, body)
 
 

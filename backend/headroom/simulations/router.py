@@ -1,6 +1,6 @@
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Response
 
 from headroom.core.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep, StoreDep
 from headroom.core.ids import Id, Index
@@ -23,13 +23,23 @@ from headroom.simulations.schemas import (
 router = APIRouter(prefix="/simulations", tags=["simulations"])
 
 
-@router.post("", response_model=SimulationOut, status_code=201)
+@router.post(
+    "",
+    response_model=SimulationOut,
+    status_code=202,
+    response_description="Queued: its job runs in the background; Location names the run",
+)
 def create_simulation(
-    body: SimulationIn, principal: EditorAccess, session: SessionDep, settings: SettingsDep
+    body: SimulationIn,
+    response: Response,
+    principal: EditorAccess,
+    session: SessionDep,
+    settings: SettingsDep,
 ) -> SimulationOut:
     simulation, job = service.create(session, principal, body)
     session.commit()
     enqueue(settings, service.SIM_TASK, job.id)
+    response.headers["Location"] = f"/api/v1/simulations/{simulation.id}"
     return service.to_out(session, simulation)
 
 

@@ -8,11 +8,15 @@
    created and the upload marked complete.
 A crash before 2 leaves the upload as it was; after 2 or during 3, the next /complete finds
 the dataset recorded on the upload and the file either still at the partial key or already
-at the dataset's, and finishes step 3. Nothing is copied to a staging key on the way."""
+at the dataset's, and finishes step 3. Nothing is copied to a staging key on the way.
+A client that never comes back leaves a dataset without a job: the workers' reaper finishes
+such completions (`finish_abandoned`), or removes the dataset when its bytes are gone."""
 
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 
 from anyio import to_thread
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from headroom.auth.principal import Principal
@@ -27,8 +31,11 @@ from headroom.datasets.sniffing import Sniffed
 from headroom.datasets.uploads import StagedUpload
 from headroom.jobs import repository as job_repository
 from headroom.jobs import service as job_service
+from headroom.jobs.models import Job
 from headroom.uploads import service
 from headroom.uploads.models import Upload
+
+ABANDONED_AFTER_S = 300.0  # a /complete still under way is long done by then
 
 
 @dataclass(frozen=True)
@@ -92,12 +99,45 @@ def _finish(
     if upload.completed_at is not None:
         store.delete(upload.storage_key)  # left by a crash after the upload was marked complete
         return Completion(dataset_service.to_out(session, dataset), False, None)
+    job = _place_and_queue(session, store, upload, dataset)
+    return Completion(dataset_service.to_out(session, dataset), True, job.id)
+
+
+def _place_and_queue(session: Session, store: LocalStore, upload: Upload, dataset: Dataset) -> Job:
     _place_file(store, upload, dataset)
     job = job_repository.latest_for_dataset(session, dataset.id, dataset_service.INGEST)
     if job is None:
         job = job_service.create(session, dataset.workspace_id, dataset_service.INGEST, dataset.id)
     service.mark_complete(upload, dataset.id)
-    return Completion(dataset_service.to_out(session, dataset), True, job.id)
+    return job
+
+
+def finish_abandoned(url: str, store: LocalStore, older_than_s: float) -> list[int]:
+    """Completions whose dataset was registered (step 2) more than older_than_s ago and whose
+    client never came back for step 3: finished (the ingest job queued; its id returned), or,
+    when the upload's bytes are gone, the dataset removed with the upload."""
+    cutoff = datetime.now(UTC) - timedelta(seconds=older_than_s)
+    with session_scope(url) as session:
+        upload_ids = list(
+            session.scalars(
+                select(Upload.id)
+                .join(Dataset, Upload.dataset_id == Dataset.id)
+                .where(Upload.completed_at.is_(None), Dataset.created_at <= cutoff)
+            )
+        )
+    job_ids = []
+    for upload_id in upload_ids:
+        with session_scope(url) as session:
+            upload = session.scalar(select(Upload).where(Upload.id == upload_id).with_for_update())
+            if upload is None or upload.completed_at is not None or upload.dataset_id is None:
+                continue  # a /complete finished it meanwhile
+            dataset = session.get_one(Dataset, upload.dataset_id)
+            try:
+                job_ids.append(_place_and_queue(session, store, upload, dataset).id)
+            except UploadLost:
+                session.delete(upload)
+                session.delete(dataset)
+    return job_ids
 
 
 def _place_file(store: ObjectStore, upload: Upload, dataset: Dataset) -> None:

@@ -23,7 +23,8 @@ router = APIRouter(tags=["workloads"])
 @router.post(
     "/datasets/{dataset_id}/characterizations",
     response_model=CharacterizationOut,
-    status_code=201,
+    status_code=202,
+    response_description="Queued: its job runs in the background; Location names it",
     responses={
         200: {"model": CharacterizationOut, "description": "Same rules: the existing one"},
         409: {"description": "dataset_not_ready: the dataset has not been ingested"},
@@ -44,6 +45,7 @@ def create_characterization(
     else:
         session.commit()
         enqueue(settings, service.CHARACTERIZE_TASK, job.id)
+        response.headers["Location"] = f"/api/v1/characterizations/{item.id}"
     return service.to_out(session, item)
 
 

@@ -54,7 +54,8 @@ def test_an_analysis_runs_as_a_job_and_stores_the_engine_report(
     client = signed_in(settings, member(settings, "a@example.com", "Shop"))
     dataset_id = ready_dataset(client, settings)
     response = create(client, dataset_id, percentile=90, stance="strict")
-    assert response.status_code == 201, response.text
+    assert response.status_code == 202, response.text
+    assert response.headers["location"] == f"/api/v1/analyses/{response.json()['id']}"
     body = response.json()
     assert body["kind"] == "capacity" and body["dataset_id"] == dataset_id
     assert body["params"]["percentile"] == 90 and body["params"]["window_s"] == 10
@@ -79,11 +80,11 @@ def test_same_parameters_return_the_same_analysis_and_others_are_kept(
     client = signed_in(settings, member(settings, "b@example.com", "Shop"))
     dataset_id = ready_dataset(client, settings)
     first = create(client, dataset_id, percentile=95)
-    assert first.status_code == 201
+    assert first.status_code == 202
     again = create(client, dataset_id, percentile=95.0, stance="balanced")  # defaults spelt out
     assert again.status_code == 200 and again.json()["id"] == first.json()["id"]
     other = create(client, dataset_id, percentile=99)
-    assert other.status_code == 201 and other.json()["id"] != first.json()["id"]
+    assert other.status_code == 202 and other.json()["id"] != first.json()["id"]
     listed = client.get(f"/api/v1/datasets/{dataset_id}/analyses").json()
     assert listed["total"] == 2
     assert [a["id"] for a in listed["items"]] == [other.json()["id"], first.json()["id"]]
@@ -152,7 +153,7 @@ def test_asking_again_reruns_a_job_that_failed_through_no_fault_of_the_input(
         assert job is not None
         job_service.fail(session, job, "internal_error", "unexpected error: the disk vanished")
     again = create(client, dataset_id)
-    assert again.status_code == 201 and again.json()["id"] == first["id"]
+    assert again.status_code == 202 and again.json()["id"] == first["id"]
     new_job = again.json()["job"]
     assert new_job["id"] != first["job"]["id"] and new_job["status"] == "queued"
     assert run_job(settings, new_job["id"], capacity_body)
@@ -197,4 +198,4 @@ def test_a_log_too_short_for_the_windows_is_refused_with_422(settings: Settings)
     assert error["code"] == "log_too_short" and error["field"] == "window_s"
     assert "shorter windows" in error["message"]
     assert client.get(f"/api/v1/datasets/{dataset_id}/analyses").json()["total"] == 0
-    assert create(client, dataset_id, window_s=60).status_code == 201  # 12 windows: fine
+    assert create(client, dataset_id, window_s=60).status_code == 202  # 12 windows: fine

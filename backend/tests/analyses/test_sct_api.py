@@ -36,7 +36,7 @@ def test_an_sct_analysis_stores_the_engine_report(settings: Settings, trace_csv:
     client = signed_in(settings, member(settings, "s1@example.com", "Shop"))
     dataset_id = ready_dataset(client, settings, trace_csv)
     created = create_sct(client, dataset_id, window_s=None)
-    assert created.status_code == 201, created.text
+    assert created.status_code == 202, created.text
     body = created.json()
     assert body["kind"] == "sct" and body["params"] == {
         "kind": "sct",
@@ -64,11 +64,11 @@ def test_sct_and_capacity_analyses_of_one_trace_are_kept_apart(
     client = signed_in(settings, member(settings, "s2@example.com", "Shop"))
     dataset_id = ready_dataset(client, settings, trace_csv)
     sct = create_sct(client, dataset_id)
-    assert sct.status_code == 201
+    assert sct.status_code == 202
     again = create_sct(client, dataset_id, interval_ms=50, window_s=None)  # defaults spelt out
     assert again.status_code == 200 and again.json()["id"] == sct.json()["id"]
     capacity = client.post(f"/api/v1/datasets/{dataset_id}/analyses", json={})
-    assert capacity.status_code == 201 and capacity.json()["id"] != sct.json()["id"]
+    assert capacity.status_code == 202 and capacity.json()["id"] != sct.json()["id"]
     listed = client.get(f"/api/v1/datasets/{dataset_id}/analyses").json()["items"]
     assert [(a["kind"], a["params"]["kind"]) for a in listed] == [
         ("capacity", "capacity"),

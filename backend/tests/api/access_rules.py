@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 Level = Literal["public", "signed_in", "viewer", "editor", "owner"]
+Scope = Literal["read", "write", "admin", "session"]
 
 
 @dataclass(frozen=True)
@@ -23,6 +24,7 @@ class Rule:
     fresh: bool = False  # objects made anew for each caller (deletes, per-user objects)
     denied: int = 403  # what a member below `role` gets
     missing_ok: bool = False  # 404 not_found is right: the world has no such result yet
+    scope: Scope | None = None
     # public operations: the exact status for every caller, and for signed-in callers when
     # it differs (a share link that is revoked, expired or unknown is 404 for everyone)
     status: int | None = None
@@ -48,9 +50,12 @@ RULES: dict[tuple[str, str], Rule] = {
     ("GET", f"{V1}/workspaces/{{workspace_id}}/invitations"): r("owner"),
     ("POST", f"{V1}/workspaces/{{workspace_id}}/invitations"): r("owner"),
     ("DELETE", f"{V1}/workspaces/{{workspace_id}}/invitations/{{invitation_id}}"): r("owner"),
-    ("GET", f"{V1}/workspaces/{{workspace_id}}/tokens"): r("viewer"),
-    ("POST", f"{V1}/workspaces/{{workspace_id}}/tokens"): r("viewer"),
-    ("DELETE", f"{V1}/workspaces/{{workspace_id}}/tokens/{{token_id}}"): r("viewer"),
+    # tokens are managed signed in, or with an admin token; minted only signed in
+    ("GET", f"{V1}/workspaces/{{workspace_id}}/tokens"): Rule("viewer", scope="admin"),
+    ("POST", f"{V1}/workspaces/{{workspace_id}}/tokens"): Rule("viewer", scope="session"),
+    ("DELETE", f"{V1}/workspaces/{{workspace_id}}/tokens/{{token_id}}"): Rule(
+        "viewer", scope="admin"
+    ),
     ("GET", f"{V1}/invitations/{{token}}"): Rule(
         "public", params={"token": "invitation_token"}, status=200
     ),
@@ -67,7 +72,8 @@ RULES: dict[tuple[str, str], Rule] = {
     ("GET", f"{V1}/jobs/{{job_id}}"): r("viewer"),
     ("POST", f"{V1}/uploads"): r("editor", False),
     # uploads are private to the user who started them: others get 404
-    ("GET", f"{V1}/uploads/{{upload_id}}"): Rule("editor", fresh=True, denied=404),
+    # (the user's own upload: a token of theirs of any scope sees it)
+    ("GET", f"{V1}/uploads/{{upload_id}}"): Rule("editor", fresh=True, denied=404, scope="read"),
     ("DELETE", f"{V1}/uploads/{{upload_id}}"): Rule("editor", fresh=True),
     ("PUT", f"{V1}/uploads/{{upload_id}}/chunks"): Rule("editor", fresh=True),
     ("POST", f"{V1}/uploads/{{upload_id}}/complete"): Rule("editor", fresh=True),

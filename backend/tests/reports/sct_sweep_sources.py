@@ -68,7 +68,7 @@ def make_documents(folder: Path) -> SctSweepDocuments:
     sct = client.get(f"/api/v1/analyses/{listed['id']}").json()
     body = {"name": "upper sweep", "scenario": scaling(), "sweep": SWEEP}
     created = client.post("/api/v1/simulations", json=body)
-    assert created.status_code == 201, created.text
+    assert created.status_code == 202, created.text
     assert run_job(settings, created.json()["job"]["id"], simulation_body)
     sweep = client.get(f"/api/v1/simulations/{created.json()['id']}").json()
     assert sct["kind"] == "sct" and sweep["result"]["kind"] == "sweep"

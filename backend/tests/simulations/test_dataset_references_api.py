@@ -71,7 +71,7 @@ def replay(dataset: Any, time_scale: float = 1.0, duration_s: float = 400.0) -> 
 
 def run(settings: Settings, client: TestClient, body: dict[str, Any]) -> dict[str, Any]:
     created = client.post(SIMS, json={"name": "r", **body})
-    assert created.status_code == 201, created.text
+    assert created.status_code == 202, created.text
     assert run_job(settings, created.json()["job"]["id"], simulation_body)
     done: dict[str, Any] = client.get(f"{SIMS}/{created.json()['id']}").json()
     return done

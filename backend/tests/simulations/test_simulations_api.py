@@ -43,7 +43,8 @@ def test_a_run_reports_progress_and_stores_summary_and_series(
     monkeypatch.setattr(job_service, "report", spy)
     client = signed_in(settings, member(settings, "a@example.com", "Sim"))
     response = create(client, scenario=scaling(), seed=7)
-    assert response.status_code == 201, response.text
+    assert response.status_code == 202, response.text
+    assert response.headers["location"] == f"/api/v1/simulations/{response.json()['id']}"
     body = response.json()
     assert body["kind"] == "run" and body["seed"] == 7 and body["sweep"] is None
     assert body["job"]["kind"] == "sim.run" and body["job"]["status"] == "queued"

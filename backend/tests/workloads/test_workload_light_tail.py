@@ -128,6 +128,6 @@ def test_uniform_sizes_pass_the_class_gate_and_a_dataset_simulation(live: Stack,
         assert scenario["workload"]["arrivals"] == {"dataset": dataset_id}
         scenario["duration_s"] = 120
         created = client.post("/api/v1/simulations", json={"name": "light", "scenario": scenario})
-        assert created.status_code == 201, created.text
+        assert created.status_code == 202, created.text
         job = wait_for_job(client, created.json()["job"]["id"], timeout_s=300)
         assert job["status"] == "succeeded", job

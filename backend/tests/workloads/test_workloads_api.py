@@ -54,7 +54,8 @@ def test_a_characterization_runs_as_a_job_and_stores_the_engine_result(
     client = signed_in(settings, member(settings, "a@example.com", "Shop"))
     dataset_id = ready_dataset(client, settings)
     response = create(client, dataset_id)
-    assert response.status_code == 201, response.text
+    assert response.status_code == 202, response.text
+    assert response.headers["location"] == f"/api/v1/characterizations/{response.json()['id']}"
     body = response.json()
     assert body["job"]["kind"] == "workload.characterize" and body["job"]["status"] == "queued"
     assert body["result"] is None and body["dataset_id"] == dataset_id
@@ -96,12 +97,12 @@ def test_same_rules_return_the_same_run_and_edited_rules_keep_both(settings: Set
     client = signed_in(settings, member(settings, "c@example.com", "Shop"))
     dataset_id = ready_dataset(client, settings)
     first = create(client, dataset_id)
-    assert first.status_code == 201
+    assert first.status_code == 202
     default = client.get("/api/v1/workloads/rules/default").json()
     again = create(client, dataset_id, {"rules": default})  # the defaults spelt out
     assert again.status_code == 200 and again.json()["id"] == first.json()["id"]
     edited = create(client, dataset_id, {"rules": CUSTOM})
-    assert edited.status_code == 201 and edited.json()["id"] != first.json()["id"]
+    assert edited.status_code == 202 and edited.json()["id"] != first.json()["id"]
     listed = client.get(f"/api/v1/datasets/{dataset_id}/characterizations").json()
     assert listed["total"] == 2
     assert [c["id"] for c in listed["items"]] == [edited.json()["id"], first.json()["id"]]

@@ -3803,8 +3803,8 @@ export interface operations {
                     "application/json": components["schemas"]["AnalysisOut"];
                 };
             };
-            /** @description Successful Response */
-            201: {
+            /** @description Queued: its job runs in the background; Location names it */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3889,8 +3889,8 @@ export interface operations {
                     "application/json": components["schemas"]["AnalysisOut"];
                 };
             };
-            /** @description Successful Response */
-            201: {
+            /** @description Queued: its job runs in the background; Location names it */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4194,8 +4194,8 @@ export interface operations {
                     "application/json": components["schemas"]["CharacterizationOut"];
                 };
             };
-            /** @description Successful Response */
-            201: {
+            /** @description Queued: its job runs in the background; Location names it */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5887,8 +5887,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
-            201: {
+            /** @description Queued: its job runs in the background; Location names the run */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -22,7 +22,7 @@ function stubApi(items: Analysis[], created?: Analysis): Stub {
       if (path === "/api/v1/datasets/2/analyses" && request.method === "POST") {
         stub.posted.push(await request.json());
         if (created !== undefined) stub.items = [created, ...stub.items];
-        return jsonResponse(201, created);
+        return jsonResponse(202, created);
       }
       if (path === "/api/v1/datasets/2/analyses") return jsonResponse(200, { items: stub.items, total: stub.items.length });
       const one = stub.items.find((a) => path === `/api/v1/analyses/${a.id}`);

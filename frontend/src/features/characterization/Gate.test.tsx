@@ -26,7 +26,7 @@ const notFound = { status: 404, body: { error: { code: "not_found", message: "no
 describe("CharacterizationGate", () => {
   it("starts the characterization on the first visit and shows its progress", async () => {
     const calls: string[] = [];
-    stub(notFound, { status: 201, body: running }, calls);
+    stub(notFound, { status: 202, body: running }, calls);
     renderWithApp(<CharacterizationGate datasetId={3}>{() => <p>charts</p>}</CharacterizationGate>);
     expect(await screen.findByTestId("job-progress")).toHaveAttribute("aria-valuenow", "40");
     expect(calls).toEqual(["GET /api/v1/datasets/3/characterization", "POST /api/v1/datasets/3/characterizations"]);
