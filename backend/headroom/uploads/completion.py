@@ -103,7 +103,7 @@ def _finish(
     return Completion(dataset_service.to_out(session, dataset), True, job.id)
 
 
-def _place_and_queue(session: Session, store: LocalStore, upload: Upload, dataset: Dataset) -> Job:
+def _place_and_queue(session: Session, store: ObjectStore, upload: Upload, dataset: Dataset) -> Job:
     _place_file(store, upload, dataset)
     job = job_repository.latest_for_dataset(session, dataset.id, dataset_service.INGEST)
     if job is None:
@@ -112,7 +112,7 @@ def _place_and_queue(session: Session, store: LocalStore, upload: Upload, datase
     return job
 
 
-def finish_abandoned(url: str, store: LocalStore, older_than_s: float) -> list[int]:
+def finish_abandoned(url: str, store: ObjectStore, older_than_s: float) -> list[int]:
     """Completions whose dataset was registered (step 2) more than older_than_s ago and whose
     client never came back for step 3: finished (the ingest job queued; its id returned), or,
     when the upload's bytes are gone, the dataset removed with the upload."""
@@ -134,7 +134,7 @@ def finish_abandoned(url: str, store: LocalStore, older_than_s: float) -> list[i
             dataset = session.get_one(Dataset, upload.dataset_id)
             try:
                 job_ids.append(_place_and_queue(session, store, upload, dataset).id)
-            except UploadLost:
+            except service.UploadLost:
                 session.delete(upload)
                 session.delete(dataset)
     return job_ids
