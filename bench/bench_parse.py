@@ -8,9 +8,10 @@ times; medians are printed with lines/s, MB/s and ratios to the `re` parser. `in
 what the ingest worker does with the file (parse, write zstd Parquet parts, the traffic
 summary); `ingest_char` adds the characterization job (classes, sessions, pages, fits, the
 workload model, chart data). Both are timed against GoAccess producing its HTML report of
-the same file (skipped with a note when `goaccess` is not installed). numba kernels load
-from their on-disk cache outside the timings; that load and a cold compile (empty cache) are
-printed separately.
+the same file (skipped with a note when `goaccess` is not installed). `cli` is the
+command `headroom parse FILE --out DIR --json` timed from outside, start-up included.
+Elsewhere numba kernels load from their on-disk cache outside the timings; that load and a
+cold compile (empty cache) are printed separately.
 """
 
 from __future__ import annotations
@@ -182,6 +183,16 @@ def run_ingest_characterize(path: Path) -> int:
 GOACCESS_FORMAT = '%h %^ %^ [%d:%t %^] "%r" %s %b "%R" "%u" %D'
 
 
+def run_cli(path: Path) -> int:
+    """`headroom parse FILE --out DIR --json` as a user runs it: a whole process, start-up
+    (imports, compiled kernels from their cache) and the Parquet file included."""
+    out = OUT / "cli_parse"
+    shutil.rmtree(out, ignore_errors=True)
+    cmd = [str(Path(sys.executable).parent / "headroom"), "parse", str(path), "--out", str(out)]
+    proc = subprocess.run([*cmd, "--json"], check=True, capture_output=True, text=True)
+    return int(json.loads(proc.stdout)["lines_parsed"])
+
+
 def run_goaccess(path: Path) -> int:
     report = OUT / "goaccess.html"
     cmd = ["goaccess", str(path), f"--log-format={GOACCESS_FORMAT}", "--date-format=%d/%b/%Y",
@@ -196,7 +207,7 @@ def run_load(path: Path) -> int:
 
 
 RUNNERS = {"read": run_read, "re": run_re, "ours": run_ours, "ours_2": run_ours_2,
-           "ingest": run_ingest, "ingest_char": run_ingest_characterize,
+           "cli": run_cli, "ingest": run_ingest, "ingest_char": run_ingest_characterize,
            "goaccess": run_goaccess, "load": run_load}  # fmt: skip
 
 
@@ -211,6 +222,8 @@ def one(name: str, path: Path) -> None:
     rows = RUNNERS[name](path)
     seconds, cpu = time.perf_counter() - t0, cpu_seconds() - cpu0
     peak = max(peak_rss_bytes(), _WORKER_PEAK)  # for 2 workers: the larger process
+    if name in ("cli", "goaccess"):  # the command's own process
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
     if _POOL is not None:
         _POOL.shutdown()
         cpu = float("nan")  # the pool's CPU time is not visible to this process
@@ -267,7 +280,7 @@ def report(path: Path, lines: int, runs: int, goaccess: bool) -> None:
     print(f"file: {path} ({lines:,} lines, {size_mb:.1f} MB), {os.cpu_count()} CPUs, "
           f"load average {os.getloadavg()[0]:.1f}, median of {runs} runs, each in a fresh "
           "process")  # fmt: skip
-    names = ["read", "re", "ours", "ours_2", "ingest", "ingest_char"]
+    names = ["read", "re", "ours", "ours_2", "cli", "ingest", "ingest_char"]
     if goaccess and shutil.which("goaccess"):
         names.append("goaccess")
     results = {n: measure(n, path, runs) for n in names}
@@ -282,6 +295,12 @@ def report(path: Path, lines: int, runs: int, goaccess: bool) -> None:
         f"ours (1 worker) / re = {base / results['ours']['seconds']:.2f}x wall, "
         f"{base_cpu / results['ours']['cpu_s']:.2f}x CPU; ours (2 workers) / re = "
         f"{base / results['ours_2']['seconds']:.2f}x wall (goal >= 5x)"
+    )
+    cli = results["cli"]
+    print(
+        f"`headroom parse --out --json`, whole process / re = {base / cli['seconds']:.2f}x wall, "
+        f"{base_cpu / cli['cpu_s']:.2f}x CPU (goal >= 5x; re timed in its process, start-up "
+        "not counted)"
     )
     if "goaccess" in results:
         for name, what in (("ingest", "ingest"), ("ingest_char", "ingest + characterization")):

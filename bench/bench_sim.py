@@ -9,7 +9,9 @@
    same way on both sides. Ours runs this scenario on its FCFS fast path (fcfs.py); the
    general event loop (core.py) on the same scenario is printed too. Both mean waits are
    printed beside Erlang C as a sanity check.
-2. The reference university scenario of simulation.md (24 h, diurnal profile, 40
+2. Monitoring cost: M/M/10 with no autoscaling (default 60 s decision steps), the general
+   loop monitored every 0.1 s (the default) and every 60 s, CPU seconds and their ratio.
+3. The reference university scenario of simulation.md (24 h, diurnal profile, 40
    objects per page, 50% push, threshold autoscaling at 0.1 s monitoring): wall time and
    peak memory (each run in a fresh process), plus the one-off numba compile time (cold
    cache in a temporary directory) reported separately.
@@ -73,6 +75,25 @@ def ours(n: int, seed: int, fast_paths: bool = True) -> Timing:
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu
     mean_wait = r.latency.mean_s - 1 / MU  # FCFS: response = wait + service (mean 1/mu)
     return Timing(r.events, wall, cpu, mean_wait)
+
+
+def monitored(n: int, monitor_s: float) -> float:
+    """CPU seconds of an M/M/10 run of n customers (utilisation 0.8) with the default
+    60 s decision steps, monitored every ``monitor_s`` (the general event loop)."""
+    lam = 8.0
+    doc = {
+        "duration_s": n / lam,
+        "seed": 1,
+        "workload": {
+            "arrivals": {"rate_per_s": lam},
+            "service_s": {"dist": "exponential", "mean": 1.0},
+        },
+        "cluster": {"cores": 10, "discipline": "fcfs"},
+        "autoscaling": {"policy": "none", "monitor_s": monitor_s},
+    }
+    cpu = time.process_time()
+    Simulation(load_scenario(doc), fast_paths=False).run()
+    return time.process_time() - cpu
 
 
 def simpy_model(n: int, seed: int) -> Timing:
@@ -183,6 +204,12 @@ def main() -> None:
     for name in ("headroom (fast path)", "headroom (general)"):
         ratio = rates[name][0] / simpy[0], rates[name][1] / simpy[1]
         print(f"  ratio to SimPy, {name:<21} {ratio[0]:>6.1f}x wall {ratio[1]:>6.1f}x CPU")
+    ticks = {m: statistics.median(monitored(n, m) for _ in range(runs)) for m in (0.1, 60.0)}
+    print(
+        f"\nM/M/10, {n:,} customers, no autoscaling, general loop: monitor_s 0.1 "
+        f"{ticks[0.1]:.2f} CPU s, monitor_s 60 {ticks[60.0]:.2f} CPU s "
+        f"(ratio {ticks[0.1] / ticks[60.0]:.2f}, medians of {runs})"
+    )
     print(f"\nReference scenario ({ref_s / 3600:.0f} h), {runs} runs in fresh processes (medians)")
     refs = [reference_run(ref_s) for _ in range(runs)]
     summary = refs[0]["summary"]

@@ -1,28 +1,60 @@
 """The `headroom` command: serve the API, run a worker, migrate, seed the demo, admin."""
 
 import copy
+import importlib
 import json
 import os
 import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from headroom.cli_analysis import COMMANDS as ANALYSIS_COMMANDS
-from headroom.cli_background import COMMANDS as BACKGROUND_COMMANDS
-from headroom.cli_remote import COMMANDS as REMOTE_COMMANDS
-from headroom.cli_reports import COMMANDS as REPORT_COMMANDS
-from headroom.cli_simulate import COMMANDS as SIMULATE_COMMANDS
-from headroom.cli_workload import COMMANDS as WORKLOAD_COMMANDS
-from headroom.core.settings import get_settings
+if TYPE_CHECKING:
+    from headroom.core.settings import Settings
 
 DEMO_EMAIL = "demo@headroom.local"
 DEMO_PASSWORD = "demo-password"
 
+# Commands defined in other modules, imported only when run (or listed): `headroom parse`
+# then starts without the settings, the HTTP client or the other commands' modules.
+LAZY_COMMANDS = {
+    "analyze": "headroom.cli_analysis:analyze_command",
+    "sct": "headroom.cli_analysis:sct_command",
+    "partition": "headroom.cli_analysis:partition_command",
+    "login": "headroom.cli_remote:login",
+    "upload": "headroom.cli_remote:upload",
+    "check": "headroom.cli_check:check_command",
+    "parse": "headroom.cli_workload:parse_command",
+    "characterize": "headroom.cli_workload:characterize_command",
+    "simulate": "headroom.cli_simulate:simulate_command",
+    "scenario-from-model": "headroom.cli_simulate:scenario_from_model_command",
+    "report": "headroom.cli_reports:report",
+    "background": "headroom.cli_background:background_command",
+}
 
-@click.group()
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in LAZY_COMMANDS:
+            return super().get_command(ctx, cmd_name)
+        module, name = LAZY_COMMANDS[cmd_name].split(":")
+        command: click.Command = getattr(importlib.import_module(module), name)
+        return command
+
+
+def get_settings() -> "Settings":
+    from headroom.core.settings import get_settings as settings
+
+    return settings()
+
+
+@click.group(cls=LazyGroup)
 def main() -> None:
     """Headroom: capacity planning and SLA setting from web access logs."""
     from headroom.core import numba_cache
@@ -228,16 +260,6 @@ def janitor(grace_s: float | None) -> None:
     done = sweep(get_settings(), grace_s)
     click.echo(f"removed {len(done.removed_keys)} objects ({done.removed_bytes} bytes)")
 
-
-for _command in (
-    *ANALYSIS_COMMANDS,
-    *REMOTE_COMMANDS,
-    *WORKLOAD_COMMANDS,
-    *SIMULATE_COMMANDS,
-    *REPORT_COMMANDS,
-    *BACKGROUND_COMMANDS,
-):
-    main.add_command(_command)
 
 if __name__ == "__main__":
     main()

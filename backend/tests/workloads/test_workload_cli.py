@@ -215,6 +215,18 @@ def test_out_writes_the_request_table_as_parquet(tmp_path: Path) -> None:
     assert sorted(table["status"].to_list()) == [200, 200]
 
 
+def test_out_is_in_time_order_with_ties_in_file_order(tmp_path: Path) -> None:
+    """A log out of time order is sorted (in order, it is written as read); requests of
+    the same second keep their order in the file."""
+    line = '10.0.0.1 - - [01/Mar/2024:00:00:{:02d} +0000] "GET /{} HTTP/1.1" 200 5 "-" "x"\n'
+    seconds = [5, 1, 5, 3, 1, 5]
+    log = tmp_path / "access.log"
+    log.write_text("".join(line.format(s, i) for i, s in enumerate(seconds)))
+    run("parse", str(log), "--format", "combined", "--out", str(tmp_path / "out"), "--json")
+    table = pl.read_parquet(tmp_path / "out" / "requests.parquet")
+    assert table["path"].to_list() == ["/1", "/4", "/3", "/0", "/2", "/5"]
+
+
 def test_parse_without_json_prints_a_report() -> None:
     result = run("parse", str(DATA / "lnav_logfile_bad_access_log.0"))
     assert result.exit_code == 0, result.output

@@ -76,12 +76,14 @@ class ClassFeed:
 def _top_up_rows(
     pool: st.F64, cursor: st.I64, need: list[int], draws: list[tuple[Distribution, object]]
 ) -> st.F64:
-    """Per class: keep the unread values, draw enough fresh ones, reset the cursor."""
+    """Per class: keep the unread values, draw what ``need`` and a spare ``_MIN_POOL``
+    lack, reset the cursor. The pool stays near that size however long the run: values
+    are consumed in drawn order, so how the draws are split does not change them."""
     ptr, length = cursor[:, 0], cursor[:, 1]
     rows = []
     for c, (dist, rng) in enumerate(draws):
         left = pool[c, ptr[c] : length[c]]
-        fresh = dist.sample(rng, max(need[c] - len(left), 0) + _MIN_POOL)  # type: ignore[arg-type]
+        fresh = dist.sample(rng, max(need[c] + _MIN_POOL - len(left), 0))  # type: ignore[arg-type]
         rows.append(np.concatenate([left, fresh]))
     width = max(len(r) for r in rows)
     out = np.zeros((len(rows), width))
