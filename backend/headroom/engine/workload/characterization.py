@@ -131,9 +131,12 @@ def characterize(
     finest interval the timestamps support; the model's profile step follows the data
     (:func:`profile_step_for`) unless ``profile_step_s`` is given."""
     df = _classified(table.lazy().collect(), rules)
+    del table  # a LazyFrame's collected table is held here only, and dropped below
     cover = frame_coverage(df)
     granularity_s = cover.granularity_s if cover else 0.0
+    held = fields_recorded(df)
     ann = annotate(df, settings)
+    del df  # the annotated table holds the same requests, in session order
     page_table = pages(ann)
     session_table = sessions(ann, page_table)
     rng = rng or np.random.default_rng(0)
@@ -141,17 +144,16 @@ def characterize(
     fits = fit_samples(observed, rng)
     step_s = profile_step_s or profile_step_for(cover)
     model = build_model(ann, page_table, fits, step_s, rng, name, cover)
-    held = fields_recorded(df)
     units = {"pages": (page_table, held.path), "sessions": (session_table, held.sessions)}
     return Characterization(
-        requests=df.height,
-        arrivals=arrival_stats(df, supported_every_s(granularity_s, (60, 3600)), cover),
-        arrivals_hourly=arrival_stats(df, 3600, cover),
-        classes={"request": _shares(df, "cls_request"), "user": _shares(df, "cls_user")},
+        requests=ann.height,
+        arrivals=arrival_stats(ann, supported_every_s(granularity_s, (60, 3600)), cover),
+        arrivals_hourly=arrival_stats(ann, 3600, cover),
+        classes={"request": _shares(ann, "cls_request"), "user": _shares(ann, "cls_user")},
         pages=_page_summary(page_table, held),
         sessions=_session_summary(session_table, held),
-        latency=_latency(df),
-        latency_by_class=_latency_by_class(df),
+        latency=_latency(ann),
+        latency_by_class=_latency_by_class(ann),
         fits=fits,
         model=model,
         unit_arrivals_hourly={
