@@ -87,7 +87,8 @@ def _parse_chunks(
     from headroom.engine.logs.w3c import format_after
 
     detected, confidence = _detected(path, name)
-    fmt, rejects, lines, rejected, skipped, parsed_rows = detected, [], 0, 0, 0, 0
+    rejects: list[dict[str, Any]] = []
+    fmt, lines, rejected, skipped, parsed_rows = detected, 0, 0, 0, 0
     with open_log(path) as stream:
         for chunk in iter_chunks(stream, chunk_bytes):
             parsed = parse_chunk(chunk, fmt)
@@ -121,7 +122,8 @@ def parse_log_parts(
     path: Path, name: str, parts_dir: Path, chunk_bytes: int | None = None
 ) -> ParsedLog:
     """The log parsed chunk by chunk into Parquet parts under ``parts_dir`` (no more
-    than one chunk's table in memory); the table is a LazyFrame of the parts by ts."""
+    than one chunk's table in memory); the table is a LazyFrame of the parts, in the
+    file's order (sort it by ts with ``maintain_order``: ties keep the file's order)."""
     import polars as pl
 
     parts: list[Path] = []
@@ -131,7 +133,7 @@ def parse_log_parts(
         table.write_parquet(parts[-1], compression="lz4", statistics=False)
 
     parsed = _parse_chunks(path, name, chunk_bytes or _budget_chunk_bytes(), write)
-    return replace(parsed, table=pl.scan_parquet(parts).sort("ts", maintain_order=True))
+    return replace(parsed, table=pl.scan_parquet(parts))
 
 
 def _iso(value: Any) -> str | None:
@@ -230,7 +232,8 @@ def parse_command(
         if out_dir is not None:
             try:
                 Path(out_dir).mkdir(parents=True, exist_ok=True)
-                parsed.table.sink_parquet(Path(out_dir) / REQUESTS_FILE)
+                by_ts = parsed.table.sort("ts", maintain_order=True)
+                by_ts.sink_parquet(Path(out_dir) / REQUESTS_FILE)
             except OSError as error:
                 raise InputError(f"{out_dir}: {error}") from error
         document = parse_report(parsed)
@@ -248,7 +251,7 @@ def characterize_command(file: str, log_format: str, spec: str | None, as_json: 
 
     with TemporaryDirectory(prefix="headroom-characterize-") as parts_dir:
         parsed = _read(file, format_name(log_format, spec), Path(parts_dir))
-        try:
+        try:  # sessions order ties by input order: the file's, as a stable sort by ts keeps
             document = characterize(parsed.table).to_dict()
         except ValueError as error:
             raise InputError(f"{file}: {error}") from error

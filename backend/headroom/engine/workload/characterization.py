@@ -50,6 +50,17 @@ PAGE_FIGURES = (
 )
 SESSION_FIGURES = ("count", "pages_per_session_mean", "requests_per_session_mean")
 PROFILE_STEPS_S = (60, 300, 900, 3600)
+# what a user class's own fits read of the annotated table (samples and sessions)
+CLASS_FIT_COLUMNS = (
+    "session_id",
+    "page_id",
+    "page_role",
+    "client",
+    "user_agent",
+    "ts",
+    "bytes",
+    "latency_s",
+)
 PROFILE_MAX_STEPS = 360
 
 
@@ -237,19 +248,20 @@ def samples(
 ) -> dict[str, np.ndarray]:
     """The observed values of each fitted quantity."""
     role = pl.col("page_role")
+    sizes = ann.select("page_role", "bytes")
     return {
         "requests_per_session": session_table["requests"].to_numpy().astype(float),
         "think_time_s": think_times_s(page_table).to_numpy(),
         "objects_per_page": page_table["objects"].to_numpy().astype(float),
-        "html_bytes": ann.filter(role == "base")["bytes"].drop_nulls().to_numpy().astype(float),
-        "object_bytes": ann.filter(role != "base")["bytes"].drop_nulls().to_numpy().astype(float),
+        "html_bytes": sizes.filter(role == "base")["bytes"].drop_nulls().to_numpy().astype(float),
+        "object_bytes": sizes.filter(role != "base")["bytes"].drop_nulls().to_numpy().astype(float),
         "object_gap_s": object_gaps_s(ann).to_numpy(),
         "service_time_s": low_load_latencies(ann),
     }
 
 
 def low_load_latencies(ann: pl.DataFrame) -> np.ndarray:
-    with_latency = ann.filter(pl.col("latency_s").is_not_null())
+    with_latency = ann.select("ts", "latency_s").filter(pl.col("latency_s").is_not_null())
     if with_latency.height == 0:
         return np.empty(0)
     minute = pl.col("ts").dt.truncate("1m")
@@ -341,7 +353,9 @@ def _class_model(
     profile = profile or [(0.0, 0.0)]
     if not only_class:
         pages_c = page_table.filter(pl.col("cls_user") == name)
-        ann_c = ann.filter(pl.col("page_id").is_in(pages_c["page_id"].implode()))
+        ann_c = ann.select(CLASS_FIT_COLUMNS).filter(
+            pl.col("page_id").is_in(pages_c["page_id"].implode())
+        )
         fits = fit_all(ann_c, pages_c, sessions(ann_c, pages_c), rng)
     share = int(mine["count"].sum()) / max(int(grid["count"].sum()), 1)
     service = fits["service_time_s"]
