@@ -3,8 +3,10 @@
 Their `--json` output is a contract pipelines rely on (keys listed in the README).
 Unusable input exits with status 2 and one line on stderr."""
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
+from tempfile import TemporaryDirectory
 from typing import Any
 
 import click
@@ -19,12 +21,14 @@ from headroom.cli_analysis import (
 )
 
 REQUESTS_FILE = "requests.parquet"
+MIN_CHUNK_BYTES = 1 << 20
+MAX_CHUNK_BYTES = 64 << 20
 
 
 @dataclass(frozen=True)
 class ParsedLog:
     format: str
-    table: Any  # polars.DataFrame, sorted by ts
+    table: Any  # polars.DataFrame sorted by ts, or a LazyFrame of the sorted Parquet parts
     lines_total: int
     lines_rejected: int
     rejects: list[dict[str, Any]]
@@ -61,33 +65,77 @@ def _detected(path: Path, name: str) -> tuple[str, float | None]:
     return detection.format, detection.confidence
 
 
-def parse_log(path: Path, name: str = "auto", chunk_bytes: int = 32 << 20) -> ParsedLog:
-    """The whole log parsed chunk by chunk, with its line, reject and skipped counts."""
-    import polars as pl
+def chunk_bytes_for(memory_budget_mb: int) -> int:
+    """The parse chunk that keeps a process within its memory budget: parsing a chunk
+    holds a few times its bytes, the rest of the budget is the later stages'."""
+    return min(max((memory_budget_mb << 20) // 24, MIN_CHUNK_BYTES), MAX_CHUNK_BYTES)
 
-    from headroom.engine.logs import REQUEST_SCHEMA, iter_chunks, open_log, parse_chunk
+
+def _budget_chunk_bytes() -> int:
+    from headroom.core.settings import get_settings
+
+    return chunk_bytes_for(get_settings().memory_budget_mb)
+
+
+def _parse_chunks(
+    path: Path, name: str, chunk_bytes: int, keep: Callable[[Any], None]
+) -> ParsedLog:
+    """Parse the log chunk by chunk, handing each chunk's table to ``keep``; the
+    ParsedLog's table is left for the caller to fill."""
+    from headroom.engine.logs import iter_chunks, open_log, parse_chunk
     from headroom.engine.logs.records import REJECTS_KEPT
     from headroom.engine.logs.w3c import format_after
 
     detected, confidence = _detected(path, name)
-    fmt, tables, rejects, lines, rejected, skipped = detected, [], [], 0, 0, 0
+    rejects: list[dict[str, Any]] = []
+    fmt, lines, rejected, skipped, parsed_rows = detected, 0, 0, 0, 0
     with open_log(path) as stream:
         for chunk in iter_chunks(stream, chunk_bytes):
             parsed = parse_chunk(chunk, fmt)
             fmt = format_after(fmt, chunk.data)  # W3C: the next chunk's #Fields
-            tables.append(parsed.table)
+            keep(parsed.table)
+            parsed_rows += parsed.table.height
             rejects += [
-                {"line": r.line_number, "reason": r.reason, "text": r.text} for r in parsed.rejects
+                {"line": r.line_number, "reason": r.reason, "text": r.text}
+                for r in parsed.rejects[: max(REJECTS_KEPT - len(rejects), 0)]
             ]
             lines, rejected = lines + parsed.line_count, rejected + parsed.reject_count
             skipped += parsed.skip_count
-    table = pl.concat(tables) if tables else pl.DataFrame(schema=REQUEST_SCHEMA)
-    if table.height == 0:
+    if parsed_rows == 0:
         raise ValueError(f"no line of the file could be parsed as {detected}")
-    kept = rejects[:REJECTS_KEPT]
+    return ParsedLog(detected, None, lines, rejected, rejects, confidence, skipped)
+
+
+def parse_log(path: Path, name: str = "auto", chunk_bytes: int = 32 << 20) -> ParsedLog:
+    """The whole log parsed chunk by chunk into one table in memory, with its line,
+    reject and skipped counts."""
+    import polars as pl
+
+    tables: list[Any] = []
+    parsed = _parse_chunks(path, name, chunk_bytes, tables.append)
+    table = pl.concat(tables, rechunk=False)
+    tables.clear()
     if not table["ts"].is_sorted():  # logs are mostly in time order: no gather of every column
         table = table.sort("ts", maintain_order=True)
-    return ParsedLog(detected, table, lines, rejected, kept, confidence, skipped)
+    return replace(parsed, table=table)
+
+
+def parse_log_parts(
+    path: Path, name: str, parts_dir: Path, chunk_bytes: int | None = None
+) -> ParsedLog:
+    """The log parsed chunk by chunk into Parquet parts under ``parts_dir`` (no more
+    than one chunk's table in memory); the table is a LazyFrame of the parts, in the
+    file's order (sort it by ts with ``maintain_order``: ties keep the file's order)."""
+    import polars as pl
+
+    parts: list[Path] = []
+
+    def write(table: Any) -> None:
+        parts.append(parts_dir / f"part-{len(parts):05d}.parquet")
+        table.write_parquet(parts[-1], compression="lz4", statistics=False)
+
+    parsed = _parse_chunks(path, name, chunk_bytes or _budget_chunk_bytes(), write)
+    return replace(parsed, table=pl.scan_parquet(parts))
 
 
 def _iso(value: Any) -> str | None:
@@ -95,28 +143,43 @@ def _iso(value: Any) -> str | None:
 
 
 def parse_report(parsed: ParsedLog) -> dict[str, Any]:
-    """The `headroom parse --json` document."""
+    """The `headroom parse --json` document (aggregates over the table, lazily)."""
     import polars as pl
 
-    table = parsed.table
-    statuses = table.group_by("status").agg(pl.len().alias("n")).drop_nulls().sort("status")
-    latency = table["latency_s"].drop_nulls()
-    has_latency = latency.len() > 0
+    lazy = parsed.table.lazy()
+    statuses = (
+        lazy.group_by("status").agg(pl.len().alias("n")).drop_nulls().sort("status").collect()
+    )
+    latency = pl.col("latency_s")
+    row = (
+        lazy.select(
+            pl.len().alias("rows"),
+            pl.col("ts").min().alias("first"),
+            pl.col("ts").max().alias("last"),
+            pl.col("bytes").sum().alias("bytes"),
+            pl.col("bytes").count().alias("bytes_n"),
+            latency.count().alias("latency_n"),
+            *(latency.quantile(q, "linear").alias(str(q)) for q in (0.50, 0.95, 0.99)),
+        )
+        .collect()
+        .row(0, named=True)
+    )
+    has_latency = row["latency_n"] > 0
 
     def pct(q: float) -> float | None:
-        return float(latency.quantile(q, "linear")) if has_latency else None
+        return float(row[str(q)]) if has_latency else None
 
     return {
         "format": parsed.format,
         "lines_total": parsed.lines_total,
-        "lines_parsed": table.height,
+        "lines_parsed": row["rows"],
         "lines_rejected": parsed.lines_rejected,
         "lines_skipped": parsed.lines_skipped,
         "rejects": parsed.rejects,
-        "first_ts": _iso(table["ts"].min()),
-        "last_ts": _iso(table["ts"].max()),
+        "first_ts": _iso(row["first"]),
+        "last_ts": _iso(row["last"]),
         "requests_by_status": {str(s): int(n) for s, n in statuses.iter_rows()},
-        "bytes_total": int(table["bytes"].sum()) if table["bytes"].count() else None,
+        "bytes_total": int(row["bytes"]) if row["bytes_n"] else None,
         "has_latency": has_latency,
         "latency_p50_s": pct(0.50),
         "latency_p95_s": pct(0.95),
@@ -144,12 +207,15 @@ def parse_text(doc: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _read(file: str, name: str) -> ParsedLog:
+def _read(file: str, name: str, parts_dir: Path | None = None) -> ParsedLog:
+    """The log in memory, or (given parts_dir) as Parquet parts there, read lazily."""
     from headroom.engine.logs import LogInputError
 
     path = _existing_file(file)
     try:
-        return parse_log(path, name)
+        if parts_dir is None:
+            return parse_log(path, name, _budget_chunk_bytes())
+        return parse_log_parts(path, name, parts_dir)
     except LogInputError as error:
         raise InputError(f"{file}: {error.message}") from error
     except UNREADABLE as error:
@@ -186,11 +252,12 @@ def characterize_command(file: str, log_format: str, spec: str | None, as_json: 
     """Arrivals, classes, pages, sessions, fitted distributions and the workload model."""
     from headroom.engine.workload import characterize
 
-    parsed = _read(file, format_name(log_format, spec))
-    try:
-        document = characterize(parsed.table).to_dict()
-    except ValueError as error:
-        raise InputError(f"{file}: {error}") from error
+    with TemporaryDirectory(prefix="headroom-characterize-") as parts_dir:
+        parsed = _read(file, format_name(log_format, spec), Path(parts_dir))
+        try:  # sessions order ties by input order: the file's, as a stable sort by ts keeps
+            document = characterize(parsed.table).to_dict()
+        except ValueError as error:
+            raise InputError(f"{file}: {error}") from error
     _emit(document, as_json, characterize_text(document))
 
 

@@ -50,6 +50,17 @@ PAGE_FIGURES = (
 )
 SESSION_FIGURES = ("count", "pages_per_session_mean", "requests_per_session_mean")
 PROFILE_STEPS_S = (60, 300, 900, 3600)
+# what a user class's own fits read of the annotated table (samples and sessions)
+CLASS_FIT_COLUMNS = (
+    "session_id",
+    "page_id",
+    "page_role",
+    "client",
+    "user_agent",
+    "ts",
+    "bytes",
+    "latency_s",
+)
 PROFILE_MAX_STEPS = 360
 
 
@@ -131,9 +142,12 @@ def characterize(
     finest interval the timestamps support; the model's profile step follows the data
     (:func:`profile_step_for`) unless ``profile_step_s`` is given."""
     df = _classified(table.lazy().collect(), rules)
+    del table  # a LazyFrame's collected table is held here only, and dropped below
     cover = frame_coverage(df)
     granularity_s = cover.granularity_s if cover else 0.0
+    held = fields_recorded(df)
     ann = annotate(df, settings)
+    del df  # the annotated table holds the same requests, in session order
     page_table = pages(ann)
     session_table = sessions(ann, page_table)
     rng = rng or np.random.default_rng(0)
@@ -141,17 +155,16 @@ def characterize(
     fits = fit_samples(observed, rng)
     step_s = profile_step_s or profile_step_for(cover)
     model = build_model(ann, page_table, fits, step_s, rng, name, cover)
-    held = fields_recorded(df)
     units = {"pages": (page_table, held.path), "sessions": (session_table, held.sessions)}
     return Characterization(
-        requests=df.height,
-        arrivals=arrival_stats(df, supported_every_s(granularity_s, (60, 3600)), cover),
-        arrivals_hourly=arrival_stats(df, 3600, cover),
-        classes={"request": _shares(df, "cls_request"), "user": _shares(df, "cls_user")},
+        requests=ann.height,
+        arrivals=arrival_stats(ann, supported_every_s(granularity_s, (60, 3600)), cover),
+        arrivals_hourly=arrival_stats(ann, 3600, cover),
+        classes={"request": _shares(ann, "cls_request"), "user": _shares(ann, "cls_user")},
         pages=_page_summary(page_table, held),
         sessions=_session_summary(session_table, held),
-        latency=_latency(df),
-        latency_by_class=_latency_by_class(df),
+        latency=_latency(ann),
+        latency_by_class=_latency_by_class(ann),
         fits=fits,
         model=model,
         unit_arrivals_hourly={
@@ -235,19 +248,20 @@ def samples(
 ) -> dict[str, np.ndarray]:
     """The observed values of each fitted quantity."""
     role = pl.col("page_role")
+    sizes = ann.select("page_role", "bytes")
     return {
         "requests_per_session": session_table["requests"].to_numpy().astype(float),
         "think_time_s": think_times_s(page_table).to_numpy(),
         "objects_per_page": page_table["objects"].to_numpy().astype(float),
-        "html_bytes": ann.filter(role == "base")["bytes"].drop_nulls().to_numpy().astype(float),
-        "object_bytes": ann.filter(role != "base")["bytes"].drop_nulls().to_numpy().astype(float),
+        "html_bytes": sizes.filter(role == "base")["bytes"].drop_nulls().to_numpy().astype(float),
+        "object_bytes": sizes.filter(role != "base")["bytes"].drop_nulls().to_numpy().astype(float),
         "object_gap_s": object_gaps_s(ann).to_numpy(),
         "service_time_s": low_load_latencies(ann),
     }
 
 
 def low_load_latencies(ann: pl.DataFrame) -> np.ndarray:
-    with_latency = ann.filter(pl.col("latency_s").is_not_null())
+    with_latency = ann.select("ts", "latency_s").filter(pl.col("latency_s").is_not_null())
     if with_latency.height == 0:
         return np.empty(0)
     minute = pl.col("ts").dt.truncate("1m")
@@ -339,7 +353,9 @@ def _class_model(
     profile = profile or [(0.0, 0.0)]
     if not only_class:
         pages_c = page_table.filter(pl.col("cls_user") == name)
-        ann_c = ann.filter(pl.col("page_id").is_in(pages_c["page_id"].implode()))
+        ann_c = ann.select(CLASS_FIT_COLUMNS).filter(
+            pl.col("page_id").is_in(pages_c["page_id"].implode())
+        )
         fits = fit_all(ann_c, pages_c, sessions(ann_c, pages_c), rng)
     share = int(mine["count"].sum()) / max(int(grid["count"].sum()), 1)
     service = fits["service_time_s"]

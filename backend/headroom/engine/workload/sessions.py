@@ -45,23 +45,34 @@ def annotate(
     """The table in session order with ``session_id``, ``page_id`` (0-based) and
     ``page_role`` (``base``, ``referer``, ``window``, ``orphan``, ``orphan_cont``)."""
     s = settings or SessionSettings()
-    df = _ordered(table.lazy()).collect()
+    df = _ordered(table.lazy().collect())
     df = df.with_columns(_session_flags(s)).with_columns(
         (pl.col("_new_session").cum_sum() - 1).cast(pl.Int64).alias("session_id")
     )
-    df = _with_referer_matches(df.with_columns(_page_inputs()))
+    df = df.with_columns(_page_inputs())
+    df = df.with_columns(_referer_matches(df))
     df = df.with_columns(_roles(s)).with_columns(_parent())
     first = pl.Series("_first", _roots(df["_parent"].to_numpy()))
     page_id = (first.rank("dense") - 1).cast(pl.Int64).alias("page_id")
     return df.with_columns(page_id).drop(pl.selectors.starts_with("_"))
 
 
-def _ordered(lazy: pl.LazyFrame) -> pl.LazyFrame:
+def _ordered(df: pl.DataFrame) -> pl.DataFrame:
+    """Rows by client, user agent, arrival and input order. The sort runs on integer
+    keys (the rank of each client and user agent pair among the distinct pairs), so only
+    one copy of the string columns is ever made: the reordered table."""
     cls = pl.coalesce(pl.col("cls_request"), ruleset_expr(default_request_rules(), set()))
+    pair = ["client", "user_agent"]
+    ranks = df.select(pair).unique().sort(pair, nulls_last=True).with_row_index("_pair")
+    pair_rank = df.select(pair).join(
+        ranks, on=pair, how="left", nulls_equal=True, maintain_order="left"
+    )["_pair"]
+    keys = df.select(pair_rank, pl.col("ts"), pl.int_range(pl.len(), dtype=pl.UInt32).alias("_r"))
+    order = keys.select(pl.arg_sort_by(["_pair", "ts", "_r"], nulls_last=True))["_pair"]
     return (
-        lazy.with_row_index("_row")
+        df.with_row_index("_row")
         .with_columns(cls.alias("cls_request"))
-        .sort(["client", "user_agent", "ts", "_row"], nulls_last=True)
+        .select(pl.all().gather(order))
         .with_row_index("_i")
     )
 
@@ -106,7 +117,7 @@ def _page_inputs() -> list[pl.Expr]:
     ]
 
 
-def _with_referer_matches(df: pl.DataFrame) -> pl.DataFrame:
+def _referer_matches(df: pl.DataFrame) -> pl.Series:
     """``_match``: the latest earlier request of the session whose URL is the Referer."""
     targets = df.select(
         "session_id", pl.col("_url").alias("_ref"), "_i", pl.col("_i").alias("_match")
@@ -119,7 +130,8 @@ def _with_referer_matches(df: pl.DataFrame) -> pl.DataFrame:
         allow_exact_matches=False,
         check_sortedness=False,  # both are sorted by _i, the session order
     )
-    return df.join(found.select("_i", "_match"), on="_i", how="left")
+    match = pl.Series("_match", dtype=pl.UInt32).extend_constant(None, df.height)
+    return match.scatter(found["_i"], found["_match"]) if found.height else match
 
 
 def _roles(s: SessionSettings) -> pl.Expr:
