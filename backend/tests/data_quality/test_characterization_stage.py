@@ -123,7 +123,7 @@ def test_no_fractional_counts(run) -> None:  # type: ignore[no-untyped-def]
 
 def test_daily_profile_follows_the_timestamps(run) -> None:  # type: ignore[no-untyped-def]
     """The daily profile counts in buckets the timestamps support, each minute holding its
-    bucket's mean per minute over the days whose grid holds the bucket (numpy here): the
+    bucket's requests per covered minute over the days that cover it (numpy here): the
     elastic log, stamped at one minute of each hour, gets an hourly profile, not 24
     one-minute spikes."""
     case, _, _, display = run
@@ -136,13 +136,19 @@ def test_daily_profile_follows_the_timestamps(run) -> None:  # type: ignore[no-u
         assert every_s == 3600
     w = every_s * 1_000_000_000
     per_day = 86_400 // every_s
-    slot = checks.ts_ns(case.table) // w
+    ts = checks.ts_ns(case.table)
+    g = round(display["timestamp_granularity_s"] * 1e9)
+    start, end = ((ts[0] // g) * g, (ts[-1] // g) * g + g) if g else (ts[0], ts[-1] + 1)
+    slot = ts // w
     grid = np.arange(slot[0], slot[-1] + 1)
-    counts = np.bincount(slot - slot[0], minlength=grid.size)
+    covered = np.clip(np.minimum((grid + 1) * w, end) - np.maximum(grid * w, start), 0, None)
+    counts = np.bincount(slot - slot[0], minlength=grid.size)[covered > 0]
+    grid, covered = grid[covered > 0], covered[covered > 0] / 1e9
     days = np.bincount(grid % per_day, minlength=per_day)
     totals = np.bincount(grid % per_day, weights=counts, minlength=per_day)
-    with np.errstate(invalid="ignore"):
-        per_min = np.repeat(totals / days / (every_s / 60), every_s // 60)
+    seconds = np.bincount(grid % per_day, weights=covered, minlength=per_day)
+    with np.errstate(invalid="ignore"):  # requests per covered second, as per minute
+        per_min = np.repeat(totals / seconds * 60, every_s // 60)
     got = np.array([np.nan if v is None else v for v in profile["mean_per_min"]])
     np.testing.assert_allclose(got, per_min, rtol=1e-12)
     assert profile["days"] == days.max()

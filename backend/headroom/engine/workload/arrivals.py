@@ -168,15 +168,24 @@ def daily_profile(table: Frame, by: str | None = None, every_s: int = 60) -> pl.
     """Mean arrivals per bucket of ``every_s`` (a divisor of a day) across the days the
     log covers, keyed by the bucket's first minute-of-day (0..1439).
 
-    Each bucket is averaged over the days whose gap-filled grid holds it, so a partial
-    first or last day does not dilute the buckets it lacks.
+    Each bucket is averaged over the days whose gap-filled grid holds it, weighted by the
+    seconds of it the log covers, so a partial first or last day (or bucket) does not
+    dilute the buckets it lacks or only starts.
     """
-    series = arrival_series(table, every_s, by)
+    cover = frame_coverage(table)
+    series = arrival_series(table, every_s, by, cover)
+    if cover is not None:
+        starts_ns = series["t"].dt.epoch("ns").to_numpy()
+        series = series.with_columns(covered_s=pl.Series(cover.covered_s(starts_ns, every_s)))
+        series = series.filter(pl.col("covered_s") > 0)
+    else:
+        series = series.with_columns(covered_s=pl.lit(float(every_s)))
     minute = (pl.col("t").dt.hour().cast(pl.Int32) * 60 + pl.col("t").dt.minute()).alias(
         "minute_of_day"
     )
     keys = [minute] if by is None else [minute, pl.col(by)]
     out = series.group_by(keys).agg(
-        pl.col("count").mean().alias("mean_count"), pl.len().alias("days")
+        (pl.col("count").sum() / pl.col("covered_s").sum() * every_s).alias("mean_count"),
+        pl.len().alias("days"),
     )
     return out.sort(["minute_of_day"] if by is None else [by, "minute_of_day"])

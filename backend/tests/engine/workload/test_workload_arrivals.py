@@ -54,8 +54,9 @@ def test_ten_second_buckets_and_classes(table: MakeTable) -> None:
 
 def test_daily_profile_means_across_days(table: MakeTable) -> None:
     day = 86400
-    # 12:00 on day 0 gets 2 requests, on day 1 gets 4 -> mean 3 over 2 days
-    df = table([0, 1, day, day + 1, day + 2, day + 3])
+    # 12:00 on day 0 gets 2 requests, on day 1 gets 4 -> mean 3 over 2 days (11:59 and
+    # 12:02 bound the log, so both noon minutes are wholly covered)
+    df = table([-60, 0, 1, day, day + 1, day + 2, day + 3, day + 120])
     profile = daily_profile(df)
     noon = profile.filter(pl.col("minute_of_day") == 12 * 60).row(0, named=True)
     assert noon["mean_count"] == 3 and noon["days"] == 2

@@ -93,7 +93,9 @@ def test_daily_profile_averages_each_minute_over_the_days_that_cover_it(
     table: MakeTable,
 ) -> None:
     day = 86_400
-    offsets = [0, 1, day, day + 1, day + 2, day + 3, day + 60]  # 12:00 x2, x4 next day; 12:01
+    # 12:00 x2, x4 next day; 12:01 next day; 11:59 and 12:05 bound the log, so both days'
+    # noon minutes are wholly covered (a partly covered minute counts by its covered seconds)
+    offsets = [-60, 0, 1, day, day + 1, day + 2, day + 3, day + 60, day + 300]
     profile = daily_profile_view(classified(table, offsets))
     noon = START.hour * 60
     assert profile["mean_per_min"][noon] == 3.0  # (2 + 4) / 2 days
@@ -104,11 +106,13 @@ def test_daily_profile_averages_each_minute_over_the_days_that_cover_it(
 def test_an_hourly_daily_profile_spreads_each_hour_over_its_minutes(table: MakeTable) -> None:
     """Hourly-stamped requests (all at minute 5) fill their hour evenly, not one minute."""
     day = 86_400
-    offsets = [300, 300, 300, day + 300, 3600 + 300]  # 12:05 x3, 12:05 next day, 13:05
+    # 12:05 x3, 12:05 next day, 13:05; 11:05 and 14:05 next day bound the log, so the
+    # noon and 13:00 hours are wholly covered on both days
+    offsets = [-3300, 300, 300, 300, day + 300, 3600 + 300, day + 7200 + 300]
     profile = daily_profile_view(classified(table, offsets), every_s=3600)
     noon = START.hour * 60
     assert profile["mean_per_min"][noon : noon + 60] == [2.0 / 60] * 60  # (3 + 1) / 2 days
-    assert profile["mean_per_min"][noon + 60 : noon + 120] == [1.0 / 60] * 60  # one day holds 13:00
+    assert profile["mean_per_min"][noon + 60 : noon + 120] == [0.5 / 60] * 60  # (1 + 0) / 2
     assert profile["every_s"] == 3600 and profile["days"] == 2
 
 
