@@ -159,9 +159,10 @@ async def upload_body(size_bytes: int, tag: int) -> AsyncIterator[bytes]:
     sent = 0
     while sent < size_bytes:
         chunk = base[: min(UPLOAD_CHUNK_BYTES, size_bytes - sent)]
-        cut = chunk.rfind(b"\n") + 1
+        # whole lines only; a remainder shorter than a line ends the body with one whole line
+        cut = chunk.rfind(b"\n") + 1 or base.find(b"\n") + 1
         sent += cut
-        yield chunk[:cut]
+        yield base[:cut]
         await asyncio.sleep(0)
 
 
