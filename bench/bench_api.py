@@ -55,11 +55,13 @@ class Recorder:
     def __init__(self) -> None:
         self.samples: dict[str, list[float]] = defaultdict(list)
         self.errors: dict[str, int] = defaultdict(int)
+        self.failures: dict[str, int] = defaultdict(int)  # status or exception -> count
 
-    def add(self, endpoint: str, latency_s: float, ok: bool) -> None:
+    def add(self, endpoint: str, latency_s: float, failure: str | None) -> None:
         self.samples[endpoint].append(latency_s)
-        if not ok:
+        if failure is not None:
             self.errors[endpoint] += 1
+            self.failures[failure] += 1
 
 
 def seeded_stack(tmp: Path, database_url: str, redis_url: str, serve_args: list[str]) -> Stack:
@@ -118,10 +120,11 @@ async def reader(
         }[endpoint]
         started = time.perf_counter()
         try:
-            ok = (await client.get(url)).status_code == 200
-        except httpx.HTTPError:
-            ok = False
-        rec.add(endpoint, time.perf_counter() - started, ok)
+            status = (await client.get(url)).status_code
+            failure = None if status == 200 else str(status)
+        except httpx.HTTPError as error:
+            failure = type(error).__name__
+        rec.add(endpoint, time.perf_counter() - started, failure)
 
 
 def api_cpu_s(stack: Stack) -> float:
@@ -159,9 +162,10 @@ async def upload_body(size_bytes: int, tag: int) -> AsyncIterator[bytes]:
     sent = 0
     while sent < size_bytes:
         chunk = base[: min(UPLOAD_CHUNK_BYTES, size_bytes - sent)]
-        cut = chunk.rfind(b"\n") + 1
+        # whole lines only; a remainder shorter than a line ends the body with one whole line
+        cut = chunk.rfind(b"\n") + 1 or base.find(b"\n") + 1
         sent += cut
-        yield chunk[:cut]
+        yield base[:cut]
         await asyncio.sleep(0)
 
 
@@ -246,6 +250,9 @@ def report(results: dict, previous: dict | None) -> None:
             print(line)
     if previous and "api_cpu_ms_per_read" in previous:
         print(f"\nAPI CPU per read: previous {previous['api_cpu_ms_per_read']:.2f} ms")
+    for phase, failures in results["read failures"].items():
+        if failures:
+            print(f"\nfailed {phase}: {failures}")
     up = results["uploads"]
     slowest_read_ms = results["reads during uploads"].get("all reads", {}).get("max_ms", 0.0)
     print(
@@ -356,6 +363,10 @@ def main() -> None:
         "reads": figures(rec, elapsed),
         "api_cpu_ms_per_read": cpu_ms,
         "reads during uploads": figures(mixed, mixed_s),
+        "read failures": {
+            "reads": dict(rec.failures),
+            "reads during uploads": dict(mixed.failures),
+        },
         "uploads": {
             "count": len(uploads),
             "bytes": int(args.upload_mb * 1024**2),

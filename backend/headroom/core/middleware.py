@@ -2,9 +2,10 @@
 the size of JSON request bodies (413), and Idempotency-Key on POST."""
 
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from anyio import to_thread
+from anyio import CapacityLimiter, to_thread
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -17,6 +18,8 @@ from headroom.core.settings import Settings
 
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 MAX_KEY_CHARS = 255
+COUNTER_THREADS = 8
+T = TypeVar("T")
 
 
 class ApiGuard:
@@ -27,6 +30,14 @@ class ApiGuard:
         self.limiter = RateLimiter(
             counter, settings.rate_limit_token_per_min, settings.rate_limit_ip_per_min
         )
+        # shared counters wait on Redis: in threads of their own, so that the event loop
+        # (every request of this process) never waits with them, nor behind the routes' threads
+        self._counter_threads = CapacityLimiter(COUNTER_THREADS) if shared else None
+
+    async def _counted(self, func: Callable[..., T], *args: Any) -> T:
+        if self._counter_threads is None:
+            return func(*args)
+        return await to_thread.run_sync(func, *args, limiter=self._counter_threads)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or not scope["path"].startswith("/api/v1/"):
@@ -35,7 +46,7 @@ class ApiGuard:
         headers = Headers(scope=scope)
         credential = _credential(headers)
         client = (scope.get("client") or ("unknown", 0))[0]
-        verdict = self.limiter.check(credential, client)
+        verdict = await self._counted(self.limiter.check, credential, client)
         if not verdict.allowed:
             message = f"too many requests; try again in {verdict.retry_after_s} s"
             await _error(
@@ -55,7 +66,8 @@ class ApiGuard:
         await self._guarded(
             scope, receive, self._watching(send, answer), headers, credential, client
         )
-        self._judge(scope, credential, client, answer[0] if answer else 500)
+        status = answer[0] if answer else 500
+        await self._counted(self._judge, scope, credential, client, status)
 
     def _watching(self, send: Send, answer: list[int]) -> Send:
         async def watched(message: Message) -> None:

@@ -3,9 +3,12 @@ rate limits, the login throttle and the uploads each credential may run at once 
 all of them, not per process. Two real API processes on one PostgreSQL and one Redis; and
 `headroom serve --workers`."""
 
+import asyncio
+import contextlib
 import os
 import socket
 import subprocess
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -13,9 +16,12 @@ from urllib.parse import urlsplit
 
 import pytest
 import redis
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from headroom.auth.throttle import ADDRESS_BUDGET, FREE_FAILURES, RedisLoginThrottle
+from headroom.core.middleware import ApiGuard
 from headroom.core.ratelimit import RateLimiter, RedisCounter
+from headroom.core.settings import Settings
 from support.services import HEADROOM, Stack, free_port
 
 pytestmark = pytest.mark.faults
@@ -173,3 +179,67 @@ def test_serve_runs_the_processes_asked_for(
             time.sleep(0.1)
     finally:
         other.stop()
+
+
+def test_a_slow_redis_does_not_stall_the_other_requests(tmp_path: Path) -> None:
+    """The rate limiter waits on Redis away from the event loop: while Redis does not answer,
+    the process goes on with its other requests (a Redis that accepts and never replies)."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    connected, release = threading.Event(), threading.Event()
+
+    def unresponsive() -> None:
+        held = []
+        while not release.is_set():
+            with contextlib.suppress(TimeoutError):
+                listener.settimeout(0.1)
+                held.append(listener.accept()[0])
+                connected.set()
+        for connection in held:
+            connection.close()
+        listener.close()
+
+    threading.Thread(target=unresponsive, daemon=True).start()
+    url = f"redis://127.0.0.1:{listener.getsockname()[1]}/0"
+    guard = ApiGuard(answer_ok, Settings(data_dir=tmp_path, rate_limit_redis_url=url))
+
+    async def run() -> None:
+        waiting = asyncio.create_task(call(guard, "/api/v1/datasets"))
+        try:
+            # the loop is free to run this while the limiter waits on Redis
+            assert await asyncio.to_thread(connected.wait, 30)
+            assert not waiting.done()
+            assert await call(guard, "/api/health") == 200
+            assert not waiting.done()
+        finally:
+            release.set()
+            with contextlib.suppress(redis.RedisError):
+                await waiting
+
+    asyncio.run(run())
+
+
+async def answer_ok(scope: Scope, receive: Receive, send: Send) -> None:
+    await send({"type": "http.response.start", "status": 200, "headers": []})
+    await send({"type": "http.response.body", "body": b""})
+
+
+async def call(app: ASGIApp, path: str) -> int:
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "path": path,
+        "query_string": b"",
+        "headers": [(b"authorization", b"Bearer hr_example")],
+        "client": ("192.0.2.1", 1),
+    }
+    statuses: list[int] = []
+
+    async def receive() -> Message:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            statuses.append(message["status"])
+
+    await app(scope, receive, send)
+    return statuses[0]
