@@ -21,6 +21,7 @@ from collections.abc import Callable
 from threading import Lock
 
 from headroom.core.errors import HeadroomError
+from headroom.core.shared_counters import Fallback, connect
 
 FREE_FAILURES = 3  # per (account, address), before any delay
 MAX_DELAY_S = 30.0  # the longest a correct password can be refused for
@@ -91,12 +92,18 @@ class RedisLoginThrottle:
     Its clock is the wall clock: several processes (or hosts) share it."""
 
     def __init__(self, url: str, clock: Callable[[], float] = time.time) -> None:
-        import redis
-
-        self._redis = redis.Redis.from_url(url)
+        self._redis = connect(url)
         self.clock = clock
+        self._local = LoginThrottle(clock)
+        self._fallback = Fallback("login throttle")
 
     def check(self, account: str, address: str) -> None:
+        self._fallback.call(
+            lambda: self._shared_check(account, address),
+            lambda: self._local.check(account, address),
+        )
+
+    def _shared_check(self, account: str, address: str) -> None:
         now = self.clock()
         failures, last = self._redis.hmget(_pair_key(account, address), "failures", "last")
         wait = float(last or now) + delay_s(int(failures or 0)) - now
@@ -112,6 +119,12 @@ class RedisLoginThrottle:
             raise TooManyAttempts(math.ceil(oldest[0][1] + WINDOW_S - now))
 
     def failed(self, account: str, address: str) -> None:
+        self._fallback.call(
+            lambda: self._shared_failed(account, address),
+            lambda: self._local.failed(account, address),
+        )
+
+    def _shared_failed(self, account: str, address: str) -> None:
         now, pair, key = self.clock(), _pair_key(account, address), _address_key(address)
         pipe = self._redis.pipeline()
         pipe.hincrby(pair, "failures", 1)
@@ -122,7 +135,8 @@ class RedisLoginThrottle:
         pipe.execute()
 
     def succeeded(self, account: str, address: str) -> None:
-        self._redis.delete(_pair_key(account, address))
+        self._local.succeeded(account, address)
+        self._fallback.call(lambda: self._redis.delete(_pair_key(account, address)), lambda: 0)
 
 
 def _pair_key(account: str, address: str) -> str:

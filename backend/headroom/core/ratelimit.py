@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from threading import Lock
 from typing import Protocol
 
+from headroom.core.shared_counters import Fallback, connect
+
 WINDOW_S = 60
 
 
@@ -55,11 +57,16 @@ class MemoryCounter:
 
 class RedisCounter:
     def __init__(self, url: str) -> None:
-        import redis
-
-        self._redis = redis.Redis.from_url(url)
+        self._redis = connect(url)
+        self._local = MemoryCounter()
+        self._fallback = Fallback("rate limits")
 
     def hit(self, key: str, window: int) -> int:
+        return self._fallback.call(
+            lambda: self._shared_hit(key, window), lambda: self._local.hit(key, window)
+        )
+
+    def _shared_hit(self, key: str, window: int) -> int:
         name = f"headroom:rate:{key}:{window}"
         pipe = self._redis.pipeline()
         pipe.incr(name)
@@ -68,8 +75,10 @@ class RedisCounter:
         return int(count)
 
     def peek(self, key: str, window: int) -> int:
-        value = self._redis.get(f"headroom:rate:{key}:{window}")
-        return int(value) if value is not None else 0
+        return self._fallback.call(
+            lambda: int(self._redis.get(f"headroom:rate:{key}:{window}") or 0),
+            lambda: self._local.peek(key, window),
+        )
 
 
 class RateLimiter:

@@ -16,6 +16,7 @@ from fastapi import Depends, Request
 from headroom.auth.principal import Principal
 from headroom.core.deps import SettingsDep, check_role, get_principal
 from headroom.core.errors import HeadroomError
+from headroom.core.shared_counters import Fallback, connect
 from headroom.workspaces.models import Role
 
 RETRY_AFTER_S = 5
@@ -83,20 +84,33 @@ class RedisUploadSlots:
     A slot whose process died without releasing it is forgotten after SLOT_LEASE_S."""
 
     SLOT_LEASE_S = 3600
+    LOCAL = "local:"  # a slot taken in this process while Redis was unreachable
 
     def __init__(self, url: str) -> None:
-        import redis
-
-        self._redis = redis.Redis.from_url(url)
+        self._redis = connect(url)
         self._acquire = self._redis.register_script(_ACQUIRE)
+        self._local = UploadSlots()
+        self._fallback = Fallback("upload limits")
 
     def acquire(self, key: str, limit: int) -> str | None:
+        return self._fallback.call(
+            lambda: self._shared_acquire(key, limit), lambda: self._local_acquire(key, limit)
+        )
+
+    def _shared_acquire(self, key: str, limit: int) -> str | None:
         slot = uuid.uuid4().hex
         args: list[float | str] = [time.time(), self.SLOT_LEASE_S, limit, slot]
         return slot if self._acquire(keys=[_slots_key(key)], args=args) else None
 
+    def _local_acquire(self, key: str, limit: int) -> str | None:
+        slot = self._local.acquire(key, limit)
+        return None if slot is None else self.LOCAL + slot
+
     def release(self, key: str, slot: str) -> None:
-        self._redis.zrem(_slots_key(key), slot)
+        if slot.startswith(self.LOCAL):
+            self._local.release(key, slot.removeprefix(self.LOCAL))
+        else:  # a slot Redis no longer hears of is forgotten after its lease
+            self._fallback.call(lambda: self._redis.zrem(_slots_key(key), slot), lambda: 0)
 
 
 def _slots_key(key: str) -> str:

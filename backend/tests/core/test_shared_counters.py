@@ -243,3 +243,28 @@ async def call(app: ASGIApp, path: str) -> int:
 
     await app(scope, receive, send)
     return statuses[0]
+
+
+def test_counters_count_in_the_process_while_redis_is_unreachable() -> None:
+    """With the broker's Redis down, the shared counters neither fail nor let everything
+    through: each process counts on its own until Redis is back."""
+    from headroom.auth.throttle import TooManyAttempts
+    from headroom.core.upload_access import RedisUploadSlots
+
+    gone = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    counter = RedisCounter(gone)
+    assert [counter.hit("ip:1", 7) for _ in range(3)] == [1, 2, 3]
+    assert counter.peek("ip:1", 7) == 3
+    throttle = RedisLoginThrottle(gone)
+    for _ in range(FREE_FAILURES):
+        throttle.check("a@example.com", "10.0.0.1")
+        throttle.failed("a@example.com", "10.0.0.1")
+    with pytest.raises(TooManyAttempts):
+        throttle.check("a@example.com", "10.0.0.1")
+    throttle.succeeded("a@example.com", "10.0.0.1")
+    throttle.check("a@example.com", "10.0.0.1")
+    slots = RedisUploadSlots(gone)
+    first = slots.acquire("token:1", 1)
+    assert first is not None and slots.acquire("token:1", 1) is None
+    slots.release("token:1", first)
+    assert slots.acquire("token:1", 1) is not None
