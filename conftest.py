@@ -48,11 +48,15 @@ def s3_env() -> Iterator[dict[str, str]]:
 
 @pytest.fixture
 def s3_url(s3_env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> str:
-    """A new bucket on the test S3 server, and this process pointed at it."""
+    """A new bucket on the test S3 server, and this process pointed at it (the sniffing
+    pool's processes too: they are started again with these variables)."""
     import boto3
+
+    from headroom.datasets.sniffing import shutdown_pool
 
     for name, value in s3_env.items():
         monkeypatch.setenv(name, value)
+    shutdown_pool()
     bucket = f"t{uuid.uuid4().hex[:16]}"
     boto3.client("s3").create_bucket(Bucket=bucket)
     return f"s3://{bucket}/headroom"
