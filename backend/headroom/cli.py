@@ -89,10 +89,16 @@ def serve(host: str, port: int, with_worker: bool, workers: int | None) -> None:
             port=port,
             workers=processes,
             log_config=_log_config(),
+            timeout_worker_healthcheck=WORKER_HEALTHCHECK_S,
         )
     finally:
         if worker is not None:
             _stop(worker)
+
+
+# uvicorn kills an API process that does not answer its supervisor's ping in time (5 s by
+# default): on a saturated machine that is a busy process, and its requests would be reset.
+WORKER_HEALTHCHECK_S = 60
 
 
 def _api_processes(requested: int | None) -> int:

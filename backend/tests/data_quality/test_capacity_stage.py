@@ -121,7 +121,7 @@ def test_refused_with_its_code_or_analysed(run) -> None:  # type: ignore[no-unty
         assert has_latency
         return
     with pytest.raises(LogInputError) as refused:
-        _analyse(params, [str(path)])
+        _analyse(params, LocalStore(path.parent), [path.name])
     assert refused.value.code == ("unusable_data" if has_latency else "no_latency")
 
 

@@ -58,7 +58,7 @@ describe("multi-tier documents", () => {
   it("finds the scaled tier as the engine does: autoscaling.tier, else the first with min < max", () => {
     expect(scaledTierName(THREE_TIERS)).toBe("app");
     const unnamed = setPath(THREE_TIERS, ["autoscaling", "tier"], undefined);
-    expect(scaledTierName(unnamed)).toBe("app"); // web is fixed at 2, app scales 1..12
+    expect(scaledTierName(unnamed)).toBe("app"); // web is fixed at 2, app scales 1..8
     expect(scaledTierName(single)).toBeNull();
   });
 
@@ -79,8 +79,16 @@ describe("multi-tier documents", () => {
 
   it("leaves concurrency-aware scaling (a tier-only policy) for threshold on one pool", () => {
     const back = toSinglePool(THREE_TIERS);
-    expect(back.autoscaling).toEqual({ policy: "threshold", lower: 0.4, upper: 0.75, time_steps: 1, step_s: 15, cooldown_s: 30 });
-    expect(getPath(back, ["cluster", "vms"])).toEqual({ min: 1, max: 12, start: 2 });
+    expect(back.autoscaling).toEqual({
+      policy: "threshold",
+      lower: 0.4,
+      upper: 0.75,
+      time_steps: 1,
+      step_size: "band_middle",
+      step_s: 10,
+      cooldown_s: 20,
+    });
+    expect(getPath(back, ["cluster", "vms"])).toEqual({ min: 1, max: 8, start: 2 });
     expect(getPath(back, ["cluster", "pool_limit"])).toBe(10);
   });
 });
@@ -111,11 +119,11 @@ describe("the tiers in the scenario form", () => {
     expect(within(db).getByText("Tier 3: db")).toBeInTheDocument();
     expect(within(db).getByTestId("field-cluster.tiers.2.cores")).toHaveValue("15");
     expect(within(db).getByTestId("field-cluster.tiers.2.overhead.q_upper")).toHaveValue("20");
-    expect(within(db).getByTestId("field-cluster.tiers.2.overhead.factor")).toHaveValue("0.97");
+    expect(within(db).getByTestId("field-cluster.tiers.2.overhead.factor")).toHaveValue("0.9925");
     expect(within(db).getByTestId("field-cluster.tiers.2.service_s.mean")).toHaveValue("0.03");
     const app = screen.getByTestId("tier-1");
     expect(within(app).getByTestId("field-cluster.tiers.1.pool_limit")).toHaveValue("10");
-    expect(within(app).getByTestId("field-cluster.tiers.1.vms.max")).toHaveValue("12");
+    expect(within(app).getByTestId("field-cluster.tiers.1.vms.max")).toHaveValue("8");
     expect(within(screen.getByTestId("tier-0")).getByTestId("field-cluster.tiers.0.pool_limit")).toHaveAttribute("placeholder", "unbounded");
 
     fireEvent.change(within(app).getByTestId("field-cluster.tiers.1.pool_limit"), { target: { value: "25" } });
@@ -138,7 +146,7 @@ describe("the tiers in the scenario form", () => {
     fireEvent.change(screen.getByTestId("cluster-layout"), { target: { value: "single" } });
     expect(tiersOf(yamlDoc())).toBeNull();
     expect(screen.queryByTestId("tier-0")).toBeNull();
-    expect(screen.getByTestId("field-cluster.vms.max")).toHaveValue("12");
+    expect(screen.getByTestId("field-cluster.vms.max")).toHaveValue("8");
   });
 
   it("offers the concurrency-aware policy with its scaled tier and SCT fields", () => {
