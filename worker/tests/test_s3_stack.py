@@ -94,6 +94,7 @@ def test_a_bucket_that_does_not_exist_stops_the_api_with_its_name(
 ) -> None:
     for name, value in s3_env.items():
         monkeypatch.setenv(name, value)
-    with pytest.raises(RuntimeError, match="exited"):
+    # the API exits, or (several processes under uvicorn's supervisor) never serves
+    with pytest.raises((RuntimeError, TimeoutError)):
         make_stack(storage_url="s3://no-such-bucket/headroom")
     assert "'no-such-bucket' cannot be used" in (tmp_path / "api.log").read_text()

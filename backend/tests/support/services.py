@@ -92,7 +92,9 @@ def postgres_server() -> Iterator[str]:
         check=True,
         capture_output=True,
     )
+    # stacks of several API processes and workers, each with its own pool, share this server
     options = f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off"
+    options += " -c max_connections=400"
     subprocess.run(
         _as_postgres(
             [
