@@ -64,6 +64,7 @@ def finish(
     """Summarise the parts and mark the dataset ready and the job succeeded."""
     document = _summary_document(store, keys, dataset_id, detection, rejects)
     with session_scope(settings.resolved_database_url()) as session:
+        job_service.lock_dataset(session, dataset_id, for_update=True)
         dataset = session.get(Dataset, dataset_id)
         if dataset is None:
             raise LookupError("the dataset was deleted while it was being ingested")

@@ -154,7 +154,7 @@ def delete(session: Session, store: ObjectStore, principal: Principal, dataset_i
     dataset = get_visible(session, principal, dataset_id)
     principal.require(dataset.workspace_id, Role.editor)
     session.delete(dataset)
-    session.flush()
+    session.commit()  # the rows go first: objects no row owns are the janitor's to remove
     store.delete_prefix(f"datasets/{dataset_id}")
 
 

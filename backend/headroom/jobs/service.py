@@ -7,11 +7,12 @@ job back in the queue when it is not, so a killed worker's job is finished by an
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from headroom.auth.principal import Principal
 from headroom.core.errors import NotFound
+from headroom.datasets.models import Dataset
 from headroom.jobs import repository
 from headroom.jobs.models import Job, JobStatus, Result
 
@@ -90,6 +91,8 @@ def save_result(
     """Replace the job's result (a retry overwrites its own) and mark it succeeded; only the
     worker holding the lease may (JobLost otherwise)."""
     job = owned(session, job_id, worker)
+    if dataset_id is not None:
+        lock_dataset(session, dataset_id, for_update=False)
     session.execute(delete(Result).where(Result.job_id == job_id))
     session.add(
         Result(
@@ -102,6 +105,15 @@ def save_result(
     )
     succeed(session, job)
     return job
+
+
+def lock_dataset(session: Session, dataset_id: int, for_update: bool) -> None:
+    """Lock the dataset's row before its results: deleting a dataset locks that row first, then
+    its jobs and results (cascades), so taking the same order here makes a delete during a job
+    wait for the job's commit instead of deadlocking with it (PostgreSQL; SQLite has no row
+    locks). `for_update` when the transaction will update the row too."""
+    lock = select(Dataset.id).where(Dataset.id == dataset_id)
+    session.execute(lock.with_for_update(key_share=True, read=not for_update))
 
 
 def fail_owned(session: Session, job_id: int, worker: str, code: str, message: str) -> None:
