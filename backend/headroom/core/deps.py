@@ -10,8 +10,10 @@ from sqlalchemy.orm import Session
 
 from headroom.auth import service as auth_service
 from headroom.auth.principal import Principal
+from headroom.auth.principal_cache import principals
 from headroom.core.db import session_scope
 from headroom.core.errors import Forbidden, NotAuthenticated
+from headroom.core.security import token_digest
 from headroom.core.settings import Settings
 from headroom.core.storage import ObjectStore, open_store
 from headroom.workspaces.models import Role
@@ -45,25 +47,41 @@ StoreDep = Annotated[ObjectStore, Depends(get_store)]
 
 
 def get_principal(request: Request, settings: SettingsDep) -> Principal:
-    """Authenticates in a transaction of its own, so that no connection is held from here
+    """The caller, as resolved within the last few seconds (auth.principal_cache), else
+    authenticated in a transaction of its own, so that no connection is held from here
     to the route's own session (a request waiting for a thread while it holds one starves
     the pool under load)."""
-    with session_scope(settings.resolved_database_url()) as session:
-        principal = _authenticate(request, session)
+    key = _credential_key(request)
+    principal = principals.get(key)
+    if principal is None:
+        generation = principals.generation
+        with session_scope(settings.resolved_database_url()) as session:
+            principal = _authenticate(request, session)
+        principals.put(key, principal, generation)
     request.state.authenticated = True  # the rate limiter counts this credential apart
     return principal
+
+
+def _credential_key(request: Request) -> str:
+    """The credential's digest (the secret itself is never kept); checks the origin of
+    cookie-authenticated writes."""
+    authorization = request.headers.get("authorization", "")
+    if authorization.lower().startswith("bearer "):
+        return "token:" + token_digest(authorization[7:].strip())
+    cookie = request.cookies.get(SESSION_COOKIE)
+    if cookie:
+        if request.method not in SAFE_METHODS:
+            _require_same_origin(request)
+        return "session:" + token_digest(cookie)
+    raise NotAuthenticated("sign in, or send an API token as 'Authorization: Bearer <token>'")
 
 
 def _authenticate(request: Request, session: Session) -> Principal:
     authorization = request.headers.get("authorization", "")
     if authorization.lower().startswith("bearer "):
         return auth_service.principal_from_api_token(session, authorization[7:].strip())
-    cookie = request.cookies.get(SESSION_COOKIE)
-    if cookie:
-        if request.method not in SAFE_METHODS:
-            _require_same_origin(request)
-        return auth_service.principal_from_session_token(session, cookie)
-    raise NotAuthenticated("sign in, or send an API token as 'Authorization: Bearer <token>'")
+    cookie = request.cookies.get(SESSION_COOKIE, "")
+    return auth_service.principal_from_session_token(session, cookie)
 
 
 def _require_same_origin(request: Request) -> None:
