@@ -29,9 +29,12 @@ _CHANGED = "headroom_principals_changed"
 
 class PrincipalCache:
     def __init__(
-        self, ttl_s: float = PRINCIPAL_TTL_S, clock: Callable[[], float] = time.monotonic
+        self,
+        ttl_s: float = PRINCIPAL_TTL_S,
+        clock: Callable[[], float] = time.monotonic,
+        wall_clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
-        self.ttl_s, self._clock = ttl_s, clock
+        self.ttl_s, self._clock, self._wall_clock = ttl_s, clock, wall_clock
         self._entries: dict[str, tuple[float, Principal]] = {}
         self._generation = 0
         self._lock = Lock()
@@ -49,7 +52,7 @@ class PrincipalCache:
         if entry is None or entry[0] <= self._clock():
             return None
         expires_at = entry[1].expires_at
-        if expires_at is not None and expires_at <= datetime.now(UTC):
+        if expires_at is not None and expires_at <= self._wall_clock():
             return None
         return entry[1]
 

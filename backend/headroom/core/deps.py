@@ -6,6 +6,7 @@ from typing import Annotated
 from urllib.parse import urlsplit
 
 from fastapi import Depends, Request
+from fastapi.concurrency import run_in_threadpool
 from sqlalchemy.orm import Session
 
 from headroom.auth import service as auth_service
@@ -46,7 +47,17 @@ def get_store(settings: SettingsDep) -> ObjectStore:
 StoreDep = Annotated[ObjectStore, Depends(get_store)]
 
 
-def get_principal(request: Request, settings: SettingsDep) -> Principal:
+async def get_principal(request: Request, settings: SettingsDep) -> Principal:
+    """The caller: from the cache on the event loop (no trip to a thread), else
+    authenticated in a thread (`principal_of`)."""
+    principal = principals.get(_credential_key(request))
+    if principal is None:
+        return await run_in_threadpool(principal_of, request, settings)
+    request.state.authenticated = True  # the rate limiter counts this credential apart
+    return principal
+
+
+def principal_of(request: Request, settings: Settings) -> Principal:
     """The caller, as resolved within the last few seconds (auth.principal_cache), else
     authenticated in a transaction of its own, so that no connection is held from here
     to the route's own session (a request waiting for a thread while it holds one starves
@@ -58,7 +69,7 @@ def get_principal(request: Request, settings: SettingsDep) -> Principal:
         with session_scope(settings.resolved_database_url()) as session:
             principal = _authenticate(request, session)
         principals.put(key, principal, generation)
-    request.state.authenticated = True  # the rate limiter counts this credential apart
+    request.state.authenticated = True
     return principal
 
 
@@ -104,7 +115,7 @@ def get_optional_principal(request: Request, settings: SettingsDep) -> Principal
     has_bearer = request.headers.get("authorization", "").lower().startswith("bearer ")
     if not has_bearer and not request.cookies.get(SESSION_COOKIE):
         return None
-    return get_principal(request, settings)
+    return principal_of(request, settings)
 
 
 OptionalPrincipal = Annotated[Principal | None, Depends(get_optional_principal)]
