@@ -16,7 +16,7 @@ from headroom.analyses.run import capacity_body
 from headroom.analyses.schemas import CapacityParamsIn, SctParamsIn
 from headroom.auth import repository as auth_repository
 from headroom.auth import service as auth_service
-from headroom.auth.principal import Principal
+from headroom.auth.principal import Caller, Principal
 from headroom.core.db import session_scope
 from headroom.core.errors import HeadroomError
 from headroom.core.queue import enqueue
@@ -101,7 +101,7 @@ def _demo_member(settings: Settings, email: str, password: str) -> tuple[Princip
         if not any(m.workspace_id == workspace.id for m in memberships):
             session.add(Membership(user_id=user.id, workspace_id=workspace.id, role="owner"))
             session.flush()
-        return Principal(user=user, roles={workspace.id: Role.owner}), workspace.id
+        return Principal(user=Caller.of(user), roles={workspace.id: Role.owner}), workspace.id
 
 
 def _add_log(

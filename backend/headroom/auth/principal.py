@@ -1,4 +1,5 @@
 from dataclasses import dataclass, replace
+from datetime import datetime
 
 from headroom.auth.models import User
 from headroom.core.errors import Forbidden, NotFound
@@ -9,18 +10,34 @@ ROLE_FOR_SCOPE = {scope: role for role, scope in SCOPE_FOR_ROLE.items()}
 
 
 @dataclass(frozen=True)
+class Caller:
+    """The signed-in user as requests see it: a plain value (no database session behind
+    it, no password hash), which a principal may be cached with."""
+
+    id: int
+    email: str
+    name: str
+
+    @classmethod
+    def of(cls, user: User) -> "Caller":
+        return cls(id=user.id, email=user.email, name=user.name)
+
+
+@dataclass(frozen=True)
 class Principal:
     """Who is calling and which workspaces they may see, with their role in each.
 
     A browser session sees all the user's workspaces; an API token sees one, and acts with
     the lower of the member's role and the token's highest scope. `minimum_role` is set by
     the route (core.deps.require_role): every workspace check then asks for at least it.
+    `expires_at`: when the credential stops working (None: when revoked).
     """
 
-    user: User
+    user: Caller
     roles: dict[int, Role]
     token_scopes: frozenset[str] | None = None
     token_id: int | None = None
+    expires_at: datetime | None = None
     minimum_role: Role = Role.viewer
 
     @property

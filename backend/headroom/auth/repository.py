@@ -1,3 +1,4 @@
+from collections.abc import Collection
 from datetime import datetime
 
 from sqlalchemy import delete, select
@@ -10,6 +11,12 @@ from headroom.workspaces.models import Membership
 
 def user_by_email(session: Session, email: str) -> User | None:
     return session.scalar(select(User).where(User.email == email.strip().lower()))
+
+
+def users_by_id(session: Session, user_ids: Collection[int]) -> list[User]:
+    if not user_ids:
+        return []
+    return list(session.scalars(select(User).where(User.id.in_(user_ids))))
 
 
 def memberships_of(session: Session, user_id: int) -> list[Membership]:

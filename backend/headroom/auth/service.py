@@ -1,12 +1,13 @@
 """Logins, sessions and API tokens. Services never commit; the caller's unit of work does."""
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.orm import Session
 
 from headroom.auth import repository
 from headroom.auth.models import ApiToken, User, UserSession
-from headroom.auth.principal import Principal
+from headroom.auth.principal import Caller, Principal
 from headroom.core.errors import InvalidCredentials, NotAuthenticated
 from headroom.core.security import (
     API_TOKEN_PREFIX,
@@ -51,7 +52,7 @@ def login(session: Session, email: str, password: str, ttl_s: int) -> tuple[User
     return user, start_session(session, user, ttl_s)
 
 
-def start_session(session: Session, user: User, ttl_s: int) -> str:
+def start_session(session: Session, user: User | Caller, ttl_s: int) -> str:
     """A new browser session for `user`; returns the cookie's token."""
     token = new_token()
     expires_at = datetime.now(UTC) + timedelta(seconds=ttl_s)
@@ -76,7 +77,7 @@ def create_api_token(
 
 def issue_api_token(
     session: Session,
-    user: User,
+    user: User | Caller,
     workspace: Workspace,
     scopes: list[str],
     name: str,
@@ -104,7 +105,7 @@ def principal_from_session_token(session: Session, token: str) -> Principal:
     if row is None:
         raise NotAuthenticated("your session has expired; sign in again")
     user = session.get(User, row.user_id)
-    return _principal(session, user)
+    return replace(_principal(session, user), expires_at=row.expires_at)
 
 
 def principal_from_api_token(session: Session, token: str) -> Principal:
@@ -126,15 +127,16 @@ def principal_from_api_token(session: Session, token: str) -> Principal:
         roles=roles,
         token_scopes=frozenset(row.scopes.split()),
         token_id=row.id,
+        expires_at=row.expires_at,
     )
 
 
-def principal_for_user(session: Session, user: User) -> Principal:
-    return _principal(session, user)
+def principal_for_user(session: Session, user: User | Caller) -> Principal:
+    return _principal(session, session.get(User, user.id))
 
 
 def _principal(session: Session, user: User | None) -> Principal:
     if user is None or not user.is_active:
         raise NotAuthenticated("this account is disabled")
     roles = {m.workspace_id: Role(m.role) for m in repository.memberships_of(session, user.id)}
-    return Principal(user=user, roles=roles)
+    return Principal(user=Caller.of(user), roles=roles)

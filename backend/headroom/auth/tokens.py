@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from headroom.auth import repository, service
 from headroom.auth.models import ApiToken, User
-from headroom.auth.principal import ROLE_FOR_SCOPE, Principal
+from headroom.auth.principal import ROLE_FOR_SCOPE, Caller, Principal
 from headroom.auth.schemas import ApiTokenCreate, ApiTokenCreated, ApiTokenOut, UserRef
 from headroom.core.errors import Forbidden, NotFound
 from headroom.workspaces.models import Role, Workspace
@@ -56,7 +56,7 @@ def revoke(session: Session, principal: Principal, workspace_id: int, token_id: 
         token.revoked_at = datetime.now(UTC)
 
 
-def to_out(token: ApiToken, owner: User) -> ApiTokenOut:
+def to_out(token: ApiToken, owner: User | Caller) -> ApiTokenOut:
     return ApiTokenOut(
         id=token.id,
         workspace_id=token.workspace_id,

@@ -6,12 +6,15 @@ from typing import Annotated
 from urllib.parse import urlsplit
 
 from fastapi import Depends, Request
+from fastapi.concurrency import run_in_threadpool
 from sqlalchemy.orm import Session
 
 from headroom.auth import service as auth_service
 from headroom.auth.principal import Principal
+from headroom.auth.principal_cache import principals
 from headroom.core.db import session_scope
 from headroom.core.errors import Forbidden, NotAuthenticated
+from headroom.core.security import token_digest
 from headroom.core.settings import Settings
 from headroom.core.storage import ObjectStore, open_store
 from headroom.workspaces.models import Role
@@ -44,26 +47,52 @@ def get_store(settings: SettingsDep) -> ObjectStore:
 StoreDep = Annotated[ObjectStore, Depends(get_store)]
 
 
-def get_principal(request: Request, settings: SettingsDep) -> Principal:
-    """Authenticates in a transaction of its own, so that no connection is held from here
-    to the route's own session (a request waiting for a thread while it holds one starves
-    the pool under load)."""
-    with session_scope(settings.resolved_database_url()) as session:
-        principal = _authenticate(request, session)
+async def get_principal(request: Request, settings: SettingsDep) -> Principal:
+    """The caller: from the cache on the event loop (no trip to a thread), else
+    authenticated in a thread (`principal_of`)."""
+    principal = principals.get(_credential_key(request))
+    if principal is None:
+        return await run_in_threadpool(principal_of, request, settings)
     request.state.authenticated = True  # the rate limiter counts this credential apart
     return principal
+
+
+def principal_of(request: Request, settings: Settings) -> Principal:
+    """The caller, as resolved within the last few seconds (auth.principal_cache), else
+    authenticated in a transaction of its own, so that no connection is held from here
+    to the route's own session (a request waiting for a thread while it holds one starves
+    the pool under load)."""
+    key = _credential_key(request)
+    principal = principals.get(key)
+    if principal is None:
+        generation = principals.generation
+        with session_scope(settings.resolved_database_url()) as session:
+            principal = _authenticate(request, session)
+        principals.put(key, principal, generation)
+    request.state.authenticated = True
+    return principal
+
+
+def _credential_key(request: Request) -> str:
+    """The credential's digest (the secret itself is never kept); checks the origin of
+    cookie-authenticated writes."""
+    authorization = request.headers.get("authorization", "")
+    if authorization.lower().startswith("bearer "):
+        return "token:" + token_digest(authorization[7:].strip())
+    cookie = request.cookies.get(SESSION_COOKIE)
+    if cookie:
+        if request.method not in SAFE_METHODS:
+            _require_same_origin(request)
+        return "session:" + token_digest(cookie)
+    raise NotAuthenticated("sign in, or send an API token as 'Authorization: Bearer <token>'")
 
 
 def _authenticate(request: Request, session: Session) -> Principal:
     authorization = request.headers.get("authorization", "")
     if authorization.lower().startswith("bearer "):
         return auth_service.principal_from_api_token(session, authorization[7:].strip())
-    cookie = request.cookies.get(SESSION_COOKIE)
-    if cookie:
-        if request.method not in SAFE_METHODS:
-            _require_same_origin(request)
-        return auth_service.principal_from_session_token(session, cookie)
-    raise NotAuthenticated("sign in, or send an API token as 'Authorization: Bearer <token>'")
+    cookie = request.cookies.get(SESSION_COOKIE, "")
+    return auth_service.principal_from_session_token(session, cookie)
 
 
 def _require_same_origin(request: Request) -> None:
@@ -86,7 +115,7 @@ def get_optional_principal(request: Request, settings: SettingsDep) -> Principal
     has_bearer = request.headers.get("authorization", "").lower().startswith("bearer ")
     if not has_bearer and not request.cookies.get(SESSION_COOKIE):
         return None
-    return get_principal(request, settings)
+    return principal_of(request, settings)
 
 
 OptionalPrincipal = Annotated[Principal | None, Depends(get_optional_principal)]

@@ -66,6 +66,9 @@ class ApiGuard:
         await self._guarded(
             scope, receive, self._watching(send, answer), headers, credential, client
         )
+        authenticated = (scope.get("state") or {}).get("authenticated", False)
+        if authenticated and self.limiter.marked_lately(credential):
+            return  # nothing to count: no trip to a counter thread (and Redis)
         status = answer[0] if answer else 500
         await self._counted(self._judge, scope, credential, client, status)
 

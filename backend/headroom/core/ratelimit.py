@@ -116,6 +116,11 @@ class RateLimiter:
             if len(self._marked) > 100_000:  # forget credentials of old windows
                 self._marked = {k: v for k, v in self._marked.items() if v == window}
 
+    def marked_lately(self, credential: str) -> bool:
+        """Marked verified by this process in this window: marking it again is a no-op."""
+        window = int(self.clock() // WINDOW_S)
+        return self._marked.get(_digest(credential)) == window
+
     def is_verified(self, credential: str) -> bool:
         """Accepted in this window or the one before."""
         window, key = int(self.clock() // WINDOW_S), f"ok:{_digest(credential)}"

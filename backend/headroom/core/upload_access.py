@@ -14,7 +14,7 @@ import anyio
 from fastapi import Depends, Request
 
 from headroom.auth.principal import Principal
-from headroom.core.deps import SettingsDep, check_role, get_principal
+from headroom.core.deps import SettingsDep, check_role, principal_of
 from headroom.core.errors import HeadroomError
 from headroom.core.shared_counters import Fallback, connect
 from headroom.workspaces.models import Role
@@ -118,7 +118,7 @@ def _slots_key(key: str) -> str:
 
 
 def upload_principal(request: Request, settings: SettingsDep) -> Iterator[Principal]:
-    principal = check_role(request, get_principal(request, settings), Role.editor)
+    principal = check_role(request, principal_of(request, settings), Role.editor)
     key = f"token:{principal.token_id}" if principal.token_id else f"user:{principal.user.id}"
     slots: Slots = request.app.state.upload_slots
     slot = slots.acquire(key, settings.uploads_per_credential)

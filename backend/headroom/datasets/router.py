@@ -1,12 +1,16 @@
 from typing import Annotated, Literal
 
+from anyio import to_thread
 from fastapi import APIRouter, Depends, Query, Request, Response
 
+from headroom.auth.principal import Principal
 from headroom.core.db import session_scope
 from headroom.core.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep, StoreDep
 from headroom.core.errors import FileTooLarge, error_responses
 from headroom.core.ids import Id
 from headroom.core.queue import enqueue
+from headroom.core.settings import Settings
+from headroom.core.storage import ObjectStore
 from headroom.core.upload_access import UploadAccess, body_chunks
 from headroom.datasets import arrivals, formats, parse_options, service, uploads
 from headroom.datasets.formats import KnownFormatsOut
@@ -18,7 +22,8 @@ from headroom.datasets.schemas import (
     DatasetPage,
     TrafficSummaryOut,
 )
-from headroom.datasets.sniffing import checked_options
+from headroom.datasets.sniffing import Sniffed, checked_options
+from headroom.datasets.uploads import StagedUpload
 
 router = APIRouter(prefix="/datasets", tags=["datasets"])
 
@@ -110,16 +115,33 @@ async def upload_dataset(
     else:
         staged = await uploads.stage(store, body, name, settings.max_upload_bytes)
     sniffed = await uploads.sniff(store, staged, options)
+    out, created = await to_thread.run_sync(
+        _register, settings, store, principal, workspace_id, staged, sniffed, options
+    )
+    if not created:
+        response.status_code = 200
+    return out
+
+
+def _register(
+    settings: Settings,
+    store: ObjectStore,
+    principal: Principal,
+    workspace_id: int,
+    staged: StagedUpload,
+    sniffed: Sniffed,
+    options: ParseOptions,
+) -> tuple[DatasetOut, bool]:
+    """The upload's short transaction and the ingest's sending, in a thread: both wait on
+    servers (database, broker), which the event loop, serving every request, must not."""
     with session_scope(settings.resolved_database_url()) as session:
         dataset, job = service.register_upload(
             session, store, principal, workspace_id, staged, sniffed, options
         )
         out = service.to_out(session, dataset)
-    if job is None:
-        response.status_code = 200
-    else:
+    if job is not None:
         enqueue(settings, service.INGEST, job.id)
-    return out
+    return out, job is not None
 
 
 @router.get("/{dataset_id}", response_model=DatasetOut)

@@ -4,6 +4,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from headroom.auth import repository as auth_repository
 from headroom.auth.models import User
 from headroom.auth.principal import Principal
 from headroom.auth.schemas import UserRef
@@ -147,7 +148,7 @@ def list_page(
         principal.require(workspace_id, Role.viewer)
         scope = [workspace_id]
     rows, total = repository.page(session, scope, limit, offset)
-    return DatasetPage(items=[to_out(session, d) for d in rows], total=total)
+    return DatasetPage(items=to_outs(session, rows), total=total)
 
 
 def delete(session: Session, store: ObjectStore, principal: Principal, dataset_id: int) -> None:
@@ -173,8 +174,18 @@ def summary(session: Session, principal: Principal, dataset_id: int) -> TrafficS
 
 
 def to_out(session: Session, dataset: Dataset) -> DatasetOut:
-    job = job_repository.latest_for_dataset(session, dataset.id, INGEST)
-    uploader = session.get(User, dataset.uploaded_by_id) if dataset.uploaded_by_id else None
+    return to_outs(session, [dataset])[0]
+
+
+def to_outs(session: Session, datasets: list[Dataset]) -> list[DatasetOut]:
+    """The datasets with their latest ingest job and uploader, in one query each."""
+    jobs = job_repository.latest_for_datasets(session, [d.id for d in datasets], INGEST)
+    uploader_ids = {d.uploaded_by_id for d in datasets if d.uploaded_by_id}
+    uploaders = {u.id: u for u in auth_repository.users_by_id(session, uploader_ids)}
+    return [_out(d, jobs.get(d.id), uploaders.get(d.uploaded_by_id or 0)) for d in datasets]
+
+
+def _out(dataset: Dataset, job: Job | None, uploader: User | None) -> DatasetOut:
     detection = (dataset.meta or {}).get("detection") or {}
     return DatasetOut(
         id=dataset.id,

@@ -1,6 +1,6 @@
 from datetime import datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from headroom.jobs.models import Job, JobStatus, Result
@@ -17,6 +17,19 @@ def latest_for_dataset(session: Session, dataset_id: int, kind: str) -> Job | No
         .order_by(Job.id.desc())
         .limit(1)
     )
+
+
+def latest_for_datasets(session: Session, dataset_ids: list[int], kind: str) -> dict[int, Job]:
+    """The latest job of `kind` of each of the datasets that has one, by dataset id."""
+    if not dataset_ids:
+        return {}
+    latest = (
+        select(func.max(Job.id))
+        .where(Job.dataset_id.in_(dataset_ids), Job.kind == kind)
+        .group_by(Job.dataset_id)
+    )
+    jobs = session.scalars(select(Job).where(Job.id.in_(latest)))
+    return {job.dataset_id: job for job in jobs if job.dataset_id is not None}
 
 
 def claim(

@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 from headroom.auth import repository as auth_repository
 from headroom.auth import service as auth_service
 from headroom.auth.models import User
+from headroom.auth.principal import Caller
 from headroom.core.errors import Forbidden, HeadroomError, NotFound
 from headroom.core.security import new_token, same_digest, token_digest
 from headroom.workspaces.models import Invitation, Membership, Role, Workspace
@@ -31,7 +32,7 @@ class AlreadyMember(HeadroomError):
 
 
 def create(
-    session: Session, workspace_id: int, inviter: User, body: InvitationCreate, ttl_s: int
+    session: Session, workspace_id: int, inviter: User | Caller, body: InvitationCreate, ttl_s: int
 ) -> tuple[Invitation, str]:
     """Returns the invitation and its token (the only time the token exists in clear)."""
     email = body.email.strip().lower()
@@ -81,7 +82,7 @@ def preview(session: Session, token: str) -> InvitationPreview:
     )
 
 
-def accept(session: Session, token: str, user: User) -> Invitation:
+def accept(session: Session, token: str, user: User | Caller) -> Invitation:
     """Accepts as `user`, who must be the invited address."""
     invitation = _pending(session, token)
     if user.email != invitation.email:

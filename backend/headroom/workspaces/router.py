@@ -4,6 +4,8 @@ from fastapi import APIRouter, Request, Response
 
 from headroom.auth import service as auth_service
 from headroom.auth.cookies import set_session_cookie
+from headroom.auth.models import User
+from headroom.auth.principal import Caller
 from headroom.auth.schemas import Me
 from headroom.auth.token_router import router as token_router
 from headroom.core.deps import (
@@ -133,6 +135,7 @@ def accept_invitation(
     session: SessionDep,
     settings: SettingsDep,
 ) -> Me:
+    user: User | Caller
     if principal is not None:
         invitations.accept(session, token, principal.user)
         user = principal.user

@@ -7,7 +7,7 @@ run without a stage none; created once per workspace."""
 from typing import Any
 
 from headroom.auth.models import User
-from headroom.auth.principal import Principal
+from headroom.auth.principal import Caller, Principal
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
 from headroom.engine.capacity.partitions import static_partition
@@ -41,7 +41,7 @@ def test_demo_policy_runs(settings: Settings) -> None:
     with session_scope(settings.resolved_database_url()) as session:
         user = session.get(User, who.user_id)
         assert user is not None
-        principal = Principal(user=user, roles={who.workspace_id: Role.owner})
+        principal = Principal(user=Caller.of(user), roles={who.workspace_id: Role.owner})
     runs = demo_runs(CHARACTERIZATION, "log", class_duration_s=60)
     jobs = create_missing(settings, principal, who.workspace_id, runs)
     assert len(jobs) == 3
