@@ -14,7 +14,7 @@ from sqlalchemy import select
 
 from headroom.auth.models import User
 from headroom.core.db import session_scope
-from headroom.core.deps import SESSION_COOKIE
+from headroom.core.security import SESSION_COOKIE
 from headroom.core.settings import Settings
 from headroom.main import create_app
 from support.factories import PASSWORD, api_token, member, signed_in
