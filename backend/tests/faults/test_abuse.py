@@ -7,8 +7,8 @@ import uuid
 import pytest
 from fastapi.testclient import TestClient
 
+from headroom.api.app import create_app
 from headroom.core.settings import Settings
-from headroom.main import create_app
 from support.factories import api_token, member, signed_in
 
 pytestmark = pytest.mark.faults

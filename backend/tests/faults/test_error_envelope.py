@@ -13,9 +13,9 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from headroom.api.app import create_app
 from headroom.core.ids import ID_MAX
 from headroom.core.settings import Settings
-from headroom.main import create_app
 from support.services import Stack
 
 pytestmark = pytest.mark.faults

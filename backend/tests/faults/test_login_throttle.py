@@ -6,9 +6,9 @@ proxies. The throttle's clock is a counter the test moves, so no test waits."""
 import pytest
 from fastapi.testclient import TestClient
 
+from headroom.api.app import create_app
 from headroom.auth.throttle import ADDRESS_BUDGET, FREE_FAILURES, MAX_DELAY_S, LoginThrottle
 from headroom.core.settings import Settings
-from headroom.main import create_app
 from support.factories import PASSWORD, member
 
 pytestmark = pytest.mark.faults

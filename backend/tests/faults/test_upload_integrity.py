@@ -16,8 +16,8 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from headroom.api.app import create_app
 from headroom.core.settings import Settings
-from headroom.main import create_app
 from support.factories import api_token, member, signed_in
 from support.services import Stack, wait_for_port
 
