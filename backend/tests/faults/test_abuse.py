@@ -1,6 +1,6 @@
-"""Abuse from the outside (issue 15): random bearer values on public routes spend the
-address's budget (defect 8); a read- or write-scope token cannot manage its owner's tokens
-(defect 7), checked for every token route and every scope."""
+"""Abuse from the outside: random bearer values on public routes spend the
+address's budget; a read- or write-scope token cannot manage its owner's tokens,
+checked for every token route and every scope."""
 
 import uuid
 

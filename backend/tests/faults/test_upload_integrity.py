@@ -1,5 +1,5 @@
-"""Resumable uploads survive the API dying during /complete (issue 15, defect 2), and the
-same bytes uploaded with other parse options are not silently the old dataset (defect 10)."""
+"""Resumable uploads survive the API dying during /complete, and the
+same bytes uploaded with other parse options are not silently the old dataset."""
 
 import contextlib
 import io

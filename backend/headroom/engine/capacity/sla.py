@@ -1,4 +1,5 @@
-"""SLA thresholds by stance, MaxRate(T), MaxConn(T) and MaxConn (sla.md, "Choosing the SLA
+"""SLA thresholds by stance, MaxRate(T), MaxConn(T) and MaxConn (docs/methods/capacity.md,
+"Choosing the SLA
 threshold"), read off a piecewise-linear curve of measured points optionally continued by
 model points."""
 

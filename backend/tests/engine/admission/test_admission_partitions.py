@@ -1,4 +1,5 @@
-"""DynamicPart and SwitchAdm kernels. Scenario (sla.md's worked example): N = 10 servers,
+"""DynamicPart and SwitchAdm kernels. Scenario (docs/methods/admission.md's worked example): N = 10
+servers,
 MaxConn_D(T_D) = 18 and MaxConn_D = 26 dynamic connections per server; the cluster holds
 on average 0.9 x N x 18 = 162 dynamic connections, the top share of them on the High Set,
 averaged over each 10 s period: with connections held ~1 s that is the mean of ~10
