@@ -2,8 +2,7 @@
 overloaded server for the virtual queue. Every number is derived below.
 
 Class policies (docs/methods/admission.md's classes, static/dynamic x top/normal, requests
-dispatched one by
-one by weighted round robin to 6 one-core processor-sharing VMs):
+dispatched one by one by weighted round robin to 6 one-core processor-sharing VMs):
 - service: static exponential, mean 5 ms; dynamic exponential, mean 50 ms; half of the
   requests are dynamic, a fifth are top (shares 0.05 / 0.45 / 0.15 / 0.35), so a request
   needs 0.5 x 5 + 0.5 x 50 = 27.5 ms on average: 36.4 req/s per VM, 218 req/s for six.

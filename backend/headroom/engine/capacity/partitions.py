@@ -1,6 +1,5 @@
 """Partition sizes and admission thresholds (docs/methods/admission.md: StaticPart, SwitchAdm) and
-the number
-of servers a peak load needs."""
+the number of servers a peak load needs."""
 
 from __future__ import annotations
 
