@@ -53,6 +53,7 @@ frontend/dist/index.html: $(STAMPS)/npm $(UI_SOURCES)
 lint: install $(STAMPS)/npm $(STAMPS)/e2e-npm
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 	cd frontend && npm run lint
 	cd e2e && npm run lint
 

@@ -14,7 +14,7 @@ headroom.engine.background), the code the simulator core will call per arrival /
    simulated seconds to converge from the start, after the capacity doubles (1 -> 2 VMs
    at 400 s) and after it halves (2 -> 1 VMs at 600 s), medians over seeds, beside the
    power-ratio peak of a sweep of fixed capacities (the reference the estimate aims at)
-   and capacity-queue.md's expectations (~200 s; "a few hundred seconds").
+   and docs/methods/admission.md's expectations (~200 s; "a few hundred seconds").
 Medians of --runs runs (>= 3) and ratios are printed.
 """
 

@@ -271,8 +271,8 @@ def profile_reads(stack: Stack, token: str, datasets: list[int], jobs: list[int]
     import fastapi.dependencies.utils
     import fastapi.routing
 
+    from headroom.api.app import create_app
     from headroom.core.settings import Settings
-    from headroom.main import create_app
 
     async def inline(func, *args, **kwargs):
         return func(*args, **kwargs)

@@ -1,6 +1,7 @@
 """Concurrency-aware vs hardware-only scaling of a three-tier cluster on six bursty profiles.
 
-Issue 7's check (concurrency.md): the app tier scales by CPU threshold; hardware-only
+The concurrency-aware scaling check (docs/methods/concurrency.md): the app tier scales by
+CPU threshold; hardware-only
 scaling leaves the db's pool unbounded, so every app VM added lets 10 more concurrent
 queries into the db, past its SCT peak (15) into the overhead model's descending stage;
 the concurrency-aware policy re-runs SCT on the db after every scaling action and sets

@@ -11,7 +11,7 @@
    printed beside Erlang C as a sanity check.
 2. Monitoring cost: M/M/10 with no autoscaling (default 60 s decision steps), the general
    loop monitored every 0.1 s (the default) and every 60 s, CPU seconds and their ratio.
-3. The reference university scenario of simulation.md (24 h, diurnal profile, 40
+3. The reference university scenario of docs/methods/simulator.md (24 h, diurnal profile, 40
    objects per page, 50% push, threshold autoscaling at 0.1 s monitoring): wall time and
    peak memory (each run in a fresh process), plus the one-off numba compile time (cold
    cache in a temporary directory) reported separately.

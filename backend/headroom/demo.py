@@ -19,7 +19,6 @@ from headroom.auth import service as auth_service
 from headroom.auth.principal import Caller, Principal
 from headroom.core.db import session_scope
 from headroom.core.errors import HeadroomError
-from headroom.core.queue import enqueue
 from headroom.core.settings import REPO_ROOT, Settings
 from headroom.core.storage import open_store
 from headroom.datasets import service as dataset_service
@@ -28,6 +27,7 @@ from headroom.datasets.models import Dataset
 from headroom.datasets.sniffing import sniff_file
 from headroom.engine.capacity import synth
 from headroom.jobs.models import Job, JobStatus
+from headroom.jobs.outbox import enqueue
 from headroom.jobs.runner import Body, ingest_body, run_job
 from headroom.simulations import demo_runs, scenarios
 from headroom.simulations.service import SIM_TASK

@@ -75,7 +75,7 @@ test("drag the SLA line of the demo's M/M/4 analysis, then partition the cluster
   await page.getByTestId("power-capacity").screenshot({ path: path.join(artifacts, "capacity-power.png") });
   await page.getByRole("region", { name: "SLA for all" }).screenshot({ path: path.join(artifacts, "capacity-sla.png") });
 
-  // partition: the worked example of sla.md needs K = 5 of 10 servers at a safety factor of 18/26
+  // partition: the worked example of docs/methods/admission.md needs K = 5 of 10 servers at a safety factor of 18/26
   const partition = page.getByTestId("partition-view");
   await partition.scrollIntoViewIfNeeded();
   await page.getByTestId("partition-safety").fill("0.69");

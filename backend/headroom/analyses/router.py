@@ -5,11 +5,11 @@ from sqlalchemy.orm import Session
 
 from headroom.analyses import service
 from headroom.analyses.schemas import AnalysisOut, AnalysisPage, CapacityParamsIn, SctParamsIn
+from headroom.api.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep
 from headroom.auth.principal import Principal
-from headroom.core.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep
 from headroom.core.ids import Id
-from headroom.core.queue import enqueue
 from headroom.core.settings import Settings
+from headroom.jobs.outbox import enqueue
 
 router = APIRouter(tags=["analyses"])
 

@@ -1,6 +1,6 @@
 from fastapi import Request, Response
 
-from headroom.core.deps import SESSION_COOKIE, cookie_is_secure
+from headroom.core.security import SESSION_COOKIE
 from headroom.core.settings import Settings
 
 
@@ -17,3 +17,12 @@ def set_session_cookie(
         secure=cookie_is_secure(request, settings),
         path="/",
     )
+
+
+def cookie_is_secure(request: Request, settings: Settings) -> bool:
+    """Secure cookies when the request came over TLS: directly, or through a proxy whose
+    X-Forwarded-Proto the operator trusts (HEADROOM_TRUST_FORWARDED_PROTO)."""
+    if settings.cookie_secure or request.url.scheme == "https":
+        return True
+    forwarded = request.headers.get("x-forwarded-proto", "").split(",")[0].strip()
+    return settings.trust_forwarded_proto and forwarded == "https"

@@ -29,7 +29,7 @@ class Principal:
 
     A browser session sees all the user's workspaces; an API token sees one, and acts with
     the lower of the member's role and the token's highest scope. `minimum_role` is set by
-    the route (core.deps.require_role): every workspace check then asks for at least it.
+    the route (api.deps.require_role): every workspace check then asks for at least it.
     `expires_at`: when the credential stops working (None: when revoked).
     """
 

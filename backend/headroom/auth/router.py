@@ -1,11 +1,12 @@
 from fastapi import APIRouter, Request, Response
 
+from headroom.api.deps import CurrentPrincipal, SessionDep, SettingsDep
 from headroom.auth import service
 from headroom.auth.cookies import set_session_cookie
 from headroom.auth.schemas import LoginRequest, Me
 from headroom.auth.throttle import LoginThrottle, RedisLoginThrottle, client_address
-from headroom.core.deps import SESSION_COOKIE, CurrentPrincipal, SessionDep, SettingsDep
 from headroom.core.errors import InvalidCredentials, error_responses
+from headroom.core.security import SESSION_COOKIE
 from headroom.workspaces import service as workspace_service
 
 router = APIRouter(prefix="/auth", tags=["auth"])

@@ -2,10 +2,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends
 
+from headroom.api.deps import SessionDep, ViewerAccess
 from headroom.auth import tokens
 from headroom.auth.principal import Principal
 from headroom.auth.schemas import ApiTokenCreate, ApiTokenCreated, ApiTokenOut
-from headroom.core.deps import SessionDep, ViewerAccess
 from headroom.core.errors import Forbidden
 from headroom.core.ids import Id
 

@@ -10,10 +10,10 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from headroom.core import idempotency
-from headroom.core.deps import SESSION_COOKIE
 from headroom.core.errors import envelope
 from headroom.core.ratelimit import MemoryCounter, RateLimiter, RedisCounter
 from headroom.core.request_ids import request_id_of
+from headroom.core.security import SESSION_COOKIE
 from headroom.core.settings import Settings
 
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})

@@ -66,14 +66,6 @@ def _transport_options(settings: Settings) -> dict[str, object]:
     }
 
 
-def enqueue(settings: Settings, task_name: str, job_id: int) -> None:
-    """The job (committed as queued; its kind is `task_name`) goes to the broker from the
-    outbox, in the background: this returns at once, whether or not the broker is up."""
-    from headroom.jobs import outbox
-
-    outbox.notify(settings)
-
-
 _apps: dict[tuple[str, str], Celery] = {}
 
 

@@ -9,6 +9,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 _hasher = PasswordHasher()
 API_TOKEN_PREFIX = "hr_"
+SESSION_COOKIE = "headroom_session"  # carries the session token of a signed-in browser
 
 
 def hash_password(password: str) -> str:

@@ -36,7 +36,7 @@ class Settings(BaseSettings):
     resend_queued_after_s: float = 600.0  # a queued job not picked up by then is sent again
     task_max_retries: int = 5
 
-    # teams and pipelines (issue 6)
+    # teams and pipelines
     trust_forwarded_proto: bool = False  # behind a TLS proxy: X-Forwarded-Proto https -> Secure
     public_url: str = ""  # base of invitation links; default: the request's own base URL
     invitation_ttl_s: int = 7 * 24 * 3600
@@ -53,7 +53,7 @@ class Settings(BaseSettings):
     # scenario needs about 3e7
     max_sim_events: float = Field(default=2e8, gt=0)
 
-    # holding up under load and abuse (issue 15)
+    # holding up under load and abuse
     db_pool_size: int = 5  # PostgreSQL connections each API or worker process keeps open
     db_max_overflow: int = 10  # extra connections opened under load, closed when idle
     db_pool_timeout_s: float = 30.0  # wait this long for a free connection, then 500

@@ -1,7 +1,7 @@
 """A window of a dataset's arrival series at full resolution (the Traffic chart's zoom).
 
 polars and the engine are imported inside the function: the API process loads them only
-when a zoom is asked for (``import headroom.main`` stays light)."""
+when a zoom is asked for (``import headroom.api.app`` stays light)."""
 
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any

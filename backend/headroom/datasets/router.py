@@ -3,15 +3,14 @@ from typing import Annotated, Literal
 from anyio import to_thread
 from fastapi import APIRouter, Depends, Query, Request, Response
 
+from headroom.api.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep, StoreDep
+from headroom.api.upload_access import UploadAccess, body_chunks
 from headroom.auth.principal import Principal
 from headroom.core.db import session_scope
-from headroom.core.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep, StoreDep
 from headroom.core.errors import FileTooLarge, error_responses
 from headroom.core.ids import Id
-from headroom.core.queue import enqueue
 from headroom.core.settings import Settings
 from headroom.core.storage import ObjectStore
-from headroom.core.upload_access import UploadAccess, body_chunks
 from headroom.datasets import arrivals, formats, parse_options, service, uploads
 from headroom.datasets.formats import KnownFormatsOut
 from headroom.datasets.multipart import MultipartFile
@@ -24,6 +23,7 @@ from headroom.datasets.schemas import (
 )
 from headroom.datasets.sniffing import Sniffed, checked_options
 from headroom.datasets.uploads import StagedUpload
+from headroom.jobs.outbox import enqueue
 
 router = APIRouter(prefix="/datasets", tags=["datasets"])
 
@@ -100,7 +100,7 @@ async def upload_dataset(
     workspace_id: int | None = None,
     name: str | None = None,
 ) -> DatasetOut:
-    """Holds no database connection while the body arrives (core.upload_access)."""
+    """Holds no database connection while the body arrives (api.upload_access)."""
     workspace_id = service.resolve_workspace(principal, workspace_id)
     service.require_upload_rights(principal, workspace_id)
     _refuse_declared_oversize(request, settings.max_upload_bytes)

@@ -170,6 +170,12 @@ _lock = threading.Lock()
 _dispatchers: dict[tuple[str, str], Dispatcher] = {}
 
 
+def enqueue(settings: Settings, task_name: str, job_id: int) -> None:
+    """The job (committed as queued; its kind is `task_name`) goes to the broker from the
+    outbox, in the background: this returns at once, whether or not the broker is up."""
+    notify(settings)
+
+
 def notify(settings: Settings) -> None:
     """Have this process's dispatcher send the outbox now (returns at once)."""
     key = (settings.resolved_database_url(), settings.resolved_broker_url())

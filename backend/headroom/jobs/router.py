@@ -1,6 +1,6 @@
 from fastapi import APIRouter
 
-from headroom.core.deps import CurrentPrincipal, SessionDep
+from headroom.api.deps import CurrentPrincipal, SessionDep
 from headroom.core.ids import Id
 from headroom.jobs import service
 from headroom.jobs.schemas import JobOut

@@ -1,6 +1,6 @@
 from fastapi import APIRouter
 
-from headroom.core.deps import CurrentPrincipal, SessionDep
+from headroom.api.deps import CurrentPrincipal, SessionDep
 from headroom.policies import service
 from headroom.policies.schemas import BackgroundCompare, BackgroundComparison, BackgroundDemo
 

@@ -2,7 +2,7 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Response
 
-from headroom.core.deps import EditorAccess, SessionDep, ViewerAccess
+from headroom.api.deps import EditorAccess, SessionDep, ViewerAccess
 from headroom.core.errors import InvalidInput
 from headroom.core.ids import Id
 from headroom.reports import comparisons, export, service, sharing

@@ -42,7 +42,7 @@ def _figures(server: dict[str, Any]) -> list[Figure]:
 
 
 def usl_throughput(usl: dict[str, Any], n: float) -> float:
-    """X(N) = lambda N / (1 + sigma (N - 1) + kappa N (N - 1)) (concurrency.md)."""
+    """X(N) = lambda N / (1 + sigma (N - 1) + kappa N (N - 1)) (docs/methods/concurrency.md)."""
     sigma, kappa = usl["sigma"], usl["kappa"]
     return float(usl["lambda_per_s"] * n / (1 + sigma * (n - 1) + kappa * n * (n - 1)))
 

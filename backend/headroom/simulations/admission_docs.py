@@ -1,4 +1,4 @@
-"""The admission stage's figures as parts of the stored documents (issue 7): the run's
+"""The admission stage's figures as parts of the stored documents: the run's
 ``admission_series`` thinned for charts, and the per-class figures of a sweep row.
 
 Partitions: K(t) as a step function, exact up to ``STEP_POINTS`` changes. Virtual queue:

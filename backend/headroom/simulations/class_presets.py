@@ -1,8 +1,8 @@
 """The issue-7 presets: a four-class site for the class-policies comparison, and an
 overloaded server for the virtual queue. Every number is derived below.
 
-Class policies (sla.md's classes, static/dynamic x top/normal, requests dispatched one by
-one by weighted round robin to 6 one-core processor-sharing VMs):
+Class policies (docs/methods/admission.md's classes, static/dynamic x top/normal, requests
+dispatched one by one by weighted round robin to 6 one-core processor-sharing VMs):
 - service: static exponential, mean 5 ms; dynamic exponential, mean 50 ms; half of the
   requests are dynamic, a fifth are top (shares 0.05 / 0.45 / 0.15 / 0.35), so a request
   needs 0.5 x 5 + 0.5 x 50 = 27.5 ms on average: 36.4 req/s per VM, 218 req/s for six.
@@ -15,7 +15,7 @@ one by weighted round robin to 6 one-core processor-sharing VMs):
 - StaticPart's K = ceil(0.2 x 6 + 6 x 0.8 x (1 - 5 / 10)) = ceil(3.6) = 4 servers.
 - The comparison sweeps the offered load over 100..300 req/s (0.46 to 1.38 of capacity).
 
-Virtual queue (capacity-queue.md's check, on the server of the engine's discovery tests):
+Virtual queue (docs/methods/admission.md's check, on the server of the engine's discovery tests):
 one VM of 4 cores with a constant 40 ms demand (configured capacity 4 / 0.04 = 100
 req/s), a pool of 16 and the overhead model past 8 requests in service (x 0.98 each), so
 at most 100 x 0.98^8 = 85 req/s get through and the power ratio peaks near 65 req/s.

@@ -1,4 +1,4 @@
-"""The policy scenarios built from a dataset's characterization (issue 7: the policy pages
+"""The policy scenarios built from a dataset's characterization (the policy pages
 show the demo dataset's own traffic, not made-up numbers).
 
 From the characterization: the hourly page arrival rates of its workload model (summed

@@ -1,4 +1,4 @@
-"""The policy pages' demo results (issue 7), so they show real simulated results for the demo
+"""The policy pages' demo results, so they show real simulated results for the demo
 dataset on a first visit: built from its characterization by dataset_policies.py (its
 hourly arrival rates, request mix and service times, scaled to a load that exercises the
 policy; the scaling is in each run's name). One class-policies sweep (the four admission

@@ -21,7 +21,7 @@ RATE_SERIES = ("arrivals_per_s", "completions_per_s", "rejected_per_s", "waiting
 
 
 def summary(result: SimulationResult) -> dict[str, Any]:
-    """The CLI's summary (issue 5 keys) plus the run's cost."""
+    """The CLI's summary plus the run's cost."""
     document = result.summary()
     document["vms"]["cost"] = result.vms.cost
     return jsonable(document)

@@ -2,10 +2,9 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Response
 
-from headroom.core.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep, StoreDep
+from headroom.api.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep, StoreDep
 from headroom.core.ids import Id, Index
-from headroom.core.queue import enqueue
-from headroom.engine.sim.scenario import scenario_json_schema
+from headroom.jobs.outbox import enqueue
 from headroom.simulations import scenarios, service
 from headroom.simulations.schemas import (
     Preset,
@@ -57,7 +56,7 @@ def list_simulations(
 @router.get("/schema", response_model=dict[str, Any])
 def simulation_schema(_: CurrentPrincipal) -> dict[str, Any]:
     """The JSON Schema of the scenario document."""
-    return scenario_json_schema()
+    return service.scenario_json_schema()
 
 
 @router.post(

@@ -11,6 +11,7 @@ from headroom.auth.schemas import UserRef
 from headroom.core.errors import HeadroomError, InvalidInput, NotFound, NotReady
 from headroom.core.storage import ObjectStore
 from headroom.datasets.service import resolve_workspace
+from headroom.engine.sim import scenario_json_schema as engine_scenario_schema
 from headroom.jobs import repository as job_repository
 from headroom.jobs import service as job_service
 from headroom.jobs.models import Job, JobStatus
@@ -45,6 +46,11 @@ class RunNotStored(HeadroomError):
     """A sweep finished before its runs' documents were kept (or they were removed)."""
 
     status_code, code = 404, "run_not_stored"
+
+
+def scenario_json_schema() -> dict[str, Any]:
+    """The JSON Schema of the scenario document."""
+    return engine_scenario_schema()
 
 
 def validate(body: SimulationIn) -> None:

@@ -1,4 +1,4 @@
-"""A multi-tier run's per-tier series as a part of the stored run document (issue 7).
+"""A multi-tier run's per-tier series as a part of the stored run document.
 
 The engine keeps per tick and per tier the allocated and active VMs, utilisation,
 concurrency (pool slots in use), accept-queue length and pool size (tiers.py). The run

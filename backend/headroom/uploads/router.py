@@ -3,14 +3,14 @@ from typing import Annotated
 
 from fastapi import APIRouter, Header, Query, Request, Response
 
+from headroom.api.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep, StoreDep
+from headroom.api.upload_access import UploadAccess, body_chunks
 from headroom.core.db import session_scope
-from headroom.core.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep, StoreDep
 from headroom.core.errors import FileTooLarge, error_responses
-from headroom.core.queue import enqueue
-from headroom.core.upload_access import UploadAccess, body_chunks
 from headroom.datasets import service as dataset_service
 from headroom.datasets.schemas import DatasetOut
 from headroom.datasets.sniffing import checked_options
+from headroom.jobs.outbox import enqueue
 from headroom.uploads import completion, service
 from headroom.uploads.schemas import UploadCreate, UploadOut
 
@@ -56,7 +56,7 @@ async def put_chunk(
     offset: Annotated[int, Query(ge=0, description="Where this chunk starts")],
     x_chunk_sha256: Annotated[str | None, Header()] = None,
 ) -> UploadOut:
-    """Holds no database connection while the chunk arrives (core.upload_access)."""
+    """Holds no database connection while the chunk arrives (api.upload_access)."""
     body = body_chunks(request, settings.upload_read_timeout_s)
     data = await _read_capped(body, service.CHUNK_BYTES_MAX)
     with session_scope(settings.resolved_database_url()) as session:

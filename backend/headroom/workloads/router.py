@@ -3,10 +3,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Query, Response
 from fastapi.responses import JSONResponse
 
-from headroom.core.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep
+from headroom.api.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep
 from headroom.core.ids import Id
-from headroom.core.queue import enqueue
-from headroom.engine.workload import Rules, default_rules, rules_schema, workload_model_schema
+from headroom.jobs.outbox import enqueue
 from headroom.workloads import service
 from headroom.workloads.schemas import (
     CharacterizationCreate,
@@ -14,6 +13,7 @@ from headroom.workloads.schemas import (
     CharacterizationPage,
     DatasetRulesOut,
     ModelScenarioIn,
+    Rules,
     RulesSaved,
 )
 
@@ -129,13 +129,13 @@ def download_model(item_id: Id, principal: CurrentPrincipal, session: SessionDep
 @router.get("/workloads/rules/schema")
 def get_rules_schema(principal: CurrentPrincipal) -> dict[str, Any]:
     """The JSON Schema of classification rules."""
-    return rules_schema()
+    return service.rules_json_schema()
 
 
 @router.get("/workloads/model/schema")
 def get_model_schema(principal: CurrentPrincipal) -> dict[str, Any]:
     """The JSON Schema of the workload model document (versioned)."""
-    return workload_model_schema()
+    return service.model_json_schema()
 
 
 @router.post(
@@ -154,4 +154,4 @@ def scenario_from_model(body: ModelScenarioIn, principal: CurrentPrincipal) -> d
 @router.get("/workloads/rules/default")
 def get_default_rules(principal: CurrentPrincipal) -> dict[str, Any]:
     """The rules a characterization applies when none are given."""
-    return default_rules().model_dump(mode="json")
+    return service.rules_document(None)

@@ -16,7 +16,7 @@ from headroom.core.errors import InvalidInput, NotFound, NotReady
 from headroom.datasets import service as dataset_service
 from headroom.datasets.models import DatasetStatus
 from headroom.engine.sim.presets import from_workload_model
-from headroom.engine.workload import Rules, default_rules
+from headroom.engine.workload import Rules, default_rules, rules_schema, workload_model_schema
 from headroom.engine.workload.model import ModelError
 from headroom.jobs import repository as job_repository
 from headroom.jobs import service as job_service
@@ -35,7 +35,16 @@ CHARACTERIZE_TASK = "workload.characterize"
 
 
 def rules_document(rules: Rules | None) -> dict[str, Any]:
+    """The rules as stored and served: the default rules when none are given."""
     return (rules or default_rules()).model_dump(mode="json")
+
+
+def rules_json_schema() -> dict[str, Any]:
+    return rules_schema()
+
+
+def model_json_schema() -> dict[str, Any]:
+    return workload_model_schema()
 
 
 def rules_key(document: dict[str, Any]) -> str:

@@ -2,13 +2,7 @@
 
 from fastapi import APIRouter, Request, Response
 
-from headroom.auth import service as auth_service
-from headroom.auth.cookies import set_session_cookie
-from headroom.auth.models import User
-from headroom.auth.principal import Caller
-from headroom.auth.schemas import Me
-from headroom.auth.token_router import router as token_router
-from headroom.core.deps import (
+from headroom.api.deps import (
     CurrentPrincipal,
     OptionalPrincipal,
     OwnerAccess,
@@ -16,6 +10,12 @@ from headroom.core.deps import (
     SettingsDep,
     ViewerAccess,
 )
+from headroom.auth import service as auth_service
+from headroom.auth.cookies import set_session_cookie
+from headroom.auth.models import User
+from headroom.auth.principal import Caller
+from headroom.auth.schemas import Me
+from headroom.auth.token_router import router as token_router
 from headroom.core.errors import Forbidden, NotAuthenticated, error_responses
 from headroom.core.ids import Id
 from headroom.workspaces import invitations, mail, service

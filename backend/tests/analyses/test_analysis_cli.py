@@ -253,7 +253,7 @@ def test_sct_text_output(small_trace: Path) -> None:
 
 
 def test_partition_worked_example_of_sla_md() -> None:
-    """N = 10, top fraction 0.2, MaxConn_D(T_D) = 18, MaxConn_D = 26 (sla.md)."""
+    """N = 10, top fraction 0.2, MaxConn_D(T_D) = 18, MaxConn_D = 26 (docs/methods/admission.md)."""
     args = ["--servers", "10", "--top-fraction", "0.2", "--maxconn-sla", "18", "--maxconn", "26"]
     out = json_of(run("partition", *args, "--json"))
     assert out == partition_report(10, 0.2, 18, 26).to_dict()

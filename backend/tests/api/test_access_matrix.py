@@ -18,6 +18,7 @@ from api.access_rules import RULES, Rule
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
+from headroom.api.app import create_app
 from headroom.auth.models import ApiToken
 from headroom.core.db import session_scope
 from headroom.core.migrations import alembic_config
@@ -25,7 +26,6 @@ from headroom.core.security import new_token, token_digest
 from headroom.core.settings import Settings
 from headroom.engine.capacity import synth
 from headroom.jobs.runner import ingest_body, run_job
-from headroom.main import create_app
 from headroom.reports.models import ShareLink
 from headroom.workspaces.models import Role
 from support.factories import Member, api_token, member, signed_in

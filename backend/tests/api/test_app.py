@@ -5,8 +5,8 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
+from headroom.api.app import create_app
 from headroom.core.settings import Settings
-from headroom.main import create_app
 
 REPO = Path(__file__).resolve().parents[3]
 

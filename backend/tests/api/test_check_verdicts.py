@@ -1,8 +1,8 @@
-"""The SLA gate's verdicts from given figures (headroom.check): a knee below its limit fails
+"""The SLA gate's verdicts from given figures (headroom.client.check): a knee below its limit fails
 saying by how much, a skipped check (no knee) is listed with its reason, has no figures,
 and does not fail the gate. Reference: the arithmetic done here by hand."""
 
-from headroom import check
+from headroom.client import check
 
 
 def test_a_knee_drop_beyond_the_allowed_fraction_fails_by_how_much() -> None:

@@ -8,13 +8,13 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
+from headroom.api.app import create_app
 from headroom.auth.models import ApiToken
 from headroom.auth.principal import Caller, Principal
 from headroom.auth.principal_cache import PRINCIPAL_TTL_S, PrincipalCache, principals
 from headroom.core.db import get_engine, session_scope
 from headroom.core.security import token_digest
 from headroom.core.settings import Settings
-from headroom.main import create_app
 from headroom.workspaces.models import Role
 from support.factories import api_token, member, signed_in
 

@@ -10,9 +10,9 @@ import schemathesis
 from alembic import command
 from hypothesis import HealthCheck, given, settings
 
+from headroom.api.app import create_app
 from headroom.core.migrations import alembic_config
 from headroom.core.settings import Settings
-from headroom.main import create_app
 from support.factories import api_token, member
 
 TOKEN: dict[str, str] = {}

@@ -5,11 +5,11 @@ from datetime import UTC, datetime, timedelta
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
+from headroom.api.app import create_app
 from headroom.core.db import session_scope
 from headroom.core.idempotency_models import IdempotencyRecord
 from headroom.core.ratelimit import MemoryCounter, RateLimiter
 from headroom.core.settings import Settings
-from headroom.main import create_app
 from support.factories import PASSWORD, api_token, member, signed_in
 
 

@@ -12,10 +12,10 @@ from functools import partial
 import pytest
 from fastapi.testclient import TestClient
 
+from headroom.api.app import create_app
 from headroom.core import middleware
 from headroom.core.ratelimit import RateLimiter, RedisCounter
 from headroom.core.settings import Settings
-from headroom.main import create_app
 from support.factories import PASSWORD, api_token, member
 
 ME = "/api/v1/auth/me"

@@ -12,11 +12,11 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
+from headroom.api.app import create_app
 from headroom.auth.models import User
 from headroom.core.db import session_scope
-from headroom.core.deps import SESSION_COOKIE
+from headroom.core.security import SESSION_COOKIE
 from headroom.core.settings import Settings
-from headroom.main import create_app
 from support.factories import PASSWORD, api_token, member, signed_in
 
 Spy = list[tuple[str, str]]

@@ -248,8 +248,8 @@ async def call(app: ASGIApp, path: str) -> int:
 def test_counters_count_in_the_process_while_redis_is_unreachable() -> None:
     """With the broker's Redis down, the shared counters neither fail nor let everything
     through: each process counts on its own until Redis is back."""
+    from headroom.api.upload_access import RedisUploadSlots
     from headroom.auth.throttle import TooManyAttempts
-    from headroom.core.upload_access import RedisUploadSlots
 
     gone = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
     counter = RedisCounter(gone)

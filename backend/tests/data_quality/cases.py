@@ -116,7 +116,7 @@ def load_case(name: str) -> Case:
     builders = {f.__name__: f for f in SYNTHETIC}
     if name in builders:
         return builders[name]()
-    from headroom.cli_workload import parse_log, parse_report
+    from headroom.cli.workload import parse_log, parse_report
     from headroom.engine.logs import LogInputError
 
     try:

@@ -252,8 +252,8 @@ def cli_against(
     """`headroom ...` run in process, its remote calls sent to the API test client."""
     from click.testing import CliRunner
 
-    from headroom import remote
     from headroom.cli import main
+    from headroom.client import remote
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setattr(remote, "load_credentials", lambda: None)

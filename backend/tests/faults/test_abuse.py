@@ -1,14 +1,14 @@
-"""Abuse from the outside (issue 15): random bearer values on public routes spend the
-address's budget (defect 8); a read- or write-scope token cannot manage its owner's tokens
-(defect 7), checked for every token route and every scope."""
+"""Abuse from the outside: random bearer values on public routes spend the
+address's budget; a read- or write-scope token cannot manage its owner's tokens,
+checked for every token route and every scope."""
 
 import uuid
 
 import pytest
 from fastapi.testclient import TestClient
 
+from headroom.api.app import create_app
 from headroom.core.settings import Settings
-from headroom.main import create_app
 from support.factories import api_token, member, signed_in
 
 pytestmark = pytest.mark.faults

@@ -1,6 +1,6 @@
 """Every error answer has the documented envelope and a request id that the server logs:
-routing's 404 and 405, unexpected exceptions (500), malformed multipart bodies (issue 15,
-defects 6 and 13), and ids beyond the id column's range on every route (defect 5)."""
+routing's 404 and 405, unexpected exceptions (500), malformed multipart
+bodies, and ids beyond the id column's range on every route."""
 
 import logging
 import re
@@ -13,9 +13,9 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from headroom.api.app import create_app
 from headroom.core.ids import ID_MAX
 from headroom.core.settings import Settings
-from headroom.main import create_app
 from support.services import Stack
 
 pytestmark = pytest.mark.faults

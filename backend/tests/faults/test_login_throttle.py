@@ -1,4 +1,4 @@
-"""The login throttle slows guessing without locking anyone out (issue 15, defect 9):
+"""The login throttle slows guessing without locking anyone out:
 failures count per (account, address) with doubling delays capped at MAX_DELAY_S, an address
 has a larger budget over all accounts, and X-Forwarded-For is read only from configured
 proxies. The throttle's clock is a counter the test moves, so no test waits."""
@@ -6,9 +6,9 @@ proxies. The throttle's clock is a counter the test moves, so no test waits."""
 import pytest
 from fastapi.testclient import TestClient
 
+from headroom.api.app import create_app
 from headroom.auth.throttle import ADDRESS_BUDGET, FREE_FAILURES, MAX_DELAY_S, LoginThrottle
 from headroom.core.settings import Settings
-from headroom.main import create_app
 from support.factories import PASSWORD, member
 
 pytestmark = pytest.mark.faults

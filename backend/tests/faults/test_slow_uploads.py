@@ -1,4 +1,4 @@
-"""Slow uploads must not take the API down (issue 15, defect 1): uploads trickling a line at
+"""Slow uploads must not take the API down: uploads trickling a line at
 a time hold no database connection, every other request still answers, each credential runs
 a bounded number of uploads at once (429 + Retry-After), and a body that stops arriving is
 refused (408) leaving no file behind. Against a real API on PostgreSQL with a pool of two

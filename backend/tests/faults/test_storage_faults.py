@@ -10,10 +10,10 @@ from botocore.exceptions import ClientError, EndpointConnectionError
 from fastapi.testclient import TestClient
 from faults.test_upload_integrity import crash_at, resolve, upload_all
 
+from headroom.api.app import create_app
 from headroom.core.settings import Settings
 from headroom.core.storage import open_store
 from headroom.jobs.runner import ingest_body, run_job
-from headroom.main import create_app
 from support.factories import member, signed_in
 
 pytestmark = pytest.mark.faults

@@ -1,5 +1,5 @@
-"""Resumable uploads survive the API dying during /complete (issue 15, defect 2), and the
-same bytes uploaded with other parse options are not silently the old dataset (defect 10)."""
+"""Resumable uploads survive the API dying during /complete, and the
+same bytes uploaded with other parse options are not silently the old dataset."""
 
 import contextlib
 import io
@@ -16,8 +16,8 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from headroom.api.app import create_app
 from headroom.core.settings import Settings
-from headroom.main import create_app
 from support.factories import api_token, member, signed_in
 from support.services import Stack, wait_for_port
 

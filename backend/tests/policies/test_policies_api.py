@@ -54,7 +54,7 @@ def test_bad_input(settings: Settings) -> None:
 def test_sign_in_required(settings: Settings) -> None:
     from fastapi.testclient import TestClient
 
-    from headroom.main import create_app
+    from headroom.api.app import create_app
 
     anonymous = TestClient(create_app(settings))
     assert anonymous.post("/api/v1/policies/background/compare", json={}).status_code == 401

@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 from simulations.scenarios import scaling
 
 from headroom.analyses.models import Analysis, AnalysisKind
+from headroom.api.app import create_app
 from headroom.core.db import session_scope
 from headroom.core.migrations import upgrade
 from headroom.core.settings import REPO_ROOT, Settings
@@ -22,7 +23,6 @@ from headroom.datasets.models import Dataset, DatasetStatus
 from headroom.demo import SYNTHETIC_NAME, seed_demo
 from headroom.jobs.models import Job, JobStatus, Result
 from headroom.jobs.runner import run_job
-from headroom.main import create_app
 from headroom.simulations.models import SimulationRun
 from headroom.simulations.run import simulation_body
 from headroom.workloads.models import Characterization

@@ -17,13 +17,13 @@ from reports.report_sources import SMALL_LOG, _finished_job
 from simulations.scenarios import scaling
 
 from headroom.analyses.models import Analysis, AnalysisKind
+from headroom.api.app import create_app
 from headroom.core.db import session_scope
 from headroom.core.migrations import upgrade
 from headroom.core.settings import Settings
 from headroom.datasets.models import Dataset, DatasetStatus
 from headroom.demo import TRACE_NAME, seed_demo
 from headroom.jobs.runner import run_job
-from headroom.main import create_app
 from headroom.simulations.models import SimulationRun
 from headroom.simulations.run import simulation_body
 

@@ -9,10 +9,10 @@ from fastapi.testclient import TestClient
 from reports.report_sources import Documents, plant
 from reports.sct_sweep_sources import load_sct_sweep, plant_sct_sweep
 
-from headroom import remote
+from headroom.api.app import create_app
 from headroom.cli import main
+from headroom.client import remote
 from headroom.core.settings import Settings
-from headroom.main import create_app
 from support.factories import api_token, member
 
 

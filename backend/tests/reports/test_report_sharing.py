@@ -14,10 +14,10 @@ from fastapi.testclient import TestClient
 from reports.report_sources import Documents, Planted, plant
 from sqlalchemy import select, update
 
+from headroom.api.app import create_app
 from headroom.core.db import session_scope
 from headroom.core.security import token_digest
 from headroom.core.settings import Settings
-from headroom.main import create_app
 from headroom.reports.models import ShareLink
 from support.factories import Member, member, signed_in
 

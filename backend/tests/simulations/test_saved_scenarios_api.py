@@ -1,6 +1,6 @@
 """Saved scenarios over HTTP (CRUD scoped by workspace, roles, unique names, validation
 naming the field), the live scenario check, and the editor's presets (the spec's
-reference scenario as written in simulation.md, and a dataset's workload model)."""
+reference scenario as written in docs/methods/simulator.md, and a dataset's workload model)."""
 
 from typing import Any
 

@@ -5,11 +5,11 @@ from dataclasses import dataclass
 from fastapi.testclient import TestClient
 
 from headroom.admin import ensure_workspace
+from headroom.api.app import create_app
 from headroom.auth import service as auth_service
 from headroom.auth.models import User
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
-from headroom.main import create_app
 from headroom.workspaces.models import Role, Workspace
 
 PASSWORD = "correct horse battery staple"

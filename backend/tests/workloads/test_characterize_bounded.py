@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from headroom.cli_workload import chunk_bytes_for, parse_log, parse_log_parts, parse_report
+from headroom.cli.workload import chunk_bytes_for, parse_log, parse_log_parts, parse_report
 from headroom.core.settings import Settings
 from headroom.engine.workload import characterize
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from headroom.cli import main
-from headroom.cli_workload import parse_log
+from headroom.cli.workload import parse_log
 
 DATA = Path(__file__).resolve().parents[3] / "data" / "logs"
 FIELDS_A = "date time c-ip cs-method cs-uri-stem sc-status time-taken"

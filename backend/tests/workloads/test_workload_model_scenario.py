@@ -1,4 +1,4 @@
-"""Issue 3: the workload model document is downloadable, editable and a simulator input.
+"""The workload model document is downloadable, editable and a simulator input.
 Download a characterized dataset's model over the API, double every rate of its profile,
 post it to /workloads/model/scenario: the scenario's rates are the downloaded ones doubled
 (and its duration the one asked for); a bad model is a 422 naming the field; the edited

@@ -12,12 +12,12 @@ from click.testing import CliRunner, Result
 from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 
+from headroom.api.app import create_app
 from headroom.auth.models import ApiToken, User
 from headroom.cli import main
 from headroom.core.db import session_scope
 from headroom.core.security import token_digest
 from headroom.core.settings import Settings, get_settings
-from headroom.main import create_app
 from headroom.workspaces.models import Membership, Workspace
 
 PASSWORD = "a-long-enough-password"

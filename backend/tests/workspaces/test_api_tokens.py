@@ -3,8 +3,8 @@ revocable (a revoked token is refused at once)."""
 
 from fastapi.testclient import TestClient
 
+from headroom.api.app import create_app
 from headroom.core.settings import Settings
-from headroom.main import create_app
 from headroom.workspaces.models import Role
 from support.factories import member, signed_in
 

@@ -6,10 +6,10 @@ from datetime import UTC, datetime, timedelta
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
+from headroom.api.app import create_app
 from headroom.core.db import session_scope
 from headroom.core.security import token_digest
 from headroom.core.settings import Settings
-from headroom.main import create_app
 from headroom.workspaces.models import Invitation, Role
 from support.factories import PASSWORD, member, signed_in
 

@@ -3,8 +3,8 @@ the last owner cannot, with an error that says what to do; others still need the
 
 from fastapi.testclient import TestClient
 
+from headroom.api.app import create_app
 from headroom.core.settings import Settings
-from headroom.main import create_app
 from headroom.workspaces.models import Role
 from support.factories import api_token, member, signed_in
 

@@ -2,8 +2,8 @@
 
 from fastapi.testclient import TestClient
 
+from headroom.api.app import create_app
 from headroom.core.settings import Settings
-from headroom.main import create_app
 from headroom.workspaces.models import Role
 from support.factories import api_token, member, signed_in
 

@@ -176,7 +176,7 @@ export interface paths {
         put?: never;
         /**
          * Upload Dataset
-         * @description Holds no database connection while the body arrives (core.upload_access).
+         * @description Holds no database connection while the body arrives (api.upload_access).
          */
         post: operations["upload_dataset_api_v1_datasets_post"];
         delete?: never;
@@ -873,7 +873,7 @@ export interface paths {
         get?: never;
         /**
          * Put Chunk
-         * @description Holds no database connection while the chunk arrives (core.upload_access).
+         * @description Holds no database connection while the chunk arrives (api.upload_access).
          */
         put: operations["put_chunk_api_v1_uploads__upload_id__chunks_put"];
         post?: never;

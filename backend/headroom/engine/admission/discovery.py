@@ -1,4 +1,4 @@
-"""Online capacity discovery (capacity-queue.md): a state machine fed once per epoch with
+"""Online capacity discovery (docs/methods/admission.md): a state machine fed once per epoch with
 the offered load, goodput and mean response time measured while the shaper admitted
 state[RATE] requests/s. It returns the rate to admit during the next epoch.
 

@@ -1,7 +1,7 @@
-"""Class-aware admission kernels (sla.md): SwitchAdm's rejection rule and the DynamicPart
-controller, compiled so the simulator core can call them per arrival and per control
-period. The thresholds and the starting K come from headroom.engine.capacity.partitions
-(StaticPart, SwitchAdm), not from copies of their formulas here.
+"""Class-aware admission kernels (docs/methods/admission.md): SwitchAdm's rejection rule and the
+DynamicPart controller, compiled so the simulator core can call them per arrival and per control
+period. The thresholds and the starting K come from headroom.engine.capacity.partitions (StaticPart,
+SwitchAdm), not from copies of their formulas here.
 
 State: DynamicPart's only state is K, the High Set size (an int the caller keeps); the
 SwitchAdm thresholds are a float64[4] array (see `switch_adm_array`). The simulator core
@@ -108,8 +108,8 @@ def top_fraction(rates_per_s: Sequence[float], top: Sequence[bool]) -> float:
 
 
 def prepare(state: st.CoreState, s: Scenario, rates_per_s: Sequence[float]) -> st.CoreState:
-    """Every run: each class's sla.md kind and user in the core (connection accounting);
-    with a partition policy, its parameters too (``rates_per_s``: the classes' offered
+    """Every run: each class's docs/methods/admission.md kind and user in the core (connection
+    accounting); with a partition policy, its parameters too (``rates_per_s``: the classes' offered
     request rates, for rho_T)."""
     specs = s.workload.class_list()
     top = [c.user == "top" for c in specs]

@@ -1,4 +1,4 @@
-"""Virtual-queue tokens (capacity-queue.md): HMAC-SHA256(key, client | TS | w) truncated to
+"""Virtual-queue tokens (docs/methods/admission.md): HMAC-SHA256(key, client | TS | w) truncated to
 128 bits. The gate keeps no per-user state: it recomputes the HMAC and admits the request
 only within the second TS + w, give or take a clock-skew tolerance."""
 

@@ -1,4 +1,4 @@
-"""The virtual waiting queue (capacity-queue.md): a wait-time scheduler that tells each
+"""The virtual waiting queue (docs/methods/admission.md): a wait-time scheduler that tells each
 request when to come back instead of dropping it.
 
 State layout (preallocated, no Python objects, so the simulator core can call the kernels

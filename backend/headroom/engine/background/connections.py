@@ -1,4 +1,4 @@
-"""HTTP/1.1 connections versus HTTP/2 streams (background.md): payload rate against
+"""HTTP/1.1 connections versus HTTP/2 streams (docs/methods/concurrency.md): payload rate against
 payload size, alone on a link and sharing a congested bottleneck.
 
 A client keeps `inflight` requests outstanding; HTTP/1.1 carries one per connection over

@@ -1,4 +1,4 @@
-"""What a background policy costs and yields over a run (background.md outputs)."""
+"""What a background policy costs and yields over a run (docs/methods/concurrency.md outputs)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Background work next to a latency-sensitive foreground (background.md): the adaptive
-reservation controller and the do-nothing, suspend and static-cap baselines, run over a
+"""Background work next to a latency-sensitive foreground (docs/methods/concurrency.md): the
+adaptive reservation controller and the do-nothing, suspend and static-cap baselines, run over a
 foreground CPU-demand series (busy fraction of the machine per scheduling round).
 
 Machine model per round (two scheduling groups, the background always has work):

@@ -1,5 +1,5 @@
 """Knee curves: windows binned by offered load, per-bin percentiles with bootstrap intervals,
-the isotonic fit, the Kneedle knee and the breaking point (sla.md, "Knee curves").
+the isotonic fit, the Kneedle knee and the breaking point (docs/methods/capacity.md, "Knee curves").
 
 A bin's percentile is taken over all the requests of its windows pooled, not as the median
 of the windows' own percentiles: near saturation a 10-s window is short against the

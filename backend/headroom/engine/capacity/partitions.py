@@ -1,5 +1,5 @@
-"""Partition sizes and admission thresholds (sla.md: StaticPart, SwitchAdm) and the number
-of servers a peak load needs."""
+"""Partition sizes and admission thresholds (docs/methods/admission.md: StaticPart, SwitchAdm) and
+the number of servers a peak load needs."""
 
 from __future__ import annotations
 

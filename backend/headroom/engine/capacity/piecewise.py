@@ -1,5 +1,5 @@
 """Continuous piecewise-linear fits with breakpoints chosen by least squares over every
-candidate combination (intervention analysis, concurrency.md step 3)."""
+candidate combination (intervention analysis, docs/methods/concurrency.md step 3)."""
 
 from __future__ import annotations
 

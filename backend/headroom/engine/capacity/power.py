@@ -1,4 +1,4 @@
-"""Capacity from the power ratio gamma = goodput / mean response time (capacity-queue.md):
+"""Capacity from the power ratio gamma = goodput / mean response time (docs/methods/capacity.md):
 a cubic least-squares fit of gamma against offered load, maximised inside the observed
 range.
 

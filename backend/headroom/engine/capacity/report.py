@@ -1,4 +1,4 @@
-"""Parameters and results of a capacity analysis, and their JSON form (issue 4 contract)."""
+"""Parameters and results of a capacity analysis, and their JSON form."""
 
 from __future__ import annotations
 
@@ -156,7 +156,7 @@ def _model_dict(mmc: MmcFit, usl: UslFit | None) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class VirtualQueueAdvice:
-    """capacity-queue.md's advice: a virtual queue releasing ``capacity_per_s`` (the
+    """docs/methods/admission.md's advice: a virtual queue releasing ``capacity_per_s`` (the
     power-ratio capacity, for the whole site) keeps the curve's percentile under
     ``latency_s`` (the all-requests knee curve at that load); replayed over the log's
     arrivals, the longest wait it tells a user is ``max_wait_s``, at ``peak_at_s``."""

@@ -1,4 +1,4 @@
-"""Scatter-Concurrency-Throughput model of a latency trace (concurrency.md): the best
+"""Scatter-Concurrency-Throughput model of a latency trace (docs/methods/concurrency.md): the best
 thread/connection-pool size of each server, and the USL as a second estimate."""
 
 from __future__ import annotations

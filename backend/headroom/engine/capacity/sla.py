@@ -1,6 +1,6 @@
-"""SLA thresholds by stance, MaxRate(T), MaxConn(T) and MaxConn (sla.md, "Choosing the SLA
-threshold"), read off a piecewise-linear curve of measured points optionally continued by
-model points."""
+"""SLA thresholds by stance, MaxRate(T), MaxConn(T) and MaxConn (docs/methods/capacity.md, "Choosing
+the threshold"), read off a piecewise-linear curve of measured points optionally continued by model
+points."""
 
 from __future__ import annotations
 

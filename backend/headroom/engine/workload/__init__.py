@@ -1,4 +1,4 @@
-"""Workload characterization (spec: workload.md): from a request table to a workload model.
+"""Workload characterization (docs/methods/workload.md): from a request table to a workload model.
 
 Typical use::
 

@@ -1,4 +1,4 @@
-"""Arrival pattern (workload.md, "Arrival pattern"): counts per interval, their summary
+"""Arrival pattern (docs/methods/workload.md, "Arrival pattern"): counts per interval, their summary
 statistics and the daily profile.
 
 Every function takes any frame with a ``ts`` column (requests; or pages or sessions,

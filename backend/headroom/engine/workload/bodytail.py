@@ -1,4 +1,5 @@
-"""A lognormal body with a Pareto tail, for sizes (workload.md, "Distribution fitting").
+"""A lognormal body with a Pareto tail, for sizes (docs/methods/workload.md, "Distribution
+fitting").
 
 Density: (1 - p) * lognormal(mu, sigma) truncated to (0, k) below the split k, and
 p * Pareto(alpha, k) above it. For a given k the MLE is p = share above k, alpha =

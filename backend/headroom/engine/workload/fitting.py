@@ -1,4 +1,4 @@
-"""Distribution fitting (workload.md, "Distribution fitting").
+"""Distribution fitting (docs/methods/workload.md, "Distribution fitting").
 
 Maximum likelihood over lognormal, Pareto (type I), exponential, Weibull, gamma and
 inverse Gaussian (all with location 0); the choice by AIC; the Kolmogorov-Smirnov

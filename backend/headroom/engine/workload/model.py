@@ -1,4 +1,5 @@
-"""The workload model document (workload.md, "The workload model"): the simulator's input.
+"""The workload model document (docs/methods/workload.md, "The workload model"): the simulator's
+input.
 
 A versioned pydantic document: the arrival-rate profile of pages per class (a step
 function ``[t_s, rate_per_s]`` from the log's first step), the class mix, and per class

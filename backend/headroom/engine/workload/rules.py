@@ -1,4 +1,4 @@
-"""Request-class and user-class rules as data (workload.md, "Classification"): the
+"""Request-class and user-class rules as data (docs/methods/workload.md, "Classification"): the
 pydantic documents, the defaults and the published JSON Schema. Light to import (no
 polars): the API validates and stores rules; :mod:`.classify` applies them.
 

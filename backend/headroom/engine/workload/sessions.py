@@ -1,4 +1,5 @@
-"""Sessions and pages (workload.md, "Sessions and pages"), with polars window operations.
+"""Sessions and pages (docs/methods/workload.md, "Sessions and pages"), with polars window
+operations.
 
 Rows are ordered by client, user agent, arrival (then input order). A *session* is a run
 of one client's (address + user agent) requests with gaps under ``session_gap_s``.

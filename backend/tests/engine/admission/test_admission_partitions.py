@@ -1,9 +1,9 @@
-"""DynamicPart and SwitchAdm kernels. Scenario (sla.md's worked example): N = 10 servers,
-MaxConn_D(T_D) = 18 and MaxConn_D = 26 dynamic connections per server; the cluster holds
-on average 0.9 x N x 18 = 162 dynamic connections, the top share of them on the High Set,
-averaged over each 10 s period: with connections held ~1 s that is the mean of ~10
-independent Poisson counts, Poisson(10 L) / 10 (seeded). The ideal High Set is then
-ceil(top x 162 / 18): 2 servers at top fraction 0.2 and 8 at 0.8."""
+"""DynamicPart and SwitchAdm kernels. Scenario (docs/methods/admission.md's worked example): N = 10
+servers, MaxConn_D(T_D) = 18 and MaxConn_D = 26 dynamic connections per server; the cluster holds on
+average 0.9 x N x 18 = 162 dynamic connections, the top share of them on the High Set, averaged over
+each 10 s period: with connections held ~1 s that is the mean of ~10 independent Poisson counts,
+Poisson(10 L) / 10 (seeded). The ideal High Set is then ceil(top x 162 / 18): 2 servers at top
+fraction 0.2 and 8 at 0.8."""
 
 import numpy as np
 import pytest

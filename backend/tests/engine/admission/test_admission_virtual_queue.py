@@ -1,4 +1,4 @@
-"""The wait-time scheduler against hand-worked examples of capacity-queue.md, a naive
+"""The wait-time scheduler against hand-worked examples of docs/methods/admission.md, a naive
 dictionary-based reference (no circular array, no skip cache), and invariants."""
 
 import math
@@ -132,7 +132,7 @@ def test_fifo_at_constant_capacity(gaps, capacity) -> None:
 
 
 def test_bursts_of_ten_times_capacity_are_all_served_without_overload() -> None:
-    """capacity-queue.md's check, scheduler side: 10 s bursts at 10x C = 100 req/s every
+    """docs/methods/admission.md's check, scheduler side: 10 s bursts at 10x C = 100 req/s every
     200 s over 0.45 C of background traffic (average 0.93 C, below capacity). Nobody is refused,
     no second sends the server more than C (so the response after the wait stays at the
     unloaded value), and the longest wait is the burst's backlog drained at C."""

@@ -64,6 +64,6 @@ def test_bad_input_exits_2_with_one_line(tmp_path: Path, args: list[str], messag
 
 
 def test_the_command_module_imports_no_numba() -> None:
-    code = "import headroom.cli_background, sys; print('numba' in sys.modules)"
+    code = "import headroom.cli.background, sys; print('numba' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

@@ -1,4 +1,4 @@
-"""Connections vs streams against hand-worked values (background.md formulas).
+"""Connections vs streams against hand-worked values (docs/methods/concurrency.md formulas).
 Link: RTT 100 ms, 10 MB/s; HTTP/1.1 with k = 6 connections and 500 B headers; HTTP/2
 with R = 12 streams on one connection and 50 B headers."""
 

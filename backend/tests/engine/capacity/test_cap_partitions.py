@@ -1,5 +1,5 @@
 """StaticPart K, the K-vs-top-fraction curve, SwitchAdm thresholds, servers needed
-(sla.md), against the worked example and exact rational arithmetic."""
+(docs/methods/admission.md), against the worked example and exact rational arithmetic."""
 
 import math
 from fractions import Fraction
@@ -19,7 +19,8 @@ from headroom.engine.capacity.partitions import (
 
 
 def _k_exact(n: int, rho: Fraction, a: int, b: int) -> int:
-    """The sla.md formula in exact rationals: no float rounding at integer boundaries."""
+    """The docs/methods/admission.md formula in exact rationals: no float rounding at integer
+    boundaries."""
     return math.ceil(rho * n + n * (1 - rho) * (1 - Fraction(a, b)))
 
 

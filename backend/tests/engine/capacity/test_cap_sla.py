@@ -1,4 +1,4 @@
-"""Stances, MaxRate(T) and MaxConn(T) read off a hand-built curve (sla.md)."""
+"""Stances, MaxRate(T) and MaxConn(T) read off a hand-built curve (docs/methods/capacity.md)."""
 
 import numpy as np
 import pytest

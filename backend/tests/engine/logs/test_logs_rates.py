@@ -1,6 +1,6 @@
 """The real request-rate series in data/rates (see NOTICE), read by read_rate_series and
-checked against a deliberately simple line-by-line reading here and the figures that
-../shared/data/MANIFEST.md states for them."""
+checked against a deliberately simple line-by-line reading here and the figures their
+sources state for them."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from headroom.cli_workload import characterize_text, parse_log, parse_report, parse_text
+from headroom.cli.workload import characterize_text, parse_log, parse_report, parse_text
 from headroom.demo import synthetic_trace
 from headroom.engine.logs.recorded import DAY_S, fields_recorded
 from headroom.engine.workload import characterize

@@ -87,7 +87,8 @@ def test_ks_distance_against_scipy() -> None:
 
 
 def test_spec_reference_values_are_recovered() -> None:
-    """workload.md's reference distributions: sampled, fitted, chosen and recovered."""
+    """The reference distributions of docs/methods/workload.md: sampled, fitted, chosen and
+    recovered."""
     rng = np.random.default_rng(2024)
     per_session = frozen("inverse_gaussian", {"mean": 3.86, "shape": 9.46}).rvs(
         20000, random_state=rng

@@ -4,7 +4,7 @@ import { PartitionView } from "./PartitionView";
 
 describe("PartitionView", () => {
   it("starts from the class' safety factor and answers the sliders live", () => {
-    // sla.md's worked example: MaxConn_D(T_D) = 18, MaxConn_D = 26, N = 10, top fraction 0.2 -> K = 5
+    // docs/methods/admission.md's worked example: MaxConn_D(T_D) = 18, MaxConn_D = 26, N = 10, top fraction 0.2 -> K = 5
     render(<PartitionView maxConnSla={18} maxConn={26} chartWidth={500} />);
     expect(screen.getByTestId("partition-safety-value")).toHaveTextContent("0.69");
     expect(screen.getByTestId("partition-k")).toHaveTextContent("5");

@@ -53,7 +53,7 @@ export function paramsSummary(a: Pick<Analysis, "params">): string {
   return `p${formatDecimal(p.percentile, 1)} · ${target} · ${formatDecimal(p.window_s, 1)} s windows`;
 }
 
-/** The threshold each stance gives on this curve (sla.md "Choosing the SLA threshold"). */
+/** The threshold each stance gives on this curve (docs/methods/capacity.md "Choosing the threshold"). */
 export function stanceThresholds(cls: ClassReport, curve: SlaCurve): Record<Stance, number | null> {
   const knee = cls.knee?.load_per_s;
   const bp = cls.breaking_point_per_s;

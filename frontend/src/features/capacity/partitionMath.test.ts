@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { kCurve, maxTopFraction, safetyFactor, staticPartition } from "./partitionMath";
 
-describe("StaticPart K (sla.md)", () => {
+describe("StaticPart K (docs/methods/admission.md)", () => {
   it("gives the worked example's K: N = 10, top fraction 0.2, MaxConn_D(T_D) = 18, MaxConn_D = 26", () => {
     // K = ceil(0.2 x 10 + 10 x 0.8 x (1 - 18/26)) = ceil(2 + 2.4615...) = 5
     const s = safetyFactor(18, 26);

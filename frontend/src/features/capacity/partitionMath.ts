@@ -1,5 +1,5 @@
 /**
- * StaticPart (sla.md "Static partitioning"), in the browser so the sliders answer live. Mirrors
+ * StaticPart (docs/methods/admission.md "StaticPart"), in the browser so the sliders answer live. Mirrors
  * headroom.engine.capacity.partitions: K = ceil(rho N + N (1 - rho) (1 - s)), s the safety
  * factor MaxConn_D(T_D) / MaxConn_D, clamped to [1, N - 1].
  */

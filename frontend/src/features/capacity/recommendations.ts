@@ -112,7 +112,7 @@ export function recommendations(
 const CLASS_GAP = 0.8;
 
 /** When two or more request classes have SLA limits and they differ, admission by class protects the
- * tighter one under overload (sla.md: SwitchAdm, StaticPart, DynamicPart). */
+ * tighter one under overload (docs/methods/admission.md: SwitchAdm, StaticPart, DynamicPart). */
 export function classPolicyRecommendation(report: CapacityReport, percentile: number, thresholds: Record<string, number>): Recommendation[] {
   const limits = Object.entries(report.classes).flatMap(([name, cls]) => {
     const t = thresholds[name];
@@ -148,7 +148,7 @@ export function meanLoadPerS(report: CapacityReport): number | null {
   return windows > 0 ? points.reduce((sum, c) => sum + c.load_per_s * (c.windows ?? 0), 0) / windows : null;
 }
 
-/** When the mean load uses little of the power-ratio capacity, background work can use the rest (background.md). */
+/** When the mean load uses little of the power-ratio capacity, background work can use the rest (docs/methods/concurrency.md). */
 export function backgroundRecommendation(report: CapacityReport): Recommendation[] {
   const capacity = report.capacity?.power_peak_load_per_s;
   const mean = meanLoadPerS(report);
@@ -169,7 +169,7 @@ export function backgroundRecommendation(report: CapacityReport): Recommendation
   ];
 }
 
-/** concurrency.md: SCT found this server's best pool size; concurrency-aware scaling re-derives it after
+/** docs/methods/concurrency.md: SCT found this server's best pool size; concurrency-aware scaling re-derives it after
  * every scaling action. The link opens the editor on a three-tier scenario with this server as the db. */
 export function sctRecommendation(name: string, server: SctServer): Recommendation | null {
   const q = server.q_lower;

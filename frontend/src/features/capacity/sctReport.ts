@@ -71,7 +71,7 @@ export function readSctReport(result: unknown): SctReport | null {
   return { servers, interval_ms: num(result.interval_ms), window_s: num(result.window_s) };
 }
 
-/** X(N) = lambda N / (1 + sigma (N - 1) + kappa N (N - 1)) (concurrency.md). */
+/** X(N) = lambda N / (1 + sigma (N - 1) + kappa N (N - 1)) (docs/methods/concurrency.md). */
 export function uslThroughput(usl: SctUsl, n: number): number | null {
   if (usl.lambda_per_s === undefined) return null;
   return (usl.lambda_per_s * n) / (1 + usl.sigma * (n - 1) + usl.kappa * n * (n - 1));
@@ -92,7 +92,7 @@ export function trendAt(trend: SctServer["trend"], n: number): number | null {
   return b.n === a.n ? b.throughput_per_s : a.throughput_per_s + ((n - a.n) / (b.n - a.n)) * (b.throughput_per_s - a.throughput_per_s);
 }
 
-/** The recommendation as one sentence (concurrency.md step 4). */
+/** The recommendation as one sentence (docs/methods/concurrency.md step 4). */
 export function poolSentence(name: string, s: SctServer): string {
   if (s.q_lower === null) return `${name}: too few concurrency levels to place the best pool size; record a trace with a wider range of load.`;
   const range =

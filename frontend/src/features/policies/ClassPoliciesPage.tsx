@@ -1,4 +1,4 @@
-/** "Class policies": the four admission policies of sla.md on one scenario, over a range of offered
+/** "Class policies": the four admission policies of docs/methods/admission.md on one scenario, over a range of offered
  * load, as one sweep; then p95 per class against load with the SLA, rejected normal requests, K(t). */
 import { useState, type SyntheticEvent } from "react";
 import { Button } from "../../components/Button";

@@ -1,4 +1,4 @@
-/** The class policies comparison (sla.md): one sweep of the admission block × the offered load,
+/** The class policies comparison (docs/methods/admission.md): one sweep of the admission block × the offered load,
  * and the chart data drawn from it (p95 per class against load, rejected normal requests, K(t)). */
 import type { ColorToken } from "../../charts/tokens";
 import { formatDecimal, formatLatency, formatPercent } from "../../lib/format";

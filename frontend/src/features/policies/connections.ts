@@ -1,5 +1,5 @@
 /**
- * HTTP/1.1 connections versus HTTP/2 streams (spec background.md), the closed form of
+ * HTTP/1.1 connections versus HTTP/2 streams (docs/methods/concurrency.md), the closed form of
  * headroom.engine.background.connections: payload rate = min(inflight x S / RTT,
  * share x B x S / (S + H)), share = its connections / all connections on the bottleneck.
  */

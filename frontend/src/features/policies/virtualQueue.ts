@@ -1,4 +1,4 @@
-/** The virtual queue page (capacity-queue.md): a scenario run with a discovering virtual queue and
+/** The virtual queue page (docs/methods/admission.md): a scenario run with a discovering virtual queue and
  * without any stage; the discovery, wait, load and response-time charts and the recommendation. */
 import type { ColorToken } from "../../charts/tokens";
 import { formatDecimal, formatDuration, formatLatency, formatRatePerS } from "../../lib/format";

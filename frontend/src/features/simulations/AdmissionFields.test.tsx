@@ -13,14 +13,14 @@ const classes = [
 const doc = (admission: Scenario): Scenario => ({ name: "s", duration_s: 60, workload: { arrivals: { rate_per_s: 10 }, classes }, admission });
 
 describe("the admission block of the scenario form", () => {
-  it("starts a partition policy at sla.md's worked example", () => {
+  it("starts a partition policy at docs/methods/admission.md's worked example", () => {
     const onSet = vi.fn();
     render(<AdmissionSection schema={SCHEMA} doc={doc({ policy: "none" })} onSet={onSet} error={null} />);
     fireEvent.change(screen.getByTestId("admission-policy"), { target: { value: "dynamic_part" } });
     expect(onSet).toHaveBeenCalledWith(["admission"], { policy: "dynamic_part", maxconn_sla: 18, maxconn: 26, period_s: 10 });
   });
 
-  it("shows the partition fields with sla.md's names and units, and their bounds", () => {
+  it("shows the partition fields with docs/methods/admission.md's names and units, and their bounds", () => {
     render(<AdmissionSection schema={SCHEMA} doc={doc({ policy: "static_part", maxconn_sla: 0, maxconn: 26 })} onSet={vi.fn()} error={null} />);
     expect(screen.getAllByText("Policy")).toHaveLength(1); // the schema's policy enum is not a second select
     expect(screen.getByText("MaxConn_D(T_D)")).toBeInTheDocument();

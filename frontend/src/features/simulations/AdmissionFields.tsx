@@ -1,5 +1,5 @@
-/** The scenario's admission stage (issue 7): none, the class policies of sla.md (SwitchAdm,
- * StaticPart, DynamicPart) or the virtual queue of capacity-queue.md, with their fields. */
+/** The scenario's admission stage: none, the class policies (SwitchAdm, StaticPart, DynamicPart) or
+ * the virtual queue of docs/methods/admission.md, with their fields. */
 import { Card } from "../../components/Card";
 import { NumberField, SelectField } from "./fields";
 import { def, objectFields, type FieldSpec, type SchemaNode } from "./schemaFields";
@@ -15,7 +15,7 @@ const ADMISSION_POLICIES: Record<string, { def: string | null; label: string }> 
   virtual_queue: { def: "VirtualQueueAdmission", label: "virtual queue" },
 };
 
-/** Labels and units the schema cannot give (sla.md and capacity-queue.md names). */
+/** Labels and units the schema cannot give (the names of docs/methods/admission.md). */
 const FIELD_TEXT: Record<string, { label: string; unit: string }> = {
   maxconn_sla: { label: "MaxConn_D(T_D)", unit: "dynamic connections per server within the SLA" },
   maxconn: { label: "MaxConn_D", unit: "dynamic connections per server, most sustainable" },
@@ -36,7 +36,8 @@ const DISCOVERY = new Set(["epoch_s", "c0", "alpha", "beta", "delta", "n_f", "n_
 
 const labelled = (s: FieldSpec): FieldSpec => ({ ...s, ...(FIELD_TEXT[s.name] ?? {}) });
 
-/** The starter block of a policy: what the schema requires, at sla.md's worked example where it has none. */
+/** The starter block of a policy: what the schema requires, at the worked example of
+ * docs/methods/admission.md where it has none. */
 function starterAdmission(policy: string): Json {
   if (policy === "none") return { policy };
   if (policy === "virtual_queue") return { policy, capacity: "discover" };

@@ -1,4 +1,4 @@
-/** The cluster: one pool of VMs, or tiers (web → app → db, concurrency.md), each a pool with its
+/** The cluster: one pool of VMs, or tiers (web → app → db, docs/methods/concurrency.md), each a pool with its
  * own VMs, cores, pool limit, overhead and service time; every field from the schema, with units. */
 import { Button } from "../../components/Button";
 import { Card } from "../../components/Card";

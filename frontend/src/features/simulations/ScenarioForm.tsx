@@ -21,7 +21,7 @@ const POLICIES: Record<string, { def: string; label: string }> = {
   concurrency_aware: { def: "ConcurrencyAwarePolicy", label: "concurrency-aware (tiers)" },
 };
 
-/** concurrency.md's SCT settings, shown apart from the threshold ones. */
+/** docs/methods/concurrency.md's SCT settings, shown apart from the threshold ones. */
 /** Policies with a `tier` field (the others resize the default tier). */
 const TIER_POLICIES = ["threshold", "predictive", "concurrency_aware"];
 

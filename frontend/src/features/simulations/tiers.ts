@@ -1,4 +1,4 @@
-/** Multi-tier clusters (`cluster.tiers`, concurrency.md): switching a scenario to tiers and back,
+/** Multi-tier clusters (`cluster.tiers`, docs/methods/concurrency.md): switching a scenario to tiers and back,
  * adding, removing, moving and renaming tiers, keeping `autoscaling.tier` pointing at a tier. */
 import { getPath, setPath, textOf, type Json, type Scenario } from "./scenarioDoc";
 

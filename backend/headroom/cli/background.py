@@ -6,7 +6,7 @@ import json
 
 import click
 
-from headroom.cli_analysis import InputError, OneLineCommand, _existing_file
+from headroom.cli.analysis import InputError, OneLineCommand, _existing_file
 
 POLICIES = ("none", "suspend", "static", "adaptive")
 

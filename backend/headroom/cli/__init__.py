@@ -21,18 +21,18 @@ DEMO_PASSWORD = "demo-password"
 # Commands defined in other modules, imported only when run (or listed): `headroom parse`
 # then starts without the settings, the HTTP client or the other commands' modules.
 LAZY_COMMANDS = {
-    "analyze": "headroom.cli_analysis:analyze_command",
-    "sct": "headroom.cli_analysis:sct_command",
-    "partition": "headroom.cli_analysis:partition_command",
-    "login": "headroom.cli_remote:login",
-    "upload": "headroom.cli_remote:upload",
-    "check": "headroom.cli_check:check_command",
-    "parse": "headroom.cli_workload:parse_command",
-    "characterize": "headroom.cli_workload:characterize_command",
-    "simulate": "headroom.cli_simulate:simulate_command",
-    "scenario-from-model": "headroom.cli_simulate:scenario_from_model_command",
-    "report": "headroom.cli_reports:report",
-    "background": "headroom.cli_background:background_command",
+    "analyze": "headroom.cli.analysis:analyze_command",
+    "sct": "headroom.cli.analysis:sct_command",
+    "partition": "headroom.cli.analysis:partition_command",
+    "login": "headroom.cli.remote:login",
+    "upload": "headroom.cli.remote:upload",
+    "check": "headroom.cli.check:check_command",
+    "parse": "headroom.cli.workload:parse_command",
+    "characterize": "headroom.cli.workload:characterize_command",
+    "simulate": "headroom.cli.simulate:simulate_command",
+    "scenario-from-model": "headroom.cli.simulate:scenario_from_model_command",
+    "report": "headroom.cli.reports:report",
+    "background": "headroom.cli.background:background_command",
 }
 
 
@@ -83,7 +83,7 @@ def serve(host: str, port: int, with_worker: bool, workers: int | None) -> None:
     worker = _spawn_worker() if with_worker else None
     try:
         uvicorn.run(
-            "headroom.main:create_app",
+            "headroom.api.app:create_app",
             factory=True,
             host=host,
             port=port,
@@ -184,7 +184,7 @@ def migrate() -> None:
 @main.command()
 def openapi() -> None:
     """Print the OpenAPI schema (JSON)."""
-    from headroom.main import create_app
+    from headroom.api.app import create_app
 
     click.echo(json.dumps(create_app().openapi(), indent=2, sort_keys=True))
 

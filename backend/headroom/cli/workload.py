@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from headroom.cli_analysis import (
+from headroom.cli.analysis import (
     SNIFF_BYTES,
     UNREADABLE,
     InputError,

@@ -14,8 +14,8 @@ import httpx
 import pytest
 from click.testing import CliRunner
 
-from headroom import remote
 from headroom.cli import main
+from headroom.client import remote
 
 
 class Stub:

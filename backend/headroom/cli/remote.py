@@ -11,8 +11,8 @@ from typing import Any
 import click
 import httpx
 
-from headroom import remote
-from headroom.cli_check import check_command, fail
+from headroom.cli.check import check_command, fail
+from headroom.client import remote
 
 
 class Bar:

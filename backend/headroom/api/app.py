@@ -15,6 +15,7 @@ from swagger_ui_bundle import swagger_ui_path
 
 from headroom import __version__
 from headroom.analyses.router import router as analyses_router
+from headroom.api.upload_access import RedisUploadSlots, UploadSlots
 from headroom.auth.router import router as auth_router
 from headroom.auth.throttle import LoginThrottle, RedisLoginThrottle
 from headroom.core.db import get_engine
@@ -23,7 +24,6 @@ from headroom.core.middleware import ApiGuard
 from headroom.core.request_ids import RequestIds, log, new_request_id, request_id_of
 from headroom.core.settings import Settings, get_settings
 from headroom.core.storage import open_store
-from headroom.core.upload_access import RedisUploadSlots, UploadSlots
 from headroom.datasets.router import router as datasets_router
 from headroom.datasets.sniffing import shutdown_pool
 from headroom.jobs.router import router as jobs_router

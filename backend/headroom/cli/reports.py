@@ -10,8 +10,8 @@ from typing import Any
 import click
 import httpx
 
-from headroom import remote
-from headroom.cli_remote import fail
+from headroom.cli.remote import fail
+from headroom.client import remote
 
 KINDS = ("capacity", "characterization", "simulation", "traffic", "sct", "sweep")
 

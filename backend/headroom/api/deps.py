@@ -14,12 +14,11 @@ from headroom.auth.principal import Principal
 from headroom.auth.principal_cache import principals
 from headroom.core.db import session_scope
 from headroom.core.errors import Forbidden, NotAuthenticated
-from headroom.core.security import token_digest
+from headroom.core.security import SESSION_COOKIE, token_digest
 from headroom.core.settings import Settings
 from headroom.core.storage import ObjectStore, open_store
 from headroom.workspaces.models import Role
 
-SESSION_COOKIE = "headroom_session"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
@@ -153,12 +152,3 @@ def _workspace_id(raw: object) -> int:
 ViewerAccess = Annotated[Principal, Depends(require_role(Role.viewer))]
 EditorAccess = Annotated[Principal, Depends(require_role(Role.editor))]
 OwnerAccess = Annotated[Principal, Depends(require_role(Role.owner))]
-
-
-def cookie_is_secure(request: Request, settings: Settings) -> bool:
-    """Secure cookies when the request came over TLS: directly, or through a proxy whose
-    X-Forwarded-Proto the operator trusts (HEADROOM_TRUST_FORWARDED_PROTO)."""
-    if settings.cookie_secure or request.url.scheme == "https":
-        return True
-    forwarded = request.headers.get("x-forwarded-proto", "").split(",")[0].strip()
-    return settings.trust_forwarded_proto and forwarded == "https"

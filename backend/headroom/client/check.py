@@ -1,6 +1,6 @@
 """SLA gating for pipelines: the checks `headroom check` evaluates, from observed figures.
 
-Pure functions; cli_check fetches the figures from a server."""
+Pure functions; cli.check fetches the figures from a server."""
 
 from dataclasses import dataclass
 from typing import Literal

@@ -10,7 +10,7 @@ from typing import Any, NoReturn
 import click
 import httpx
 
-from headroom import check, remote
+from headroom.client import check, remote
 
 
 def fail(message: str) -> NoReturn:

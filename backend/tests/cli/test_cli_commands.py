@@ -7,19 +7,11 @@ import sys
 
 import click
 
-from headroom import (
-    cli_analysis,
-    cli_background,
-    cli_remote,
-    cli_reports,
-    cli_simulate,
-    cli_workload,
-)
-from headroom.cli import main
+from headroom.cli import analysis, background, main, remote, reports, simulate, workload
 
 
 def test_every_module_command_is_reachable_by_its_name() -> None:
-    modules = (cli_analysis, cli_background, cli_remote, cli_reports, cli_simulate, cli_workload)
+    modules = (analysis, background, remote, reports, simulate, workload)
     ctx = click.Context(main)
     listed = main.list_commands(ctx)
     for module in modules:

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from headroom.cli_analysis import InputError, OneLineCommand
+from headroom.cli.analysis import InputError, OneLineCommand
 
 
 @click.command("simulate", cls=OneLineCommand)

@@ -13,8 +13,8 @@ from typing import Annotated, Protocol
 import anyio
 from fastapi import Depends, Request
 
+from headroom.api.deps import SettingsDep, check_role, principal_of
 from headroom.auth.principal import Principal
-from headroom.core.deps import SettingsDep, check_role, principal_of
 from headroom.core.errors import HeadroomError
 from headroom.core.shared_counters import Fallback, connect
 from headroom.workspaces.models import Role

@@ -1,0 +1,1 @@
+"""The web application: the FastAPI app and the dependencies its routes declare."""
