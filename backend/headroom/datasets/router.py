@@ -78,7 +78,8 @@ def list_datasets(
 @router.post(
     "",
     response_model=DatasetOut,
-    status_code=201,
+    status_code=202,
+    response_description="Queued: its ingest job runs in the background; Location names it",
     responses={
         200: {"model": DatasetOut, "description": "Already uploaded"},
         **error_responses(408, 409, 413, 422, 429),
@@ -119,6 +120,7 @@ async def upload_dataset(
         response.status_code = 200
     else:
         enqueue(settings, service.INGEST, job.id)
+        response.headers["Location"] = f"/api/v1/datasets/{dataset.id}"
     return out
 
 
