@@ -182,7 +182,7 @@ test("an SCT analysis and a sweep go into a report from their pages, and into th
     headers: { "Content-Type": "application/octet-stream" },
   });
   // 200 when an earlier spec uploaded the same trace: uploads dedupe by content
-  expect([200, 201]).toContain(uploaded.status());
+  expect([200, 202]).toContain(uploaded.status());
   const dataset = (await uploaded.json()) as { id: number; job: { id: number } };
   await expect.poll(async () => ((await (await page.request.get(`/api/v1/datasets/${dataset.id}`)).json()) as { status: string }).status, { timeout: 300_000 }).toBe("ready");
   const sct = await page.request.post(`/api/v1/datasets/${dataset.id}/analyses/sct`, { data: {} });

@@ -16,7 +16,7 @@ test("an owner invites a teammate, who joins from a second browser and sees the 
     data: readFileSync(sampleLog).toString().split("\n").slice(0, 2000).join("\n") + "\n",
     headers: { "Content-Type": "application/octet-stream" },
   });
-  expect(uploaded.status()).toBe(201);
+  expect(uploaded.status()).toBe(202);
 
   const email = `teammate-${Date.now()}@example.com`;
   const link = await invite(page, email, "viewer");

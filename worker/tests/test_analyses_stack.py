@@ -16,7 +16,7 @@ PASSWORD = "pipeline-password"
 
 def ingested(client: httpx.Client, data: bytes, name: str) -> int:
     created = client.post("/api/v1/datasets", files={"file": (name, data)})
-    assert created.status_code == 201, created.text
+    assert created.status_code == 202, created.text
     job = wait_for_job(client, created.json()["job"]["id"])
     assert job["status"] == "succeeded", job
     return int(created.json()["id"])

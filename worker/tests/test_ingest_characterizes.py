@@ -34,7 +34,7 @@ def upload(client: TestClient, data: bytes, name: str) -> dict[str, Any]:
         content=data,
         headers={"Content-Type": "application/octet-stream"},
     )
-    assert created.status_code == 201, created.text
+    assert created.status_code == 202, created.text
     return created.json()  # type: ignore[no-any-return]
 
 

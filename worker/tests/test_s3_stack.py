@@ -38,7 +38,7 @@ def resumable_upload(client: httpx.Client, data: bytes, name: str) -> dict:  # t
             content=data[offset : offset + CHUNK_BYTES],
         ).raise_for_status()
     done = client.post(f"/api/v1/uploads/{upload_id}/complete")
-    assert done.status_code == 201, done.text
+    assert done.status_code == 202, done.text
     return done.json()  # type: ignore[no-any-return]
 
 

@@ -24,7 +24,7 @@ def ingest_stack(request: pytest.FixtureRequest, make_stack: Callable[..., Stack
 
 def upload(client: httpx.Client, data: bytes, name: str) -> dict:  # type: ignore[type-arg]
     response = client.post("/api/v1/datasets", files={"file": (name, data)})
-    assert response.status_code == 201, response.text
+    assert response.status_code == 202, response.text
     return response.json()  # type: ignore[no-any-return]
 
 
@@ -177,7 +177,7 @@ def test_a_2gb_upload_streams_in_constant_memory(
         response = client.post("/api/v1/datasets", params={"name": "big.log"}, content=body())
     else:
         response = client.post("/api/v1/datasets", files={"file": ("big.log", _Stream(body()))})
-    assert response.status_code == 201, response.text
+    assert response.status_code == 202, response.text
     assert response.json()["size_bytes"] == total_bytes
     assert stack.api is not None
     peak_bytes = _peak_rss_bytes(stack.api.pid)

@@ -21,9 +21,10 @@ from headroom.auth.throttle import LoginThrottle, RedisLoginThrottle
 from headroom.core.db import get_engine
 from headroom.core.errors import HeadroomError, envelope, error_responses
 from headroom.core.middleware import ApiGuard
-from headroom.core.request_ids import RequestIds, log, new_request_id, request_id_of
+from headroom.core.request_ids import RequestIds, request_id_of
 from headroom.core.settings import Settings, get_settings
 from headroom.core.storage import open_store
+from headroom.core.unexpected_errors import UnexpectedErrors
 from headroom.datasets.router import router as datasets_router
 from headroom.datasets.sniffing import shutdown_pool
 from headroom.jobs.router import router as jobs_router
@@ -71,6 +72,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(ApiGuard, settings=settings)
     app.middleware("http")(_security_headers)
     app.add_middleware(RequestIds)
+    app.add_middleware(UnexpectedErrors)  # outermost: answers 500s, keeps the connection
     _mount_ui(app, settings.static_dir)
     return app
 
@@ -147,22 +149,6 @@ def _add_error_handlers(app: FastAPI) -> None:
         code = HTTP_CODES.get(error.status_code, f"http_{error.status_code}")
         body = envelope(code, str(error.detail), None, None, _rid(request))
         return JSONResponse(body, status_code=error.status_code, headers=error.headers)
-
-    @app.exception_handler(Exception)
-    async def unexpected_error(request: Request, error: Exception) -> JSONResponse:
-        """Runs outside the other middleware: it sets the request id header itself."""
-        request_id = _rid(request) or new_request_id(request.scope)
-        log.error(
-            "unexpected error in %s %s (request %s)",
-            request.method,
-            request.url.path,
-            request_id,
-            exc_info=error,
-            extra={"request_id": request_id},
-        )
-        message = f"an unexpected error occurred; quote request id {request_id} when reporting it"
-        body = envelope("internal_error", message, None, None, request_id)
-        return JSONResponse(body, status_code=500, headers={"X-Request-ID": request_id})
 
 
 HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 400: "bad_request"}

@@ -1,5 +1,6 @@
 """The API's front door (pure ASGI, before any route): rate limits (429 + Retry-After),
-the size of JSON request bodies (413), and Idempotency-Key on POST."""
+the size of JSON request bodies (413), Idempotency-Key on POST, and how many requests
+run at once."""
 
 import json
 from collections.abc import Callable
@@ -19,6 +20,11 @@ from headroom.core.settings import Settings
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 MAX_KEY_CHARS = 255
 COUNTER_THREADS = 8
+# Requests running at once per process, besides streamed uploads; the others wait in the
+# event loop. Fewer than the routes' threads (anyio's 40): a sync route keeps its database
+# connection until its answer is validated, in another thread; were every thread waiting
+# for a connection, that one would never come (the pool timed out: 500s).
+RUNNING_REQUESTS = 32
 T = TypeVar("T")
 
 
@@ -33,6 +39,7 @@ class ApiGuard:
         # shared counters wait on Redis: in threads of their own, so that the event loop
         # (every request of this process) never waits with them, nor behind the routes' threads
         self._counter_threads = CapacityLimiter(COUNTER_THREADS) if shared else None
+        self._running = CapacityLimiter(RUNNING_REQUESTS)
 
     async def _counted(self, func: Callable[..., T], *args: Any) -> T:
         if self._counter_threads is None:
@@ -44,6 +51,15 @@ class ApiGuard:
             await self.app(scope, receive, send)
             return
         headers = Headers(scope=scope)
+        if scope["method"] in BODY_METHODS and not _is_json(headers):
+            await self._front_door(scope, receive, send, headers)  # its body takes minutes
+            return
+        async with self._running:
+            await self._front_door(scope, receive, send, headers)
+
+    async def _front_door(
+        self, scope: Scope, receive: Receive, send: Send, headers: Headers
+    ) -> None:
         credential = _credential(headers)
         client = (scope.get("client") or ("unknown", 0))[0]
         verdict = await self._counted(self.limiter.check, credential, client)

@@ -83,7 +83,8 @@ def list_datasets(
 @router.post(
     "",
     response_model=DatasetOut,
-    status_code=201,
+    status_code=202,
+    response_description="Queued: its ingest job runs in the background; Location names it",
     responses={
         200: {"model": DatasetOut, "description": "Already uploaded"},
         **error_responses(408, 409, 413, 422, 429),
@@ -118,7 +119,9 @@ async def upload_dataset(
     out, created = await to_thread.run_sync(
         _register, settings, store, principal, workspace_id, staged, sniffed, options
     )
-    if not created:
+    if created:
+        response.headers["Location"] = f"/api/v1/datasets/{out.id}"
+    else:
         response.status_code = 200
     return out
 

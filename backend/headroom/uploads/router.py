@@ -67,7 +67,8 @@ async def put_chunk(
 @router.post(
     "/{upload_id}/complete",
     response_model=DatasetOut,
-    status_code=201,
+    status_code=202,
+    response_description="Queued: its ingest job runs in the background; Location names it",
     responses={
         200: {"model": DatasetOut, "description": "Already complete"},
         **error_responses(410),
@@ -87,6 +88,8 @@ async def complete_upload(
         response.status_code = 200
     if done.job_id is not None:
         enqueue(settings, dataset_service.INGEST, done.job_id)
+    if done.created:
+        response.headers["Location"] = f"/api/v1/datasets/{done.dataset.id}"
     return done.dataset
 
 

@@ -30,7 +30,7 @@ def ready_dataset(client: TestClient, settings: Settings, data: bytes = SYNTH_LO
         content=data,
         headers={"Content-Type": "application/octet-stream"},
     )
-    assert created.status_code == 201, created.text
+    assert created.status_code == 202, created.text
     assert run_job(settings, created.json()["job"]["id"], ingest_body)
     assert client.get(f"/api/v1/datasets/{created.json()['id']}").json()["status"] == "ready"
     return int(created.json()["id"])

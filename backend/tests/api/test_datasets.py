@@ -31,13 +31,14 @@ def test_upload_creates_a_dataset_with_a_queued_job_and_dedupes(
 ) -> None:
     client = signed_in(settings, member(settings, "a@example.com", "Shop"))
     first = upload(client, sample_log.read_bytes())
-    assert first.status_code == 201, first.text
+    assert first.status_code == 202, first.text
     body = first.json()
     assert body["status"] == "uploaded" and body["format"] == "combined"
     assert body["size_bytes"] == sample_log.stat().st_size
     assert body["job"]["status"] == "queued" and body["job"]["kind"] == "logs.ingest"
+    assert first.headers["location"] == f"/api/v1/datasets/{body['id']}"
     again = upload(client, sample_log.read_bytes(), name="other-name.log")
-    assert again.status_code == 200
+    assert again.status_code == 200 and "location" not in again.headers
     assert again.json()["id"] == body["id"]
     assert client.get("/api/v1/datasets").json()["total"] == 1
 
@@ -46,7 +47,7 @@ def test_multipart_upload_of_a_gzip_file(settings: Settings, sample_log: Path) -
     client = signed_in(settings, member(settings, "b@example.com", "Shop"))
     packed = gzip.compress(sample_log.read_bytes())
     response = client.post("/api/v1/datasets", files={"file": ("logs/access.log.gz", packed)})
-    assert response.status_code == 201, response.text
+    assert response.status_code == 202, response.text
     assert response.json()["name"] == "access.log.gz"
     assert response.json()["size_bytes"] == len(packed)
 
@@ -90,7 +91,7 @@ def _chunks(data: bytes):  # type: ignore[no-untyped-def]
 def test_file_names_are_sanitised(settings: Settings, sample_log: Path) -> None:
     client = signed_in(settings, member(settings, "e@example.com", "Shop"))
     response = upload(client, sample_log.read_bytes(), name="../../etc/pass<wd>;rm -rf.log")
-    assert response.status_code == 201
+    assert response.status_code == 202
     name = response.json()["name"]
     assert "/" not in name and ".." not in name and "<" not in name and ";" not in name
 
@@ -157,7 +158,7 @@ def test_multipart_with_extra_fields_takes_the_file_part(
         data={"comment": "nightly"},
         files={"file": ("nightly.log", sample_log.read_bytes())},
     )
-    assert response.status_code == 201, response.text
+    assert response.status_code == 202, response.text
     assert response.json()["size_bytes"] == sample_log.stat().st_size
     assert response.json()["name"] == "nightly.log"
 
@@ -167,7 +168,7 @@ def test_an_iis_log_with_a_long_w3c_format_name_uploads_and_ingests(settings: Se
     log = Path(__file__).resolve().parents[3] / "data" / "logs" / "lnav_iis_w3c_time-taken.log"
     client = signed_in(settings, member(settings, "w3c@example.com", "Shop"))
     response = upload(client, log.read_bytes(), name="iis.log")
-    assert response.status_code == 201, response.text
+    assert response.status_code == 202, response.text
     assert response.json()["format"].startswith("w3c") and len(response.json()["format"]) > 100
     run_job(settings, response.json()["job"]["id"], ingest_body)
     assert client.get(f"/api/v1/datasets/{response.json()['id']}").json()["status"] == "ready"

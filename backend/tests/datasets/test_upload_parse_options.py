@@ -83,7 +83,7 @@ def test_nginx_log_format_upload_gives_arrival_times_and_says_so(settings: Setti
     body = b"\n".join(line for line, _ in pairs) + b"\n"
     params = {"name": "timed.log", "log_format": NGINX_FORMAT}
     created = client.post("/api/v1/datasets", params=params, content=body)
-    assert created.status_code == 201, created.text
+    assert created.status_code == 202, created.text
     assert created.json()["parse_options"]["log_format"] == NGINX_FORMAT
     dataset = ingested(settings, client, created.json())
     assert dataset["format"] == f"nginx:{NGINX_FORMAT}"
@@ -102,7 +102,7 @@ def test_multipart_fields_carry_the_options(settings: Settings) -> None:
     files = {"file": ("timed.log", body, "text/plain")}
     form = {"log_format": NGINX_FORMAT}  # replaces the query's format
     created = client.post("/api/v1/datasets", params={"format": "combined"}, files=files, data=form)
-    assert created.status_code == 201, created.text
+    assert created.status_code == 202, created.text
     dataset = ingested(settings, client, created.json())
     assert dataset["parse_options"]["log_format"] == NGINX_FORMAT
     assert request_table(settings, dataset["id"])["ts"].dt.epoch("ns").to_list() == arrivals_ns(
@@ -133,7 +133,7 @@ def test_zip_members_setting_reaches_the_ingest(
     client = client_for(settings, f"z{members}@example.com")
     params = {"name": "logs.zip", "zip_members": members, "format": "combined"}
     created = client.post("/api/v1/datasets", params=params, content=two_member_zip())
-    assert created.status_code == 201, created.text
+    assert created.status_code == 202, created.text
     dataset = ingested(settings, client, created.json())
     assert dataset["parse_options"] == {
         "format": "combined",
@@ -194,7 +194,7 @@ def test_resumable_upload_keeps_its_options_until_complete(settings: Settings) -
         )
         assert put.status_code == 200, put.text
     done = client.post(f"/api/v1/uploads/{upload['id']}/complete")
-    assert done.status_code == 201, done.text
+    assert done.status_code == 202, done.text
     dataset = ingested(settings, client, done.json())
     assert dataset["format"] == f"nginx:{NGINX_FORMAT}" and COMPLETION_NOTE in dataset["notes"]
     table = request_table(settings, dataset["id"])

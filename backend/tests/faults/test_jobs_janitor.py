@@ -50,7 +50,7 @@ def test_the_janitor_removes_what_no_row_owns(settings: Settings, sample_log: Pa
 
     def upload(extra: bytes, name: str) -> dict:  # type: ignore[type-arg]
         created = client.post("/api/v1/datasets", params={"name": name}, content=data + extra)
-        assert created.status_code == 201, created.text
+        assert created.status_code == 202, created.text
         return created.json()  # type: ignore[no-any-return]
 
     kept = upload(b"", "kept.log")  # ingested: its upload and its parts are owned

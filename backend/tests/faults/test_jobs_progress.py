@@ -33,7 +33,7 @@ def test_retried_parts_count_once(settings: Settings, sample_log) -> None:  # ty
     created = client.post(
         "/api/v1/datasets", params={"name": "access.log"}, content=sample_log.read_bytes()
     )
-    assert created.status_code == 201, created.text
+    assert created.status_code == 202, created.text
     job_id = created.json()["job"]["id"]
     url = settings.resolved_database_url()
     with session_scope(url) as session:

@@ -67,7 +67,7 @@ def test_a_killed_workers_job_runs_again_within_the_target(
     client = stack.client(stack.token_for("loss@example.com", "Loss"))
     big_log = sample_log.read_bytes() * 10  # 100,000 lines: a sequential ingest of seconds
     created = client.post("/api/v1/datasets", files={"file": ("big.log", big_log)})
-    assert created.status_code == 201, created.text
+    assert created.status_code == 202, created.text
     job_id = created.json()["job"]["id"]
     wait_for(client, job_id, lambda j: j["status"] == "running", 120)
     victim = holder(stack, job_id)

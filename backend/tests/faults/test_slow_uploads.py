@@ -131,7 +131,7 @@ def test_trickling_uploads_hold_no_connection_and_others_still_answer(
     assert held == [0] * len(held)  # no request holds a connection while it waits
     for i in trickling:
         socks[i].sendall(b"".join(bodies[i][6:]))
-    assert [status_and_headers(socks[i])[0] for i in trickling] == [201] * len(trickling)
+    assert [status_and_headers(socks[i])[0] for i in trickling] == [202] * len(trickling)
     for sock in socks:
         sock.close()
     an_upload_that_stops_sending_is_refused_and_leaves_nothing(stack)

@@ -35,7 +35,7 @@ def upload(settings: Settings, client: TestClient, content: bytes, name: str) ->
         content=content,
         headers={"Content-Type": "application/octet-stream"},
     )
-    assert created.status_code == 201, created.text
+    assert created.status_code == 202, created.text
     assert run_job(settings, created.json()["job"]["id"], ingest_body)
     return int(created.json()["id"])
 

@@ -1,9 +1,11 @@
 """A Redis server a test can kill and start again on the same port (broker outages)."""
 
+import contextlib
 import shutil
 import signal
 import subprocess
 import tempfile
+from collections.abc import Iterator
 
 from support.services import die_with_parent, free_port, wait_for_port
 
@@ -35,3 +37,15 @@ class Redis:
         if self.process is not None and self.process.poll() is None:
             self.process.send_signal(signal.SIGKILL)
             self.process.wait(10)
+
+
+@contextlib.contextmanager
+def running_redis() -> Iterator[Redis]:
+    """A started Redis for a test (its stack's broker); killed and removed afterwards."""
+    server = Redis()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.kill()
+        shutil.rmtree(server.root, ignore_errors=True)

@@ -47,10 +47,11 @@ def test_chunked_upload_gives_the_same_dataset_as_a_one_shot(
     upload = start(client, data)
     send_all(client, upload["id"], data, 300_000)
     done = client.post(f"/api/v1/uploads/{upload['id']}/complete")
-    assert done.status_code == 201, done.text
+    assert done.status_code == 202, done.text
     dataset = done.json()
     assert dataset["sha256"] == hashlib.sha256(data).hexdigest()
     assert dataset["size_bytes"] == len(data) and dataset["job"]["status"] == "queued"
+    assert done.headers["location"] == f"/api/v1/datasets/{dataset['id']}"
     again = client.post(f"/api/v1/uploads/{upload['id']}/complete")
     assert again.status_code == 200 and again.json()["id"] == dataset["id"]
     one_shot = client.post("/api/v1/datasets", content=data)
@@ -73,7 +74,7 @@ def test_a_dropped_connection_resumes_at_the_server_offset(
     assert resume_at == half
     send_all(client, upload["id"], data, 100_000, start_at=resume_at)
     done = client.post(f"/api/v1/uploads/{upload['id']}/complete")
-    assert done.status_code == 201
+    assert done.status_code == 202
     assert done.json()["sha256"] == hashlib.sha256(data).hexdigest()
 
 

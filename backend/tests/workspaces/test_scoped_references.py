@@ -37,7 +37,7 @@ def ready_dataset(settings: Settings, who: Member) -> int:
         content=small_log(),
         headers={"Content-Type": "application/octet-stream"},
     )
-    assert created.status_code == 201, created.text
+    assert created.status_code == 202, created.text
     assert run_job(settings, created.json()["job"]["id"], ingest_body)
     return int(created.json()["id"])
 

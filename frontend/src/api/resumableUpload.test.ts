@@ -44,7 +44,7 @@ describe("resumableUpload", () => {
     const complete = await next(5);
     expect(complete.url).toBe("/api/v1/uploads/u1/complete");
     const dataset = makeDataset();
-    complete.respond(201, dataset);
+    complete.respond(202, dataset);
     await expect(promise).resolves.toEqual({ dataset, created: true });
     expect(localStorage.getItem(resumeKey(file, 3))).toBeNull();
   });
@@ -70,7 +70,7 @@ describe("resumableUpload", () => {
     (await next(2)).fail(); // the connection dropped
     const conflict = await next(3);
     conflict.respond(409, { error: { code: "offset_mismatch", message: "m", field: null, detail: { offset_bytes: 10 } } });
-    (await next(4)).respond(201, makeDataset());
+    (await next(4)).respond(202, makeDataset());
     await expect(promise).resolves.toMatchObject({ created: true });
   });
 

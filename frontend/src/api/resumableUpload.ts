@@ -164,5 +164,5 @@ export async function resumableUpload(options: ResumableOptions): Promise<Upload
   onProgress?.({ loadedBytes: file.size, totalBytes: file.size });
   const reply = await xhr({ method: "POST", url: `${API_PREFIX}/uploads/${session.id}/complete`, signal });
   localStorage.removeItem(resumeKey(file, workspaceId));
-  return { dataset: okBody(reply) as Dataset, created: reply.status === 201 };
+  return { dataset: okBody(reply) as Dataset, created: reply.status === 202 };
 }

@@ -3416,8 +3416,8 @@ export interface operations {
                     "application/json": components["schemas"]["DatasetOut"];
                 };
             };
-            /** @description Successful Response */
-            201: {
+            /** @description Queued: its ingest job runs in the background; Location names it */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7218,8 +7218,8 @@ export interface operations {
                     "application/json": components["schemas"]["DatasetOut"];
                 };
             };
-            /** @description Successful Response */
-            201: {
+            /** @description Queued: its ingest job runs in the background; Location names it */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -27,7 +27,7 @@ describe("uploadDataset", () => {
     xhr.progress(5, 9);
     expect(progress).toHaveBeenCalledWith({ loadedBytes: 5, totalBytes: 9 });
     const dataset = makeDataset();
-    xhr.respond(201, dataset);
+    xhr.respond(202, dataset);
     await expect(promise).resolves.toEqual({ dataset, created: true });
   });
 

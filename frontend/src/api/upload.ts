@@ -14,7 +14,7 @@ export interface UploadProgress {
 
 export interface UploadResult {
   dataset: Dataset;
-  /** false when the server answered 200: the same bytes were already in the workspace. */
+  /** true when the server answered 202 (its ingest queued); false when it answered 200: the same bytes were already in the workspace. */
   created: boolean;
 }
 
@@ -48,9 +48,9 @@ export const uploadCancelled = (): ApiError => new ApiError(0, "upload_cancelled
 
 function settle(xhr: XMLHttpRequest): UploadResult {
   const body = parseJson(xhr.responseText);
-  if (xhr.status === 200 || xhr.status === 201) {
+  if (xhr.status === 200 || xhr.status === 202) {
     if (body === null) throw toApiError(xhr.status, null);
-    return { dataset: body as Dataset, created: xhr.status === 201 };
+    return { dataset: body as Dataset, created: xhr.status === 202 };
   }
   throw toApiError(xhr.status, body);
 }

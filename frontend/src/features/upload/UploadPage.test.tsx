@@ -53,7 +53,7 @@ describe("UploadPage", () => {
     expect(upload).toHaveAttribute("aria-valuenow", "50");
     expect(screen.getByText(/500 B of 1\.0 kB/)).toBeInTheDocument();
 
-    await act(async () => xhr.respond(201, makeDataset({ job: makeJob({ status: "queued" }) })));
+    await act(async () => xhr.respond(202, makeDataset({ job: makeJob({ status: "queued" }) })));
     expect(screen.getByTestId("upload-progress")).toHaveAttribute("aria-valuenow", "100");
     expect(screen.getByTestId("job-progress")).toHaveAttribute("aria-valuenow", "0");
 
@@ -68,13 +68,13 @@ describe("UploadPage", () => {
   it("tolerates a job that is not visible yet, and fails when it stays missing", async () => {
     stubJobPolls([null, makeJob({ status: "succeeded", progress: 1 })]);
     let xhr = await chooseFile();
-    await act(async () => xhr.respond(201, makeDataset()));
+    await act(async () => xhr.respond(202, makeDataset()));
     await waitFor(() => expect(screen.getByTestId("location")).toHaveTextContent("/datasets/3"), { timeout: 4000 });
 
     cleanup();
     stubJobPolls([null]);
     xhr = await chooseFile();
-    await act(async () => xhr.respond(201, makeDataset()));
+    await act(async () => xhr.respond(202, makeDataset()));
     await waitFor(() => expect(screen.getByRole("alert")).toHaveTextContent("job 7 not found"), { timeout: 6000 });
   }, 12_000);
 
@@ -109,7 +109,7 @@ describe("UploadPage", () => {
   it("shows the job's error when processing fails", async () => {
     stubJobPolls([makeJob({ status: "failed", error_code: "worker_lost", error_message: "The worker died twice." })]);
     const xhr = await chooseFile();
-    await act(async () => xhr.respond(201, makeDataset()));
+    await act(async () => xhr.respond(202, makeDataset()));
     await waitFor(() => expect(screen.getByRole("alert")).toHaveTextContent("The worker died twice."));
     expect(screen.getByText("The log could not be processed")).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Open the dataset" })).toHaveAttribute("href", "/datasets/3");

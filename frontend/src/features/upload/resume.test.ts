@@ -30,7 +30,7 @@ describe("a resumable upload that resumes", () => {
     (await next(1)).respond(200, { id: "u9", offset_bytes: 6 });
     await vi.waitFor(() => expect(onResume).toHaveBeenCalledWith({ fromBytes: 6, totalBytes: 10, reason: "reload" }));
     (await next(2)).respond(200, { id: "u9", offset_bytes: 10 });
-    (await next(3)).respond(201, makeDataset());
+    (await next(3)).respond(202, makeDataset());
     await promise;
     expect(onResume).toHaveBeenCalledTimes(1);
   });
@@ -48,7 +48,7 @@ describe("a resumable upload that resumes", () => {
     (await next(4)).respond(200, { id: "u8", offset_bytes: 8 });
     await vi.waitFor(() => expect(onResume).toHaveBeenCalledWith({ fromBytes: 4, totalBytes: 10, reason: "reconnect" }));
     (await next(5)).respond(200, { id: "u8", offset_bytes: 10 });
-    (await next(6)).respond(201, makeDataset());
+    (await next(6)).respond(202, makeDataset());
     await promise;
   });
 
@@ -57,7 +57,7 @@ describe("a resumable upload that resumes", () => {
     const promise = resumableUpload({ file, workspaceId: 2, chunkBytes: 10, onResume });
     (await next(1)).respond(201, { id: "u7", offset_bytes: 0 });
     (await next(2)).respond(200, { id: "u7", offset_bytes: 10 });
-    (await next(3)).respond(201, makeDataset());
+    (await next(3)).respond(202, makeDataset());
     await promise;
     expect(onResume).not.toHaveBeenCalled();
   });
