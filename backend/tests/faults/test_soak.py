@@ -31,10 +31,12 @@ pytestmark = pytest.mark.faults
 SOAK_S = float(os.environ.get("HEADROOM_SOAK_S", "300"))
 KILL_EVERY_S = min(60.0, SOAK_S / 2)
 REDIS_DOWN_S = 5.0
-JANITOR = {"janitor_interval_s": "5", "janitor_grace_s": "20"}
-DRAIN_S = 240.0  # for the jobs left at the end, on a loaded machine
-CLEAN_S = 90.0  # for the workers' janitor: grace + a few intervals, with room
 CLIENT_TIMEOUT_S = 120.0  # a request not answered by then counts as a failure
+# an upload's staging object is its request's until registered: the grace outlasts any request
+# (on a loaded machine, 20 s was not enough between the last byte written and its registration)
+JANITOR = {"janitor_interval_s": "5", "janitor_grace_s": str(int(CLIENT_TIMEOUT_S))}
+DRAIN_S = 240.0  # for the jobs left at the end, on a loaded machine
+CLEAN_S = CLIENT_TIMEOUT_S + 90.0  # for the workers' janitor: grace + a few intervals, with room
 
 
 @dataclass
