@@ -232,15 +232,76 @@ def parse_command(
     file: str, log_format: str, spec: str | None, out_dir: str | None, as_json: bool
 ) -> None:
     """Parse an access log: line, reject and status counts, time span, latency percentiles."""
-    parsed = _read(file, format_name(log_format, spec))
-    if out_dir is not None:
-        try:
-            Path(out_dir).mkdir(parents=True, exist_ok=True)
-            parsed.table.write_parquet(Path(out_dir) / REQUESTS_FILE)
-        except OSError as error:
-            raise InputError(f"{out_dir}: {error}") from error
-    document = parse_report(parsed)
+    document = _parse_streaming(file, format_name(log_format, spec), out_dir)
     _emit(document, as_json, parse_text(document))
+
+
+def _parse_streaming(file: str, name: str, out_dir: str | None) -> dict[str, Any]:
+    """The report of one pass over the log, each chunk also appended to the Parquet file
+    (given out_dir) and then dropped: no table of the whole log is held or read back."""
+    from headroom.engine.logs import LogInputError
+    from headroom.parse_stream import ParquetSink, ReportTally
+
+    path = _existing_file(file)
+    sink = None if out_dir is None else ParquetSink(_out_dir(out_dir) / REQUESTS_FILE)
+    tally = ReportTally()
+
+    def keep(table: Any) -> None:
+        tally.add(table)
+        if sink is not None:
+            _writing(out_dir, sink.write, table)
+
+    try:
+        parsed = _parse_chunks(path, name, _budget_chunk_bytes(), keep)
+        if sink is not None:
+            _writing(out_dir, sink.close, tally.in_time_order)
+    except BaseException as error:
+        if sink is not None:
+            sink.abandon()
+        if isinstance(error, LogInputError):
+            raise InputError(f"{file}: {error.message}") from error
+        if isinstance(error, UNREADABLE):
+            raise InputError(f"{file}: {error}") from error
+        raise
+    return tally_report(parsed, tally)
+
+
+def _out_dir(out_dir: str) -> Path:
+    try:
+        Path(out_dir).mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise InputError(f"{out_dir}: {error}") from error
+    return Path(out_dir)
+
+
+def _writing(out_dir: str | None, action: Callable[[Any], None], arg: Any) -> None:
+    """Run a step of the Parquet output; its OSError is the output directory's."""
+    try:
+        action(arg)
+    except OSError as error:
+        raise InputError(f"{out_dir}: {error}") from error
+
+
+def tally_report(parsed: ParsedLog, tally: Any) -> dict[str, Any]:
+    """The `headroom parse --json` document from a ReportTally (parse_report's keys)."""
+    quantiles = tally.latency_quantiles()
+    return {
+        "format": parsed.format,
+        "lines_total": parsed.lines_total,
+        "lines_parsed": tally.rows,
+        "lines_rejected": parsed.lines_rejected,
+        "lines_skipped": parsed.lines_skipped,
+        "rejects": parsed.rejects,
+        "first_ts": _iso(tally.first),
+        "last_ts": _iso(tally.last),
+        "requests_by_status": {str(s): n for s, n in sorted(tally.statuses.items())},
+        "bytes_total": int(tally.bytes_total) if tally.bytes_n else None,
+        "has_latency": quantiles is not None,
+        "latency_p50_s": quantiles and quantiles[0.50],
+        "latency_p95_s": quantiles and quantiles[0.95],
+        "latency_p99_s": quantiles and quantiles[0.99],
+        "format_confidence": parsed.format_confidence,
+    }
 
 
 @click.command("characterize", cls=OneLineCommand)

@@ -1,0 +1,284 @@
+"""Scale benchmark: ingest and characterization of generated Combined + %D logs of 2, 10
+and 30 million lines, with 1 and 2 workers, against GoAccess on the same file.
+
+    python bench/bench_scale.py [--sizes 2,10,30] [--json out.json] [--no-goaccess]
+                                [--steps ingest,char]
+
+Per size: `ingest` (byte ranges planned as the ingest job plans them, each parsed into its
+zstd Parquet part by a worker process, then the traffic summary of the parts, as the
+chord's merge does), `char` (the characterization job's work on those parts: the table,
+classes, sessions, pages, fits, the workload model, chart data) and their sum, the
+pipeline a user waits for after an upload. Workers are spawned processes with the parser
+loaded before the clock starts, as long-running workers are. Every step reports its wall
+time, the CPU time and the peak RSS of each process taking part (summed, and the
+largest), and the cost per million lines, whose ratio between the largest and the
+smallest size shows whether the cost is flat. Logs are generated once under bench/out
+(2 M lines a day, one day after another).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gen_combined import generate, render
+
+OUT = Path(__file__).resolve().parent / "out"
+LINES_PER_DAY = 2_000_000
+DATASET_ID = 1
+CHUNK_BYTES = 32 << 20  # Settings.ingest_chunk_bytes
+RSS_GOAL_BYTES = 1 << 30
+PIPELINE_GOAL = (10_000_000, 2, 60.0)  # lines, workers, seconds
+GOACCESS_FORMAT = '%h %^ %^ [%d:%t %^] "%r" %s %b "%R" "%u" %D'
+
+
+def write_log(lines: int, out: Path) -> Path:
+    """A log of `lines` lines: LINES_PER_DAY a day, each day drawn with its own seed."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    partial = out.with_suffix(".partial")
+    with partial.open("wb") as f:
+        for day, start in enumerate(range(0, lines, LINES_PER_DAY)):
+            df = generate(min(LINES_PER_DAY, lines - start), seed=7 + day)
+            df = df.with_columns(pl.col("ts") + pl.duration(days=day))
+            for block in range(0, df.height, 500_000):
+                f.write(("\n".join(render(df.slice(block, 500_000)).to_list()) + "\n").encode())
+    partial.rename(out)
+    return out
+
+
+def peak_rss_bytes() -> int:
+    """This process's own peak RSS (VmHWM)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) * 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def _store(parts: Path) -> Any:
+    from headroom.core.storage import LocalStore
+
+    return LocalStore(parts)
+
+
+def _warm_up(_: int) -> int:
+    """Load the parser's compiled kernels in a worker (outside the timing)."""
+    from headroom.engine.logs import parse_chunk
+
+    parse_chunk(b'1.2.3.4 - - [01/Mar/2024:00:00:00 +0000] "GET / HTTP/1.1" 200 5 "-" "-" 7\n',
+                "combined_latency_us")  # fmt: skip
+    return os.getpid()
+
+
+def _ingest_range(args: tuple[str, str, str, int, int, int]) -> dict[str, Any]:
+    """One ingest_range task without the database: the range's part and its counts."""
+    from headroom.datasets.ingest_outputs import write_part
+    from headroom.datasets.ingest_ranges import format_at
+    from headroom.engine.logs import parse_chunk
+
+    cpu0 = time.process_time()
+    parts, key, fmt, index, start, end = args
+    store = _store(Path(parts))
+    data = store.read_range(key, start, end)
+    parsed = parse_chunk(data, format_at(store, key, start, fmt))
+    part = write_part(store, DATASET_ID, index, parsed.table)
+    cpu = time.process_time() - cpu0
+    return {"pid": os.getpid(), "key": part, "rows": parsed.table.height, "cpu_s": cpu,
+            "peak_rss": peak_rss_bytes()}  # fmt: skip
+
+
+def run_ingest(path: Path, parts: Path, workers: int) -> dict[str, Any]:
+    """The parallel ingest: plan the ranges, parse them on `workers` processes, summarise
+    the parts (the merge) here."""
+    from headroom.datasets.ingest_ranges import plan_ranges
+    from headroom.engine.logs import detect_format
+    from headroom.engine.workload.traffic import summarize
+
+    shutil.rmtree(parts, ignore_errors=True)
+    store = _store(parts)
+    key = "upload.log"
+    os.link(path, parts / key)
+    context = multiprocessing.get_context("spawn")  # fork with polars threads can deadlock
+    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        pids = set(pool.map(_warm_up, range(4 * workers)))
+        sample = store.read_range(key, 0, 1 << 20)
+        detect_format(sample[: sample.rfind(b"\n") + 1])  # kernels loaded, as in a worker
+        wall0, cpu0 = time.perf_counter(), time.process_time()
+        fmt = detect_format(store.read_range(key, 0, 1 << 20)).format
+        ranges = plan_ranges(store, key, path.stat().st_size, CHUNK_BYTES)
+        tasks = [(str(parts), key, fmt, r.index, r.start, r.end) for r in ranges]
+        results = list(pool.map(_ingest_range, tasks))
+        requests = summarize(store.scan_parquet([r["key"] for r in results])).request_count
+        wall = time.perf_counter() - wall0
+    processes = [{"role": "merge", "cpu_s": time.process_time() - cpu0,
+                  "peak_rss": peak_rss_bytes()}]  # fmt: skip
+    for pid in sorted(pids):
+        mine = [r for r in results if r["pid"] == pid]
+        processes.append({"role": "worker", "cpu_s": sum(r["cpu_s"] for r in mine),
+                          "peak_rss": max((r["peak_rss"] for r in mine), default=0)})  # fmt: skip
+    return {"wall_s": wall, "rows": requests, "processes": processes}
+
+
+def run_characterize(parts: Path) -> dict[str, Any]:
+    """The characterization job's work on the ingested parts, in this process."""
+    from headroom.engine.workload import characterize
+    from headroom.workloads.run import load_table, result_document
+
+    store = _store(parts)
+    keys = sorted(store.list("datasets/"))
+    wall0, cpu0 = time.perf_counter(), time.process_time()
+    document = result_document(characterize(load_table(store, keys)))
+    wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+    process = {"role": "characterize", "cpu_s": cpu, "peak_rss": peak_rss_bytes()}
+    return {"wall_s": wall, "rows": int(document["requests"]), "processes": [process]}
+
+
+def run_goaccess(path: Path) -> dict[str, Any]:
+    report = OUT / "goaccess_scale.html"
+    cmd = ["goaccess", str(path), f"--log-format={GOACCESS_FORMAT}", "--date-format=%d/%b/%Y",
+           "--time-format=%H:%M:%S", "-o", str(report), "--no-progress"]  # fmt: skip
+    wall0 = time.perf_counter()
+    subprocess.run(cmd, check=True, capture_output=True)
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {"wall_s": time.perf_counter() - wall0, "rows": -1,
+            "processes": [{"role": "goaccess", "cpu_s": usage.ru_utime + usage.ru_stime,
+                           "peak_rss": usage.ru_maxrss * 1024}]}  # fmt: skip
+
+
+def one(step: str, path: Path, parts: Path, workers: int) -> None:
+    """Child process: one measurement, printed as JSON on the last line."""
+    if step == "ingest":
+        result = run_ingest(path, parts, workers)
+    elif step == "char":
+        result = run_characterize(parts)
+    else:
+        result = run_goaccess(path)
+    print(json.dumps(result))
+
+
+def measure(step: str, path: Path, parts: Path, workers: int = 1) -> dict[str, Any]:
+    cmd = [sys.executable, __file__, "--one", step, "--file", str(path), "--parts", str(parts),
+           "--workers", str(workers)]  # fmt: skip
+    proc = subprocess.run(cmd, check=True, capture_output=True, text=True)
+    result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    result["cpu_s"] = sum(p["cpu_s"] for p in result["processes"])
+    result["peak_rss"] = max(p["peak_rss"] for p in result["processes"])
+    return result
+
+
+def combined(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    """Two steps one after the other (the characterization job follows the ingest)."""
+    return {"wall_s": a["wall_s"] + b["wall_s"], "cpu_s": a["cpu_s"] + b["cpu_s"],
+            "peak_rss": max(a["peak_rss"], b["peak_rss"]), "rows": a["rows"],
+            "processes": a["processes"] + b["processes"]}  # fmt: skip
+
+
+def run_size(lines: int, steps: set[str], goaccess: bool) -> dict[str, dict[str, Any]]:
+    path = OUT / f"scale_{lines}.log"
+    if not path.exists():
+        write_log(lines, path)
+    parts = OUT / f"scale_parts_{lines}"
+    rows: dict[str, dict[str, Any]] = {}
+    if "ingest" in steps:
+        rows["ingest 2w"] = measure("ingest", path, parts, 2)
+        rows["ingest 1w"] = measure("ingest", path, parts, 1)  # its parts stay for `char`
+    if "char" in steps:
+        rows["char"] = measure("char", path, parts)
+    if {"ingest", "char"} <= steps:
+        for w in (1, 2):
+            rows[f"ingest+char {w}w"] = combined(rows[f"ingest {w}w"], rows["char"])
+    if goaccess and shutil.which("goaccess"):
+        rows["goaccess"] = measure("goaccess", path, parts)
+    shutil.rmtree(parts, ignore_errors=True)
+    return rows
+
+
+def print_table(results: dict[int, dict[str, dict[str, Any]]]) -> None:
+    print(f"{'lines':>11} {'step':<17}{'wall s':>9}{'CPU s':>9}{'peak MB':>9}"
+          f"{'wall s/M':>10}{'CPU s/M':>9}{'processes (CPU s / peak MB)':>32}")  # fmt: skip
+    for lines, rows in results.items():
+        m = lines / 1e6
+        for step, r in rows.items():
+            procs = ", ".join(f"{p['role']} {p['cpu_s']:.1f}/{p['peak_rss'] / 1e6:.0f}"
+                              for p in r["processes"])  # fmt: skip
+            print(f"{lines:>11,} {step:<17}{r['wall_s']:>9.1f}{r['cpu_s']:>9.1f}"
+                  f"{r['peak_rss'] / 1e6:>9.0f}{r['wall_s'] / m:>10.2f}{r['cpu_s'] / m:>9.2f}"
+                  f"  {procs}")  # fmt: skip
+
+
+def print_goals(results: dict[int, dict[str, dict[str, Any]]]) -> None:
+    sizes = sorted(results)
+    small, large = sizes[0], sizes[-1]
+    if large > small:
+        for step in results[small]:
+            if step in results[large]:
+                per = [results[n][step]["cpu_s"] / n for n in (small, large)]
+                print(f"cost per M lines, {step}: {large:,} / {small:,} lines = "
+                      f"{per[1] / per[0]:.2f} (CPU; flat = 1)")  # fmt: skip
+    peak = max(r["peak_rss"] for rows in results.values() for s, r in rows.items()
+               if s != "goaccess")  # fmt: skip
+    print(
+        f"peak RSS of any of our processes: {peak / 1e6:.0f} MB "
+        f"({'met' if peak < RSS_GOAL_BYTES else 'NOT met'}: goal < {RSS_GOAL_BYTES >> 20} MB)"
+    )
+    goal_lines, workers, goal_s = PIPELINE_GOAL
+    pipeline = results.get(goal_lines, {}).get(f"ingest+char {workers}w")
+    if pipeline is not None:
+        met = "met" if pipeline["wall_s"] < goal_s else "NOT met"
+        print(
+            f"{goal_lines:,} lines ingested and characterized with {workers} workers: "
+            f"{pipeline['wall_s']:.1f} s ({met}: goal < {goal_s:.0f} s)"
+        )
+    for lines, rows in results.items():
+        if "char" in rows and "ingest 1w" in rows:
+            ratio = rows["char"]["wall_s"] / rows["ingest 1w"]["wall_s"]
+            met = "met" if ratio <= 1 else "NOT met"
+            print(
+                f"{lines:,} lines: characterization / ingest (1 worker) = {ratio:.2f}x wall "
+                f"({met}: goal <= 1)"
+            )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--sizes", default="2,10,30", help="millions of lines, comma-separated")
+    ap.add_argument("--steps", default="ingest,char", help="ingest, char or both")
+    ap.add_argument("--json", type=Path, help="also write the results here")
+    ap.add_argument("--no-goaccess", action="store_true")
+    ap.add_argument("--one", choices=["ingest", "char", "goaccess"])
+    ap.add_argument("--file", type=Path)
+    ap.add_argument("--parts", type=Path)
+    ap.add_argument("--workers", type=int, default=1)
+    args = ap.parse_args()
+    if args.one:
+        return one(args.one, args.file, args.parts, args.workers)
+    steps = set(args.steps.split(","))
+    print(f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}; each step in a fresh "
+          "process, its workers started (parser loaded) before the clock")  # fmt: skip
+    results = {}
+    for size in args.sizes.split(","):
+        lines = round(float(size) * 1e6)
+        results[lines] = run_size(lines, steps, not args.no_goaccess)
+    print_table(results)
+    print_goals(results)
+    if not (args.no_goaccess or shutil.which("goaccess")):
+        print("goaccess: not installed (Debian package `goaccess`); skipped")
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps({str(k): v for k, v in results.items()}, indent=2))
+
+
+if __name__ == "__main__":
+    main()
