@@ -9,7 +9,7 @@ import polars as pl
 import pytest
 
 from headroom.cli_workload import _parse_chunks, parse_log, parse_report, tally_report
-from headroom.parse_stream import ParquetSink, ReportTally
+from headroom.cli.parse_stream import ParquetSink, ReportTally
 
 DATA = Path(__file__).resolve().parents[3] / "data" / "logs"
 REFUSED = (
