@@ -239,8 +239,8 @@ def parse_command(
 def _parse_streaming(file: str, name: str, out_dir: str | None) -> dict[str, Any]:
     """The report of one pass over the log, each chunk also appended to the Parquet file
     (given out_dir) and then dropped: no table of the whole log is held or read back."""
-    from headroom.engine.logs import LogInputError
     from headroom.cli.parse_stream import ParquetSink, ReportTally
+    from headroom.engine.logs import LogInputError
 
     path = _existing_file(file)
     sink = None if out_dir is None else ParquetSink(_out_dir(out_dir) / REQUESTS_FILE)

@@ -8,8 +8,8 @@ from typing import Any
 import polars as pl
 import pytest
 
-from headroom.cli_workload import _parse_chunks, parse_log, parse_report, tally_report
 from headroom.cli.parse_stream import ParquetSink, ReportTally
+from headroom.cli.workload import _parse_chunks, parse_log, parse_report, tally_report
 
 DATA = Path(__file__).resolve().parents[3] / "data" / "logs"
 REFUSED = (
