@@ -4,7 +4,14 @@ from fastapi import APIRouter, Query, Response
 from sqlalchemy.orm import Session
 
 from headroom.analyses import service
-from headroom.analyses.schemas import AnalysisOut, AnalysisPage, CapacityParamsIn, SctParamsIn
+from headroom.analyses.schemas import (
+    AnalysisOut,
+    AnalysisPage,
+    CapacityParamsIn,
+    RecommendationList,
+    RecommendationsIn,
+    SctParamsIn,
+)
 from headroom.api.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep
 from headroom.auth.principal import Principal
 from headroom.core.ids import Id
@@ -94,3 +101,20 @@ def list_analyses(
 @router.get("/analyses/{analysis_id}", response_model=AnalysisOut)
 def get_analysis(analysis_id: Id, principal: CurrentPrincipal, session: SessionDep) -> AnalysisOut:
     return service.to_out(session, service.get_visible(session, principal, analysis_id))
+
+
+@router.post(
+    "/analyses/{analysis_id}/recommendations",
+    response_model=RecommendationList,
+    responses={409: {"description": "analysis_not_done: the analysis has no finished report"}},
+)
+def get_recommendations(
+    analysis_id: Id,
+    principal: CurrentPrincipal,
+    session: SessionDep,
+    body: RecommendationsIn | None = None,
+) -> RecommendationList:
+    """The analysis' recommendations, computed from its report (nothing is stored): for a
+    capacity analysis at the given SLA thresholds, for an SCT analysis per server."""
+    thresholds = {} if body is None else dict(body.thresholds_s)
+    return service.recommendations(session, principal, analysis_id, thresholds)

@@ -78,3 +78,55 @@ class AnalysisOut(BaseModel):
 class AnalysisPage(BaseModel):
     items: list[AnalysisOut]
     total: int
+
+
+ThresholdS = Annotated[float, Field(gt=0.0, le=3600.0)]
+
+
+class RecommendationsIn(BaseModel):
+    """The SLA thresholds to read a capacity analysis' recommendations at (the knee chart's
+    handle); ignored for SCT analyses."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    thresholds_s: dict[str, ThresholdS] = Field(
+        default_factory=dict,
+        description="SLA threshold per request class; a class left out keeps the analysis' "
+        "own (its SLA, else its knee's latency)",
+    )
+
+
+class RecommendationLink(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
+    to: str = Field(..., description="the page to act on the recommendation")
+    label: str
+    scenario: dict[str, Any] | None = Field(
+        None, description="a scenario document to open the simulation editor with"
+    )
+
+
+class Recommendation(BaseModel):
+    """One sentence with its number, the chart that shows the evidence, how far to trust it
+    and where to act on it (engine.recommend)."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+    id: str
+    class_name: str = Field(
+        ...,
+        description="the request class (capacity) or server (SCT) whose chart holds the "
+        "evidence; empty for none",
+    )
+    text: str
+    confidence: Literal["measured", "model", "lower bound", "weak fit"]
+    chart: Literal["knee-chart", "throughput-chart", "power"]
+    link: RecommendationLink | None = None
+
+
+class RecommendationList(BaseModel):
+    analysis_id: int
+    thresholds_s: dict[str, float] = Field(
+        ..., description="the threshold each class was read at (empty for SCT analyses)"
+    )
+    items: list[Recommendation]

@@ -2,6 +2,7 @@
 
 import hashlib
 import json
+from typing import Any
 
 from pydantic import TypeAdapter
 from sqlalchemy.exc import IntegrityError
@@ -14,6 +15,8 @@ from headroom.analyses.schemas import (
     AnalysisPage,
     AnalysisParamsIn,
     CapacityParamsIn,
+    Recommendation,
+    RecommendationList,
     SctParamsIn,
 )
 from headroom.auth.models import User
@@ -44,6 +47,10 @@ class AnalysisConflict(HeadroomError):
 
 class NotATrace(HeadroomError):
     status_code, code = 422, "not_a_trace"
+
+
+class AnalysisNotDone(HeadroomError):
+    status_code, code = 409, "analysis_not_done"
 
 
 class NoLatency(HeadroomError):
@@ -166,6 +173,44 @@ def list_page(
     dataset = dataset_service.get_visible(session, principal, dataset_id)
     rows, total = repository.page_for_dataset(session, dataset.id, limit, offset)
     return AnalysisPage(items=[to_out(session, a, with_result=False) for a in rows], total=total)
+
+
+def _report(session: Session, analysis: Analysis) -> dict[str, Any]:
+    job = session.get(Job, analysis.job_id) if analysis.job_id else None
+    stored = job_repository.result_for_job(session, job.id) if job is not None else None
+    if job is None or job.status != JobStatus.succeeded or stored is None:
+        status = "without a job" if job is None else str(job.status)
+        raise AnalysisNotDone(
+            f"analysis {analysis.id} is {status}: recommendations need its finished report",
+            detail={"status": None if job is None else str(job.status)},
+        )
+    return stored.document if isinstance(stored.document, dict) else {}
+
+
+def recommendations(
+    session: Session, principal: Principal, analysis_id: int, thresholds_s: dict[str, float]
+) -> RecommendationList:
+    """The finished analysis' recommendations: a capacity report's at the given thresholds
+    (the analysis' own for the classes left out), an SCT report's per server."""
+    from headroom.engine import recommend  # numpy and the simulator: loaded on first use
+
+    analysis = get_visible(session, principal, analysis_id)
+    report = _report(session, analysis)
+    params = params_of(analysis)
+    if isinstance(params, CapacityParamsIn):
+        used = {**recommend.default_thresholds(report), **thresholds_s}
+        used = {name: t for name, t in used.items() if name in report.get("classes", {})}
+        recs = recommend.capacity_recommendations(report, params.percentile, used)
+    else:
+        used = {}
+        servers = report.get("servers", {}).items()
+        found = (recommend.sct_recommendation(name, server) for name, server in servers)
+        recs = [rec for rec in found if rec is not None]
+    return RecommendationList(
+        analysis_id=analysis.id,
+        thresholds_s=used,
+        items=[Recommendation.model_validate(rec) for rec in recs],
+    )
 
 
 def to_out(session: Session, analysis: Analysis, with_result: bool = True) -> AnalysisOut:

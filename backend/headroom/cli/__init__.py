@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from headroom.cli.options import Range
+
 if TYPE_CHECKING:
     from headroom.core.settings import Settings
 
@@ -67,11 +69,11 @@ LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
 
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", default=8000, show_default=True, type=int)
+@click.option("--port", default=8000, show_default=True, type=Range(int, 1, 65_535))
 @click.option("--with-worker", is_flag=True, help="Also start one Celery worker (embedded mode).")
 @click.option(
     "--workers",
-    type=click.IntRange(min=1),
+    type=Range(int, 1),
     default=None,
     help="API processes (default: one per core on PostgreSQL with Redis, else 1).",
 )
@@ -152,7 +154,7 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 
 
 @main.command()
-@click.option("--concurrency", default=2, show_default=True, type=int)
+@click.option("--concurrency", default=2, show_default=True, type=Range(int, 1))
 @click.option("--loglevel", default="INFO", show_default=True)
 @click.option("--hostname", default=None, help="Celery node name (default: worker@host.pid).")
 def worker(concurrency: int, loglevel: str, hostname: str | None) -> None:
@@ -240,7 +242,7 @@ def create_user(email: str, password_stdin: bool, workspace: str | None, role: s
     default=("write",),
     show_default=True,
 )
-@click.option("--expires-days", type=int, default=None)
+@click.option("--expires-days", type=Range(int, 1, unit="days"), default=None)
 @click.option("--json", "as_json", is_flag=True)
 def create_token(
     email: str, workspace: str, scopes: tuple[str, ...], expires_days: int | None, as_json: bool
@@ -255,7 +257,7 @@ def create_token(
 @admin.command("janitor")
 @click.option(
     "--grace-s",
-    type=float,
+    type=Range(float, 0, unit="seconds"),
     default=None,
     help="Keep objects changed this recently (default: HEADROOM_JANITOR_GRACE_S).",
 )

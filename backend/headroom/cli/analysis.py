@@ -8,10 +8,16 @@ from typing import Any
 
 import click
 
+from headroom.cli.options import Range
+
 SNIFF_BYTES = 1 << 20
 MIN_WINDOWS = 5  # windows a knee curve needs at the least (one load bin)
 # what reading a broken file can raise (truncated or corrupt .gz included)
 UNREADABLE = (ValueError, OSError, EOFError, zlib.error)
+MIN_INTERVAL_MS, MAX_INTERVAL_MS = 0.1, 60_000.0  # engine/capacity/params.py's SCT limits
+SECONDS = Range(float, 0, 3600, low_open=True, unit="seconds")
+WINDOW_S = Range(float, 0, 86_400, low_open=True, unit="seconds")
+POSITIVE = Range(float, 0, low_open=True)
 
 
 class InputError(click.ClickException):
@@ -57,17 +63,19 @@ def _emit(document: dict[str, Any], as_json: bool, text: str) -> None:
 
 @click.command("analyze", cls=OneLineCommand)
 @click.argument("file")
-@click.option("--percentile", type=float, default=95.0, show_default=True)
+@click.option("--percentile", type=Range(float, 50, 99.9), default=95.0, show_default=True)
 @click.option(
     "--stance",
     type=click.Choice(["strict", "balanced", "loose"]),
     default="balanced",
     show_default=True,
 )
-@click.option("--threshold-s", type=float, default=None, help="SLA threshold; overrides --stance")
-@click.option("--window-s", type=float, default=10.0, show_default=True)
-@click.option("--bins", type=int, default=20, show_default=True)
-@click.option("--model-servers", type=int, default=None, help="c of the M/M/c model")
+@click.option("--threshold-s", type=SECONDS, default=None, help="SLA threshold; overrides --stance")
+@click.option("--window-s", type=WINDOW_S, default=10.0, show_default=True)
+@click.option("--bins", type=Range(int, 2, 200), default=20, show_default=True)
+@click.option(
+    "--model-servers", type=Range(int, 1, 10_000), default=None, help="c of the M/M/c model"
+)
 @click.option("--format", "log_format", default="auto", show_default=True, help="log format name")
 @click.option("--json", "as_json", is_flag=True, help="print the JSON report")
 def analyze_command(
@@ -167,10 +175,15 @@ def _warnings(doc: dict[str, Any]) -> list[str]:
 
 @click.command("sct", cls=OneLineCommand)
 @click.argument("trace")
-@click.option("--interval-ms", type=float, default=50.0, show_default=True)
+@click.option(
+    "--interval-ms",
+    type=Range(float, MIN_INTERVAL_MS, MAX_INTERVAL_MS, unit="ms"),
+    default=50.0,
+    show_default=True,
+)
 @click.option(
     "--window-s",
-    type=float,
+    type=Range(float, 0, 86_400 * 365, unit="seconds"),
     default=0.0,
     show_default=True,
     help="analyse only the most recent S seconds (live use); 0: the whole trace",
@@ -212,10 +225,12 @@ def sct_text(doc: dict[str, Any]) -> str:
 
 
 @click.command("partition", cls=OneLineCommand)
-@click.option("--servers", type=int, required=True, help="servers in the cluster (N)")
-@click.option("--top-fraction", type=float, required=True, help="share of top-class load")
-@click.option("--maxconn-sla", type=float, required=True, help="MaxConn_D(T_D) per server")
-@click.option("--maxconn", type=float, required=True, help="MaxConn_D per server")
+@click.option("--servers", type=Range(int, 2), required=True, help="servers in the cluster (N)")
+@click.option(
+    "--top-fraction", type=Range(float, 0, 1), required=True, help="share of top-class load"
+)
+@click.option("--maxconn-sla", type=POSITIVE, required=True, help="MaxConn_D(T_D) per server")
+@click.option("--maxconn", type=POSITIVE, required=True, help="MaxConn_D per server")
 @click.option("--json", "as_json", is_flag=True, help="print the JSON report")
 def partition_command(
     servers: int, top_fraction: float, maxconn_sla: float, maxconn: float, as_json: bool
@@ -223,6 +238,11 @@ def partition_command(
     """StaticPart K (servers of the High Set) and the K-vs-top-fraction curve."""
     from headroom.engine.capacity import partition_report
 
+    if maxconn_sla > maxconn:
+        raise InputError(
+            f"--maxconn-sla ({maxconn_sla:g}) cannot exceed --maxconn ({maxconn:g}): the "
+            "connections that hold the SLA are at most all the connections a server holds"
+        )
     try:
         report = partition_report(servers, top_fraction, maxconn_sla, maxconn)
     except ValueError as error:

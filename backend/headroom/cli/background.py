@@ -7,6 +7,7 @@ import json
 import click
 
 from headroom.cli.analysis import InputError, OneLineCommand, _existing_file
+from headroom.cli.options import Range
 
 POLICIES = ("none", "suspend", "static", "adaptive")
 
@@ -16,13 +17,13 @@ POLICIES = ("none", "suspend", "static", "adaptive")
 @click.option("--policy", type=click.Choice(POLICIES), default="adaptive", show_default=True)
 @click.option(
     "--static-quota",
-    type=click.FloatRange(0, 1),
+    type=Range(float, 0, 1),
     default=None,
     help="background share for --policy static (default: 1 - the foreground's peak)",
 )
 @click.option(
     "--min-multiplier",
-    type=click.FloatRange(1, 16),
+    type=Range(float, 1, 16),
     default=1.0,
     show_default=True,
     help="adaptive controller; about 8 for a foreground with limited parallelism",

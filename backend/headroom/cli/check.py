@@ -10,6 +10,7 @@ from typing import Any, NoReturn
 import click
 import httpx
 
+from headroom.cli.options import Range
 from headroom.client import check, remote
 
 
@@ -22,7 +23,7 @@ def fail(message: str) -> NoReturn:
 @click.argument("dataset")
 @click.option(
     "--max-p95-s",
-    type=click.FloatRange(min=0, min_open=True),
+    type=Range(float, 0, low_open=True, unit="seconds"),
     default=None,
     help="The SLA: the largest allowed 95th-percentile response time, in seconds.",
 )
@@ -30,7 +31,7 @@ def fail(message: str) -> NoReturn:
 @click.option("--baseline", default=None, help="An earlier dataset (id or name) to compare to.")
 @click.option(
     "--max-regression",
-    type=click.FloatRange(0, 1),
+    type=Range(float, 0, 1),
     default=0.1,
     show_default=True,
     help="Largest allowed p95 growth / knee drop against --baseline, as a fraction.",

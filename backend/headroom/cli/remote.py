@@ -12,6 +12,7 @@ import click
 import httpx
 
 from headroom.cli.check import check_command, fail
+from headroom.cli.options import Range
 from headroom.client import remote
 
 
@@ -61,12 +62,14 @@ def login(url: str, token: str) -> None:
 
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--workspace-id", type=int, default=None, help="Needed when the token sees several.")
+@click.option(
+    "--workspace-id", type=Range(int, 1), default=None, help="Needed when the token sees several."
+)
 @click.option("--wait", is_flag=True, help="Wait until the log is ingested.")
 @click.option("--json", "as_json", is_flag=True, help="Print {dataset_id, job_id, status}.")
 @click.option(
     "--chunk-bytes",
-    type=click.IntRange(1024, 16 * 1024**2),
+    type=Range(int, 1024, 16 * 1024**2, unit="bytes"),
     default=remote.CHUNK_BYTES,
     hidden=True,
 )

@@ -10,6 +10,7 @@ from typing import Any
 import click
 import httpx
 
+from headroom.cli.options import Range
 from headroom.cli.remote import fail
 from headroom.client import remote
 
@@ -53,8 +54,10 @@ def report() -> None:
 @click.option("--notes-file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--private", is_flag=True, help="Only you see it (default: the whole workspace).")
 @click.option("--share", is_flag=True, help="Also create a public read-only link.")
-@click.option("--expires-days", type=click.IntRange(1, 3650), help="With --share.")
-@click.option("--workspace-id", type=int, default=None, help="Needed when you see several.")
+@click.option("--expires-days", type=Range(int, 1, 3650, unit="days"), help="With --share.")
+@click.option(
+    "--workspace-id", type=Range(int, 1), default=None, help="Needed when you see several."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print {id, title, items, link}.")
 def create(
     title: str,
@@ -94,7 +97,7 @@ def _share(report_id: int, expires_days: int | None) -> str:
 
 
 @report.command("list")
-@click.option("--workspace-id", type=int, default=None)
+@click.option("--workspace-id", type=Range(int, 1), default=None)
 @click.option("--json", "as_json", is_flag=True, help="Print the API's page of reports.")
 def list_reports(workspace_id: int | None, as_json: bool) -> None:
     """The reports you can see, most recently updated first."""
@@ -110,7 +113,7 @@ def list_reports(workspace_id: int | None, as_json: bool) -> None:
 
 
 @report.command("export")
-@click.argument("report_id", type=int)
+@click.argument("report_id", type=Range(int, 1))
 @click.option("--format", "fmt", type=click.Choice(["html", "json", "csv"]), default="html")
 @click.option("--series", help="csv: one series by its file stem (default: a zip of all).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True)

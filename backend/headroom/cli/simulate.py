@@ -10,17 +10,23 @@ from typing import Any
 import click
 
 from headroom.cli.analysis import InputError, OneLineCommand
+from headroom.cli.options import Range
 
 
 @click.command("simulate", cls=OneLineCommand)
 @click.argument("scenario", required=False)
-@click.option("--seed", type=click.IntRange(min=0), default=None, help="overrides the scenario's")
+@click.option(
+    "--seed", type=Range(int, 0, 2**31 - 1), default=None, help="overrides the scenario's"
+)
 @click.option("--out", "out_dir", default=None, help="write series.csv and summary.json here")
 @click.option("--json", "as_json", is_flag=True, help="print the JSON summary")
 @click.option("--schema", is_flag=True, help="print the scenario's JSON Schema and exit")
 @click.option("--model", "model", default=None, help="a workload model (JSON) instead of SCENARIO")
 @click.option(
-    "--duration-s", type=click.FloatRange(min=0, min_open=True), default=None, help="with --model"
+    "--duration-s",
+    type=Range(float, 0, low_open=True, unit="seconds"),
+    default=None,
+    help="with --model",
 )
 def simulate_command(
     scenario: str | None,

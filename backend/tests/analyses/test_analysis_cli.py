@@ -119,9 +119,12 @@ def test_the_real_command_runs_as_a_process(mm1_log: Path) -> None:
         (["analyze", "{truncated_gz}"], ["{truncated_gz}"]),
         (["analyze", "{corrupt_gz}"], ["{corrupt_gz}"]),
         (["sct", "{corrupt_gz}"], ["{corrupt_gz}"]),
-        (["analyze", "{mm1}", "--percentile", "200"], ["percentile"]),
+        (["analyze", "{mm1}", "--percentile", "200"], ["--percentile", "50 to 99.9"]),
         (["analyze", "{mm1}", "--percentile", "abc"], ["--percentile"]),
-        (["analyze", "{mm1}", "--window-s", "-5"], ["window_s"]),
+        (
+            ["analyze", "{mm1}", "--window-s", "-5"],
+            ["--window-s", "more than 0 and at most 86,400 seconds"],
+        ),
         (["analyze", "{mm1}", "--window-s", "5000"], ["fewer than 5 windows", "--window-s"]),
         (["analyze", "{mm1}", "--stance", "reckless"], ["--stance"]),
         (["analyze", "{mm1}", "--format", "nonsense"], ["unknown log format"]),
@@ -129,7 +132,7 @@ def test_the_real_command_runs_as_a_process(mm1_log: Path) -> None:
         (["sct", "{garbage}"], ["no known format"]),
         (["sct", "{no_latency}"], ["no response times", "duration"]),
         (["sct", str(DATA / "apache_combined_elastic.log")], ["no response times", "duration"]),
-        (["sct", "{trace}", "--interval-ms", "0"], ["interval_ms"]),
+        (["sct", "{trace}", "--interval-ms", "0"], ["--interval-ms", "0.1 to 60,000 ms"]),
         (
             [
                 "partition",
@@ -142,7 +145,7 @@ def test_the_real_command_runs_as_a_process(mm1_log: Path) -> None:
                 "--maxconn",
                 "2",
             ],
-            ["servers must be >= 2"],
+            ["--servers", "at least 2"],
         ),
         (
             [
@@ -156,7 +159,7 @@ def test_the_real_command_runs_as_a_process(mm1_log: Path) -> None:
                 "--maxconn",
                 "2",
             ],
-            ["top_fraction"],
+            ["--top-fraction", "0 to 1"],
         ),
         (
             [
@@ -170,7 +173,7 @@ def test_the_real_command_runs_as_a_process(mm1_log: Path) -> None:
                 "--maxconn",
                 "26",
             ],
-            ["maxconn_sla <= maxconn"],
+            ["--maxconn-sla (30) cannot exceed --maxconn (26)"],
         ),
         (["partition", "--servers", "ten"], ["--servers"]),
     ],

@@ -13,6 +13,7 @@ import type {
   DatasetPage,
   DatasetRules,
   Job,
+  RecommendationList,
   Rules,
   RulesSaved,
   TrafficSummary,
@@ -84,6 +85,16 @@ export function listAnalyses(datasetId: number, limit = 50, offset = 0): Promise
 
 export function getAnalysis(analysisId: number): Promise<Analysis> {
   return unwrap(api.GET("/api/v1/analyses/{analysis_id}", { params: { path: { analysis_id: analysisId } } }));
+}
+
+/** The analysis' recommendations, at these SLA thresholds per class (capacity; the analysis' own for the others). */
+export function getRecommendations(analysisId: number, thresholdsS: Record<string, number>): Promise<RecommendationList> {
+  return unwrap(
+    api.POST("/api/v1/analyses/{analysis_id}/recommendations", {
+      params: { path: { analysis_id: analysisId } },
+      body: { thresholds_s: thresholdsS },
+    }),
+  );
 }
 
 /** The characterization under the dataset's stored rules; 404 until one was started. */

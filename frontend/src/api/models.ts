@@ -25,6 +25,9 @@ export type Stance = Schemas["CapacityParamsIn"]["stance"];
 /** SCT (best pool size) analyses of latency traces; every field optional on the way in. */
 export type SctParams = Partial<Schemas["SctParamsIn"]>;
 export type SctParamsIn = Schemas["SctParamsIn"];
+/** One recommendation sentence, computed by the engine from a finished analysis. */
+export type Recommendation = Schemas["Recommendation"];
+export type RecommendationList = Schemas["RecommendationList"];
 export type { paths };
 
 export type DatasetStatus = Dataset["status"];

@@ -38,6 +38,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/analyses/{analysis_id}/recommendations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Recommendations
+         * @description The analysis' recommendations, computed from its report (nothing is stored): for a
+         *     capacity analysis at the given SLA thresholds, for an SCT analysis per server.
+         */
+        post: operations["get_recommendations_api_v1_analyses__analysis_id__recommendations_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/login": {
         parameters: {
             query?: never;
@@ -1995,6 +2016,78 @@ export interface components {
             /** X2 */
             x2: number;
         };
+        /**
+         * Recommendation
+         * @description One sentence with its number, the chart that shows the evidence, how far to trust it
+         *     and where to act on it (engine.recommend).
+         */
+        Recommendation: {
+            /**
+             * Chart
+             * @enum {string}
+             */
+            chart: "knee-chart" | "throughput-chart" | "power";
+            /**
+             * Class Name
+             * @description the request class (capacity) or server (SCT) whose chart holds the evidence; empty for none
+             */
+            class_name: string;
+            /**
+             * Confidence
+             * @enum {string}
+             */
+            confidence: "measured" | "model" | "lower bound" | "weak fit";
+            /** Id */
+            id: string;
+            link?: components["schemas"]["RecommendationLink"] | null;
+            /** Text */
+            text: string;
+        };
+        /** RecommendationLink */
+        RecommendationLink: {
+            /** Label */
+            label: string;
+            /**
+             * Scenario
+             * @description a scenario document to open the simulation editor with
+             */
+            scenario?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * To
+             * @description the page to act on the recommendation
+             */
+            to: string;
+        };
+        /** RecommendationList */
+        RecommendationList: {
+            /** Analysis Id */
+            analysis_id: number;
+            /** Items */
+            items: components["schemas"]["Recommendation"][];
+            /**
+             * Thresholds S
+             * @description the threshold each class was read at (empty for SCT analyses)
+             */
+            thresholds_s: {
+                [key: string]: number;
+            };
+        };
+        /**
+         * RecommendationsIn
+         * @description The SLA thresholds to read a capacity analysis' recommendations at (the knee chart's
+         *     handle); ignored for SCT analyses.
+         */
+        RecommendationsIn: {
+            /**
+             * Thresholds S
+             * @description SLA threshold per request class; a class left out keeps the analysis' own (its SLA, else its knee's latency)
+             */
+            thresholds_s?: {
+                [key: string]: number;
+            };
+        };
         /** Reject */
         Reject: {
             /** Line Number */
@@ -2808,6 +2901,85 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description The request or the uploaded file is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_recommendations_api_v1_analyses__analysis_id__recommendations_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A row id (1 to 2^31 - 1) */
+                analysis_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RecommendationsIn"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecommendationList"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or token scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description analysis_not_done: the analysis has no finished report */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request or the uploaded file is invalid */
             422: {

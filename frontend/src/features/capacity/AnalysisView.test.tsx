@@ -1,10 +1,12 @@
-import { act, fireEvent, render, screen, within } from "@testing-library/react";
-import { beforeAll, describe, expect, it, vi } from "vitest";
-import { capacityParams, capacityReport } from "../../test/capacityFixtures";
+import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { capacityParams, capacityReport, recommendation, stubRecommendations } from "../../test/capacityFixtures";
+import { testQueryClient } from "../../test/render";
 import { AnalysisView } from "./AnalysisView";
 import { slaCurve, slaFigures } from "./slaMath";
 import { kneeClass } from "../../test/capacityFixtures";
 import { formatDecimal, formatRatePerS } from "../../lib/format";
+import { QueryClientProvider } from "@tanstack/react-query";
 import { MemoryRouter } from "react-router";
 
 // Each case renders several Recharts charts in jsdom: seconds on a loaded 2-core machine, not a speed check.
@@ -26,6 +28,13 @@ beforeAll(() => {
   }
 });
 
+const SERVED_MS = 10_000; // the served list arrives after a debounce and a fetch, slower on a loaded machine
+let posted: unknown[] = [];
+beforeEach(() => {
+  posted = stubRecommendations([recommendation(), recommendation({ id: "power", class_name: "", chart: "power", text: "Throughput per unit of latency peaks at 20.1 req/s." })]);
+});
+afterEach(() => vi.unstubAllGlobals());
+
 // the power ratio falls with load: the cubic's maximum sits at the lowest load
 const POWER = {
   points: [5, 10, 15, 20].map((load) => ({ load_per_s: load, power_per_s2: 100 - 2 * load })),
@@ -37,9 +46,11 @@ const POWER = {
 
 function renderView() {
   return render(
-    <MemoryRouter>
-      <AnalysisView report={capacityReport()} params={capacityParams()} chartWidth={640} />
-    </MemoryRouter>,
+    <QueryClientProvider client={testQueryClient()}>
+<MemoryRouter>
+      <AnalysisView analysisId={7} report={capacityReport()} params={capacityParams()} chartWidth={640} />
+    </MemoryRouter>
+</QueryClientProvider>,
   );
 }
 
@@ -47,6 +58,16 @@ const rateText = () => screen.getByTestId("sla-max-rate").textContent;
 const connText = () => screen.getByTestId("sla-max-conn").textContent;
 
 describe("AnalysisView", () => {
+  it("lists the served recommendations with their confidence and evidence links", async () => {
+    renderView();
+    const card = screen.getByTestId("capacity-recommendations");
+    await waitFor(() => expect(card).toHaveTextContent("Keep the site under 20 req/s to hold p95 under 200 ms."), { timeout: SERVED_MS });
+    expect(posted[0]).toEqual({ thresholds_s: { all: 0.2 } });
+    expect(within(card).getAllByRole("link").map((a) => a.textContent)).toEqual(["Evidence: the knee chart", "Evidence: the power-ratio chart"]);
+    expect(card).toHaveTextContent("measured");
+  });
+
+
   it("starts at the analysis' threshold with its MaxRate and MaxConn", () => {
     renderView();
     expect(screen.getByTestId("knee-chart")).toBeInTheDocument();
@@ -57,7 +78,7 @@ describe("AnalysisView", () => {
     expect(screen.getByTestId("sla-servers-growth")).toHaveTextContent("4 servers for 67.5 req/s");
   });
 
-  it("arrow keys on the handle move the threshold and update the panel live", () => {
+  it("arrow keys on the handle move the threshold and update the panel live", async () => {
     renderView();
     const handle = screen.getByTestId("sla-threshold-handle");
     expect(handle).toHaveAttribute("role", "slider");
@@ -69,7 +90,8 @@ describe("AnalysisView", () => {
     expect(rateText()).toBe("25 req/s");
     expect(connText()).toBe("9.5");
     expect(screen.getByTestId("sla-servers-peak")).toHaveTextContent("servers needed: 2");
-    expect(screen.getByText(/Keep the site under 25 req\/s to hold p95 under 350 ms\./)).toBeInTheDocument();
+    // the served recommendations are asked for at the threshold once the handle rests
+    await waitFor(() => expect((posted.at(-1) as { thresholds_s: { all: number } }).thresholds_s.all).toBeCloseTo(0.35, 9), { timeout: SERVED_MS });
   });
 
   it("dragging the handle sets the threshold from the pointer and the panel follows", () => {
@@ -110,13 +132,16 @@ describe("AnalysisView", () => {
 
   it("shows the reason when there is no power-ratio capacity", () => {
     render(
-      <MemoryRouter>
+      <QueryClientProvider client={testQueryClient()}>
+<MemoryRouter>
         <AnalysisView
+          analysisId={7}
           report={capacityReport({ capacity: null, capacity_reason: "the cubic fit has no maximum inside the observed range" })}
           params={capacityParams()}
           chartWidth={640}
         />
-      </MemoryRouter>,
+      </MemoryRouter>
+</QueryClientProvider>,
     );
     expect(screen.getByTestId("power-capacity")).toHaveTextContent("Not available: the cubic fit has no maximum");
   });
@@ -124,8 +149,10 @@ describe("AnalysisView", () => {
   it("draws the power-ratio windows without the cubic fit or its capacity caption when there is no capacity", () => {
     const renderPower = (available: boolean) =>
       render(
-        <MemoryRouter>
+        <QueryClientProvider client={testQueryClient()}>
+<MemoryRouter>
           <AnalysisView
+            analysisId={7}
             report={capacityReport({
               power: POWER,
               ...(available ? {} : { capacity: null, capacity_reason: "latency does not rise with load" }),
@@ -133,7 +160,8 @@ describe("AnalysisView", () => {
             params={capacityParams()}
             chartWidth={640}
           />
-        </MemoryRouter>,
+        </MemoryRouter>
+</QueryClientProvider>,
       );
     const figure = () => within(screen.getByTestId("power-capacity")).getByRole("figure");
     const legend = () => within(figure()).getByRole("list", { name: "Series" });

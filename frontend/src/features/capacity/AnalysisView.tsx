@@ -1,6 +1,6 @@
 import { memo, useMemo, useState } from "react";
 import { Link } from "react-router";
-import type { CapacityParamsIn, CapacityReport, ClassReport } from "../../api/models";
+import type { CapacityParamsIn, CapacityReport, ClassReport, Recommendation } from "../../api/models";
 import { Badge } from "../../components/Badge";
 import { Banner } from "../../components/Banner";
 import { Button } from "../../components/Button";
@@ -11,11 +11,13 @@ import styles from "./Capacity.module.css";
 import { curveChartRows, hasThroughput, kneeChartConfig, powerChartConfig, powerRows, throughputChartConfig } from "./capacityCharts";
 import { SERVERS_FIELD_ID, THRESHOLD_FIELD_ID } from "./params";
 import { PartitionView } from "./PartitionView";
-import { recommendations, type Recommendation } from "./recommendations";
+import { useRecommendations } from "./queries";
 import { SlaPanel } from "./SlaPanel";
 import { slaCurve, slaFigures, thresholdForKey, thresholdRange } from "./slaMath";
 
 interface AnalysisViewProps {
+  /** The analysis whose recommendations the server computes at the thresholds shown. */
+  analysisId: number;
   report: CapacityReport;
   params: CapacityParamsIn;
   /** Fixed chart width for tests (jsdom has no layout). */
@@ -100,10 +102,22 @@ const CONFIDENCE_TONE = { measured: "success", model: "info", "lower bound": "ne
 
 const EVIDENCE = { "knee-chart": "the knee chart", "throughput-chart": "the throughput chart", power: "the power-ratio chart" } as const;
 
-function Recommendations({ recs, onShow }: { recs: Recommendation[]; onShow: (r: Recommendation) => void }) {
+interface RecommendationsProps {
+  analysisId: number;
+  thresholds: Record<string, number>;
+  onShow: (r: Recommendation) => void;
+}
+
+function Recommendations({ analysisId, thresholds, onShow }: RecommendationsProps) {
+  const query = useRecommendations(analysisId, thresholds);
+  const recs = query.data?.items ?? [];
   return (
     <Card title="Recommendations" testId="capacity-recommendations">
-      {recs.length === 0 ? (
+      {query.isError ? (
+        <p className={styles.muted}>The recommendations could not be loaded: {query.error.message}</p>
+      ) : query.data === undefined ? (
+        <p className={styles.muted}>Loading the recommendations…</p>
+      ) : recs.length === 0 ? (
         <p className={styles.muted}>No recommendation: no class has a knee curve.</p>
       ) : (
         <ol className={styles.recs}>
@@ -121,7 +135,7 @@ function Recommendations({ recs, onShow }: { recs: Recommendation[]; onShow: (r:
               >
                 Evidence: {EVIDENCE[r.chart]}
               </a>
-              {r.link !== undefined && (
+              {r.link != null && (
                 <Link className={styles.evidence} style={{ marginLeft: "var(--space-3)" }} to={r.link.to}>
                   {r.link.label} →
                 </Link>
@@ -139,7 +153,7 @@ function evidenceTarget(r: Recommendation): string {
 }
 
 /** A finished analysis: class picker, knee and throughput charts, SLA panel, power ratio, recommendations. */
-export function AnalysisView({ report, params, chartWidth }: AnalysisViewProps) {
+export function AnalysisView({ analysisId, report, params, chartWidth }: AnalysisViewProps) {
   const names = Object.keys(report.classes);
   const [picked, setPicked] = useState(names[0] ?? "");
   const [thresholds, setThresholds] = useState(() => initialThresholds(report));
@@ -147,11 +161,10 @@ export function AnalysisView({ report, params, chartWidth }: AnalysisViewProps) 
   const curve = useMemo(() => slaCurve(cls?.curve ?? []), [cls]);
   const t = thresholds[picked];
   const figures = useMemo(() => (t === undefined ? null : slaFigures(curve, t)), [curve, t]);
-  const recs = useMemo(() => recommendations(report, params.percentile, thresholds), [report, params.percentile, thresholds]);
   const setT = (v: number) => setThresholds((old) => ({ ...old, [picked]: v }));
   const [flash, setFlash] = useState<string | null>(null);
   const onShow = (r: Recommendation) => {
-    if (r.className !== "") setPicked(r.className);
+    if (r.class_name in report.classes) setPicked(r.class_name);
     const target = evidenceTarget(r);
     setFlash(target);
     document.getElementById(target)?.scrollIntoView({ behavior: "smooth", block: "center" });
@@ -183,7 +196,7 @@ export function AnalysisView({ report, params, chartWidth }: AnalysisViewProps) 
         />
       )}
       <div className={styles.bottomGrid}>
-        <Recommendations recs={recs} onShow={onShow} />
+        <Recommendations analysisId={analysisId} thresholds={thresholds} onShow={onShow} />
         <div {...flashProps("power-evidence")}>
           <PowerCard report={report} chartWidth={chartWidth} />
         </div>

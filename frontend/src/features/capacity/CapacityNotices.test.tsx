@@ -1,8 +1,9 @@
 import { render, screen, waitFor, within } from "@testing-library/react";
+import { QueryClientProvider } from "@tanstack/react-query";
 import { MemoryRouter } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { capacityParams, capacityReport, kneeClass } from "../../test/capacityFixtures";
-import { jsonResponse, renderWithApp } from "../../test/render";
+import { jsonResponse, renderWithApp, testQueryClient } from "../../test/render";
 import { AnalysisView } from "./AnalysisView";
 import { CapacitySection, NO_LATENCY_NOTICE } from "./CapacitySection";
 import { SERVERS_FIELD_ID, THRESHOLD_FIELD_ID } from "./params";
@@ -46,9 +47,11 @@ describe("capacity notices", () => {
       warnings: ["no SLA threshold: no knee or breaking point was found; set a threshold", "the queueing model fitted 31 servers; set the servers in this log to fix it"],
     });
     render(
-      <MemoryRouter>
-        <AnalysisView report={capacityReport({ classes: { all: cls } })} params={capacityParams()} chartWidth={640} />
-      </MemoryRouter>,
+      <QueryClientProvider client={testQueryClient()}>
+<MemoryRouter>
+        <AnalysisView analysisId={7} report={capacityReport({ classes: { all: cls } })} params={capacityParams()} chartWidth={640} />
+      </MemoryRouter>
+</QueryClientProvider>,
     );
     const box = screen.getByTestId("capacity-warnings");
     expect(box).not.toHaveTextContent(/threshold_s|model_servers/);

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Analysis } from "../../api/models";
-import { analysis, capacityParams, capacityReport } from "../../test/capacityFixtures";
+import { analysis, capacityParams, capacityReport, recommendation } from "../../test/capacityFixtures";
 import { makeJob } from "../../test/fixtures";
 import { jsonResponse, renderWithApp } from "../../test/render";
 import { actAsViewer } from "../workspaces/viewerTest";
@@ -23,6 +23,11 @@ function stubApi(items: Analysis[], created?: Analysis): Stub {
         stub.posted.push(await request.json());
         if (created !== undefined) stub.items = [created, ...stub.items];
         return jsonResponse(202, created);
+      }
+      const served = stub.items.find((a) => path === `/api/v1/analyses/${a.id}/recommendations`);
+      if (served !== undefined) {
+        const body = (await request.json()) as { thresholds_s: Record<string, number> };
+        return jsonResponse(200, { analysis_id: served.id, thresholds_s: body.thresholds_s, items: [recommendation({ text: `Served at ${JSON.stringify(body.thresholds_s)}.` })] });
       }
       if (path === "/api/v1/datasets/2/analyses") return jsonResponse(200, { items: stub.items, total: stub.items.length });
       const one = stub.items.find((a) => path === `/api/v1/analyses/${a.id}`);
@@ -89,7 +94,8 @@ describe("CapacitySection", () => {
     expect(screen.getByTestId("sla-max-rate")).toHaveTextContent("30 req/s");
     expect(screen.getByTestId("sla-max-conn")).toHaveTextContent("15");
     expect(screen.getByTestId("sla-servers-peak")).toHaveTextContent("servers needed: 2");
-    expect(screen.getByTestId("capacity-recommendations")).toHaveTextContent("Keep the site under 30 req/s to hold p95 under 500 ms.");
+    // the served recommendations follow the threshold
+    await waitFor(() => expect(screen.getByTestId("capacity-recommendations")).toHaveTextContent('Served at {"all":0.5}.'), { timeout: 10_000 });
   });
 
   it("lists only capacity analyses", async () => {

@@ -36,7 +36,7 @@ export function CapacitySection({ datasetId }: { datasetId: number }) {
         <AnalysisGate key={selected} analysisId={selected}>
           {(a) => {
             const report = readCapacityReport(a.result);
-            return report === null || a.params.kind !== "capacity" ? null : <AnalysisView key={a.id} report={report} params={a.params} />;
+            return report === null || a.params.kind !== "capacity" ? null : <AnalysisView key={a.id} analysisId={a.id} report={report} params={a.params} />;
           }}
         </AnalysisGate>
       )}

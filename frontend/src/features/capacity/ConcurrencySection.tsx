@@ -68,7 +68,7 @@ export function ConcurrencySection({ datasetId, isTrace }: { datasetId: number; 
         <AnalysisGate key={selected} analysisId={selected}>
           {(a) => {
             const report = readSctReport(a.result);
-            return report === null ? null : <ConcurrencyView key={a.id} report={report} />;
+            return report === null ? null : <ConcurrencyView key={a.id} analysisId={a.id} report={report} />;
           }}
         </AnalysisGate>
       )}

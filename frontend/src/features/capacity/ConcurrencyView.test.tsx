@@ -1,13 +1,35 @@
 import { fireEvent, render, screen } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
-import { sctReport, sctServer } from "../../test/capacityFixtures";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { recommendation, sctReport, sctServer, stubRecommendations, withClient } from "../../test/capacityFixtures";
 import { responseRows, throughputConfig, throughputRows } from "./concurrencyCharts";
 import { ConcurrencyView } from "./ConcurrencyView";
 import { poolSentence, trendAt, uslThroughput } from "./sctReport";
 
+// Each case renders two Recharts charts in jsdom: seconds on a loaded 2-core machine, not a speed check.
+vi.setConfig({ testTimeout: 30_000 });
+
+afterEach(() => vi.unstubAllGlobals());
+
+const SERVED_MS = 10_000; // the served list arrives after a debounce and a fetch, slower on a loaded machine
+const SCENARIO = { name: "concurrency-aware scaling in front of app-1 (pool 10)" };
+
 describe("ConcurrencyView", () => {
+  it("shows the server's served scaling recommendation with a link to its scenario", async () => {
+    stubRecommendations([
+      recommendation({ id: "sct-app-1", class_name: "app-1", text: "SCT puts app-1's best pool size at 10 concurrent requests.", chart: "throughput-chart", link: { to: "/simulations/new", label: "Simulate concurrency-aware scaling", scenario: SCENARIO } }),
+      recommendation({ id: "sct-app-2", class_name: "app-2", text: "SCT puts app-2's best pool size at 20 concurrent requests." }),
+    ]);
+    render(withClient(<ConcurrencyView analysisId={9} report={sctReport({ "app-1": sctServer(), "app-2": sctServer() })} chartWidth={600} />));
+    expect(await screen.findByTestId("sct-scaling-recommendation", {}, { timeout: SERVED_MS })).toHaveTextContent("SCT puts app-1's best pool size at 10");
+    expect(screen.getByTestId("sct-scaling-link")).toHaveAttribute("href", "/simulations/new");
+    fireEvent.click(screen.getByRole("button", { name: "app-2" }));
+    expect(screen.getByTestId("sct-scaling-recommendation")).toHaveTextContent("app-2's best pool size at 20");
+  });
+
+
   it("states the pool size in one sentence and shows both scatters", () => {
-    render(<ConcurrencyView report={sctReport()} chartWidth={600} />);
+    stubRecommendations([]);
+    render(withClient(<ConcurrencyView analysisId={9} report={sctReport()} chartWidth={600} />));
     expect(screen.getByTestId("sct-recommendation")).toHaveTextContent(
       "Set the thread or connection pool of app-1 to 10: the lowest concurrency at the highest throughput, so the lowest latency; sizes up to 20 keep it, larger ones lose it.",
     );
@@ -19,7 +41,8 @@ describe("ConcurrencyView", () => {
 
   it("switches servers and shows a server's disagreement warning", () => {
     const flat = sctServer({ q_upper: null, q_max_observed: 36, warnings: ["the USL peak and the SCT range disagree by more than 30%"] });
-    render(<ConcurrencyView report={sctReport({ "app-1": sctServer(), "app-2": flat })} chartWidth={600} />);
+    stubRecommendations([]);
+    render(withClient(<ConcurrencyView analysisId={9} report={sctReport({ "app-1": sctServer(), "app-2": flat })} chartWidth={600} />));
     fireEvent.click(screen.getByRole("button", { name: "app-2" }));
     expect(screen.getByTestId("sct-warnings")).toHaveTextContent("The USL peak and the SCT range disagree by more than 30%.");
     expect(screen.getByTestId("sct-recommendation")).toHaveTextContent("sizes up to at least 36 keep it (no decline was seen)");
@@ -27,7 +50,7 @@ describe("ConcurrencyView", () => {
   });
 
   it("says what to do when no level has enough intervals", () => {
-    render(<ConcurrencyView report={sctReport({ "app-1": sctServer({ levels: [], q_lower: null, q_upper: null }) })} />);
+    render(withClient(<ConcurrencyView analysisId={9} report={sctReport({ "app-1": sctServer({ levels: [], q_lower: null, q_upper: null }) })} />));
     expect(screen.getByText(/Record a longer trace/)).toBeInTheDocument();
   });
 });

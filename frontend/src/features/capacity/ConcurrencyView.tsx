@@ -8,10 +8,12 @@ import { CurveChart } from "../../charts/CurveChart";
 import { formatDecimal, formatRatePerS } from "../../lib/format";
 import styles from "./Capacity.module.css";
 import { responseConfig, responseRows, throughputConfig, throughputRows } from "./concurrencyCharts";
-import { sctRecommendation } from "./recommendations";
+import { useRecommendations } from "./queries";
 import { poolSentence, type SctReport, type SctServer } from "./sctReport";
 
 interface ConcurrencyViewProps {
+  /** The analysis whose per-server recommendations the server computes. */
+  analysisId: number;
   report: SctReport;
   /** Fixed chart width for tests (jsdom has no layout). */
   chartWidth?: number;
@@ -53,17 +55,17 @@ function Figures({ server }: { server: SctServer }) {
 }
 
 /** Concurrency-aware scaling, when SCT found a pool size: the reason with its numbers and a scenario to try. */
-function ScalingRecommendation({ name, server }: { name: string; server: SctServer }) {
+function ScalingRecommendation({ analysisId, name }: { analysisId: number; name: string }) {
   const routed = useInRouterContext(); // rendered alone (outside a router), the reason stands without its link
-  const rec = sctRecommendation(name, server);
-  if (rec === null) return null;
+  const rec = useRecommendations(analysisId).data?.items.find((r) => r.class_name === name);
+  if (rec === undefined) return null;
   return (
     <p className={styles.muted} style={{ marginBottom: "var(--space-3)" }} data-testid="sct-scaling-recommendation">
       {rec.text}
-      {routed && rec.link !== undefined && (
+      {routed && rec.link != null && (
         <>
           {" "}
-          <Link to={rec.link.to} state={rec.link.state} data-testid="sct-scaling-link">
+          <Link to={rec.link.to} state={rec.link.scenario == null ? undefined : { scenario: rec.link.scenario }} data-testid="sct-scaling-link">
             {rec.link.label} →
           </Link>
         </>
@@ -73,7 +75,7 @@ function ScalingRecommendation({ name, server }: { name: string; server: SctServ
 }
 
 /** The SCT model of one trace: per server the scatter, the rational range, Q_lower and the USL. */
-export function ConcurrencyView({ report, chartWidth }: ConcurrencyViewProps) {
+export function ConcurrencyView({ analysisId, report, chartWidth }: ConcurrencyViewProps) {
   const names = Object.keys(report.servers);
   const [picked, setPicked] = useState(names[0] ?? "");
   const server = report.servers[picked];
@@ -103,7 +105,7 @@ export function ConcurrencyView({ report, chartWidth }: ConcurrencyViewProps) {
         <p className={styles.poolSentence} data-testid="sct-recommendation">
           {poolSentence(picked, server)}
         </p>
-        <ScalingRecommendation name={picked} server={server} />
+        <ScalingRecommendation analysisId={analysisId} name={picked} />
         <Figures server={server} />
       </Card>
       <div className={styles.chartGrid}>

@@ -1,7 +1,8 @@
 /**
  * StaticPart (docs/methods/admission.md "StaticPart"), in the browser so the sliders answer live. Mirrors
  * headroom.engine.capacity.partitions: K = ceil(rho N + N (1 - rho) (1 - s)), s the safety
- * factor MaxConn_D(T_D) / MaxConn_D, clamped to [1, N - 1].
+ * factor MaxConn_D(T_D) / MaxConn_D, clamped to [1, N - 1]. The engine's fixture
+ * capacityMath.parity.json keeps the two in step (capacityMath.parity.test.ts).
  */
 
 const EPS = 1e-9; // keeps ceil() from jumping over an exact integer because of rounding

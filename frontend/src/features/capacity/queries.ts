@@ -1,13 +1,29 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { createAnalysis, createSctAnalysis, getAnalysis, listAnalyses } from "../../api/endpoints";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { createAnalysis, createSctAnalysis, getAnalysis, getRecommendations, listAnalyses } from "../../api/endpoints";
+import { useDebounced } from "../../lib/useDebounced";
 import { isJobActive, type Analysis, type CapacityParams, type SctParams } from "../../api/models";
 
 export const ANALYSIS_POLL_MS = 1000;
+/** The SLA handle moves on every pixel of a drag: the recommendations follow once it rests. */
+export const RECOMMENDATIONS_DEBOUNCE_MS = 200;
+const NO_THRESHOLDS: Record<string, number> = {};
 
 export const analysisKeys = {
   list: (datasetId: number) => ["analyses", "list", datasetId] as const,
   detail: (id: number) => ["analyses", "detail", id] as const,
+  recommendations: (id: number, thresholdsS: Record<string, number>) => ["analyses", "recommendations", id, thresholdsS] as const,
 };
+
+/** The finished analysis' recommendations from the server, at the thresholds once they rest (the last list stays meanwhile). */
+export function useRecommendations(analysisId: number, thresholdsS: Record<string, number> = NO_THRESHOLDS) {
+  const settled = useDebounced(thresholdsS, RECOMMENDATIONS_DEBOUNCE_MS);
+  return useQuery({
+    queryKey: analysisKeys.recommendations(analysisId, settled),
+    queryFn: () => getRecommendations(analysisId, settled),
+    placeholderData: keepPreviousData,
+    staleTime: Infinity, // a finished report does not change
+  });
+}
 
 /** The dataset's analyses, newest first; polls while one of them is queued or running. */
 export function useAnalyses(datasetId: number) {

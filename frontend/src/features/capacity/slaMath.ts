@@ -2,7 +2,8 @@
  * MaxRate(T), MaxConn(T) and servers needed, read off a knee curve in the browser so the
  * SLA line can be dragged without a server round trip. Mirrors the engine
  * (headroom.engine.capacity.sla): measured points use the isotonic fit, model points their
- * value, and the latency is made non-decreasing; between points everything is linear.
+ * value, and the latency is made non-decreasing; between points everything is linear. The
+ * engine's fixture capacityMath.parity.json keeps the two in step (capacityMath.parity.test.ts).
  */
 import type { CurvePoint } from "../../api/models";
 

@@ -3,7 +3,7 @@ import type { TimeChartConfig } from "../../charts/config";
 import { useArrivalWindow } from "./queries";
 import type { ArrivalView } from "./result";
 import { arrivalChartConfig, arrivalRows, zoomRows, type ArrivalRow } from "./shaping";
-import { useDebounced } from "./useDebounced";
+import { useDebounced } from "../../lib/useDebounced";
 import { windowChartConfig, windowRows, zoomWindow } from "./zoom";
 
 export const ZOOM_SETTLE_MS = 250;

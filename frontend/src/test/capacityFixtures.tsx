@@ -1,7 +1,12 @@
 /** A capacity report in the shape the API returns (headroom analyze --json), small enough to work by hand. */
-import type { Analysis, CapacityParamsIn, CapacityReport, ClassReport } from "../api/models";
+import { QueryClientProvider } from "@tanstack/react-query";
+import type { ReactElement } from "react";
+import { MemoryRouter } from "react-router";
+import { vi } from "vitest";
+import type { Analysis, CapacityParamsIn, CapacityReport, ClassReport, Recommendation } from "../api/models";
 import type { SctReport, SctServer } from "../features/capacity/sctReport";
 import { user } from "./fixtures";
+import { jsonResponse, testQueryClient } from "./render";
 
 /**
  * Latency 0.1 s at 10 req/s, 0.2 s at 20, 0.5 s at 30 (measured), then 1 s at 35 and 2 s at 40
@@ -87,4 +92,32 @@ export function sctServer(overrides: Partial<SctServer> = {}): SctServer {
 
 export function sctReport(servers: Record<string, SctServer> = { "app-1": sctServer() }): SctReport {
   return { servers, interval_ms: 50, window_s: 180 };
+}
+
+/** A served recommendation (POST /analyses/{id}/recommendations). */
+export function recommendation(overrides: Partial<Recommendation> = {}): Recommendation {
+  return { id: "all-rate", class_name: "all", text: "Keep the site under 20 req/s to hold p95 under 200 ms.", confidence: "measured", chart: "knee-chart", link: null, ...overrides };
+}
+
+/** Stubs fetch to answer every recommendations request with `items`; returns the bodies posted. */
+export function stubRecommendations(items: Recommendation[]): unknown[] {
+  const posted: unknown[] = [];
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (request: Request) => {
+      const body = (await request.json()) as { thresholds_s: Record<string, number> };
+      posted.push(body);
+      return jsonResponse(200, { analysis_id: 7, thresholds_s: body.thresholds_s, items });
+    }),
+  );
+  return posted;
+}
+
+/** `ui` inside a fresh query client and a router, as the dataset page renders it. */
+export function withClient(ui: ReactElement): ReactElement {
+  return (
+    <QueryClientProvider client={testQueryClient()}>
+      <MemoryRouter>{ui}</MemoryRouter>
+    </QueryClientProvider>
+  );
 }
