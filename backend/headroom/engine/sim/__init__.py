@@ -121,7 +121,8 @@ if TYPE_CHECKING:
         load_scenario,
         scenario_json_schema,
     )
-    from headroom.engine.sim.simulation import ENGINE_VERSION, Simulation
+    from headroom.engine.sim.simulation import Simulation
+    from headroom.engine.sim.version import ENGINE_VERSION
 
 # Public name -> the module defining it. Imported on first use (PEP 562), so that
 # importing the scenario contract does not load numba: the API process never needs it.
@@ -133,7 +134,8 @@ _HOME = {
         ("results", "ClassStats LatencyStats LittleCheck RequestTrace ScalingAction"),
         ("results", "SimulationResult TimeSeries UtilizationBox VmStats"),
         ("scenario", "Scenario ScenarioError load_scenario scenario_json_schema"),
-        ("simulation", "ENGINE_VERSION Simulation"),
+        ("simulation", "Simulation"),
+        ("version", "ENGINE_VERSION"),
     )
     for name in names.split()
 }

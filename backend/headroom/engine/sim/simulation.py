@@ -12,14 +12,12 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterable, Mapping
-from importlib import metadata
 from itertools import pairwise
 from typing import Any
 
 import numpy as np
 
-from headroom.engine.admission import partitions as partition_stage
-from headroom.engine.sim import fcfs
+from headroom.engine.sim import fcfs, partition_stage
 from headroom.engine.sim import state as st
 from headroom.engine.sim.autoscaling import Observation, ScalingPolicy, build_policy
 from headroom.engine.sim.budget import DEFAULT_MAX_EVENTS, check_budget
@@ -38,18 +36,10 @@ from headroom.engine.sim.results import (
 )
 from headroom.engine.sim.scenario import Scenario, ScenarioError, load_scenario
 from headroom.engine.sim.sketch import COARSE_ALPHA, window_quantile
+from headroom.engine.sim.version import ENGINE_VERSION
 from headroom.engine.sim.vm import allocate_vms, count_states, drain_least_loaded
 from headroom.engine.sim.waiting_room import build_stage
 
-
-def _engine_version() -> str:
-    try:
-        return f"headroom-{metadata.version('headroom')}/sim-1"
-    except metadata.PackageNotFoundError:
-        return "headroom-unknown/sim-1"
-
-
-ENGINE_VERSION = _engine_version()
 _POOL_STATUSES = (st.NEED_DEMAND, st.NEED_GAP, st.NEED_UNIFORM)
 
 
