@@ -1,4 +1,4 @@
-"""A tiered run's SimulationResult (keys documented in tiers.py)."""
+"""A tiered run's SimulationResult (keys documented in runner.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from headroom.engine.sim import tiers_state as S
 from headroom.engine.sim.results import (
     ClassStats,
     LatencyStats,
@@ -21,7 +20,8 @@ from headroom.engine.sim.results import (
 )
 from headroom.engine.sim.scenario import Scenario, Tier
 from headroom.engine.sim.sketch import COARSE_ALPHA, window_quantile
-from headroom.engine.sim.tiers_sct import PoolChange
+from headroom.engine.sim.tiers import state as S
+from headroom.engine.sim.tiers.sct import PoolChange
 from headroom.engine.sim.version import ENGINE_VERSION
 
 
