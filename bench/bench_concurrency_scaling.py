@@ -6,7 +6,7 @@ scaling leaves the db's pool unbounded, so every app VM added lets 10 more concu
 queries into the db, past its SCT peak (15) into the overhead model's descending stage;
 the concurrency-aware policy re-runs SCT on the db after every scaling action and sets
 its pool to Q_lower. The scenario and the derivation of its numbers:
-headroom.engine.sim.tiers_presets.
+headroom.engine.sim.tiers.presets.
 
 Prints, per profile and policy, medians over the seeds of the end-to-end p95 and p99,
 the p99 in the minute after each scale-out (median over the scale-outs of a run, then
@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "backend"))
 
 from headroom.engine.sim import Simulation  # noqa: E402
-from headroom.engine.sim.tiers_presets import concurrency_scenario, scale_out_p99_s  # noqa: E402
+from headroom.engine.sim.tiers.presets import concurrency_scenario, scale_out_p99_s  # noqa: E402
 
 PROFILES = (
     "large_variation",

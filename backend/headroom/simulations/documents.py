@@ -9,7 +9,7 @@ from headroom.analyses.tables import jsonable
 from headroom.engine.sim import SimulationResult, TimeSeries
 from headroom.engine.sim.results import lttb_indices
 from headroom.engine.sim.sketch import FINE_ALPHA, sketch_cdf
-from headroom.engine.sim.tiers import scaled_tier
+from headroom.engine.sim.tiers.runner import scaled_tier
 from headroom.simulations import admission_docs, tier_docs
 
 SERIES_POINTS = 400  # per tick series (LTTB): 8 series of (t, y) pairs, ~6,400 numbers

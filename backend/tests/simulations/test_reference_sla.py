@@ -3,7 +3,7 @@ computation (violations, p50/p95/p99 per window) against hand-worked examples.
 
 Reference for the PLT floor: with the spec's gaps (uniform [0, 1] w.p. 0.97, [1, 2] w.p.
 0.03) a page whose n objects are requested by the client cannot load before the sum of n
-gaps (engine/sim/__init__.py: requests chain on the gaps from the base arrival). The
+gaps (docs/methods/simulator.md, "Pages": requests chain on the gaps from the base arrival). The
 distribution of that sum is computed here by numerical convolution of the gap density,
 independently of the engine."""
 

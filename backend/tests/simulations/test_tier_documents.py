@@ -11,7 +11,7 @@ import numpy as np
 
 from headroom.engine.sim import Simulation
 from headroom.engine.sim.results import SimulationResult
-from headroom.engine.sim.tiers_presets import concurrency_scenario
+from headroom.engine.sim.tiers.presets import concurrency_scenario
 from headroom.simulations.documents import run_document
 from headroom.simulations.tier_docs import tiers_document
 

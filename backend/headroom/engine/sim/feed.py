@@ -12,7 +12,6 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from headroom.engine.sim import state as st
 from headroom.engine.sim.arrivals import (
     ArrivalProcess,
     PoissonArrivals,
@@ -20,6 +19,7 @@ from headroom.engine.sim.arrivals import (
     ReplayArrivals,
 )
 from headroom.engine.sim.distributions import Constant, Distribution
+from headroom.engine.sim.kernel import state as st
 from headroom.engine.sim.scenario import (
     Arrivals,
     Scenario,

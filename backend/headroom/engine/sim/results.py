@@ -233,7 +233,7 @@ class SimulationResult:
     # live in ``admission_series`` (numpy arrays by name), never in the summary.
     admission: dict[str, Any] | None = None
     admission_series: dict[str, Any] | None = None
-    # Multi-tier runs (cluster.tiers; tiers.py documents the keys): per tier figures
+    # Multi-tier runs (cluster.tiers; tiers/runner.py documents the keys): per tier figures
     # (in the summary) and per tier series with the pool changes (not in the summary).
     tiers: dict[str, Any] | None = None
     tier_series: dict[str, Any] | None = None

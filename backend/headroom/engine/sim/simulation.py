@@ -12,19 +12,19 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterable, Mapping
-from importlib import metadata
 from itertools import pairwise
 from typing import Any
 
 import numpy as np
 
-from headroom.engine.admission import partitions as partition_stage
-from headroom.engine.sim import fcfs
-from headroom.engine.sim import state as st
+from headroom.engine.sim import partition_stage
 from headroom.engine.sim.autoscaling import Observation, ScalingPolicy, build_policy
 from headroom.engine.sim.budget import DEFAULT_MAX_EVENTS, check_budget
-from headroom.engine.sim.core import run_until
 from headroom.engine.sim.feed import Feeder
+from headroom.engine.sim.kernel import fcfs
+from headroom.engine.sim.kernel import state as st
+from headroom.engine.sim.kernel.core import run_until
+from headroom.engine.sim.kernel.vm import allocate_vms, count_states, drain_least_loaded
 from headroom.engine.sim.results import (
     ClassStats,
     LatencyStats,
@@ -38,18 +38,9 @@ from headroom.engine.sim.results import (
 )
 from headroom.engine.sim.scenario import Scenario, ScenarioError, load_scenario
 from headroom.engine.sim.sketch import COARSE_ALPHA, window_quantile
-from headroom.engine.sim.vm import allocate_vms, count_states, drain_least_loaded
+from headroom.engine.sim.version import ENGINE_VERSION
 from headroom.engine.sim.waiting_room import build_stage
 
-
-def _engine_version() -> str:
-    try:
-        return f"headroom-{metadata.version('headroom')}/sim-1"
-    except metadata.PackageNotFoundError:
-        return "headroom-unknown/sim-1"
-
-
-ENGINE_VERSION = _engine_version()
 _POOL_STATUSES = (st.NEED_DEMAND, st.NEED_GAP, st.NEED_UNIFORM)
 
 
@@ -138,7 +129,7 @@ class Simulation:
         s = self.scenario
         seed = s.seed if seed is None else seed
         if s.cluster.tiers is not None:  # multi-tier clusters have their own loop
-            from headroom.engine.sim.tiers import run_tiered
+            from headroom.engine.sim.tiers.runner import run_tiered
 
             return run_tiered(s, self.datasets, seed, progress)
         feeder = Feeder(s, self.datasets, seed)

@@ -31,7 +31,7 @@ from headroom.engine.admission.virtual_queue import (
     vq_set_capacity,
     vq_set_near,
 )
-from headroom.engine.sim import state as st
+from headroom.engine.sim.kernel import state as st
 from headroom.engine.sim.results import SimulationResult
 from headroom.engine.sim.scenario import Scenario, VirtualQueueAdmission
 

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from headroom.engine.sim import Simulation, SimulationResult, load_scenario
-from headroom.engine.sim.fcfs import applies
+from headroom.engine.sim.kernel.fcfs import applies
 
 COUNTS = ("requests", "completed", "rejected", "in_system_at_end", "events")
 INT_SERIES = ("allocated_vms", "active_vms", "waiting", "in_system")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from headroom.engine.sim import Simulation
-from headroom.engine.sim import state as st
 from headroom.engine.sim.feed import _MIN_POOL, Feeder
+from headroom.engine.sim.kernel import state as st
 
 DOC = {
     "duration_s": 1000.0,

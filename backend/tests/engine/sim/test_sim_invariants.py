@@ -182,7 +182,7 @@ def test_downsample_and_boxes() -> None:
 def test_engine_imports_nothing_from_the_web_side() -> None:
     forbidden = ("fastapi", "sqlalchemy", "celery", "headroom.core", "headroom.settings")
     package = Path(__file__).parents[3] / "headroom" / "engine" / "sim"
-    for path in package.glob("*.py"):
+    for path in package.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Import | ast.ImportFrom):
                 names = (

@@ -20,11 +20,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st_
 
-from headroom.engine.admission import partitions as partition_stage
 from headroom.engine.capacity.partitions import static_partition
-from headroom.engine.sim import state as st
-from headroom.engine.sim.core import run_until
+from headroom.engine.sim import partition_stage
 from headroom.engine.sim.feed import Feeder
+from headroom.engine.sim.kernel import state as st
+from headroom.engine.sim.kernel.core import run_until
 from headroom.engine.sim.results import SimulationResult
 from headroom.engine.sim.scenario import ScenarioError, load_scenario
 from headroom.engine.sim.simulation import Simulation, _run_segment

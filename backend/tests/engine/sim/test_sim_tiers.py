@@ -19,7 +19,7 @@ from headroom.engine.capacity.sct import sct_levels
 from headroom.engine.capacity.windows import interval_counts
 from headroom.engine.sim import Simulation
 from headroom.engine.sim.scenario import ScenarioError, load_scenario, scenario_json_schema
-from headroom.engine.sim.tiers_sct import levels_from_intervals
+from headroom.engine.sim.tiers.sct import levels_from_intervals
 
 
 def _const(value: float) -> dict[str, Any]:

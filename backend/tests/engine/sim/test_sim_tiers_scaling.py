@@ -2,7 +2,7 @@
 tier stays in seconds (calibrated like the published comparison) and shows p99 spikes
 after the sharp rises that the concurrency-aware policy removes.
 
-The scenario (tiers_presets.py, where its numbers and their calibration are derived) runs
+The scenario (engine/sim/tiers/presets.py, where its numbers and their calibration are derived) runs
 each profile 6x compressed (a 10 minute hour; boot, step, cooldown and the SCT window and
 interval compressed alike; big_spike's gap also over the full hour) with seed 1, so every
 figure below is deterministic; the thresholds leave wide margins around the figures this
@@ -22,7 +22,7 @@ import pytest
 
 from headroom.engine.sim import Simulation
 from headroom.engine.sim.results import SimulationResult
-from headroom.engine.sim.tiers_presets import concurrency_scenario, scale_out_p99_s
+from headroom.engine.sim.tiers.presets import concurrency_scenario, scale_out_p99_s
 
 PROFILES = Path(__file__).resolve().parents[4] / "data" / "profiles"
 NAMES = (

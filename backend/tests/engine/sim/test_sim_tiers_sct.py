@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from headroom.engine.capacity.sct import SctLevels, SctResult
-from headroom.engine.sim import tiers_state as S
-from headroom.engine.sim.tiers_sct import choose_pool
+from headroom.engine.sim.tiers import state as S
+from headroom.engine.sim.tiers.sct import choose_pool
 
 
 def _result(top: int, q_upper: int | None) -> SctResult:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from numba import njit
 
-from headroom.engine.sim import heaps
-from headroom.engine.sim import tiers_state as S
+from headroom.engine.sim.kernel import heaps
+from headroom.engine.sim.tiers import state as S
 
 
 @njit(cache=True)

@@ -23,8 +23,8 @@ import math
 import numpy as np
 from numba import njit
 
-from headroom.engine.sim import state as S
-from headroom.engine.sim.core import record_done, record_trace, record_window
+from headroom.engine.sim.kernel import state as S
+from headroom.engine.sim.kernel.core import record_done, record_trace, record_window
 from headroom.engine.sim.scenario import Scenario
 
 

@@ -1,9 +1,9 @@
-"""State of the multi-tier loop (tiers_loop.py): typed arrays, one row per entity.
+"""State of the multi-tier loop (loop.py): typed arrays, one row per entity.
 
 VMs of every tier share one set of rows (tier t owns rows first..first + count); a
 request's row keeps, per tier, the time it reached the tier, the time it took a pool
-slot there, its demand there and the VM that holds it. Capacities grow on demand as in
-state.py: the loop returns a ``NEED_*`` status before touching anything.
+slot there, its demand there and the VM that holds it. Capacities grow on demand as in the
+single-tier kernel (kernel/state.py): the loop returns a ``NEED_*`` status before touching anything.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from headroom.engine.sim import sketch
+from headroom.engine.sim.kernel.state import double_rows, free_rows, grow_rows
 
 F64 = NDArray[np.float64]
 I64 = NDArray[np.int64]
@@ -103,10 +104,8 @@ class TierState(NamedTuple):
     ring: F64  # VMs x intervals x R_* (SCT statistics of the last window)
 
 
-def _free_rows(n: int, ncols: int, first: int = 0) -> I64:
-    rows = np.zeros((n, ncols), dtype=np.int64)
-    rows[:, JI_NEXT] = np.arange(first + 1, first + n + 1)
-    rows[-1, JI_NEXT] = -1
+def _free_jobs(n: int, ncols: int) -> I64:
+    rows = free_rows(n, ncols, JI_NEXT)
     rows[:, JI_TIER] = -1
     return rows
 
@@ -127,7 +126,7 @@ def new_tier_state(
     return TierState(
         ic=ic, sc=np.zeros(4), ip=ip, fp=fp, tp=tp, tf=tf, vi=vi, vf=np.zeros((vms, N_VF)),
         vtag=np.zeros((vms, cap)), vjob=np.zeros((vms, cap), dtype=np.int64),
-        jf=np.zeros((jobs, 1 + 3 * tiers)), ji=_free_rows(jobs, 3 + tiers),
+        jf=np.zeros((jobs, 1 + 3 * tiers)), ji=_free_jobs(jobs, 3 + tiers),
         et=np.zeros(heap), ei=np.zeros((heap, 3), dtype=np.int64),
         arr_t=np.zeros(0), arr_c=np.zeros(0, dtype=np.int64), arr_d=np.zeros((0, tiers)),
         ts=np.zeros((n_ticks, N_TS), dtype=np.int32),
@@ -145,12 +144,12 @@ def grow(s: TierState, status: int, need: int = 0) -> TierState:
     """Enlarge the capacity a ``NEED_*`` status names (service heaps to >= ``need``)."""
     if status == NEED_JOBS:
         n = len(s.ji)
-        new = _free_rows(n, s.ji.shape[1], first=n)
-        new[-1, JI_NEXT] = s.ic[IC_JOB_FREE]
+        ji = grow_rows(s.ji, JI_NEXT, int(s.ic[IC_JOB_FREE]))
+        ji[n:, JI_TIER] = -1
         s.ic[IC_JOB_FREE], s.ic[IC_JOBS_FREE_N] = n, s.ic[IC_JOBS_FREE_N] + n
-        return s._replace(ji=np.concatenate([s.ji, new]), jf=np.concatenate([s.jf, 0 * s.jf]))
+        return s._replace(ji=ji, jf=double_rows(s.jf))
     if status == NEED_HEAP:
-        return s._replace(et=np.concatenate([s.et, 0 * s.et]), ei=np.concatenate([s.ei, 0 * s.ei]))
+        return s._replace(et=double_rows(s.et), ei=double_rows(s.ei))
     if status == NEED_VM_HEAP:
         width = max(2 * s.vtag.shape[1], need)
         pad = width - s.vtag.shape[1]
@@ -160,10 +159,34 @@ def grow(s: TierState, status: int, need: int = 0) -> TierState:
     raise ValueError(f"cannot grow for status {status}")
 
 
-def world(s: TierState) -> tuple[np.ndarray, ...]:
-    """The tuple W the compiled loop takes (tiers_loop.py)."""
-    return (s.ic, s.sc, s.ip, s.fp, s.tp, s.tf, s.vi, s.vf, s.vtag, s.vjob, s.jf, s.ji, s.et,
-            s.ei, s.hists, s.csum, s.win, s.winh, s.ring)  # fmt: skip
+class TierWorld(NamedTuple):
+    """The arrays the compiled loop works on, by name (TierState's fields)."""
+
+    ic: I64
+    sc: F64
+    ip: I64
+    fp: F64
+    tp: I64
+    tf: F64
+    vi: I64
+    vf: F64
+    vtag: F64
+    vjob: I64
+    jf: F64
+    ji: I64
+    et: F64
+    ei: I64
+    hists: I64
+    csum: F64
+    win: I64
+    winh: NDArray[np.int32]
+    ring: F64
+
+
+def world(s: TierState) -> TierWorld:
+    """The arrays the compiled loop takes (loop.py)."""
+    return TierWorld(s.ic, s.sc, s.ip, s.fp, s.tp, s.tf, s.vi, s.vf, s.vtag, s.vjob, s.jf,
+                     s.ji, s.et, s.ei, s.hists, s.csum, s.win, s.winh, s.ring)  # fmt: skip
 
 
 def room(s: TierState, heap: int, vm_heap: int) -> TierState:

@@ -1,5 +1,5 @@
-"""Binary min-heaps over preallocated arrays, shared by the single-tier core (vm.py) and the
-multi-tier loop (tiers_heap.py). Each function takes the index of the heap's size counter
+"""Binary min-heaps over preallocated arrays, shared by the single-tier core (kernel/vm.py) and the
+multi-tier loop (tiers/heap.py). Each function takes the index of the heap's size counter
 (``n_at``), because the two loops lay out their state arrays differently.
 
 The event heap: times ``et`` with rows ``ei`` of (kind, id, version), its size in

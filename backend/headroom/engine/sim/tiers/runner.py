@@ -1,10 +1,10 @@
-"""Multi-tier runs (``cluster.tiers``): the runner around the compiled loop tiers_loop.py.
+"""Multi-tier runs (``cluster.tiers``): the runner around the compiled loop (loop.py).
 
 As in simulation.py, the loop runs one decision period at a time; before a period the
 runner draws its arrivals and every request's demand at every tier (a tier's own
 ``service_s``, else the request class's), after it the autoscaling policy resizes the
 scaled tier (``autoscaling.tier``, default the first tier whose vms.min < vms.max) and,
-with the concurrency-aware policy, the downstream pools (tiers_sct.py). Any autoscaling
+with the concurrency-aware policy, the downstream pools (sct.py). Any autoscaling
 policy can drive the scaled tier (its Observation is that tier's utilisation); the
 other tiers keep vms.start VMs. Within a tier, requests go to the active VM holding
 the fewest (least connections, ties in round robin): the only dispatch tiers support.
@@ -30,7 +30,7 @@ actions) are the scaled tier's and latencies are end to end, plus
   active VMs, inf = unbounded), ``window_t_s`` with ``window_p99_latency_s``
   (end-to-end p99 per SLA window) and ``window_hist`` (the windows' coarse latency
   sketches, for quantiles over any run of windows), and ``pool_changes`` (a list of
-  tiers_sct.PoolChange).
+  sct.PoolChange).
 """
 
 from __future__ import annotations
@@ -43,14 +43,14 @@ import numpy as np
 
 from headroom.engine.sim import autoscaling as au
 from headroom.engine.sim import scenario as sc
-from headroom.engine.sim import tiers_state as S
 from headroom.engine.sim.distributions import Distribution
 from headroom.engine.sim.feed import Feeder
 from headroom.engine.sim.results import ScalingAction, SimulationResult
 from headroom.engine.sim.scenario import Scenario, build_distribution
-from headroom.engine.sim.tiers_loop import allocate, drain_least_loaded, run_loop
-from headroom.engine.sim.tiers_results import tiered_result
-from headroom.engine.sim.tiers_sct import FixedPools, PoolChange, PoolSizer, SctPoolSizer
+from headroom.engine.sim.tiers import state as S
+from headroom.engine.sim.tiers.loop import allocate, drain_least_loaded, run_loop
+from headroom.engine.sim.tiers.results import tiered_result
+from headroom.engine.sim.tiers.sct import FixedPools, PoolChange, PoolSizer, SctPoolSizer
 
 
 def scaled_tier(s: Scenario) -> int:

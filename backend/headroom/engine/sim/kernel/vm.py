@@ -7,16 +7,16 @@ reaches its tag (V at service start + demand). The VM's next completion is one e
 in the global heap, re-pushed with a new version whenever the VM's state changes
 (stale versions are skipped when popped).
 
-Helpers take the state's arrays explicitly (see state.py for their columns): numba
-passes arrays cheaply, while unpacking tuples of arrays per call costs reference counting.
+Helpers take the state's arrays explicitly (see state.py for their columns), or the
+named bundle W (state.World) where they need many of them.
 """
 
 from __future__ import annotations
 
 from numba import njit
 
-from headroom.engine.sim import heaps
-from headroom.engine.sim.state import (
+from headroom.engine.sim.kernel import heaps
+from headroom.engine.sim.kernel.state import (
     EV_BOOT,
     EV_COMPLETION,
     FP_OVERHEAD,
@@ -122,8 +122,10 @@ def start_service(vf, vi, vtag, vjob, jf, v, job, now):
 
 
 @njit(cache=True, inline="always")
-def submit(vf, vi, vtag, vjob, jf, ji, et, ei, ic, ip, fp, v, job, now, resched):
+def submit(W, v, job, now, resched):
     """Admit a request to VM v: into service, the FIFO queue, or refused (False)."""
+    vf, vi, vtag, vjob, jf, ji, et, ei = W.vf, W.vi, W.vtag, W.vjob, W.jf, W.ji, W.et, W.ei
+    ic, ip, fp = W.ic, W.ip, W.fp
     if v < 0:
         return False
     if vi[v, VI_NSRV] >= ip[IP_SLOTS] and vi[v, VI_N] - vi[v, VI_NSRV] >= ip[IP_WAIT_BOUND]:

@@ -15,8 +15,7 @@ slot in use past ``q_upper``. Every event updates per-VM interval statistics for
 (slot releases, slot-time integral, slot-holding time of the releases) in a ring of the
 last window, so the SCT model costs no per-request storage.
 
-W is the tuple (ic, sc, ip, fp, tp, tf, vi, vf, vtag, vjob, jf, ji, et, ei, hists, csum,
-win, winh, ring) of tiers_state.py.
+W is the named bundle of the state's arrays (state.TierWorld).
 """
 
 from __future__ import annotations
@@ -26,8 +25,8 @@ import math
 from numba import njit
 
 from headroom.engine.sim import sketch
-from headroom.engine.sim import tiers_state as S
-from headroom.engine.sim.tiers_heap import heap_pop, heap_push, service_pop, service_push
+from headroom.engine.sim.tiers import state as S
+from headroom.engine.sim.tiers.heap import heap_pop, heap_push, service_pop, service_push
 
 _INV_FINE = 1.0 / sketch.log_gamma(sketch.FINE_ALPHA)
 _INV_COARSE = 1.0 / sketch.log_gamma(sketch.COARSE_ALPHA)
@@ -51,8 +50,8 @@ def sct_advance(vi, vf, ring, fp, v, now):
 
 @njit(cache=True)
 def _advance(W, v, now):
-    (ic, sc, ip, fp, tp, tf, vi, vf, vtag, vjob, jf, ji, et, ei) = W[:14]  # noqa: RUF059
-    ring = W[18]
+    ip, fp, tp, vi, vf = W.ip, W.fp, W.tp, W.vi, W.vf
+    ring = W.ring
     dt = now - vf[v, S.VF_LAST]
     if dt > 0:
         vf[v, S.VF_VCLOCK] += vf[v, S.VF_RATE] * dt
@@ -66,7 +65,7 @@ def _advance(W, v, now):
 @njit(cache=True)
 def _touch(W, v, now):
     """Recompute VM v's speed and push its next completion (the old one goes stale)."""
-    (ic, sc, ip, fp, tp, tf, vi, vf, vtag, vjob, jf, ji, et, ei) = W[:14]  # noqa: RUF059
+    ic, tp, tf, vi, vf, vtag, et, ei = W.ic, W.tp, W.tf, W.vi, W.vf, W.vtag, W.et, W.ei
     t, nsrv = vi[v, S.VI_TIER], vi[v, S.VI_NSRV]
     speed, cores = tf[t, S.TF_SPEED], tp[t, S.TP_CORES]
     extra = vi[v, S.VI_HELD] - tp[t, S.TP_Q_UPPER]
@@ -83,7 +82,7 @@ def _touch(W, v, now):
 
 @njit(cache=True)
 def _start_cpu(W, v, j, now):
-    (ic, sc, ip, fp, tp, tf, vi, vf, vtag, vjob, jf, ji, et, ei) = W[:14]  # noqa: RUF059
+    ic, ip, vi, vf, vtag, vjob, jf = W.ic, W.ip, W.vi, W.vf, W.vtag, W.vjob, W.jf
     n_tiers, t = ip[S.IP_TIERS], vi[v, S.VI_TIER]
     service_push(vi, vtag, vjob, v, vf[v, S.VF_VCLOCK] + jf[j, 1 + 2 * n_tiers + t], j)
     ic[S.IC_NSRV_PEAK] = max(ic[S.IC_NSRV_PEAK], vi[v, S.VI_NSRV])
@@ -92,7 +91,7 @@ def _start_cpu(W, v, j, now):
 @njit(cache=True)
 def _acquire(W, v, j, now):
     """Request j takes a pool slot on VM v and asks for a core."""
-    (ic, sc, ip, fp, tp, tf, vi, vf, vtag, vjob, jf, ji, et, ei) = W[:14]  # noqa: RUF059
+    ip, tp, vi, jf, ji = W.ip, W.tp, W.vi, W.jf, W.ji
     t = vi[v, S.VI_TIER]
     vi[v, S.VI_HELD] += 1
     vi[v, S.VI_PEAK_HELD] = max(vi[v, S.VI_PEAK_HELD], vi[v, S.VI_HELD])
@@ -122,7 +121,7 @@ def _pop_queue(vi, ji, v, head_col, tail_col):
 @njit(cache=True)
 def promote(W, v, now):
     """Move requests from VM v's accept queue into free pool slots."""
-    (ic, sc, ip, fp, tp, tf, vi, vf, vtag, vjob, jf, ji, et, ei) = W[:14]  # noqa: RUF059
+    ic, vi, ji = W.ic, W.vi, W.ji
     while vi[v, S.VI_NQ] > 0 and vi[v, S.VI_HELD] < vi[v, S.VI_SLOTS]:
         h = _pop_queue(vi, ji, v, S.VI_QHEAD, S.VI_QTAIL)
         vi[v, S.VI_NQ] -= 1
@@ -147,7 +146,7 @@ def _choose(tp, vi, t):
 @njit(cache=True)
 def _enter(W, j, t, now):
     """Request j reaches tier t: a slot, the accept queue, or refused (False)."""
-    (ic, sc, ip, fp, tp, tf, vi, vf, vtag, vjob, jf, ji, et, ei) = W[:14]  # noqa: RUF059
+    ic, tp, vi, jf, ji = W.ic, W.tp, W.vi, W.jf, W.ji
     v = _choose(tp, vi, t)
     if v < 0:
         return False
@@ -184,8 +183,8 @@ def _maybe_release_vm(tf, vi, vf, v, now):
 @njit(cache=True)
 def _release(W, v, j, t, now, served):
     """Request j gives back its slot on VM v (tier t); ``served``: it completed."""
-    (ic, sc, ip, fp, tp, tf, vi, vf, vtag, vjob, jf, ji, et, ei) = W[:14]  # noqa: RUF059
-    ring = W[18]
+    ip, tp, tf, vi, vf, jf = W.ip, W.tp, W.tf, W.vi, W.vf, W.jf
+    ring = W.ring
     _advance(W, v, now)
     vi[v, S.VI_HELD] -= 1
     vi[v, S.VI_N] -= 1
@@ -212,8 +211,8 @@ def _free_job(ic, ji, j):
 @njit(cache=True)
 def _refuse(W, j, t, now):
     """Request j was refused at tier t: give back its slots upstream and drop it."""
-    (ic, sc, ip, fp, tp, tf, vi, vf, vtag, vjob, jf, ji, et, ei) = W[:14]  # noqa: RUF059
-    csum = W[15]
+    ic, sc, jf, ji = W.ic, W.sc, W.jf, W.ji
+    csum = W.csum
     for u in range(t - 1, -1, -1):
         _release(W, ji[j, 3 + u], j, u, now, False)
     if t > 0:
@@ -228,8 +227,8 @@ def _refuse(W, j, t, now):
 
 @njit(cache=True)
 def _record_done(W, j, now):
-    (ic, sc, ip, fp, tp, tf, vi, vf, vtag, vjob, jf, ji, et, ei) = W[:14]  # noqa: RUF059
-    (hists, csum, win, winh) = W[14:18]
+    ic, sc, fp, jf, ji = W.ic, W.sc, W.fp, W.jf, W.ji
+    hists, csum, win, winh = W.hists, W.csum, W.win, W.winh
     lat, c = now - jf[j, S.JF_ARRIVAL], ji[j, S.JI_CLASS]
     hists[c, sketch.bucket_of(lat, _INV_FINE, hists.shape[1])] += 1
     csum[c, S.CS_LAT_SUM] += lat
@@ -249,7 +248,7 @@ def _record_done(W, j, now):
 @njit(cache=True)
 def _completion(W, v, now):
     """VM v finishes serving the request with the smallest tag."""
-    (ic, sc, ip, fp, tp, tf, vi, vf, vtag, vjob, jf, ji, et, ei) = W[:14]  # noqa: RUF059
+    ic, ip, vi, vtag, vjob, ji = W.ic, W.ip, W.vi, W.vtag, W.vjob, W.ji
     _advance(W, v, now)
     j = service_pop(vi, vtag, vjob, v)
     t, last = vi[v, S.VI_TIER], ip[S.IP_TIERS] - 1
@@ -268,8 +267,8 @@ def _completion(W, v, now):
 
 @njit(cache=True)
 def _arrival(W, arr_t, arr_c, arr_d, i, now):
-    (ic, sc, ip, fp, tp, tf, vi, vf, vtag, vjob, jf, ji, et, ei) = W[:14]  # noqa: RUF059
-    csum = W[15]
+    ic, ip, jf, ji = W.ic, W.ip, W.jf, W.ji
+    csum = W.csum
     j = ic[S.IC_JOB_FREE]
     ic[S.IC_JOB_FREE] = ji[j, S.JI_NEXT]
     ic[S.IC_JOBS_FREE_N] -= 1
@@ -289,8 +288,8 @@ def _arrival(W, arr_t, arr_c, arr_d, i, now):
 
 @njit(cache=True)
 def activate(W, v, now):
-    (ic, sc, ip, fp, tp, tf, vi, vf, vtag, vjob, jf, ji, et, ei) = W[:14]  # noqa: RUF059
-    ring = W[18]
+    fp, tf, vi, vf = W.fp, W.tf, W.vi, W.vf
+    ring = W.ring
     vi[v, S.VI_STATE] = S.VM_ACTIVE
     vf[v, S.VF_LAST], vf[v, S.VF_VCLOCK], vf[v, S.VF_BUSY], vf[v, S.VF_HELD_AREA] = now, 0, 0, 0
     vf[v, S.VF_RATE] = tf[vi[v, S.VI_TIER], S.TF_SPEED]
@@ -301,7 +300,7 @@ def activate(W, v, now):
 @njit(cache=True)
 def _tick(W, ts, tt, box, k, now):
     """Monitoring: per tier VM counts, utilisation, slots in use, queue, pool size."""
-    (ic, sc, ip, fp, tp, tf, vi, vf, vtag, vjob, jf, ji, et, ei) = W[:14]  # noqa: RUF059
+    ic, ip, fp, tp, vi, vf = W.ic, W.ip, W.fp, W.tp, W.vi, W.vf
     monitor = fp[S.FP_MONITOR_S]
     for t in range(ip[S.IP_TIERS]):
         first, count, cores = tp[t, S.TP_FIRST], tp[t, S.TP_COUNT], tp[t, S.TP_CORES]
@@ -344,7 +343,7 @@ def _box(tt, box, k, t):
 @njit(cache=True)
 def _needs(W):
     """A NEED_* status if an event's worst case could overrun a capacity."""
-    (ic, sc, ip, fp, tp, tf, vi, vf, vtag, vjob, jf, ji, et, ei) = W[:14]  # noqa: RUF059
+    ic, ip, vtag, et = W.ic, W.ip, W.vtag, W.et
     n_tiers = ip[S.IP_TIERS]
     if ic[S.IC_JOBS_FREE_N] < 1:
         return S.NEED_JOBS
@@ -358,7 +357,7 @@ def _needs(W):
 @njit(cache=True)
 def run_loop(W, arr_t, arr_c, arr_d, ts, tt, box, t_end):
     """Process every event and monitoring tick before t_end; DONE or a NEED_* status."""
-    (ic, sc, ip, fp, tp, tf, vi, vf, vtag, vjob, jf, ji, et, ei) = W[:14]  # noqa: RUF059
+    ic, sc, fp, vi, et, ei = W.ic, W.sc, W.fp, W.vi, W.et, W.ei
     n_ticks, monitor = len(ts), fp[S.FP_MONITOR_S]
     while True:
         k = ic[S.IC_TICK]
@@ -404,7 +403,7 @@ def run_loop(W, arr_t, arr_c, arr_d, ts, tt, box, t_end):
 @njit(cache=True)
 def allocate(W, t, k, now, boot_s):
     """Request up to k VMs of tier t (free rows only); returns how many."""
-    (ic, sc, ip, fp, tp, tf, vi, vf, vtag, vjob, jf, ji, et, ei) = W[:14]  # noqa: RUF059
+    ic, tp, vi, vf, et, ei = W.ic, W.tp, W.vi, W.vf, W.et, W.ei
     done = 0
     first = tp[t, S.TP_FIRST]
     for v in range(first, first + tp[t, S.TP_COUNT]):
@@ -425,7 +424,7 @@ def allocate(W, t, k, now, boot_s):
 @njit(cache=True)
 def drain_least_loaded(W, t, now):
     """Put tier t's active VM holding the fewest requests into draining; -1 if none."""
-    (ic, sc, ip, fp, tp, tf, vi, vf, vtag, vjob, jf, ji, et, ei) = W[:14]  # noqa: RUF059
+    tp, tf, vi, vf = W.tp, W.tf, W.vi, W.vf
     best = -1
     first = tp[t, S.TP_FIRST]
     for v in range(first, first + tp[t, S.TP_COUNT]):
@@ -443,7 +442,7 @@ def set_pool(W, v, slots, now):
     """Change VM v's pool limit; a larger pool takes waiting requests at once. Requests
     already holding slots keep them (a smaller pool fills up again as they leave)."""
     _advance(W, v, now)
-    W[6][v, S.VI_SLOTS] = slots
+    W.vi[v, S.VI_SLOTS] = slots
     promote(W, v, now)
     _touch(W, v, now)
 
@@ -451,7 +450,7 @@ def set_pool(W, v, slots, now):
 @njit(cache=True)
 def flush(W, now):
     """Bring every allocated VM's integrals (and SCT intervals) up to ``now``."""
-    vi = W[6]
+    vi = W.vi
     for v in range(len(vi)):
         if vi[v, S.VI_STATE] != S.VM_FREE:
             _advance(W, v, now)

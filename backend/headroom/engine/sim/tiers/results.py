@@ -1,14 +1,13 @@
-"""A tiered run's SimulationResult (keys documented in tiers.py)."""
+"""A tiered run's SimulationResult (keys documented in runner.py)."""
 
 from __future__ import annotations
 
 import dataclasses
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
-from headroom.engine.sim import tiers_state as S
 from headroom.engine.sim.results import (
     ClassStats,
     LatencyStats,
@@ -19,11 +18,20 @@ from headroom.engine.sim.results import (
     VmStats,
     utilization_boxes,
 )
+from headroom.engine.sim.scenario import Scenario, Tier
 from headroom.engine.sim.sketch import COARSE_ALPHA, window_quantile
+from headroom.engine.sim.tiers import state as S
+from headroom.engine.sim.tiers.sct import PoolChange
+from headroom.engine.sim.version import ENGINE_VERSION
 
-if TYPE_CHECKING:
-    from headroom.engine.sim.tiers import TieredSimulation
-    from headroom.engine.sim.tiers_sct import PoolChange
+
+class TieredSimulation(Protocol):
+    """What a tiered result reads of its run (tiers.TieredSimulation)."""
+
+    s: Scenario
+    seed: int
+    scaled: int  # the index of the tier the policy scales
+    tiers: list[Tier]
 
 
 def _series(sim: TieredSimulation, st: S.TierState) -> TimeSeries:
@@ -170,7 +178,7 @@ def tiered_result(
     return SimulationResult(
         scenario=s,
         seed=sim.seed,
-        engine_version=_engine_version(),
+        engine_version=ENGINE_VERSION,
         duration_s=s.duration_s,
         requests=int(ic[S.IC_ARRIVED]),
         completed=int(ic[S.IC_COMPLETED]),
@@ -193,12 +201,6 @@ def tiered_result(
         tiers=tiers,
         tier_series=_tier_series(sim, st, series, changes),
     )
-
-
-def _engine_version() -> str:
-    from headroom.engine.sim.simulation import ENGINE_VERSION
-
-    return ENGINE_VERSION
 
 
 def change_dict(change: PoolChange) -> dict[str, Any]:

@@ -4,41 +4,35 @@
 it). Before an event it checks that pools and capacities suffice and otherwise returns a
 ``NEED_*`` status without changing anything; the caller refills or grows and calls again.
 
-Page-level helpers take the whole state as one tuple W of arrays, in this order:
-VMs (vf, vi, vtag, vjob), requests (jf, ji), pages (pf, pi), event heap (et, ei),
-scalars (ic, sc, ip, fp), per-class pools of demands and gaps (qd, qg), uniforms (qu),
-per-class cursors, counts and sla.md class (cls), outputs (hists = latency and PLT
-sketches per class, csum = their sums and maxima, win, winh = per-window counts and
-sketches, tr = trace, ks = the partitions' K series).
+Page-level helpers take the whole state as one named bundle W (state.World): VMs (vf,
+vi, vtag, vjob), requests (jf, ji), pages (pf, pi), event heap (et, ei), scalars (ic,
+sc, ip, fp), per-class pools of demands and gaps (qd, qg), uniforms (qu), per-class
+cursors, counts and class (cls), outputs (hists = latency and PLT sketches per class,
+csum = their sums and maxima, win, winh = per-window counts and sketches, tr = trace,
+ks = the partitions' K series).
 
-Admission (ip[IP_ADMISSION], state.ADMISSION_CODES): :func:`_admit` decides for each new
+Admission (ip[IP_ADMISSION], state.ADMISSION_CODES): dispatch.admit decides for each new
 base request (its page follows it); refusals take the ``_reject`` path like a full pool.
-DynamicPart's controller runs on EV_PERIOD timer events (:func:`_period`).
+DynamicPart's controller runs on EV_PERIOD timer events (dispatch.period).
 """
 
 from __future__ import annotations
 
 import math
 
-import numpy as np
-from numba import carray, njit, types
-from numba.extending import intrinsic
+from numba import njit
 
-from headroom.engine.admission.partitions import (
-    dynamic_part_admits_normal,
-    dynamic_part_step,
-    switch_adm_admits,
-)
 from headroom.engine.sim import sketch
-from headroom.engine.sim import state as S
-from headroom.engine.sim.vm import (
+from headroom.engine.sim.kernel import state as S
+from headroom.engine.sim.kernel.bare import bare
+from headroom.engine.sim.kernel.dispatch import REFUSE, admit, choose_vm, period
+from headroom.engine.sim.kernel.vm import (
     activate,
     advance,
     heap_pop,
     heap_push,
     hold_conn,
     maybe_release,
-    move_set,
     promote_waiting,
     reschedule,
     service_pop,
@@ -49,51 +43,6 @@ from headroom.engine.sim.vm import (
 _INV_FINE = 1.0 / sketch.log_gamma(sketch.FINE_ALPHA)
 _INV_COARSE = 1.0 / sketch.log_gamma(sketch.COARSE_ALPHA)
 _ACTIVE = S.VM_ACTIVE
-_REFUSE = -2  # the admission stage's verdict: refuse the request
-# Live connections on the Low Set (dynamic) and on the High Set (static, dynamic), by
-# state.IC_LOAD's layout.
-_LOAD_LS_D, _LOAD_HS_S, _LOAD_HS_D = S.IC_LOAD + 1, S.IC_LOAD + 2, S.IC_LOAD + 3
-
-
-@njit(cache=True, inline="always")
-def choose_vm(vf, vi, ic, ip, qu, now, want):
-    """The dispatcher: pick an active VM by the configured policy; -1 if none. With
-    ``want`` >= 0 only the VMs of that partition set (VI_SET) are candidates."""
-    code, nv, best = ip[S.IP_DISPATCH], len(vi), -1
-    start, pick, total = ic[S.IC_LAST_VM] + 1, 0, 0.0
-    if code == 4:
-        n_active = 0
-        for v in range(nv):
-            n_active += vi[v, S.VI_STATE] == _ACTIVE and (want < 0 or vi[v, S.VI_SET] == want)
-        if n_active == 0:
-            return -1
-        pick = int(qu[ic[S.IC_UNI_PTR]] * n_active)
-        ic[S.IC_UNI_PTR] += 1
-    for k in range(nv):
-        v = (start + k) % nv if code != 1 else k
-        if vi[v, S.VI_STATE] != _ACTIVE or (want >= 0 and vi[v, S.VI_SET] != want):
-            continue
-        if code == 0:
-            best = v
-            break
-        if code == 1:
-            vf[v, S.VF_WRR] += vf[v, S.VF_WEIGHT]
-            total += vf[v, S.VF_WEIGHT]
-            better = best < 0 or vf[v, S.VF_WRR] > vf[best, S.VF_WRR]
-        elif code == 2:
-            better = best < 0 or vi[v, S.VI_N] < vi[best, S.VI_N]
-        elif code == 3:
-            better = best < 0 or vf[v, S.VF_LAST_DISPATCH] < vf[best, S.VF_LAST_DISPATCH]
-        else:
-            better = pick == 0
-            pick -= 1
-        if better:
-            best = v
-    if best >= 0:
-        vf[best, S.VF_WRR] -= total
-        ic[S.IC_LAST_VM] = best
-        vf[best, S.VF_LAST_DISPATCH] = now
-    return best
 
 
 @njit(cache=True, inline="always")
@@ -128,7 +77,21 @@ def record_window(win, winh, fp, x, now):
 
 
 @njit(cache=True)
-def _page_done(vf, vi, pf, pi, ic, sc, ip, fp, hists, csum, win, winh, p, now):
+def _page_done(W, p, now):
+    vf, vi, pf, pi, ic, sc, ip, fp, hists, csum, win, winh = (
+        W.vf,
+        W.vi,
+        W.pf,
+        W.pi,
+        W.ic,
+        W.sc,
+        W.ip,
+        W.fp,
+        W.hists,
+        W.csum,
+        W.win,
+        W.winh,
+    )
     ic[S.IC_PAGES_DONE] += 1
     if pi[p, S.PI_FAILED]:
         ic[S.IC_PAGES_FAILED] += 1
@@ -148,7 +111,8 @@ def _page_done(vf, vi, pf, pi, ic, sc, ip, fp, hists, csum, win, winh, p, now):
 
 
 @njit(cache=True)
-def _reject(vf, vi, ji, pf, pi, ic, sc, ip, fp, cls, hists, csum, win, winh, j, now):
+def _reject(W, j, now):
+    ji, pi, ic, cls = W.ji, W.pi, W.ic, W.cls
     ic[S.IC_REJECTED] += 1
     ic[S.IC_TICK_REJ] += 1
     cls[ji[j, S.JI_CLASS], S.CL_REJECTED] += 1
@@ -158,14 +122,13 @@ def _reject(vf, vi, ji, pf, pi, ic, sc, ip, fp, cls, hists, csum, win, winh, j, 
         pi[p, S.PI_FAILED] = 1
         pi[p, S.PI_OUTSTANDING] -= 1
         if pi[p, S.PI_OUTSTANDING] == 0:
-            _page_done(vf, vi, pf, pi, ic, sc, ip, fp, hists, csum, win, winh, p, now)
+            _page_done(W, p, now)
 
 
 @njit(cache=True)
 def _send(W, p, j, now, current):
     """Send request j of page p (sticky, or dispatched per request) or reject it."""
-    (vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp) = W[:14]
-    (qd, qg, qu, cls, hists, csum, win, winh, tr, ks) = W[14:]  # noqa: RUF059
+    vf, vi, pi, ic, ip, qu, cls = W.vf, W.vi, W.pi, W.ic, W.ip, W.qu, W.cls
     if p >= 0 and ip[S.IP_PER_REQUEST] == 0:
         v = pi[p, S.PI_VM]
     else:
@@ -174,8 +137,8 @@ def _send(W, p, j, now, current):
         if p >= 0 and ip[S.IP_ADMISSION] >= S.ADM_STATIC_PART:
             want = cls[pi[p, S.PI_CLASS], S.CL_TOP]
         v = choose_vm(vf, vi, ic, ip, qu, now, want)
-    if not submit(vf, vi, vtag, vjob, jf, ji, et, ei, ic, ip, fp, v, j, now, v != current):
-        _reject(vf, vi, ji, pf, pi, ic, sc, ip, fp, cls, hists, csum, win, winh, j, now)
+    if not submit(W, v, j, now, v != current):
+        _reject(W, j, now)
 
 
 @njit(cache=True, inline="always")
@@ -189,8 +152,18 @@ def _schedule_client(pf, pi, et, ei, ic, qg, cls, p, now):
 @njit(cache=True)
 def _base_done(W, p, v, now):
     """The base response left VM v: push objects, hint them, or start the client chain."""
-    (vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp) = W[:14]
-    (qd, qg, qu, cls, hists, csum, win, winh, tr, ks) = W[14:]  # noqa: RUF059
+    jf, ji, pf, pi, et, ei, ic, qd, qg, cls = (
+        W.jf,
+        W.ji,
+        W.pf,
+        W.pi,
+        W.et,
+        W.ei,
+        W.ic,
+        W.qd,
+        W.qg,
+        W.cls,
+    )
     nobj, npush, c = pi[p, S.PI_NOBJ], pi[p, S.PI_NPUSH], pi[p, S.PI_CLASS]
     if cls[c, S.CL_EARLY_HINTS]:
         for _ in range(nobj):
@@ -199,8 +172,8 @@ def _base_done(W, p, v, now):
         return
     for _ in range(npush):
         j = new_job(jf, ji, ic, qd, cls, p, 0, c, now)
-        if not submit(vf, vi, vtag, vjob, jf, ji, et, ei, ic, ip, fp, v, j, now, False):
-            _reject(vf, vi, ji, pf, pi, ic, sc, ip, fp, cls, hists, csum, win, winh, j, now)
+        if not submit(W, v, j, now, False):
+            _reject(W, j, now)
     pi[p, S.PI_TO_ISSUE] = nobj - npush
     pf[p, S.PF_CLOCK] = pf[p, S.PF_ARRIVAL]
     if nobj > npush:
@@ -242,8 +215,27 @@ def record_latency(jf, ji, pf, ic, sc, ip, hists, csum, tr, j, now):
 @njit(cache=True, inline="always")
 def _completion(W, v, now):
     """VM v finishes its request with the smallest tag."""
-    (vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp) = W[:14]
-    (qd, qg, qu, cls, hists, csum, win, winh, tr, ks) = W[14:]  # noqa: RUF059
+    vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp, hists, csum, win, winh, tr = (
+        W.vf,
+        W.vi,
+        W.vtag,
+        W.vjob,
+        W.jf,
+        W.ji,
+        W.pf,
+        W.pi,
+        W.et,
+        W.ei,
+        W.ic,
+        W.sc,
+        W.ip,
+        W.fp,
+        W.hists,
+        W.csum,
+        W.win,
+        W.winh,
+        W.tr,
+    )
     advance(vf, vi, ip, v, now)
     j = service_pop(vi, vtag, vjob, v)
     vi[v, S.VI_N] -= 1
@@ -260,15 +252,25 @@ def _completion(W, v, now):
         if base:
             _base_done(W, p, v, now)
         if pi[p, S.PI_OUTSTANDING] == 0:
-            _page_done(vf, vi, pf, pi, ic, sc, ip, fp, hists, csum, win, winh, p, now)
+            _page_done(W, p, now)
     reschedule(vf, vi, vtag, et, ei, ic, v, now)
     maybe_release(vf, vi, sc, v, now)
 
 
 @njit(cache=True, inline="always")
 def _client_request(W, p, now):
-    (vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp) = W[:14]  # noqa: RUF059
-    (qd, qg, qu, cls, hists, csum, win, winh, tr, ks) = W[14:]  # noqa: RUF059
+    jf, ji, pf, pi, et, ei, ic, qd, qg, cls = (
+        W.jf,
+        W.ji,
+        W.pf,
+        W.pi,
+        W.et,
+        W.ei,
+        W.ic,
+        W.qd,
+        W.qg,
+        W.cls,
+    )
     pi[p, S.PI_TO_ISSUE] -= 1
     j = new_job(jf, ji, ic, qd, cls, p, 0, pi[p, S.PI_CLASS], now)
     if pi[p, S.PI_TO_ISSUE] > 0:
@@ -276,59 +278,22 @@ def _client_request(W, p, now):
     _send(W, p, j, now, -1)
 
 
-@njit(cache=True)
-def _admit(vi, ic, ip, fp, cls, c):
-    """The admission stage for a new base request of class c (sla.md): the partition set
-    to dispatch it in (-1: any VM), or _REFUSE."""
-    top, dyn = cls[c, S.CL_TOP], cls[c, S.CL_DYNAMIC]
-    if ip[S.IP_ADMISSION] == S.ADM_SWITCH:
-        n = 0
-        for v in range(len(vi)):
-            n += vi[v, S.VI_STATE] == _ACTIVE
-        if n == 0:
-            return -1
-        live = ic[S.IC_LOAD + dyn] + ic[S.IC_LOAD + 2 + dyn]
-        # The kernel's thresholds are per server here: live / N <= t  <=>  live <= N t.
-        thr = fp[S.FP_THR : S.FP_THR + 4]
-        return -1 if switch_adm_admits(thr, live / n, dyn == 1, top == 1) else _REFUSE
-    if top:
-        return 1
-    k, n_servers, per_server = ic[S.IC_K], ip[S.IP_N_SERVERS], fp[S.FP_MAXCONN_SLA]
-    if dynamic_part_admits_normal(k, n_servers, float(ic[_LOAD_LS_D]), per_server):
-        return 0
-    return _REFUSE
-
-
-@njit(cache=True)
-def _period(vi, et, ei, ic, ip, fp, ks, now):
-    """DynamicPart's controller (sla.md), every period: from the High Set's load (its
-    static and dynamic connections) now and at its peak over the period, move the
-    least-loaded server of one set to the other (K +- 1), then re-arm."""
-    k, load = ic[S.IC_K], ic[_LOAD_HS_S] + ic[_LOAD_HS_D]
-    peak = max(ic[S.IC_HS_PEAK], load)
-    new = dynamic_part_step(k, ip[S.IP_N_SERVERS], float(load), float(peak), fp[S.FP_MAXCONN_SLA])
-    if new != k:
-        source = 0 if new > k else 1
-        best = -1
-        for v in range(len(vi)):
-            candidate = vi[v, S.VI_STATE] == _ACTIVE and vi[v, S.VI_SET] == source
-            if candidate and (best < 0 or vi[v, S.VI_N] < vi[best, S.VI_N]):
-                best = v
-        if best >= 0:
-            move_set(vi, ic, best, 1 - source)
-            ic[S.IC_K] = new
-            r = ic[S.IC_K_N]
-            if r < len(ks):
-                ks[r, 0], ks[r, 1] = now, new
-                ic[S.IC_K_N] = r + 1
-    ic[S.IC_HS_PEAK] = ic[_LOAD_HS_S] + ic[_LOAD_HS_D]
-    heap_push(et, ei, ic, now + fp[S.FP_PERIOD_S], S.EV_PERIOD, 0, 0)
-
-
 @njit(cache=True, inline="always")
 def _arrival(W, nobj, npush, c, now):
-    (vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp) = W[:14]
-    (qd, qg, qu, cls, hists, csum, win, winh, tr, ks) = W[14:]  # noqa: RUF059
+    vf, vi, jf, ji, pf, pi, ic, ip, fp, qd, qu, cls = (
+        W.vf,
+        W.vi,
+        W.jf,
+        W.ji,
+        W.pf,
+        W.pi,
+        W.ic,
+        W.ip,
+        W.fp,
+        W.qd,
+        W.qu,
+        W.cls,
+    )
     p = -1
     if ip[S.IP_PAGES]:
         p = ic[S.IC_PAGE_FREE]
@@ -339,17 +304,17 @@ def _arrival(W, nobj, npush, c, now):
         pi[p, S.PI_CLASS] = c
         pi[p, S.PI_OUTSTANDING], pi[p, S.PI_TO_ISSUE], pi[p, S.PI_FAILED] = 1 + nobj, 0, 0
     j = new_job(jf, ji, ic, qd, cls, p, 1, c, now)
-    want = _admit(vi, ic, ip, fp, cls, c) if ip[S.IP_ADMISSION] else -1
-    v = choose_vm(vf, vi, ic, ip, qu, now, want) if want != _REFUSE else -1
+    want = admit(vi, ic, ip, fp, cls, c) if ip[S.IP_ADMISSION] else -1
+    v = choose_vm(vf, vi, ic, ip, qu, now, want) if want != REFUSE else -1
     if p >= 0:
         pi[p, S.PI_VM] = v
         if ip[S.IP_PER_REQUEST] == 0 and v >= 0:
             vi[v, S.VI_PAGES] += 1
-    if not submit(vf, vi, vtag, vjob, jf, ji, et, ei, ic, ip, fp, v, j, now, True):
+    if not submit(W, v, j, now, True):
         if p >= 0:
             ic[S.IC_PAGES_REJECTED] += 1
             pi[p, S.PI_OUTSTANDING], pi[p, S.PI_NOBJ] = 1, 0
-        _reject(vf, vi, ji, pf, pi, ic, sc, ip, fp, cls, hists, csum, win, winh, j, now)
+        _reject(W, j, now)
 
 
 @njit(cache=True)
@@ -383,15 +348,18 @@ def tick(vf, vi, ic, ip, fp, ts, tsu, box, k, now):
 
 
 @njit(cache=True, inline="always")
-def _needs(vi, vtag, ji, et, ic, ip, cls, qu, tr, c, jobs, demand, gap, uni, heap, v):
-    """Status code if the pools or capacities cannot cover an event's worst case."""
+def _needs(W, c, jobs, demand, gap, uni, heap, v):
+    """Status code if the pools or capacities cannot cover an event's worst case:
+    ``jobs`` new requests, ``demand``/``gap``/``uni`` pool draws, ``heap`` events, on
+    VM ``v`` (-1: any)."""
+    vi, vtag, et, ic, ip, qu, cls, tr = W.vi, W.vtag, W.et, W.ic, W.ip, W.qu, W.cls, W.tr
     if ic[S.IC_JOBS_FREE_N] < jobs + 1:
         return S.NEED_JOBS
     if cls[c, S.CL_DEM_PTR] + demand > cls[c, S.CL_DEM_LEN]:
         return S.NEED_DEMAND
     if cls[c, S.CL_GAP_PTR] + gap > cls[c, S.CL_GAP_LEN]:
         return S.NEED_GAP
-    if ip[S.IP_DISPATCH] == 4 and ic[S.IC_UNI_PTR] + uni > len(qu):
+    if ip[S.IP_DISPATCH] == S.DISPATCH_RANDOM and ic[S.IC_UNI_PTR] + uni > len(qu):
         return S.NEED_UNIFORM
     if ic[S.IC_HEAP_N] + heap > len(et):
         return S.NEED_HEAP
@@ -406,21 +374,20 @@ def _needs(vi, vtag, ji, et, ic, ip, cls, qu, tr, c, jobs, demand, gap, uni, hea
 
 @njit(cache=True, inline="always")
 def _event_needs(W):
-    (vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp) = W[:14]  # noqa: RUF059
-    (qd, qg, qu, cls, hists, csum, win, winh, tr, ks) = W[14:]  # noqa: RUF059
+    vjob, ji, pi, ei, cls = W.vjob, W.ji, W.pi, W.ei, W.cls
     kind, ident = ei[0, S.EI_KIND], ei[0, S.EI_ID]
     if kind == S.EV_CLIENT_REQUEST:
         v, c = pi[ident, S.PI_VM], pi[ident, S.PI_CLASS]
-        return _needs(vi, vtag, ji, et, ic, ip, cls, qu, tr, c, 1, 1, 1, 1, 2, v)
+        return _needs(W, c, 1, 1, 1, 1, 2, v)
     if kind != S.EV_COMPLETION:
         return S.DONE
     j = vjob[ident, 0]
     p, c = ji[j, S.JI_PAGE], ji[j, S.JI_CLASS]
     if p < 0 or ji[j, S.JI_BASE] == 0:
-        return _needs(vi, vtag, ji, et, ic, ip, cls, qu, tr, c, 0, 0, 0, 0, 1, ident)
+        return _needs(W, c, 0, 0, 0, 0, 1, ident)
     n = pi[p, S.PI_NOBJ]
     v = ident if cls[c, S.CL_EARLY_HINTS] == 0 else -1
-    return _needs(vi, vtag, ji, et, ic, ip, cls, qu, tr, c, n, n, 1, n, n + 2, v)
+    return _needs(W, c, n, n, 1, n, n + 2, v)
 
 
 @njit(cache=True, inline="always")
@@ -432,8 +399,7 @@ def area(ic, sc, now):
 
 @njit(cache=True, inline="always")
 def _dispatch_event(W, now):
-    (vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp) = W[:14]  # noqa: RUF059
-    (qd, qg, qu, cls, hists, csum, win, winh, tr, ks) = W[14:]  # noqa: RUF059
+    vf, vi, et, ei, ic, sc, ip, fp, ks = W.vf, W.vi, W.et, W.ei, W.ic, W.sc, W.ip, W.fp, W.ks
     kind, ident = ei[0, S.EI_KIND], ei[0, S.EI_ID]
     heap_pop(et, ei, ic)
     area(ic, sc, now)
@@ -444,14 +410,13 @@ def _dispatch_event(W, now):
     elif kind == S.EV_BOOT and vi[ident, S.VI_STATE] == S.VM_BOOTING:
         activate(vf, vi, fp, ident, now)
     elif kind == S.EV_PERIOD:
-        _period(vi, et, ei, ic, ip, fp, ks, now)
+        period(vi, et, ei, ic, ip, fp, ks, now)
 
 
 @njit(cache=True, inline="always")
 def _next_step(W, arr_t, arr_n, t_end):
     """Handle the next event before t_end; returns DONE, a NEED_* code, or -1 at t_end."""
-    (vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp) = W[:14]  # noqa: RUF059
-    (qd, qg, qu, cls, hists, csum, win, winh, tr, ks) = W[14:]  # noqa: RUF059
+    vi, et, ei, ic, sc, ip = W.vi, W.et, W.ei, W.ic, W.sc, W.ip
     t_heap = et[0] if ic[S.IC_HEAP_N] > 0 else math.inf
     i = ic[S.IC_ARR_PTR]
     t_arr = arr_t[i] if i < len(arr_t) else math.inf
@@ -468,7 +433,7 @@ def _next_step(W, arr_t, arr_n, t_end):
             ic[S.IC_EVENTS] += 1
         return status
     c = arr_n[i, 2]
-    status = _needs(vi, vtag, ji, et, ic, ip, cls, qu, tr, c, 1, 1, 0, 1, 1, -1)
+    status = _needs(W, c, 1, 1, 0, 1, 1, -1)
     if status == S.DONE and ip[S.IP_PAGES] and ic[S.IC_PAGES_FREE_N] < 1:
         status = S.NEED_PAGES
     if status == S.DONE:
@@ -481,8 +446,7 @@ def _next_step(W, arr_t, arr_n, t_end):
 
 @njit(cache=True)
 def _loop(W, arr_t, arr_n, ts, tsu, box, t_end):
-    (vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp) = W[:14]  # noqa: RUF059
-    (qd, qg, qu, cls, hists, csum, win, winh, tr, ks) = W[14:]  # noqa: RUF059
+    vf, vi, ic, sc, ip, fp = W.vf, W.vi, W.ic, W.sc, W.ip, W.fp
     n_ticks, monitor = len(tsu), fp[S.FP_MONITOR_S]
     while True:
         k = ic[S.IC_TICK]
@@ -501,47 +465,21 @@ def _loop(W, arr_t, arr_n, ts, tsu, box, t_end):
                 return S.DONE
 
 
-@intrinsic
-def data_ptr(typingctx, arr):
-    """The raw data pointer of an array."""
-    sig = types.CPointer(arr.dtype)(arr)
-
-    def codegen(context, builder, signature, args):
-        return context.make_array(signature.args[0])(context, builder, args[0]).data
-
-    return sig, codegen
-
-
-@njit(cache=True)
-def bare(a):
-    """A view without a reference count: passing it between compiled helpers costs no
-    atomic increments (the caller keeps the owner alive for the duration of the call)."""
-    return carray(data_ptr(a), a.shape)  # type: ignore[call-arg]
-
-
 @njit(cache=True)
 def _loop_bare(W, arr_t, arr_n, ts, tsu, box, t_end):
     """Run the loop on reference-count-free views of every array."""
-    (vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp) = W[:14]
-    (qd, qg, qu, cls, hists, csum, win, winh, tr, ks) = W[14:]
-    a = (bare(vf), bare(vi), bare(vtag), bare(vjob), bare(jf), bare(ji), bare(pf))
-    b = (bare(pi), bare(et), bare(ei), bare(ic), bare(sc), bare(ip), bare(fp))
-    c = (bare(qd), bare(qg), bare(qu), bare(cls), bare(hists), bare(csum), bare(win))
-    return _loop(
-        a + b + c + (bare(winh), bare(tr), bare(ks)),
-        bare(arr_t),
-        bare(arr_n),
-        bare(ts),
-        bare(tsu),
-        bare(box),
-        t_end,
-    )
+    views = S.World(
+        bare(W.vf), bare(W.vi), bare(W.vtag), bare(W.vjob), bare(W.jf), bare(W.ji),
+        bare(W.pf), bare(W.pi), bare(W.et), bare(W.ei), bare(W.ic), bare(W.sc), bare(W.ip),
+        bare(W.fp), bare(W.qd), bare(W.qg), bare(W.qu), bare(W.cls), bare(W.hists),
+        bare(W.csum), bare(W.win), bare(W.winh), bare(W.tr), bare(W.ks),
+    )  # fmt: skip
+    return _loop(views, bare(arr_t), bare(arr_n), bare(ts), bare(tsu), bare(box), t_end)
 
 
 def run_until(s: S.CoreState, t_end: float) -> int:
     """Process all events before t_end; DONE, or a NEED_* status to refill and resume."""
-    world: tuple[np.ndarray, ...] = (s.vf, s.vi, s.vtag, s.vjob, s.jf, s.ji, s.pf, s.pi)
-    world += (s.et, s.ei, s.ic, s.sc, s.ip, s.fp, s.pool_demand, s.pool_gap, s.pool_uniform)
-    world += (s.cls, s.hists, s.csum, s.win, s.win_hist, s.trace, s.k_series)
-    status: int = _loop_bare(world, s.arr_t, s.arr_n, s.ts, s.ts_utilization, s.box_hist, t_end)
+    status: int = _loop_bare(
+        S.world(s), s.arr_t, s.arr_n, s.ts, s.ts_utilization, s.box_hist, t_end
+    )
     return status

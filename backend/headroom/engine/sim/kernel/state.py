@@ -92,18 +92,26 @@ TS_ALLOCATED, TS_ACTIVE, TS_ARRIVALS, TS_COMPLETIONS, TS_REJECTED, TS_WAITING = 
 TS_IN_SYSTEM = 6
 N_TS = 7
 
+# Dispatch policies (ip[IP_DISPATCH]): plain ints, so that compiled code reads them as constants.
+DISPATCH_ROUND_ROBIN, DISPATCH_WEIGHTED, DISPATCH_LEAST_CONNECTIONS = 0, 1, 2
+DISPATCH_LRU, DISPATCH_RANDOM = 3, 4
 DISPATCH_CODES = {
-    "round_robin": 0,
-    "weighted_round_robin": 1,
-    "least_connections": 2,
-    "lru": 3,
-    "random": 4,
+    "round_robin": DISPATCH_ROUND_ROBIN,
+    "weighted_round_robin": DISPATCH_WEIGHTED,
+    "least_connections": DISPATCH_LEAST_CONNECTIONS,
+    "lru": DISPATCH_LRU,
+    "random": DISPATCH_RANDOM,
 }
 VM_FREE, VM_BOOTING, VM_ACTIVE, VM_DRAINING = 0, 1, 2, 3
 EV_COMPLETION, EV_CLIENT_REQUEST, EV_BOOT, EV_PERIOD = 0, 1, 2, 3
 # Admission stages (ip[IP_ADMISSION]); DynamicPart's controller runs on EV_PERIOD events.
-ADMISSION_CODES = {"none": 0, "switch_adm": 1, "static_part": 2, "dynamic_part": 3}
 ADM_NONE, ADM_SWITCH, ADM_STATIC_PART, ADM_DYNAMIC_PART = 0, 1, 2, 3
+ADMISSION_CODES = {
+    "none": ADM_NONE,
+    "switch_adm": ADM_SWITCH,
+    "static_part": ADM_STATIC_PART,
+    "dynamic_part": ADM_DYNAMIC_PART,
+}
 DONE, NEED_DEMAND, NEED_GAP, NEED_UNIFORM, NEED_JOBS, NEED_PAGES, NEED_HEAP = range(7)
 NEED_VM_HEAP, NEED_TRACE = 7, 8
 BOX_BINS = 200  # utilisation histogram bins per allocated-VM count (width 0.005)
@@ -145,7 +153,48 @@ class CoreState(NamedTuple):
     k_series: F64 = np.zeros((1, 2))  # (from t_s, K) rows: the partitions' K step function
 
 
-def _free_rows(n: int, ncols: int, next_col: int, first: int = 0) -> I64:
+class World(NamedTuple):
+    """The arrays the compiled loop works on, by name (CoreState less the segment's
+    arrivals and the monitoring outputs, which the loop takes separately)."""
+
+    vf: F64
+    vi: I64
+    vtag: F64
+    vjob: I64
+    jf: F64
+    ji: I64
+    pf: F64
+    pi: I64
+    et: F64
+    ei: I64
+    ic: I64
+    sc: F64
+    ip: I64
+    fp: F64
+    qd: F64  # pool_demand
+    qg: F64  # pool_gap
+    qu: F64  # pool_uniform
+    cls: I64
+    hists: I64
+    csum: F64
+    win: I64
+    winh: I32  # win_hist
+    tr: F64  # trace
+    ks: F64  # k_series
+
+
+def world(s: CoreState) -> World:
+    """The state's arrays as the compiled loop takes them."""
+    return World(
+        s.vf, s.vi, s.vtag, s.vjob, s.jf, s.ji, s.pf, s.pi, s.et, s.ei, s.ic, s.sc, s.ip, s.fp,
+        s.pool_demand, s.pool_gap, s.pool_uniform, s.cls, s.hists, s.csum, s.win, s.win_hist,
+        s.trace, s.k_series,
+    )  # fmt: skip
+
+
+def free_rows(n: int, ncols: int, next_col: int, first: int = 0) -> I64:
+    """``n`` zero rows linked into a free list through column ``next_col`` (ids from
+    ``first``; the last row ends the list)."""
     rows = np.zeros((n, ncols), dtype=np.int64)
     rows[:, next_col] = np.arange(first + 1, first + n + 1)
     rows[-1, next_col] = -1
@@ -169,7 +218,7 @@ def new_state(
     vf[:, VF_WEIGHT] = weights
     vi = np.zeros((vms, N_VI), dtype=np.int64)
     vi[:, VI_QHEAD] = vi[:, VI_QTAIL] = -1
-    ji = _free_rows(jobs, N_JI, JI_NEXT)
+    ji = free_rows(jobs, N_JI, JI_NEXT)
     ji[:, JI_VM] = -1
     empty, n_classes = np.zeros(0), len(early_hints)
     cls = np.zeros((n_classes, N_CL), dtype=np.int64)
@@ -177,7 +226,7 @@ def new_state(
     return CoreState(
         ic=ic, sc=np.zeros(N_SC), ip=ip, fp=fp, vf=vf, vi=vi,
         vtag=np.zeros((vms, vm_cap)), vjob=np.zeros((vms, vm_cap), dtype=np.int64),
-        jf=np.zeros((jobs, 3)), ji=ji, pf=np.zeros((pages, 2)), pi=_free_rows(pages, 8, PI_NEXT),
+        jf=np.zeros((jobs, 3)), ji=ji, pf=np.zeros((pages, 2)), pi=free_rows(pages, 8, PI_NEXT),
         et=np.zeros(heap), ei=np.zeros((heap, 3), dtype=np.int64),
         arr_t=empty, arr_n=np.zeros((0, 3), dtype=np.int64),
         pool_demand=np.zeros((n_classes, 0)), pool_gap=np.zeros((n_classes, 0)),
@@ -194,15 +243,15 @@ def new_state(
     )  # fmt: skip
 
 
-def _grow_rows(free: I64, next_col: int, head: int) -> I64:
+def grow_rows(free: I64, next_col: int, head: int) -> I64:
     """Double a free-list-linked int matrix; new rows go to the front of the free list."""
     n = len(free)
-    new = _free_rows(n, free.shape[1], next_col, first=n)
+    new = free_rows(n, free.shape[1], next_col, first=n)
     new[-1, next_col] = head
     return np.concatenate([free, new])
 
 
-def _double_rows(a: NDArray[Any]) -> NDArray[Any]:
+def double_rows(a: NDArray[Any]) -> NDArray[Any]:
     return np.concatenate([a, np.zeros_like(a)])
 
 
@@ -210,22 +259,22 @@ def grow(s: CoreState, status: int) -> CoreState:
     """Enlarge the capacity named by ``status`` (a NEED_* code other than the pools)."""
     if status == NEED_JOBS:
         n = len(s.ji)
-        ji = _grow_rows(s.ji, JI_NEXT, int(s.ic[IC_JOB_FREE]))
+        ji = grow_rows(s.ji, JI_NEXT, int(s.ic[IC_JOB_FREE]))
         ji[n:, JI_VM] = -1
         s.ic[IC_JOB_FREE], s.ic[IC_JOBS_FREE_N] = n, s.ic[IC_JOBS_FREE_N] + n
-        return s._replace(ji=ji, jf=_double_rows(s.jf))
+        return s._replace(ji=ji, jf=double_rows(s.jf))
     if status == NEED_PAGES:
         n = len(s.pi)
-        pi = _grow_rows(s.pi, PI_NEXT, int(s.ic[IC_PAGE_FREE]))
+        pi = grow_rows(s.pi, PI_NEXT, int(s.ic[IC_PAGE_FREE]))
         s.ic[IC_PAGE_FREE], s.ic[IC_PAGES_FREE_N] = n, s.ic[IC_PAGES_FREE_N] + n
-        return s._replace(pi=pi, pf=_double_rows(s.pf))
+        return s._replace(pi=pi, pf=double_rows(s.pf))
     if status == NEED_HEAP:
-        return s._replace(et=_double_rows(s.et), ei=_double_rows(s.ei))
+        return s._replace(et=double_rows(s.et), ei=double_rows(s.ei))
     if status == NEED_VM_HEAP:
         return s._replace(
             vtag=np.concatenate([s.vtag, np.zeros_like(s.vtag)], axis=1),
             vjob=np.concatenate([s.vjob, np.zeros_like(s.vjob)], axis=1),
         )
     if status == NEED_TRACE:
-        return s._replace(trace=_double_rows(s.trace))
+        return s._replace(trace=double_rows(s.trace))
     raise ValueError(f"cannot grow for status {status}")
