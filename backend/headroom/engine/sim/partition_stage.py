@@ -1,4 +1,4 @@
-"""The partition admission stage in the simulator (sla.md's SwitchAdm, StaticPart,
+"""The partition admission stage in the simulator (docs/methods/admission.md's SwitchAdm, StaticPart,
 DynamicPart): a scenario's policy written into the core state, and K(t) read back. The
 compiled rules themselves are in headroom.engine.admission.partitions."""
 
@@ -25,7 +25,7 @@ def top_fraction(rates_per_s: Sequence[float], top: Sequence[bool]) -> float:
 
 
 def prepare(state: st.CoreState, s: Scenario, rates_per_s: Sequence[float]) -> st.CoreState:
-    """Every run: each class's sla.md kind and user in the core (connection accounting);
+    """Every run: each class's docs/methods/admission.md kind and user in the core (connection accounting);
     with a partition policy, its parameters too (``rates_per_s``: the classes' offered
     request rates, for rho_T)."""
     specs = s.workload.class_list()

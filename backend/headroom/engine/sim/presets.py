@@ -20,7 +20,7 @@ from headroom.engine.workload.model import load_workload_model
 # window means the cluster fell short.
 REFERENCE_SLA_THRESHOLD_S = 30.0
 
-# simulation.md, "The scenario document": the reference scenario, as written there except
+# docs/methods/simulator.md, "The scenario document": the reference scenario, as written there except
 # for the SLA threshold (see REFERENCE_SLA_THRESHOLD_S).
 REFERENCE: dict[str, Any] = {
     "name": "university site, 24 h, 50% push",
@@ -80,7 +80,7 @@ def reference() -> dict[str, Any]:
 def from_workload_model(
     model: Mapping[str, Any] | str, name: str | None = None, duration_s: float | None = None
 ) -> dict[str, Any]:
-    """A scenario replaying a workload model (workload.md) on the reference cluster:
+    """A scenario replaying a workload model (docs/methods/workload.md) on the reference cluster:
     the model's per-class arrival profiles, page shapes and service times, its duration
     (or ``duration_s``). Raises ModelError naming the model's field."""
     workload_model = load_workload_model(model)

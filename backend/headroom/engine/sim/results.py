@@ -227,7 +227,7 @@ class SimulationResult:
     events: int
     wall_s: float
     trace: RequestTrace | None = None
-    # The admission stage's figures (issue 7 contract), None without a stage:
+    # The admission stage's figures, None without a stage:
     # virtual queue {capacity_estimate_per_s, converged_at_s, served, dropped,
     # wait_s: {mean, p95, max}}; partitions {k_mean, k_min, k_max}. Series for charts
     # live in ``admission_series`` (numpy arrays by name), never in the summary.
@@ -243,7 +243,7 @@ class SimulationResult:
         return self.rejected / self.requests if self.requests else 0.0
 
     def summary(self) -> dict[str, Any]:
-        """The CLI's JSON contract (issue 5)."""
+        """The CLI's JSON contract."""
         v = self.vms
         return {
             "requests": self.requests,

@@ -1,4 +1,4 @@
-"""Capacity discovery on issue 7's server: configured capacity 100 req/s, power-ratio peak
+"""Capacity discovery on the reference server: configured capacity 100 req/s, power-ratio peak
 "a bit lower" (capacity-queue.md: "a server configured for 100 req/s peaks near 80-85
 req/s"), with the peak computed independently of the engine, in closed form.
 

@@ -1,4 +1,4 @@
-"""Pages: client gaps, server push, 103 Early Hints, stickiness (spec: simulation.md)."""
+"""Pages: client gaps, server push, 103 Early Hints, stickiness (docs/methods/simulator.md)."""
 
 from __future__ import annotations
 

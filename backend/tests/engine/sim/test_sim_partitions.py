@@ -1,4 +1,4 @@
-"""Class-aware admission in the simulator core (sla.md: SwitchAdm, StaticPart, DynamicPart).
+"""Class-aware admission in the simulator core (docs/methods/admission.md: SwitchAdm, StaticPart, DynamicPart).
 
 The common scenario: N = 10 VMs of one core each, processor sharing, speed 1, every
 request's demand exponential with mean S = 0.1 s, so each VM serves 10 req/s and the
@@ -355,7 +355,7 @@ def test_static_part_counts_a_page_as_its_requests_in_the_top_fraction() -> None
 
 
 def test_dynamic_part_counts_the_high_sets_static_connections() -> None:
-    """sla.md: SumLoad_HS counts static and dynamic connections. A top class of static
+    """docs/methods/admission.md: SumLoad_HS counts static and dynamic connections. A top class of static
     requests (40 req/s of 0.1 s: 4 servers' work) beside a normal dynamic class (50 req/s)
     on the common 10 VMs. Counting dynamic connections alone the High Set looks empty and
     shrinks to one server, which 40 req/s overloads (p95 of tens of seconds). Counted

@@ -1,4 +1,4 @@
-"""The scenario contract of issue 7: class kinds, shares and the admission block."""
+"""The scenario contract: class kinds, shares and the admission block."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Issue 7's check: on the six bursty profiles, hardware-only threshold scaling of the app
+"""The concurrency-aware scaling check: on the six bursty profiles, hardware-only threshold scaling of the app
 tier stays in seconds (calibrated like the published comparison) and shows p99 spikes
 after the sharp rises that the concurrency-aware policy removes.
 

@@ -50,7 +50,7 @@ export function AdmissionSection({ schema, doc, onSet, error }: DocProps & { sch
   const specs = entry?.def == null ? [] : objectFields(schema, def(schema, entry.def)).filter((s) => !["policy", "capacity", "hardness"].includes(s.name));
   const props = { doc, onSet, error };
   return (
-    <Card title="Admission" subtitle="A stage in front of the dispatcher: SwitchAdm, StaticPart and DynamicPart protect top users (sla.md); the virtual queue tells users when to come back (capacity-queue.md)">
+    <Card title="Admission" subtitle="A stage in front of the dispatcher: SwitchAdm, StaticPart and DynamicPart protect top users; the virtual queue tells users when to come back">
       <div className={styles.grid}>
         <SelectField
           label="Policy"

@@ -59,7 +59,7 @@ class Cluster(StrictModel):
     accept_queue: Annotated[int, Field(ge=0)] | None = None
     overhead: Overhead | None = None
     price_per_vm_hour: NonNegFloat = 1.0
-    # Multi-tier clusters (issue 7): a request visits every tier in order, holding a pool
+    # Multi-tier clusters: a request visits every tier in order, holding a pool
     # slot upstream while it is served downstream (sim/tiers). With tiers, every VM
     # setting is given per tier and the top-level fields above must stay unset.
     tiers: Annotated[list[Tier], Field(min_length=1, max_length=8)] | None = None

@@ -29,7 +29,7 @@ class ThresholdPolicy(_Policy):
 
 
 class ConcurrencyAwarePolicy(ThresholdPolicy):
-    """concurrency.md: threshold scaling of ``tier``; after every scale-out or scale-in,
+    """docs/methods/concurrency.md: threshold scaling of ``tier``; after every scale-out or scale-in,
     SCT over the last ``sct_window_s`` of each downstream VM (intervals of
     ``sct_interval_s``) and its pool limit set to Q_lower (tiered clusters only)."""
 
@@ -97,7 +97,7 @@ class NoAdmission(StrictModel):
 
 
 class PartitionAdmission(StrictModel):
-    """sla.md: SwitchAdm, StaticPart, DynamicPart. Per server: ``maxconn_sla`` =
+    """docs/methods/admission.md: SwitchAdm, StaticPart, DynamicPart. Per server: ``maxconn_sla`` =
     MaxConn_D(T_D), ``maxconn`` = MaxConn_D; ``maxconn_static_sla`` = MaxConn_S(T_S) (the
     static-connection threshold of SwitchAdm; none = static requests are not limited)."""
 

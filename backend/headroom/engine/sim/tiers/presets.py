@@ -1,7 +1,7 @@
-"""The three-tier scenario of the concurrency-aware scaling check (issue 7) and its figures.
+"""The three-tier scenario of the concurrency-aware scaling check and its figures.
 
 web -> app -> db. Only the app tier scales (threshold policy); the db is one VM.
-Derivation of the numbers (concurrency.md's typical values):
+Derivation of the numbers (docs/methods/concurrency.md's typical values):
 - db: 15 cores, 30 ms mean demand per query (exponential), processor sharing. Its SCT
   throughput rises linearly, n / 30 ms, up to n = 15 (all cores busy: TP_max = 500
   queries/s), so its SCT peak, Q_lower, is 15, the spec's typical database value.

@@ -1,4 +1,4 @@
-"""Concurrency-aware pool sizing for tiered runs (concurrency.md, "in the simulator").
+"""Concurrency-aware pool sizing for tiered runs (docs/methods/concurrency.md, "in the simulator").
 
 The loop keeps, per VM, the SCT interval statistics of the last window (slot releases,
 the integral of slots in use, the slot-holding time of the releases); from them this
