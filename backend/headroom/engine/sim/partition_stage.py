@@ -1,5 +1,5 @@
-"""The partition admission stage in the simulator (docs/methods/admission.md's SwitchAdm, StaticPart,
-DynamicPart): a scenario's policy written into the core state, and K(t) read back. The
+"""The partition admission stage in the simulator (SwitchAdm, StaticPart, DynamicPart of
+docs/methods/admission.md): a scenario's policy written into the core state, and K(t) read back. The
 compiled rules themselves are in headroom.engine.admission.partitions."""
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ def top_fraction(rates_per_s: Sequence[float], top: Sequence[bool]) -> float:
 
 
 def prepare(state: st.CoreState, s: Scenario, rates_per_s: Sequence[float]) -> st.CoreState:
-    """Every run: each class's docs/methods/admission.md kind and user in the core (connection accounting);
-    with a partition policy, its parameters too (``rates_per_s``: the classes' offered
-    request rates, for rho_T)."""
+    """Every run: each class's kind and user (docs/methods/admission.md) in the core
+    (connection accounting); with a partition policy, its parameters too
+    (``rates_per_s``: the classes' offered request rates, for rho_T)."""
     specs = s.workload.class_list()
     top = [c.user == "top" for c in specs]
     state.cls[:, st.CL_DYNAMIC] = [c.kind == "dynamic" for c in specs]

@@ -20,7 +20,7 @@ from headroom.engine.workload.model import load_workload_model
 # window means the cluster fell short.
 REFERENCE_SLA_THRESHOLD_S = 30.0
 
-# docs/methods/simulator.md, "The scenario document": the reference scenario, as written there except
+# docs/methods/simulator.md: the reference scenario, as written there except
 # for the SLA threshold (see REFERENCE_SLA_THRESHOLD_S).
 REFERENCE: dict[str, Any] = {
     "name": "university site, 24 h, 50% push",

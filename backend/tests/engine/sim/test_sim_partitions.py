@@ -1,4 +1,5 @@
-"""Class-aware admission in the simulator core (docs/methods/admission.md: SwitchAdm, StaticPart, DynamicPart).
+"""Class-aware admission in the simulator core (docs/methods/admission.md: SwitchAdm,
+StaticPart, DynamicPart).
 
 The common scenario: N = 10 VMs of one core each, processor sharing, speed 1, every
 request's demand exponential with mean S = 0.1 s, so each VM serves 10 req/s and the
@@ -355,11 +356,11 @@ def test_static_part_counts_a_page_as_its_requests_in_the_top_fraction() -> None
 
 
 def test_dynamic_part_counts_the_high_sets_static_connections() -> None:
-    """docs/methods/admission.md: SumLoad_HS counts static and dynamic connections. A top class of static
-    requests (40 req/s of 0.1 s: 4 servers' work) beside a normal dynamic class (50 req/s)
-    on the common 10 VMs. Counting dynamic connections alone the High Set looks empty and
-    shrinks to one server, which 40 req/s overloads (p95 of tens of seconds). Counted
-    whole, K walks down from StaticPart's 8 while the load stays under (K - 1) m and
+    """docs/methods/admission.md: SumLoad_HS counts static and dynamic connections. A top
+    class of static requests (40 req/s of 0.1 s: 4 servers' work) beside a normal dynamic
+    class (50 req/s) on the common 10 VMs. Counting dynamic connections alone the High Set
+    looks empty and shrinks to one server, which 40 req/s overloads (p95 of tens of seconds).
+    Counted whole, K walks down from StaticPart's 8 while the load stays under (K - 1) m and
     settles at 4-5 (5 servers at rho 0.8 hold ~20 connections, under 4 m = 32 at times;
     4 at rho 1 fill up past 4 m): K never under 3, K's mean >= 4, the top p95 within T."""
     doc = scenario("dynamic_part", 90, 0.5, 300, seed=4)

@@ -1,6 +1,6 @@
-"""The concurrency-aware scaling check: on the six bursty profiles, hardware-only threshold scaling of the app
-tier stays in seconds (calibrated like the published comparison) and shows p99 spikes
-after the sharp rises that the concurrency-aware policy removes.
+"""The concurrency-aware scaling check: on the six bursty profiles, hardware-only threshold
+scaling of the app tier stays in seconds (calibrated like the published comparison) and
+shows p99 spikes after the sharp rises that the concurrency-aware policy removes.
 
 The scenario (engine/sim/tiers/presets.py, where its numbers and their calibration are derived) runs
 each profile 6x compressed (a 10 minute hour; boot, step, cooldown and the SCT window and

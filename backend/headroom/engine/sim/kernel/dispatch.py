@@ -63,8 +63,8 @@ def choose_vm(vf, vi, ic, ip, qu, now, want):
 
 @njit(cache=True)
 def admit(vi, ic, ip, fp, cls, c):
-    """The admission stage for a new base request of class c (docs/methods/admission.md): the partition set
-    to dispatch it in (-1: any VM), or REFUSE."""
+    """The admission stage for a new base request of class c (docs/methods/admission.md):
+    the partition set to dispatch it in (-1: any VM), or REFUSE."""
     top, dyn = cls[c, S.CL_TOP], cls[c, S.CL_DYNAMIC]
     if ip[S.IP_ADMISSION] == S.ADM_SWITCH:
         n = 0
@@ -86,8 +86,8 @@ def admit(vi, ic, ip, fp, cls, c):
 
 @njit(cache=True)
 def period(vi, et, ei, ic, ip, fp, ks, now):
-    """DynamicPart's controller (docs/methods/admission.md), every period: from the High Set's load (its
-    static and dynamic connections) now and at its peak over the period, move the
+    """DynamicPart's controller (docs/methods/admission.md), every period: from the High
+    Set's load (its static and dynamic connections) now and at its peak over the period, move the
     least-loaded server of one set to the other (K +- 1), then re-arm."""
     k, load = ic[S.IC_K], ic[_LOAD_HS_S] + ic[_LOAD_HS_D]
     peak = max(ic[S.IC_HS_PEAK], load)

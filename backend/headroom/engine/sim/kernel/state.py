@@ -82,9 +82,8 @@ PF_ARRIVAL, PF_CLOCK = range(2)
 PI_VM, PI_OUTSTANDING, PI_TO_ISSUE, PI_NOBJ, PI_NPUSH, PI_FAILED, PI_NEXT, PI_CLASS = range(8)
 # --- per request class: pool cursors and settings (cls), latency sums (csum) ---
 CL_DEM_PTR, CL_DEM_LEN, CL_GAP_PTR, CL_GAP_LEN, CL_EARLY_HINTS = range(5)
-CL_ARRIVED, CL_REJECTED, CL_DYNAMIC, CL_TOP = range(
-    5, 9
-)  # per-class counts, docs/methods/admission.md class
+# per-class counts, and the class of docs/methods/admission.md
+CL_ARRIVED, CL_REJECTED, CL_DYNAMIC, CL_TOP = range(5, 9)
 N_CL = 9
 CS_LAT_SUM, CS_LAT_MAX, CS_PLT_SUM, CS_PLT_MAX = range(4)
 # --- event heap columns ---

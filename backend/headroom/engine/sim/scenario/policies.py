@@ -29,8 +29,8 @@ class ThresholdPolicy(_Policy):
 
 
 class ConcurrencyAwarePolicy(ThresholdPolicy):
-    """docs/methods/concurrency.md: threshold scaling of ``tier``; after every scale-out or scale-in,
-    SCT over the last ``sct_window_s`` of each downstream VM (intervals of
+    """docs/methods/concurrency.md: threshold scaling of ``tier``; after every scale-out or
+    scale-in, SCT over the last ``sct_window_s`` of each downstream VM (intervals of
     ``sct_interval_s``) and its pool limit set to Q_lower (tiered clusters only)."""
 
     policy: Literal["concurrency_aware"]  # type: ignore[assignment]

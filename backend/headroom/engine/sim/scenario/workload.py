@@ -123,8 +123,8 @@ class Page(StrictModel):
 
 class WorkloadClass(StrictModel):
     """One request class: its own arrivals (or a ``share`` of the workload's), pages and
-    service demands; ``kind`` and ``user`` place it in docs/methods/admission.md's classes (static/dynamic x
-    top/normal), which the admission policies act on."""
+    service demands; ``kind`` and ``user`` place it in the classes of
+    docs/methods/admission.md (static/dynamic x top/normal), which the admission policies act on."""
 
     name: Annotated[str, Field(min_length=1)]
     arrivals: Arrivals | None = None
