@@ -1,6 +1,6 @@
 """The concurrency-aware scaling recommendation of an SCT report: the server's best pool
 size, and a three-tier scenario to try it, built on the engine's calibrated three-tier
-preset (engine/sim/tiers_presets.py) with the analysed server as its database."""
+preset (engine/sim/tiers/presets.py) with the analysed server as its database."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 
 from headroom.engine.recommend import wording as w
 from headroom.engine.recommend.model import Confidence, Link, Recommendation
-from headroom.engine.sim.tiers_presets import concurrency_scenario as preset_scenario
+from headroom.engine.sim.tiers.presets import concurrency_scenario as preset_scenario
 
 BASE_SHARE, SPIKE_SHARE = 0.25, 0.8  # the load: a quarter of the server's peak, a spike to 0.8
 SPIKE_S = (1200.0, 1500.0)  # the spike: five minutes of the hour

@@ -18,7 +18,7 @@ from headroom.engine.recommend.capacity import (
     sla_figures,
 )
 from headroom.engine.sim.scenario import load_scenario
-from headroom.engine.sim.tiers_presets import concurrency_scenario as preset
+from headroom.engine.sim.tiers.presets import concurrency_scenario as preset
 
 
 def point(load: float, latency: float, conn: float, source: str, **extra: Any) -> dict[str, Any]:
