@@ -1,4 +1,4 @@
-"""The virtual waiting queue as an admission stage of the runner (capacity-queue.md).
+"""The virtual waiting queue as an admission stage of the runner (docs/methods/admission.md).
 
 Every request that reaches the front end (a page's base request, or a single request)
 checks in at its arrival time t and gets a wait w (whole seconds) from the wait-time

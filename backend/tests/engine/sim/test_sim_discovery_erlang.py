@@ -1,5 +1,5 @@
 """Capacity discovery on the reference server: configured capacity 100 req/s, power-ratio peak
-"a bit lower" (capacity-queue.md: "a server configured for 100 req/s peaks near 80-85
+"a bit lower" (docs/methods/admission.md: "a server configured for 100 req/s peaks near 80-85
 req/s"), with the peak computed independently of the engine, in closed form.
 
 The server: one processor-sharing VM of 16 cores, exponential demand of mean 0.16 s

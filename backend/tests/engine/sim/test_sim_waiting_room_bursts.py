@@ -1,4 +1,4 @@
-"""Bursts of 10x capacity with an average below it (capacity-queue.md, "Expected
+"""Bursts of 10x capacity with an average below it (docs/methods/admission.md, "Expected
 behaviour"): the virtual queue against drop-tail and an unbounded queue, on one server
 and one arrival stream (the same seed, so the same check-ins in all three runs).
 

@@ -7,7 +7,7 @@ service (x 0.98 each), so at most 100 x 0.98^8 = 85 req/s get through. Demand: P
 capacity virtual-queue runs (the same server, the same demand, so the same release
 process as discovery's) at 40..90 req/s measures gamma = goodput / mean response time;
 it peaks at 65 req/s (gamma ~1316/s^2, within 3% from 60 to 70), "a bit lower" than the
-configured 100 as capacity-queue.md says. With 2 VMs the sweep (80..180 req/s) peaks near
+configured 100 as docs/methods/admission.md says. With 2 VMs the sweep (80..180 req/s) peaks near
 twice that.
 
 max_wait_s is 60 s here: a virtual queue keeps the promises it made, so after capacity

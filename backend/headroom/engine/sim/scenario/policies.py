@@ -115,7 +115,7 @@ class PartitionAdmission(StrictModel):
 
 
 class VirtualQueueAdmission(StrictModel):
-    """capacity-queue.md: the wait-time scheduler at a fixed capacity (req/s) or with
+    """docs/methods/admission.md: the wait-time scheduler at a fixed capacity (req/s) or with
     online capacity discovery (``discover``; epochs of ``epoch_s``). ``hardness`` gives
     the units of capacity a request of a class consumes (default 1)."""
 
