@@ -82,6 +82,7 @@ RULES: dict[tuple[str, str], Rule] = {
     ("GET", f"{V1}/datasets/{{dataset_id}}/analyses"): r("viewer"),
     ("POST", f"{V1}/datasets/{{dataset_id}}/analyses/sct"): r("editor"),
     ("GET", f"{V1}/analyses/{{analysis_id}}"): r("viewer"),
+    ("POST", f"{V1}/analyses/{{analysis_id}}/recommendations"): r("viewer"),
     ("POST", f"{V1}/datasets/{{dataset_id}}/characterizations"): r("editor"),
     ("GET", f"{V1}/datasets/{{dataset_id}}/characterizations"): r("viewer"),
     ("GET", f"{V1}/datasets/{{dataset_id}}/characterization"): Rule("viewer", missing_ok=True),
