@@ -18,11 +18,13 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import random
 import statistics
 import sys
 import tempfile
 import time
+import urllib.parse
 from collections import defaultdict
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -46,6 +48,7 @@ SAMPLE = ROOT / "data" / "logs" / "apache_combined_elastic.log"
 SEED_LINES = (2000, 2001, 2002)
 UPLOAD_CHUNK_BYTES = 256 * 1024
 UPLOAD_TIMEOUT_S = 300.0
+READ_TIMEOUT_S = 60.0
 READ_ENDPOINTS = ("datasets", "summary", "job")
 # one token reads at several hundred requests a second: far above the default budget
 BENCH_SETTINGS = {"rate_limit_token_per_min": "1000000", "rate_limit_ip_per_min": "1000000"}
@@ -103,14 +106,65 @@ def seed(stack: Stack) -> tuple[str, list[str], list[int], list[int]]:
     return tokens[0], tokens[1:], datasets, jobs
 
 
+class Connection:
+    """One keep-alive HTTP/1.1 connection sending a GET at a time. The readers use it instead
+    of httpx, which costs about twice the API's own CPU per request: on a 2-core machine
+    the load generator would otherwise be what is measured."""
+
+    def __init__(self, base_url: str, token: str) -> None:
+        parts = urllib.parse.urlsplit(base_url)
+        self.address = (parts.hostname or "127.0.0.1", parts.port or 80)
+        self.headers = f"Host: {parts.netloc}\r\nAuthorization: Bearer {token}\r\n\r\n".encode()
+        self.streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+
+    async def get(self, path: str) -> int:
+        if self.streams is None:
+            self.streams = await asyncio.open_connection(*self.address)
+        reader, writer = self.streams
+        try:
+            writer.write(b"GET " + path.encode() + b" HTTP/1.1\r\n" + self.headers)
+            status, headers = _head(await reader.readuntil(b"\r\n\r\n"))
+            if headers.get(b"transfer-encoding") == b"chunked":
+                await _skip_chunks(reader)
+            else:
+                await reader.readexactly(int(headers.get(b"content-length", b"0")))
+            if headers.get(b"connection") == b"close":
+                self.close()
+            return status
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        if self.streams is not None:
+            self.streams[1].close()
+            self.streams = None
+
+
+def _head(raw: bytes) -> tuple[int, dict[bytes, bytes]]:
+    status_line, *lines = raw.rstrip(b"\r\n").split(b"\r\n")
+    headers = {}
+    for line in lines:
+        name, _, value = line.partition(b":")
+        headers[name.strip().lower()] = value.strip().lower()
+    return int(status_line.split()[1]), headers
+
+
+async def _skip_chunks(reader: asyncio.StreamReader) -> None:
+    while size := int((await reader.readuntil(b"\r\n")).split(b";")[0], 16):
+        await reader.readexactly(size + 2)
+    await reader.readuntil(b"\r\n")
+
+
 async def reader(
-    client: httpx.AsyncClient,
+    base_url: str,
+    token: str,
     datasets: list[int],
     jobs: list[int],
     stop: asyncio.Event,
     rec: Recorder,
 ) -> None:
-    rng = random.Random()
+    rng, connection = random.Random(), Connection(base_url, token)
     while not stop.is_set():
         endpoint = rng.choice(READ_ENDPOINTS)
         url = {
@@ -120,17 +174,18 @@ async def reader(
         }[endpoint]
         started = time.perf_counter()
         try:
-            status = (await client.get(url)).status_code
+            async with asyncio.timeout(READ_TIMEOUT_S):
+                status = await connection.get(url)
             failure = None if status == 200 else str(status)
-        except httpx.HTTPError as error:
+        except (OSError, ValueError, asyncio.IncompleteReadError, TimeoutError) as error:
             failure = type(error).__name__
         rec.add(endpoint, time.perf_counter() - started, failure)
+    connection.close()
 
 
-def api_cpu_s(stack: Stack) -> float:
-    """CPU seconds used so far by the API's processes (`headroom serve` and its children)."""
-    assert stack.api is not None
-    root = psutil.Process(stack.api.pid)
+def tree_cpu_s(pid: int) -> float:
+    """CPU seconds used so far by a process and its children."""
+    root = psutil.Process(pid)
     used = 0.0
     for process in [root, *root.children(recursive=True)]:
         with contextlib.suppress(psutil.NoSuchProcess):
@@ -139,18 +194,38 @@ def api_cpu_s(stack: Stack) -> float:
     return used
 
 
+def listener_pid(url: str) -> int:
+    """The process listening on the port of a database or broker URL."""
+    port = int(url.rsplit(":", 1)[1].split("/", 1)[0])
+    for conn in psutil.net_connections(kind="tcp"):
+        if conn.status == psutil.CONN_LISTEN and conn.laddr.port == port and conn.pid:
+            return conn.pid
+    raise RuntimeError(f"nothing listens on port {port}")
+
+
+def cpu_by_process(stack: Stack, database_url: str, redis_url: str) -> dict[str, float]:
+    """CPU seconds so far of each part of the stack, and of this load generator."""
+    assert stack.api is not None
+    return {
+        "api": tree_cpu_s(stack.api.pid),
+        "postgresql": tree_cpu_s(listener_pid(database_url)),
+        "redis": tree_cpu_s(listener_pid(redis_url)),
+        "load generator": sum(psutil.Process(os.getpid()).cpu_times()[:2]),
+    }
+
+
 async def read_phase(
     base_url: str, token: str, datasets: list[int], jobs: list[int], clients: int, seconds: float
 ) -> tuple[Recorder, float]:
     rec, stop = Recorder(), asyncio.Event()
-    async with _client(base_url, token, clients) as client:
-        tasks = [
-            asyncio.create_task(reader(client, datasets, jobs, stop, rec)) for _ in range(clients)
-        ]
-        started = time.perf_counter()
-        await asyncio.sleep(seconds)
-        stop.set()
-        await asyncio.gather(*tasks)
+    tasks = [
+        asyncio.create_task(reader(base_url, token, datasets, jobs, stop, rec))
+        for _ in range(clients)
+    ]
+    started = time.perf_counter()
+    await asyncio.sleep(seconds)
+    stop.set()
+    await asyncio.gather(*tasks)
     return rec, time.perf_counter() - started
 
 
@@ -190,16 +265,16 @@ async def mixed_phase(
     upload_bytes: int,
 ) -> tuple[Recorder, float, list[tuple[int, float]]]:
     rec, stop = Recorder(), asyncio.Event()
-    async with _client(base_url, token, clients) as client:
-        tasks = [
-            asyncio.create_task(reader(client, datasets, jobs, stop, rec)) for _ in range(clients)
-        ]
-        started = time.perf_counter()
-        uploads = await asyncio.gather(
-            *(upload(base_url, t, upload_bytes, i) for i, t in enumerate(upload_tokens))
-        )
-        stop.set()
-        await asyncio.gather(*tasks)
+    tasks = [
+        asyncio.create_task(reader(base_url, token, datasets, jobs, stop, rec))
+        for _ in range(clients)
+    ]
+    started = time.perf_counter()
+    uploads = await asyncio.gather(
+        *(upload(base_url, t, upload_bytes, i) for i, t in enumerate(upload_tokens))
+    )
+    stop.set()
+    await asyncio.gather(*tasks)
     return rec, time.perf_counter() - started, list(uploads)
 
 
@@ -335,13 +410,23 @@ def main() -> None:
                 cpu = profile_reads(stack, token, datasets, jobs, args.profile)
                 print("CPU ms per request:", {k: round(v, 2) for k, v in cpu.items()})
                 return
-            cpu_before_s = api_cpu_s(stack)
+            cpu_before_s = cpu_by_process(stack, database_url, redis_url)
             rec, elapsed = asyncio.run(
                 read_phase(stack.base_url, token, datasets, jobs, args.clients, args.seconds)
             )
-            served = sum(len(v) for v in rec.samples.values())
-            cpu_ms = (api_cpu_s(stack) - cpu_before_s) / max(served, 1) * 1000
-            print(f"API CPU per read: {cpu_ms:.2f} ms ({served} reads)", flush=True)
+            served = max(sum(len(v) for v in rec.samples.values()), 1)
+            cpu_after_s = cpu_by_process(stack, database_url, redis_url)
+            cpu_ms_per_read = {
+                part: (cpu_after_s[part] - cpu_before_s[part]) / served * 1000
+                for part in cpu_after_s
+            }
+            cpu_ms = cpu_ms_per_read["api"]
+            print(
+                "CPU ms per read: "
+                + ", ".join(f"{part} {ms:.2f}" for part, ms in cpu_ms_per_read.items())
+                + f" ({served} reads)",
+                flush=True,
+            )
             mixed, mixed_s, uploads = Recorder(), 1.0, []
             if args.uploads:
                 mixed, mixed_s, uploads = asyncio.run(
@@ -362,6 +447,7 @@ def main() -> None:
         "clients": args.clients,
         "reads": figures(rec, elapsed),
         "api_cpu_ms_per_read": cpu_ms,
+        "cpu_ms_per_read": cpu_ms_per_read,
         "reads during uploads": figures(mixed, mixed_s),
         "read failures": {
             "reads": dict(rec.failures),
