@@ -125,6 +125,7 @@ test("an owner builds a report, shares a public link, and revokes it", async ({ 
   await expect(page.getByTestId("links-table")).toContainText("active");
   await expect(page.getByTestId("links-table")).toContainText("1");
   await page.screenshot({ path: path.join(artifacts, "report-share.png"), fullPage: true });
+  page.once("dialog", (dialog) => void dialog.accept());
   await page.getByTestId("revoke-link").click();
   await expect(page.getByTestId("links-table")).toContainText("revoked");
 

@@ -3,6 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { makeJob } from "../../test/fixtures";
 import { jsonResponse, renderWithApp } from "../../test/render";
+import { actAsViewer } from "../workspaces/viewerTest";
 import { RulesTab } from "./RulesTab";
 import schema from "./rulesSchema.fixture.json";
 
@@ -33,7 +34,10 @@ function stubApi(puts: unknown[]) {
   );
 }
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  window.localStorage.clear();
+});
 
 describe("RulesTab", () => {
   it("refuses a rule without a class, naming the field, then saves the corrected rules", async () => {
@@ -72,5 +76,19 @@ describe("RulesTab", () => {
     await user.click(screen.getByTestId("save-rules"));
     await waitFor(() => expect(puts).toHaveLength(1));
     expect((puts[0] as { request: { rules: { cls: string }[] } }).request.rules.map((r) => r.cls)).toEqual(["api", "dynamic"]);
+  });
+
+  it("is read only for a viewer: every field and button that would change the rules is disabled", async () => {
+    actAsViewer();
+    stubApi([]);
+    renderWithApp(<RulesTab datasetId={3} />);
+    expect(await screen.findByTestId("rules-read-only")).toBeInTheDocument();
+    const requests = screen.getByTestId("ruleset-request");
+    for (const name of ["Add a rule", "Remove rule 1", "Move rule 1 down"]) {
+      expect(within(requests).getByRole("button", { name })).toBeDisabled();
+    }
+    expect(within(requests).getByLabelText("Rule 1: class")).toBeDisabled();
+    expect(within(requests).getByLabelText("Otherwise (default class)")).toBeDisabled();
+    expect(screen.getByTestId("save-rules")).toBeDisabled();
   });
 });

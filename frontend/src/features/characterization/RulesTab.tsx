@@ -49,38 +49,39 @@ interface RuleEditorProps {
   onChange: (rule: RuleDraft) => void;
   onMove: (delta: number) => void;
   onRemove: () => void;
+  readOnly: boolean;
 }
 
-function RuleEditor({ set, index, count, rule, problems, onChange, onMove, onRemove }: RuleEditorProps) {
+function RuleEditor({ set, index, count, rule, problems, onChange, onMove, onRemove, readOnly }: RuleEditorProps) {
   const base = `${set}.rules.${index}`;
   const clsProblem = problemAt(problems, `${base}.cls`);
   return (
     <div className={styles.rule} data-testid={`rule-${set}-${index}`}>
       <div className={styles.ruleHead}>
         <div>
-          <TextField label={`Rule ${index + 1}: class`} value={rule.cls} onChange={(e) => onChange({ ...rule, cls: e.target.value })} aria-invalid={clsProblem !== null} />
+          <TextField label={`Rule ${index + 1}: class`} value={rule.cls} onChange={(e) => onChange({ ...rule, cls: e.target.value })} aria-invalid={clsProblem !== null} disabled={readOnly} />
           {clsProblem !== null && <span className={styles.fieldError}>Class {clsProblem}</span>}
         </div>
         <div className={styles.actions}>
-          <Button variant="ghost" size="small" disabled={index === 0} onClick={() => onMove(-1)} aria-label={`Move rule ${index + 1} up`}>
+          <Button variant="ghost" size="small" disabled={readOnly || index === 0} onClick={() => onMove(-1)} aria-label={`Move rule ${index + 1} up`}>
             ↑
           </Button>
-          <Button variant="ghost" size="small" disabled={index === count - 1} onClick={() => onMove(1)} aria-label={`Move rule ${index + 1} down`}>
+          <Button variant="ghost" size="small" disabled={readOnly || index === count - 1} onClick={() => onMove(1)} aria-label={`Move rule ${index + 1} down`}>
             ↓
           </Button>
-          <Button variant="ghost" size="small" onClick={onRemove} aria-label={`Remove rule ${index + 1}`}>
+          <Button variant="ghost" size="small" onClick={onRemove} disabled={readOnly} aria-label={`Remove rule ${index + 1}`}>
             Remove
           </Button>
         </div>
       </div>
       <div className={styles.ruleFields}>
         {FIELDS[set].map((f) => (
-          <TextField key={f.key} label={f.label} placeholder={f.placeholder} value={rule[f.key]} onChange={(e) => onChange({ ...rule, [f.key]: e.target.value })} />
+          <TextField key={f.key} label={f.label} placeholder={f.placeholder} value={rule[f.key]} onChange={(e) => onChange({ ...rule, [f.key]: e.target.value })} disabled={readOnly} />
         ))}
         {set === "request" && (
           <label className={styles.label}>
             Query string
-            <select className={styles.select} value={rule.has_query} onChange={(e) => onChange({ ...rule, has_query: e.target.value as RuleDraft["has_query"] })}>
+            <select className={styles.select} value={rule.has_query} disabled={readOnly} onChange={(e) => onChange({ ...rule, has_query: e.target.value as RuleDraft["has_query"] })}>
               <option value="any">any</option>
               <option value="yes">has a query string</option>
               <option value="no">no query string</option>
@@ -100,7 +101,15 @@ const SET_TEXT: Record<SetName, { title: string; subtitle: string }> = {
   user: { title: "User classes", subtitle: "Classes of clients (e.g. an office network, logged-in users); each class gets its own workload model." },
 };
 
-function RuleSetEditor({ set, draft, problems, onChange }: { set: SetName; draft: RuleSetDraft; problems: SchemaProblem[]; onChange: (d: RuleSetDraft) => void }) {
+interface RuleSetEditorProps {
+  set: SetName;
+  draft: RuleSetDraft;
+  problems: SchemaProblem[];
+  onChange: (d: RuleSetDraft) => void;
+  readOnly: boolean;
+}
+
+function RuleSetEditor({ set, draft, problems, onChange, readOnly }: RuleSetEditorProps) {
   const update = (rules: RuleDraft[]) => onChange({ ...draft, rules });
   const move = (i: number, delta: number) => {
     const rules = [...draft.rules];
@@ -123,14 +132,15 @@ function RuleSetEditor({ set, draft, problems, onChange }: { set: SetName; draft
             onChange={(rule) => update(draft.rules.map((x, j) => (j === i ? rule : x)))}
             onMove={(delta) => move(i, delta)}
             onRemove={() => update(draft.rules.filter((_, j) => j !== i))}
+            readOnly={readOnly}
           />
         ))}
         <div className={styles.ruleHead}>
           <div>
-            <TextField label="Otherwise (default class)" value={draft.default} onChange={(e) => onChange({ ...draft, default: e.target.value })} aria-invalid={defaultProblem !== null} />
+            <TextField label="Otherwise (default class)" value={draft.default} onChange={(e) => onChange({ ...draft, default: e.target.value })} aria-invalid={defaultProblem !== null} disabled={readOnly} />
             {defaultProblem !== null && <span className={styles.fieldError}>Default class {defaultProblem}</span>}
           </div>
-          <Button variant="secondary" size="small" onClick={() => update([...draft.rules, emptyRule()])}>
+          <Button variant="secondary" size="small" onClick={() => update([...draft.rules, emptyRule()])} disabled={readOnly}>
             Add a rule
           </Button>
         </div>
@@ -164,8 +174,13 @@ function Editor({ datasetId, stored, schema }: { datasetId: number; stored: Data
   };
   return (
     <div className={styles.stack} data-testid="rules-tab">
-      <RuleSetEditor set="request" draft={draft.request} problems={problems} onChange={(request) => setDraft({ ...draft, request })} />
-      <RuleSetEditor set="user" draft={draft.user} problems={problems} onChange={(user) => setDraft({ ...draft, user })} />
+      {!canWrite && (
+        <Banner tone="info" title="Read only" testId="rules-read-only">
+          Viewers see the rules; editors and owners change them.
+        </Banner>
+      )}
+      <RuleSetEditor set="request" draft={draft.request} problems={problems} onChange={(request) => setDraft({ ...draft, request })} readOnly={!canWrite} />
+      <RuleSetEditor set="user" draft={draft.user} problems={problems} onChange={(user) => setDraft({ ...draft, user })} readOnly={!canWrite} />
       {problems.length > 0 && (
         <Banner tone="error" title="Fix these fields before saving" testId="rules-problems">
           <ul>

@@ -38,7 +38,8 @@ function NotesEditor({ report }: { report: Report }) {
           <Button onClick={() => update.mutate({ title, notes_md: notes })} disabled={!dirty || title.trim() === "" || update.isPending}>
             {update.isPending ? "Saving…" : "Save title and notes"}
           </Button>
-          {!dirty && <span className={styles.muted}>Saved.</span>}
+          {dirty && <span className={styles.muted}>Unsaved changes.</span>}
+          {!dirty && update.isSuccess && <span className={styles.muted}>Saved.</span>}
         </div>
         {update.isError && <ErrorBanner error={update.error} title="Could not save" />}
       </div>

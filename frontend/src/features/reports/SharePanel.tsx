@@ -36,6 +36,9 @@ function linkColumns(canEdit: boolean, revoke: (id: number) => void, busy: boole
 export function SharePanel({ report }: { report: Report }) {
   const links = useLinks(report.id);
   const { create, revoke } = useLinkMutations(report.id);
+  const confirmRevoke = (id: number) => {
+    if (window.confirm("Revoke this link? Anyone who has it can no longer open the report.")) revoke.mutate(id);
+  };
   const visibility = useUpdateReport(report.id);
   const [days, setDays] = useState(0);
   const [copied, setCopied] = useState(false);
@@ -88,7 +91,7 @@ export function SharePanel({ report }: { report: Report }) {
         {(create.isError || revoke.isError) && <ErrorBanner error={create.error ?? revoke.error} title="Could not change the links" />}
         {links.isError && <ErrorBanner error={links.error} title="Could not load the links" />}
         {links.data !== undefined && links.data.length > 0 && (
-          <Table columns={linkColumns(report.can_edit, (id) => revoke.mutate(id), revoke.isPending)} rows={links.data} rowKey={(l) => l.id} caption="Public links" testId="links-table" />
+          <Table columns={linkColumns(report.can_edit, (id) => confirmRevoke(id), revoke.isPending)} rows={links.data} rowKey={(l) => l.id} caption="Public links" testId="links-table" />
         )}
       </div>
     </Card>

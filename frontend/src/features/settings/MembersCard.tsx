@@ -14,6 +14,9 @@ export function MembersCard({ workspaceId, isOwner, myId }: { workspaceId: numbe
   const members = useMembers(workspaceId);
   const change = useTeamMutation((a: { userId: number; role: teams.RoleName }) => teams.changeRole(workspaceId, a.userId, a.role));
   const remove = useTeamMutation((userId: number) => teams.removeMember(workspaceId, userId));
+  const owners = (members.data ?? []).filter((m) => m.role === "owner").length;
+  const isLastOwner = (m: teams.Member) => m.role === "owner" && owners <= 1;
+  const lastOwnerNote = "A workspace keeps at least one owner: make someone else owner first.";
   const columns: Column<teams.Member>[] = [
     { key: "email", header: "Member", render: (m) => `${m.name} <${m.email}>${m.user_id === myId ? " (you)" : ""}` },
     {
@@ -25,6 +28,8 @@ export function MembersCard({ workspaceId, isOwner, myId }: { workspaceId: numbe
             className={styles.select}
             aria-label={`Role of ${m.email}`}
             value={m.role}
+            disabled={isLastOwner(m)}
+            title={isLastOwner(m) ? lastOwnerNote : undefined}
             onChange={(e) => change.mutate({ userId: m.user_id, role: e.target.value as teams.RoleName })}
           >
             {ROLES.map((r) => (
@@ -43,7 +48,14 @@ export function MembersCard({ workspaceId, isOwner, myId }: { workspaceId: numbe
       header: <span className="visually-hidden">Remove</span>,
       align: "right",
       render: (m) => (
-        <Button variant="ghost" size="small" onClick={() => remove.mutate(m.user_id)} aria-label={`Remove ${m.email}`}>
+        <Button
+          variant="ghost"
+          size="small"
+          onClick={() => window.confirm(`Remove ${m.email} from this workspace?`) && remove.mutate(m.user_id)}
+          disabled={isLastOwner(m)}
+          title={isLastOwner(m) ? lastOwnerNote : undefined}
+          aria-label={`Remove ${m.email}`}
+        >
           Remove
         </Button>
       ),

@@ -55,6 +55,7 @@ describe("TeamPage as an owner", () => {
 
   it("changes a member's role and removes a member", async () => {
     const sent = stubApi(team);
+    vi.spyOn(window, "confirm").mockReturnValue(true);
     renderWithApp(<TeamPage />);
     const role = await screen.findByLabelText("Role of bob@example.org");
     fireEvent.change(role, { target: { value: "viewer" } });
@@ -84,6 +85,7 @@ describe("TeamPage as an owner", () => {
 
   it("creates an API token, shows it once, and revokes one", async () => {
     const sent = stubApi(team);
+    vi.spyOn(window, "confirm").mockReturnValue(true);
     renderWithApp(<TeamPage />);
     const card = await screen.findByTestId("tokens-card");
     expect(await within(card).findByText("hr_ab12…")).toBeInTheDocument();
@@ -95,6 +97,26 @@ describe("TeamPage as an owner", () => {
     expect(writes(sent)).toEqual([["POST", "/api/v1/workspaces/1/tokens", { name: "deploy", scopes: ["write"], expires_days: null }]]);
     fireEvent.click(within(card).getByRole("button", { name: "Revoke token CI" }));
     await waitFor(() => expect(writes(sent)[1]).toEqual(["DELETE", "/api/v1/workspaces/1/tokens/3", null]));
+  });
+
+  it("keeps the last owner: their role and Remove are disabled, others' are not", async () => {
+    stubApi(team);
+    renderWithApp(<TeamPage />);
+    expect(await screen.findByLabelText("Role of ana@example.org")).toBeDisabled();
+    expect(screen.getByRole("button", { name: "Remove ana@example.org" })).toBeDisabled();
+    expect(screen.getByLabelText("Role of bob@example.org")).toBeEnabled();
+    expect(screen.getByRole("button", { name: "Remove bob@example.org" })).toBeEnabled();
+  });
+
+  it("asks before removing a member or revoking a token, and sends nothing when cancelled", async () => {
+    const sent = stubApi(team);
+    const confirm = vi.spyOn(window, "confirm").mockReturnValue(false);
+    renderWithApp(<TeamPage />);
+    fireEvent.click(await screen.findByRole("button", { name: "Remove bob@example.org" }));
+    const card = await screen.findByTestId("tokens-card");
+    fireEvent.click(await within(card).findByRole("button", { name: "Revoke token CI" }));
+    expect(confirm).toHaveBeenCalledTimes(2);
+    expect(writes(sent)).toEqual([]);
   });
 
   it("cannot leave as the last owner", async () => {

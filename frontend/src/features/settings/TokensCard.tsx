@@ -55,14 +55,18 @@ export function TokensCard({ workspaceId, role }: { workspaceId: number; role: t
       align: "right",
       render: (t) =>
         tokenState(t) === "active" ? (
-          <Button variant="ghost" size="small" onClick={() => revoke.mutate(t.id)} aria-label={`Revoke token ${t.name}`}>
+          <Button variant="ghost" size="small" onClick={() => window.confirm(`Revoke the token ${t.name}? Pipelines that use it stop working.`) && revoke.mutate(t.id)} aria-label={`Revoke token ${t.name}`}>
             Revoke
           </Button>
         ) : null,
     },
   ];
   return (
-    <Card title="API tokens" subtitle="For pipelines and the headroom CLI (HEADROOM_TOKEN). A token never has more rights than you." flush testId="tokens-card">
+    <Card title="API tokens" subtitle={
+        role === "viewer"
+          ? "For pipelines and the headroom CLI (HEADROOM_TOKEN). As a viewer you create read-only tokens: a token never has more rights than you."
+          : "For pipelines and the headroom CLI (HEADROOM_TOKEN). A token never has more rights than you."
+      } flush testId="tokens-card">
       <form className={styles.form} onSubmit={submit} aria-label="Create an API token">
         <TextField label="Name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
         <div>
