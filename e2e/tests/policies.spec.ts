@@ -22,6 +22,9 @@ async function shot(page: Page, name: string) {
 test("background harvesting: the real EPA day, four policies, then a bad CSV", async ({ page }) => {
   await signIn(page);
   await page.getByRole("link", { name: "Policies" }).click();
+  // the Policies link opens the first tab
+  await expect(page.getByRole("heading", { name: "Class policies" })).toBeVisible();
+  await page.getByRole("navigation", { name: "Policies" }).getByRole("link", { name: "Background work" }).click();
   await expect(page.getByRole("heading", { name: "Headroom for background work" })).toBeVisible();
   await expect(page.getByTestId("background-empty")).toBeVisible();
   await expect(page.getByLabel("Demo series", { exact: true })).toHaveValue("epa_day");

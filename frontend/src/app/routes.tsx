@@ -1,48 +1,45 @@
+import type { ComponentType } from "react";
 import { Navigate, type RouteObject } from "react-router";
+import { Loading } from "../components/Spinner";
 import { RequireAuth } from "../features/auth/RequireAuth";
 import { AppShell } from "../features/shell/AppShell";
-import DatasetRoute from "../pages/DatasetRoute";
-import DatasetsRoute from "../pages/DatasetsRoute";
 import LoginRoute from "../pages/LoginRoute";
-import TeamRoute from "../pages/TeamRoute";
-import AcceptInviteRoute from "../pages/AcceptInviteRoute";
-import NotFoundRoute from "../pages/NotFoundRoute";
-import UploadRoute from "../pages/UploadRoute";
-import SimulationsRoute from "../pages/SimulationsRoute";
-import ScenarioRoute from "../pages/ScenarioRoute";
-import SimulationRoute from "../pages/SimulationRoute";
-import CompareRoute from "../pages/CompareRoute";
-import ReportsRoute from "../pages/ReportsRoute";
-import ReportRoute from "../pages/ReportRoute";
-import ReportCompareRoute from "../pages/ReportCompareRoute";
-import ReportPublicRoute from "../pages/ReportPublicRoute";
+
+const pageLoading = <Loading label="Loading the page…" />;
+
+/** A page loaded on first visit (its code is a chunk of its own). */
+function page(load: () => Promise<{ default: ComponentType }>): Pick<RouteObject, "lazy" | "hydrateFallbackElement"> {
+  return { lazy: async () => ({ Component: (await load()).default }), hydrateFallbackElement: pageLoading };
+}
 
 /** Every page of the app; the shell's children need a signed-in user. */
 export const routes: RouteObject[] = [
   { path: "/login", element: <LoginRoute /> },
-  { path: "/invite/:token", element: <AcceptInviteRoute /> },
-  { path: "/r/:token", element: <ReportPublicRoute /> },
+  { path: "/invite/:token", ...page(() => import("../pages/AcceptInviteRoute")) },
+  { path: "/r/:token", ...page(() => import("../pages/ReportPublicRoute")) },
   {
     element: <RequireAuth>{(user) => <AppShell user={user} />}</RequireAuth>,
+    hydrateFallbackElement: pageLoading,
     children: [
       { index: true, element: <Navigate to="/datasets" replace /> },
-      { path: "datasets", element: <DatasetsRoute /> },
-      { path: "datasets/:datasetId", element: <DatasetRoute /> },
-      { path: "upload", element: <UploadRoute /> },
-      { path: "simulations", element: <SimulationsRoute /> },
-      { path: "simulations/new", element: <ScenarioRoute /> },
-      { path: "simulations/compare", element: <CompareRoute /> },
-      { path: "simulations/:simulationId", element: <SimulationRoute /> },
-      { path: "simulations/:simulationId/runs/:index", lazy: async () => ({ Component: (await import("../pages/SimulationSweepRunRoute")).default }) },
-      { path: "reports", element: <ReportsRoute /> },
-      { path: "reports/compare", element: <ReportCompareRoute /> },
-      { path: "reports/:reportId", element: <ReportRoute /> },
-      { path: "policies/background", lazy: async () => ({ Component: (await import("../pages/BackgroundPolicyRoute")).default }) },
-      { path: "policies/connections", lazy: async () => ({ Component: (await import("../pages/ConnectionsRoute")).default }) },
-      { path: "policies/classes", lazy: async () => ({ Component: (await import("../pages/ClassPoliciesRoute")).default }) },
-      { path: "policies/virtual-queue", lazy: async () => ({ Component: (await import("../pages/VirtualQueueRoute")).default }) },
-      { path: "settings/team", element: <TeamRoute /> },
-      { path: "*", element: <NotFoundRoute /> },
+      { path: "datasets", ...page(() => import("../pages/DatasetsRoute")) },
+      { path: "datasets/:datasetId", ...page(() => import("../pages/DatasetRoute")) },
+      { path: "upload", ...page(() => import("../pages/UploadRoute")) },
+      { path: "simulations", ...page(() => import("../pages/SimulationsRoute")) },
+      { path: "simulations/new", ...page(() => import("../pages/ScenarioRoute")) },
+      { path: "simulations/compare", ...page(() => import("../pages/CompareRoute")) },
+      { path: "simulations/:simulationId", ...page(() => import("../pages/SimulationRoute")) },
+      { path: "simulations/:simulationId/runs/:index", ...page(() => import("../pages/SimulationSweepRunRoute")) },
+      { path: "reports", ...page(() => import("../pages/ReportsRoute")) },
+      { path: "reports/compare", ...page(() => import("../pages/ReportCompareRoute")) },
+      { path: "reports/:reportId", ...page(() => import("../pages/ReportRoute")) },
+      { path: "policies", element: <Navigate to="/policies/classes" replace /> },
+      { path: "policies/background", ...page(() => import("../pages/BackgroundPolicyRoute")) },
+      { path: "policies/connections", ...page(() => import("../pages/ConnectionsRoute")) },
+      { path: "policies/classes", ...page(() => import("../pages/ClassPoliciesRoute")) },
+      { path: "policies/virtual-queue", ...page(() => import("../pages/VirtualQueueRoute")) },
+      { path: "settings/team", ...page(() => import("../pages/TeamRoute")) },
+      { path: "*", ...page(() => import("../pages/NotFoundRoute")) },
     ],
   },
 ];

@@ -2,11 +2,15 @@ import { screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { makeJob } from "../../test/fixtures";
 import { jsonResponse, renderWithApp } from "../../test/render";
+import { actAsViewer } from "../workspaces/viewerTest";
 import { CharacterizationGate } from "./Gate";
 
 const running = { id: 9, dataset_id: 3, job: makeJob({ id: 11, status: "running", progress: 0.4, stage: "characterizing" }), result: null };
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  window.localStorage.clear();
+});
 
 function stub(current: { status: number; body: unknown }, created: { status: number; body: unknown }, calls: string[]) {
   vi.stubGlobal(
@@ -24,24 +28,27 @@ function stub(current: { status: number; body: unknown }, created: { status: num
 const notFound = { status: 404, body: { error: { code: "not_found", message: "none yet" } } };
 
 describe("CharacterizationGate", () => {
-  it("starts the characterization on the first visit and shows its progress", async () => {
+  it("starts the characterization on the first visit, with no 404 on the way, and shows its progress", async () => {
     const calls: string[] = [];
     stub(notFound, { status: 202, body: running }, calls);
     renderWithApp(<CharacterizationGate datasetId={3}>{() => <p>charts</p>}</CharacterizationGate>);
     expect(await screen.findByTestId("job-progress")).toHaveAttribute("aria-valuenow", "40");
-    expect(calls).toEqual(["GET /api/v1/datasets/3/characterization", "POST /api/v1/datasets/3/characterizations"]);
+    expect(calls).toEqual(["POST /api/v1/datasets/3/characterizations"]);
     expect(screen.queryByText("charts")).not.toBeInTheDocument();
   });
 
-  it("tells a viewer who cannot start it whom to ask", async () => {
-    stub(notFound, { status: 403, body: { error: { code: "forbidden", message: "needs editor" } } }, []);
+  it("tells a viewer, who reads and cannot start it, whom to ask", async () => {
+    actAsViewer();
+    const calls: string[] = [];
+    stub(notFound, { status: 403, body: { error: { code: "forbidden", message: "needs editor" } } }, calls);
     renderWithApp(<CharacterizationGate datasetId={3}>{() => <p>charts</p>}</CharacterizationGate>);
     expect(await screen.findByTestId("characterization-missing")).toHaveTextContent("Ask an editor");
+    expect(calls).toEqual(["GET /api/v1/datasets/3/characterization"]);
   });
 
   it("shows the job's error when the characterization failed", async () => {
     const failed = { ...running, job: makeJob({ status: "failed", error_code: "unusable_data", error_message: "no requests" }) };
-    stub({ status: 200, body: failed }, notFound, []);
+    stub(notFound, { status: 200, body: failed }, []);
     renderWithApp(<CharacterizationGate datasetId={3}>{() => <p>charts</p>}</CharacterizationGate>);
     await waitFor(() => expect(screen.getByRole("alert")).toHaveTextContent("no requests"));
   });

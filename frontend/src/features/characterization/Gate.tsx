@@ -19,7 +19,7 @@ export function CharacterizationGate({ datasetId, children }: { datasetId: numbe
   const query = useCharacterization(datasetId);
   if (query.isPending) return <Loading label="Loading the workload characterization…" />;
   if (query.isError) {
-    if (query.error instanceof ApiError && query.error.status === 403) {
+    if (query.error instanceof ApiError && (query.error.status === 403 || query.error.status === 404)) {
       return (
         <EmptyState title="Not characterized yet" testId="characterization-missing">
           This dataset's workload has not been characterized. Ask an editor of the workspace to open this tab once: it

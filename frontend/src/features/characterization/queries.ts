@@ -1,5 +1,4 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { isNotFound } from "../../api/client";
 import {
   createCharacterization,
   getArrivalWindow,
@@ -10,6 +9,7 @@ import {
 } from "../../api/endpoints";
 import { isJobActive, type Characterization, type Rules } from "../../api/models";
 import type { CharacterizationResult } from "./result";
+import { useCanWrite } from "../workspaces/useRole";
 import type { ArrivalWindowData, ArrivalWindowQuery } from "./zoom";
 
 export const CHARACTERIZATION_POLL_MS = 1000;
@@ -21,21 +21,16 @@ export const characterizationKeys = {
   arrivals: (datasetId: number | null, window: ArrivalWindowQuery | null) => ["characterization", "arrivals", datasetId, window] as const,
 };
 
-/** The current characterization, started on the first visit when the ingest did not start one. */
-async function currentOrStart(datasetId: number): Promise<Characterization> {
-  try {
-    return await getCurrentCharacterization(datasetId);
-  } catch (err) {
-    if (!isNotFound(err)) throw err;
-    return createCharacterization(datasetId);
-  }
-}
-
-/** The characterization under the dataset's rules; polls while its job is queued or running. */
+/** The current characterization, polled while its job is queued or running. The first load of
+ * someone who may write asks for it with a create-or-reuse POST, so a new dataset's first
+ * visit starts it without a 404; viewers (and every later poll) read it. */
 export function useCharacterization(datasetId: number) {
+  const canWrite = useCanWrite();
+  const client = useQueryClient();
+  const key = characterizationKeys.current(datasetId);
   return useQuery({
-    queryKey: characterizationKeys.current(datasetId),
-    queryFn: () => currentOrStart(datasetId),
+    queryKey: key,
+    queryFn: () => (canWrite && client.getQueryData(key) === undefined ? createCharacterization(datasetId) : getCurrentCharacterization(datasetId)),
     refetchInterval: (q) => (q.state.data !== undefined && isJobActive(q.state.data.job) ? CHARACTERIZATION_POLL_MS : false),
     staleTime: 60_000,
   });

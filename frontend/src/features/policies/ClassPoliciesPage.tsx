@@ -40,6 +40,7 @@ import {
 } from "./classPolicies";
 import { PoliciesNav, RunProgress } from "./PolicyRuns";
 import { formChoices, pickedRunNames, SHOWN_KEY, type ShownRun } from "./shownScenario";
+import { UnavailableDatasets } from "./UnavailableDatasets";
 import { useScenarioChoices, useShownIds, useTracked, type ScenarioChoice } from "./usePolicyRuns";
 import styles from "./Policies.module.css";
 
@@ -53,7 +54,7 @@ const slaOf = (scenario: Scenario): number | null => {
 
 export function ClassPoliciesPage() {
   useDocumentTitle("Class policies");
-  const { choices, loading } = useScenarioChoices("class-policies");
+  const { choices, unavailable, loading } = useScenarioChoices("class-policies");
   const [picked, setPicked] = useState<string | null>(null);
   const exact = picked === null ? [] : [...pickedRunNames(choices.find((c) => c.key === picked), [SWEEP_PREFIX]), null, null];
   const { ids, show } = useShownIds(["sweep", "kd", "ks"], [SWEEP_PREFIX, K_PREFIX.dynamic, K_PREFIX.static], exact);
@@ -73,6 +74,7 @@ export function ClassPoliciesPage() {
       <div className={styles.grid}>
         <Card title="Comparison" subtitle="One sweep: the four policies × the offered loads.">
           {loading ? <Loading label="Loading the scenarios…" /> : <ComparisonForm choices={choices} picked={picked} shown={shown} shownSweep={sweep.data?.sweep ?? null} onPick={pick} onStarted={(s) => show([s.id])} />}
+          <UnavailableDatasets items={unavailable} />
         </Card>
         <div className={styles.stack}>
           {sweep.error !== null && <ErrorBanner error={sweep.error} title="Could not load the comparison" />}

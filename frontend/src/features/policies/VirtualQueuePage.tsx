@@ -20,6 +20,7 @@ import { useCanWrite } from "../workspaces/useRole";
 import { useWorkspace } from "../workspaces/workspaceContext";
 import { PoliciesNav, RunProgress } from "./PolicyRuns";
 import { formChoices, pickedRunNames, SHOWN_KEY, type ShownRun } from "./shownScenario";
+import { UnavailableDatasets } from "./UnavailableDatasets";
 import { useScenarioChoices, useShownIds, useTracked, type ScenarioChoice } from "./usePolicyRuns";
 import {
   discoveryChart,
@@ -43,7 +44,7 @@ export const BARE_PREFIX = "No queue · ";
 
 export function VirtualQueuePage() {
   useDocumentTitle("Virtual queue");
-  const { choices, loading } = useScenarioChoices("virtual-queue");
+  const { choices, unavailable, loading } = useScenarioChoices("virtual-queue");
   const [picked, setPicked] = useState<string | null>(null);
   const exact = picked === null ? [] : pickedRunNames(choices.find((c) => c.key === picked), [QUEUED_PREFIX, BARE_PREFIX]);
   const { ids, show } = useShownIds(["queued", "bare"], [QUEUED_PREFIX, BARE_PREFIX], exact);
@@ -66,6 +67,7 @@ export function VirtualQueuePage() {
       <div className={styles.grid}>
         <Card title="Scenario" subtitle="Run it with a discovering virtual queue and without any admission stage.">
           {loading ? <Loading label="Loading the scenarios…" /> : <QueueForm choices={choices} picked={picked} shown={shown} shownMaxWaitS={picked === null && typeof wait === "number" ? wait : null} onPick={pick} onStarted={show} />}
+          <UnavailableDatasets items={unavailable} />
         </Card>
         <div className={styles.stack}>
           {ids[0] === null && (

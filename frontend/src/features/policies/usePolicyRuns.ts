@@ -22,8 +22,15 @@ export interface ScenarioChoice {
 
 const SOURCES: Record<string, PolicyPresetSource> = { "class-policies": "class_policies", "virtual-queue": "virtual_queue" };
 
-/** The page's scenario built from each ready dataset of the workspace that has a characterization. */
-function useDatasetPresets(suggested: string): { presets: Preset[]; loading: boolean } {
+/** A ready dataset the page could not build a scenario from, and why. */
+export interface UnavailableDataset {
+  name: string;
+  reason: string;
+}
+
+/** The page's scenario built from each ready dataset of the workspace that has a characterization,
+ * and the ready datasets it could not be built from (never dropped silently). */
+function useDatasetPresets(suggested: string): { presets: Preset[]; unavailable: UnavailableDataset[]; loading: boolean } {
   const { current } = useWorkspace();
   const datasets = useDatasets(current?.id ?? null);
   const source = SOURCES[suggested];
@@ -37,7 +44,12 @@ function useDatasetPresets(suggested: string): { presets: Preset[]; loading: boo
     })),
   });
   const presets = results.flatMap((r) => (r.data === undefined ? [] : [r.data]));
-  return { presets, loading: datasets.isLoading || results.some((r) => r.isLoading) };
+  const unavailable = results.flatMap((r, i) => {
+    const dataset = ready[i];
+    if (!r.isError || dataset === undefined) return [];
+    return [{ name: dataset.name, reason: r.error instanceof Error ? r.error.message : "its scenario could not be built" }];
+  });
+  return { presets, unavailable, loading: datasets.isLoading || results.some((r) => r.isLoading) };
 }
 
 function presetChoice(p: Preset, prefix: string): ScenarioChoice {
@@ -46,7 +58,7 @@ function presetChoice(p: Preset, prefix: string): ScenarioChoice {
 
 /** The suggested built-in preset first, then the page's scenarios from the workspace's datasets (the demo
  * dataset's included), the other presets, and the workspace's saved scenarios. */
-export function useScenarioChoices(suggested: string): { choices: ScenarioChoice[]; loading: boolean } {
+export function useScenarioChoices(suggested: string): { choices: ScenarioChoice[]; unavailable: UnavailableDataset[]; loading: boolean } {
   const { current } = useWorkspace();
   const presets = usePresets();
   const saved = useSavedScenarios(current?.id ?? null);
@@ -59,7 +71,7 @@ export function useScenarioChoices(suggested: string): { choices: ScenarioChoice
     const fromSaved = (saved.data ?? []).map((s) => ({ key: `saved:${s.id}`, label: `Saved: ${s.name}`, scenario: s.scenario as Scenario }));
     return [...first, ...datasetChoices, ...rest, ...fromSaved];
   }, [presets.data, saved.data, suggested, fromDatasets.presets]);
-  return { choices, loading: presets.isLoading || saved.isLoading };
+  return { choices, unavailable: fromDatasets.unavailable, loading: presets.isLoading || saved.isLoading };
 }
 
 /** Simulation ids named in the URL (`?key=12`), else the newest of the workspace named exactly `exact[i]`

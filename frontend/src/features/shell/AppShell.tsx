@@ -47,7 +47,7 @@ export function AppShell({ user }: { user: User }) {
               <NavLink to="/reports" className={navClass}>
                 Reports
               </NavLink>
-              <NavLink to="/policies/background" className={() => navClass({ isActive: pathname.startsWith("/policies/") })}>
+              <NavLink to="/policies/classes" className={() => navClass({ isActive: pathname.startsWith("/policies/") })}>
                 Policies
               </NavLink>
               <NavLink to="/settings/team" className={navClass}>
