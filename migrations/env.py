@@ -34,12 +34,22 @@ def run_migrations_online() -> None:
 
         engine = create_engine(url, poolclass=pool.NullPool)
     with engine.connect() as connection:
-        context.configure(
-            connection=connection, target_metadata=target_metadata, render_as_batch=True
-        )
-        with context.begin_transaction():
-            context.run_migrations()
-        connection.commit()
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            # A batch migration rebuilds a SQLite table by copy, drop and rename; with foreign
+            # keys on, the drop would cascade to every row that references the table.
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+        try:
+            context.configure(
+                connection=connection, target_metadata=target_metadata, render_as_batch=True
+            )
+            with context.begin_transaction():
+                context.run_migrations()
+            connection.commit()
+        finally:
+            if sqlite:
+                connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+                connection.commit()
 
 
 if context.is_offline_mode():

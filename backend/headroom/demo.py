@@ -45,9 +45,13 @@ def seed_demo(settings: Settings, email: str, password: str, sample: Path | None
     sample = sample or DEFAULT_SAMPLE
     principal, workspace_id = _demo_member(settings, email, password)
     sample_id = _add_log(settings, principal, workspace_id, sample.name, sample.read_bytes())
-    synthetic_id = _add_log(settings, principal, workspace_id, SYNTHETIC_NAME, synthetic_log())
+    synthetic_id = _add_log(
+        settings, principal, workspace_id, SYNTHETIC_NAME, synthetic_log(), synthetic=True
+    )
     _analyse(settings, principal, synthetic_id, CapacityParamsIn())
-    trace_id = _add_log(settings, principal, workspace_id, TRACE_NAME, synthetic_trace())
+    trace_id = _add_log(
+        settings, principal, workspace_id, TRACE_NAME, synthetic_trace(), synthetic=True
+    )
     _analyse(settings, principal, trace_id, SctParamsIn())
     for dataset_id in (sample_id, synthetic_id):
         _characterize(settings, principal, dataset_id)
@@ -105,7 +109,12 @@ def _demo_member(settings: Settings, email: str, password: str) -> tuple[Princip
 
 
 def _add_log(
-    settings: Settings, principal: Principal, workspace_id: int, name: str, data: bytes
+    settings: Settings,
+    principal: Principal,
+    workspace_id: int,
+    name: str,
+    data: bytes,
+    synthetic: bool = False,
 ) -> int:
     """Upload and ingest a log (or find it, when the same bytes are already there)."""
     store = open_store(settings.resolved_storage_url())
@@ -115,6 +124,7 @@ def _add_log(
         dataset, job = dataset_service.register_upload(
             session, store, principal, workspace_id, staged, sniffed
         )
+        dataset.synthetic = synthetic
         dataset_id, job_id = dataset.id, (job.id if job else None)
     _run(settings, job_id, ingest_body, f"the demo log {name} failed to ingest")
     return dataset_id

@@ -2,6 +2,7 @@
 (the Result), and the dataset's state. Every write checks the job is still ours."""
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 import polars as pl
@@ -73,6 +74,22 @@ def finish(
         )
         dataset.status, dataset.format = DatasetStatus.ready, detection.format
         dataset.meta = {**(dataset.meta or {}), "detection": detection_meta(detection)}
+        record_list_fields(dataset, document)
+
+
+def record_list_fields(dataset: Dataset, summary: dict[str, Any]) -> None:
+    """What the datasets list shows and sorts by, from the ingest's summary."""
+    dataset.request_count = summary["request_count"]
+    dataset.first_request_at = _moment(summary.get("first_ts"))
+    dataset.last_request_at = _moment(summary.get("last_ts"))
+    dataset.span_s = summary.get("span_s")
+    dataset.has_latency = summary.get("latency") is not None
+
+
+def _moment(value: datetime | str | None) -> datetime | None:
+    if value is None or isinstance(value, datetime):
+        return value
+    return datetime.fromisoformat(value.replace("Z", "+00:00"))
 
 
 def detection_meta(detection: Detection) -> dict[str, Any]:

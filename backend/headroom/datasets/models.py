@@ -2,7 +2,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, ForeignKey, String, Text, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from headroom.core.db import Base
@@ -33,3 +33,10 @@ class Dataset(Base):
     uploaded_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
     meta: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+    # from the latest ingest's summary (null: not ingested yet), for listing and sorting
+    request_count: Mapped[int | None] = mapped_column(BigInteger)
+    first_request_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    last_request_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    span_s: Mapped[float | None]
+    has_latency: Mapped[bool | None]
+    synthetic: Mapped[bool] = mapped_column(default=False, server_default=false())

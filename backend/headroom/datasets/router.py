@@ -19,6 +19,8 @@ from headroom.datasets.schemas import (
     ArrivalWindowOut,
     DatasetOut,
     DatasetPage,
+    DatasetSort,
+    DatasetUpdate,
     TrafficSummaryOut,
 )
 from headroom.datasets.sniffing import Sniffed, checked_options
@@ -76,8 +78,14 @@ def list_datasets(
     workspace_id: int | None = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     offset: Annotated[int, Query(ge=0)] = 0,
+    q: Annotated[
+        str | None, Query(max_length=255, description="Only datasets whose name contains this")
+    ] = None,
+    sort: DatasetSort = DatasetSort.newest,
 ) -> DatasetPage:
-    return service.list_page(session, principal, workspace_id, limit, offset)
+    """Newest first unless `sort` says otherwise; datasets not ingested yet sort last by
+    requests and span."""
+    return service.list_page(session, principal, workspace_id, limit, offset, q, sort)
 
 
 @router.post(
@@ -150,6 +158,14 @@ def _register(
 @router.get("/{dataset_id}", response_model=DatasetOut)
 def get_dataset(dataset_id: Id, principal: CurrentPrincipal, session: SessionDep) -> DatasetOut:
     return service.to_out(session, service.get_visible(session, principal, dataset_id))
+
+
+@router.patch("/{dataset_id}", response_model=DatasetOut)
+def rename_dataset(
+    dataset_id: Id, body: DatasetUpdate, principal: EditorAccess, session: SessionDep
+) -> DatasetOut:
+    """Renames the dataset (its data and analyses are unchanged)."""
+    return service.rename(session, principal, dataset_id, body.name)
 
 
 @router.delete("/{dataset_id}", status_code=204)

@@ -1,7 +1,8 @@
 from datetime import datetime
+from enum import StrEnum
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from headroom.auth.schemas import UserRef
 from headroom.datasets.models import DatasetStatus
@@ -36,6 +37,40 @@ class DatasetOut(BaseModel):
         "(e.g. nginx logs completion times: arrival = completion - duration)",
     )
     parse_options: ParseOptionsOut = Field(default_factory=ParseOptionsOut)
+    request_count: int | None = Field(
+        default=None, description="Requests parsed; null: not ingested yet"
+    )
+    first_request_at: datetime | None = Field(
+        default=None, description="The first request's time; null: not ingested or no requests"
+    )
+    last_request_at: datetime | None = None
+    span_s: float | None = Field(
+        default=None, description="From the first request to the last; null: not ingested"
+    )
+    has_latency: bool | None = Field(
+        default=None, description="Whether the log records response times; null: not ingested"
+    )
+    synthetic: bool = Field(default=False, description="Generated data, not a real server's log")
+
+
+class DatasetSort(StrEnum):
+    newest = "newest"
+    oldest = "oldest"
+    name = "name"
+    requests = "requests"
+    span = "span"
+    size = "size"
+
+
+class DatasetUpdate(BaseModel):
+    name: str = Field(min_length=1, max_length=255, description="The dataset's new name")
+
+    @field_validator("name")
+    @classmethod
+    def _visible(cls, name: str) -> str:
+        if not name.strip():
+            raise ValueError("a name needs a visible character")
+        return name.strip()
 
 
 class DatasetPage(BaseModel):

@@ -10,12 +10,13 @@ from headroom.auth.principal import Principal
 from headroom.auth.schemas import UserRef
 from headroom.core.errors import HeadroomError, InvalidInput, NotFound, NotReady
 from headroom.core.storage import ObjectStore
-from headroom.datasets import parse_options, repository
+from headroom.datasets import parse_options, repository, uploads
 from headroom.datasets.models import Dataset, DatasetStatus
 from headroom.datasets.parse_options import ParseOptions
 from headroom.datasets.schemas import (
     DatasetOut,
     DatasetPage,
+    DatasetSort,
     ParseOptionsOut,
     TrafficSummaryOut,
 )
@@ -141,14 +142,28 @@ def get_visible(session: Session, principal: Principal, dataset_id: int) -> Data
 
 
 def list_page(
-    session: Session, principal: Principal, workspace_id: int | None, limit: int, offset: int
+    session: Session,
+    principal: Principal,
+    workspace_id: int | None,
+    limit: int,
+    offset: int,
+    name_contains: str | None = None,
+    sort: DatasetSort = DatasetSort.newest,
 ) -> DatasetPage:
     scope = principal.workspace_ids
     if workspace_id is not None:
         principal.require(workspace_id, Role.viewer)
         scope = [workspace_id]
-    rows, total = repository.page(session, scope, limit, offset)
+    rows, total = repository.page(session, scope, limit, offset, name_contains, sort)
     return DatasetPage(items=to_outs(session, rows), total=total)
+
+
+def rename(session: Session, principal: Principal, dataset_id: int, name: str) -> DatasetOut:
+    dataset = get_visible(session, principal, dataset_id)
+    principal.require(dataset.workspace_id, Role.editor)
+    dataset.name = uploads.safe_name(name)  # the same rule as an upload's name
+    session.commit()
+    return to_out(session, dataset)
 
 
 def delete(session: Session, store: ObjectStore, principal: Principal, dataset_id: int) -> None:
@@ -201,4 +216,10 @@ def _out(dataset: Dataset, job: Job | None, uploader: User | None) -> DatasetOut
         format_confidence=detection.get("confidence"),
         notes=list(detection.get("notes") or []),
         parse_options=ParseOptionsOut(**parse_options.from_meta(dataset.meta).to_meta()),
+        request_count=dataset.request_count,
+        first_request_at=dataset.first_request_at,
+        last_request_at=dataset.last_request_at,
+        span_s=dataset.span_s,
+        has_latency=dataset.has_latency,
+        synthetic=dataset.synthetic,
     )

@@ -68,6 +68,7 @@ RULES: dict[tuple[str, str], Rule] = {
     ("POST", f"{V1}/datasets"): r("editor", False),
     ("GET", f"{V1}/datasets/{{dataset_id}}"): r("viewer"),
     ("DELETE", f"{V1}/datasets/{{dataset_id}}"): r("editor"),
+    ("PATCH", f"{V1}/datasets/{{dataset_id}}"): r("editor"),
     ("GET", f"{V1}/datasets/{{dataset_id}}/summary"): r("viewer"),
     ("GET", f"{V1}/jobs/{{job_id}}"): r("viewer"),
     ("POST", f"{V1}/uploads"): r("editor", False),

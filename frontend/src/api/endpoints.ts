@@ -12,6 +12,7 @@ import type {
   Dataset,
   DatasetPage,
   DatasetRules,
+  DatasetSort,
   Job,
   RecommendationList,
   Rules,
@@ -37,9 +38,22 @@ export async function logout(): Promise<void> {
   await unwrap(api.POST("/api/v1/auth/logout"));
 }
 
-export function listDatasets(workspaceId: number | null, limit = 50, offset = 0): Promise<DatasetPage> {
-  const query = workspaceId === null ? { limit, offset } : { workspace_id: workspaceId, limit, offset };
+export interface DatasetListQuery {
+  search?: string;
+  sort?: DatasetSort;
+}
+
+export function listDatasets(workspaceId: number | null, { search = "", sort = "newest" }: DatasetListQuery = {}, limit = 50, offset = 0): Promise<DatasetPage> {
+  const query = { limit, offset, sort, ...(workspaceId === null ? {} : { workspace_id: workspaceId }), ...(search === "" ? {} : { q: search }) };
   return unwrap(api.GET("/api/v1/datasets", { params: { query } }));
+}
+
+export function renameDataset(datasetId: number, name: string): Promise<Dataset> {
+  return unwrap(api.PATCH("/api/v1/datasets/{dataset_id}", { params: { path: { dataset_id: datasetId } }, body: { name } }));
+}
+
+export async function deleteDataset(datasetId: number): Promise<void> {
+  await unwrap(api.DELETE("/api/v1/datasets/{dataset_id}", { params: { path: { dataset_id: datasetId } } }));
 }
 
 export function getDataset(datasetId: number): Promise<Dataset> {

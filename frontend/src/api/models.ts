@@ -10,6 +10,7 @@ export type User = Schemas["Me"];
 export type Workspace = Schemas["WorkspaceRef"];
 export type Dataset = Schemas["DatasetOut"];
 export type DatasetPage = Schemas["DatasetPage"];
+export type DatasetSort = Schemas["DatasetSort"];
 export type Job = Schemas["JobOut"];
 export type TrafficSummary = Schemas["TrafficSummaryOut"];
 export type SeriesPoint = Schemas["SeriesPoint"];

@@ -192,7 +192,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List Datasets */
+        /**
+         * List Datasets
+         * @description Newest first unless `sort` says otherwise; datasets not ingested yet sort last by
+         *     requests and span.
+         */
         get: operations["list_datasets_api_v1_datasets_get"];
         put?: never;
         /**
@@ -241,7 +245,11 @@ export interface paths {
         delete: operations["delete_dataset_api_v1_datasets__dataset_id__delete"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Rename Dataset
+         * @description Renames the dataset (its data and analyses are unchanged).
+         */
+        patch: operations["rename_dataset_api_v1_datasets__dataset_id__patch"];
         trace?: never;
     };
     "/api/v1/datasets/{dataset_id}/analyses": {
@@ -1480,13 +1488,25 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
+            /**
+             * First Request At
+             * @description The first request's time; null: not ingested or no requests
+             */
+            first_request_at?: string | null;
             /** Format */
             format: string | null;
             /** Format Confidence */
             format_confidence?: number | null;
+            /**
+             * Has Latency
+             * @description Whether the log records response times; null: not ingested
+             */
+            has_latency?: boolean | null;
             /** Id */
             id: number;
             job: components["schemas"]["JobOut"] | null;
+            /** Last Request At */
+            last_request_at?: string | null;
             /** Name */
             name: string;
             /**
@@ -1495,11 +1515,27 @@ export interface components {
              */
             notes?: string[];
             parse_options?: components["schemas"]["ParseOptionsOut"];
+            /**
+             * Request Count
+             * @description Requests parsed; null: not ingested yet
+             */
+            request_count?: number | null;
             /** Sha256 */
             sha256: string;
             /** Size Bytes */
             size_bytes: number;
+            /**
+             * Span S
+             * @description From the first request to the last; null: not ingested
+             */
+            span_s?: number | null;
             status: components["schemas"]["DatasetStatus"];
+            /**
+             * Synthetic
+             * @description Generated data, not a real server's log
+             * @default false
+             */
+            synthetic: boolean;
             uploaded_by: components["schemas"]["UserRef"] | null;
             /** Workspace Id */
             workspace_id: number;
@@ -1526,10 +1562,23 @@ export interface components {
             updated_by: components["schemas"]["UserRef"] | null;
         };
         /**
+         * DatasetSort
+         * @enum {string}
+         */
+        DatasetSort: "newest" | "oldest" | "name" | "requests" | "span" | "size";
+        /**
          * DatasetStatus
          * @enum {string}
          */
         DatasetStatus: "uploaded" | "processing" | "ready" | "failed";
+        /** DatasetUpdate */
+        DatasetUpdate: {
+            /**
+             * Name
+             * @description The dataset's new name
+             */
+            name: string;
+        };
         /**
          * ErrorBody
          * @description Every 4xx/5xx answer of the API has this shape.
@@ -3485,6 +3534,9 @@ export interface operations {
                 workspace_id?: number | null;
                 limit?: number;
                 offset?: number;
+                /** @description Only datasets whose name contains this */
+                q?: string | null;
+                sort?: components["schemas"]["DatasetSort"];
             };
             header?: never;
             path?: never;
@@ -3831,6 +3883,78 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Not signed in, or the token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or token scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request or the uploaded file is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    rename_dataset_api_v1_datasets__dataset_id__patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A row id (1 to 2^31 - 1) */
+                dataset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DatasetUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DatasetOut"];
+                };
             };
             /** @description Not signed in, or the token is invalid */
             401: {

@@ -1,11 +1,11 @@
 import { useEffect, useState } from "react";
 
-/** `value` once it has stopped changing for `delayMs` (a brush fires on every pixel of a drag). */
+/** `value`, once it has stopped changing for `delayMs` (e.g. a search box's text). */
 export function useDebounced<T>(value: T, delayMs: number): T {
   const [settled, setSettled] = useState(value);
   useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), delayMs);
-    return () => clearTimeout(timer);
+    const timer = window.setTimeout(() => setSettled(value), delayMs);
+    return () => window.clearTimeout(timer);
   }, [value, delayMs]);
   return settled;
 }

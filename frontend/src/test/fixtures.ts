@@ -31,6 +31,7 @@ export function makeDataset(overrides: Partial<Dataset> = {}): Dataset {
     created_at: "2026-11-22T01:00:00Z",
     uploaded_by: { id: 1, email: "ana@example.org", name: "Ana" },
     job: makeJob(),
+    synthetic: false,
     ...overrides,
   };
 }

@@ -1,6 +1,8 @@
-import { Link } from "react-router";
-import { isJobActive, uploaderName, type Dataset } from "../../api/models";
-import { ButtonLink } from "../../components/Button";
+import { useState, type SyntheticEvent } from "react";
+import { Link, useSearchParams } from "react-router";
+import { isJobActive, uploaderName, type Dataset, type DatasetSort } from "../../api/models";
+import { Badge } from "../../components/Badge";
+import { Button, ButtonLink } from "../../components/Button";
 import { Card } from "../../components/Card";
 import { EmptyState } from "../../components/EmptyState";
 import { ErrorBanner } from "../../components/ErrorBanner";
@@ -8,14 +10,16 @@ import { PageHeader } from "../../components/PageHeader";
 import { ProgressBar } from "../../components/ProgressBar";
 import { Loading } from "../../components/Spinner";
 import { Table, type Column } from "../../components/Table";
-import { formatBytes, formatCount, formatDateTime, formatPercent } from "../../lib/format";
+import { TextField } from "../../components/TextField";
+import { formatBytes, formatCount, formatDateTime, formatDuration, formatPercent } from "../../lib/format";
+import { useDebounced } from "../../lib/useDebounced";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { describeJob } from "../jobs/describeJob";
 import { useCanWrite } from "../workspaces/useRole";
 import { useWorkspace } from "../workspaces/workspaceContext";
 import { DatasetStatus } from "./DatasetStatus";
 import styles from "./DatasetsPage.module.css";
-import { useDatasets } from "./queries";
+import { useDatasets, useDeleteDataset, useRenameDataset } from "./queries";
 
 function StatusCell({ dataset }: { dataset: Dataset }) {
   const job = dataset.job;
@@ -32,29 +36,152 @@ function StatusCell({ dataset }: { dataset: Dataset }) {
   );
 }
 
-const COLUMNS: Column<Dataset>[] = [
-  {
-    key: "name",
-    header: "Name",
-    render: (d) => (
-      <Link to={`/datasets/${d.id}`} className={styles.name}>
-        {d.name}
-      </Link>
-    ),
-  },
-  { key: "status", header: "Status", render: (d) => <StatusCell dataset={d} />, width: "200px" },
-  { key: "format", header: "Format", render: (d) => d.format ?? <span className={styles.muted}>—</span> },
-  { key: "size", header: "Size", render: (d) => formatBytes(d.size_bytes), align: "right" },
-  { key: "by", header: "Uploaded by", render: (d) => uploaderName(d.uploaded_by) },
-  { key: "created", header: "Created", render: (d) => formatDateTime(d.created_at), align: "right" },
+const SORTS: { value: DatasetSort; label: string }[] = [
+  { value: "newest", label: "Newest first" },
+  { value: "oldest", label: "Oldest first" },
+  { value: "name", label: "Name" },
+  { value: "requests", label: "Most requests" },
+  { value: "span", label: "Longest time span" },
+  { value: "size", label: "Largest file" },
 ];
+const isSort = (value: string | null): value is DatasetSort => SORTS.some((s) => s.value === value);
+
+const NOT_INGESTED = <span className={styles.muted} title="Known once the log is ingested">—</span>;
+
+function NameCell({ dataset, renaming, onDone }: { dataset: Dataset; renaming: boolean; onDone: () => void }) {
+  const [name, setName] = useState(dataset.name);
+  const rename = useRenameDataset();
+  if (!renaming) {
+    return (
+      <span className={styles.nameCell}>
+        <Link to={`/datasets/${dataset.id}`} className={styles.name}>
+          {dataset.name}
+        </Link>
+        {dataset.synthetic && <Badge tone="info">synthetic</Badge>}
+      </span>
+    );
+  }
+  const submit = (e: SyntheticEvent) => {
+    e.preventDefault();
+    rename.mutate({ id: dataset.id, name }, { onSuccess: onDone });
+  };
+  return (
+    <form className={styles.rename} onSubmit={submit} aria-label={`Rename ${dataset.name}`}>
+      <TextField label="New name" value={name} onChange={(e) => setName(e.target.value)} maxLength={255} required autoFocus />
+      <div className={styles.renameActions}>
+        <Button type="submit" size="small" disabled={rename.isPending || name.trim() === ""}>
+          Save
+        </Button>
+        <Button type="button" size="small" variant="ghost" onClick={onDone}>
+          Cancel
+        </Button>
+      </div>
+      {rename.isError && <ErrorBanner error={rename.error} title="The dataset was not renamed" />}
+    </form>
+  );
+}
+
+function SpanCell({ dataset }: { dataset: Dataset }) {
+  if (dataset.span_s === null || dataset.span_s === undefined) return NOT_INGESTED;
+  return (
+    <div className={styles.stacked}>
+      <span>{formatDuration(dataset.span_s)}</span>
+      {dataset.first_request_at && <span className={styles.progressCaption}>from {formatDateTime(dataset.first_request_at)}</span>}
+    </div>
+  );
+}
+
+function latencyText(dataset: Dataset) {
+  if (dataset.has_latency === null || dataset.has_latency === undefined) return NOT_INGESTED;
+  return dataset.has_latency ? "yes" : <span className={styles.muted}>not recorded</span>;
+}
+
+function columns(canWrite: boolean, renaming: number | null, setRenaming: (id: number | null) => void, onDelete: (d: Dataset) => void): Column<Dataset>[] {
+  const list: Column<Dataset>[] = [
+    { key: "name", header: "Name", render: (d) => <NameCell dataset={d} renaming={renaming === d.id} onDone={() => setRenaming(null)} /> },
+    { key: "status", header: "Status", render: (d) => <StatusCell dataset={d} />, width: "200px" },
+    { key: "requests", header: "Requests", render: (d) => (d.request_count === null || d.request_count === undefined ? NOT_INGESTED : formatCount(d.request_count)), align: "right" },
+    { key: "span", header: "Time span", render: (d) => <SpanCell dataset={d} /> },
+    { key: "latency", header: "Latency", render: latencyText },
+    { key: "format", header: "Format", render: (d) => d.format ?? <span className={styles.muted}>—</span> },
+    { key: "size", header: "Size", render: (d) => formatBytes(d.size_bytes), align: "right" },
+    { key: "by", header: "Uploaded by", render: (d) => uploaderName(d.uploaded_by) },
+    { key: "created", header: "Created", render: (d) => formatDateTime(d.created_at), align: "right" },
+  ];
+  if (canWrite) {
+    list.push({
+      key: "actions",
+      header: <span className="visually-hidden">Actions</span>,
+      align: "right",
+      render: (d) => (
+        <div className={styles.renameActions}>
+          <Button variant="ghost" size="small" onClick={() => setRenaming(d.id)} aria-label={`Rename ${d.name}`}>
+            Rename
+          </Button>
+          <Button variant="ghost" size="small" onClick={() => onDelete(d)} aria-label={`Delete ${d.name}`}>
+            Delete
+          </Button>
+        </div>
+      ),
+    });
+  }
+  return list;
+}
+
+function Toolbar({ search, sort, onSearch, onSort }: { search: string; sort: DatasetSort; onSearch: (s: string) => void; onSort: (s: DatasetSort) => void }) {
+  return (
+    <div className={styles.toolbar} role="search">
+      <TextField label="Search by name" type="search" value={search} onChange={(e) => onSearch(e.target.value)} placeholder="e.g. checkout" />
+      <div>
+        <label className={styles.label} htmlFor="datasets-sort">
+          Sort
+        </label>
+        <select id="datasets-sort" className={styles.select} value={sort} onChange={(e) => onSort(e.target.value as DatasetSort)}>
+          {SORTS.map((s) => (
+            <option key={s.value} value={s.value}>
+              {s.label}
+            </option>
+          ))}
+        </select>
+      </div>
+    </div>
+  );
+}
+
+/** Search and sort live in the URL (shareable, the back button restores them). */
+function useListQuery(): { search: string; sort: DatasetSort; setSearch: (s: string) => void; setSort: (s: DatasetSort) => void } {
+  const [params, setParams] = useSearchParams();
+  const search = params.get("q") ?? "";
+  const rawSort = params.get("sort");
+  const sort = isSort(rawSort) ? rawSort : "newest";
+  const update = (key: string, value: string, fallback: string) =>
+    setParams(
+      (p) => {
+        const next = new URLSearchParams(p);
+        if (value === fallback) next.delete(key);
+        else next.set(key, value);
+        return next;
+      },
+      { replace: key === "q" },
+    );
+  return { search, sort, setSearch: (s) => update("q", s, ""), setSort: (s) => update("sort", s, "newest") };
+}
 
 export function DatasetsPage() {
   const { current } = useWorkspace();
-  const datasets = useDatasets(current?.id ?? null);
+  const { search, sort, setSearch, setSort } = useListQuery();
+  const debounced = useDebounced(search.trim(), 250);
+  const datasets = useDatasets(current?.id ?? null, { search: debounced, sort });
+  const remove = useDeleteDataset();
+  const [renaming, setRenaming] = useState<number | null>(null);
   useDocumentTitle("Datasets");
   const canWrite = useCanWrite();
   const upload = canWrite ? <ButtonLink to="/upload">Upload a log</ButtonLink> : undefined;
+  const onDelete = (d: Dataset) => {
+    const question = `Delete ${d.name}? Its uploaded file, parsed requests, analyses and characterizations are removed; this cannot be undone.`;
+    if (window.confirm(question)) remove.mutate(d.id);
+  };
+  const filtered = debounced !== "";
 
   return (
     <>
@@ -65,7 +192,8 @@ export function DatasetsPage() {
       />
       {datasets.isPending && <Loading label="Loading datasets…" />}
       {datasets.isError && <ErrorBanner error={datasets.error} title="Could not load the datasets" />}
-      {datasets.data && datasets.data.items.length === 0 && (
+      {remove.isError && <ErrorBanner error={remove.error} title="The dataset was not deleted" />}
+      {datasets.data && datasets.data.items.length === 0 && !filtered && (
         <Card>
           <EmptyState title="No datasets yet" action={upload} testId="datasets-empty">
             {canWrite
@@ -74,12 +202,21 @@ export function DatasetsPage() {
           </EmptyState>
         </Card>
       )}
-      {datasets.data && datasets.data.items.length > 0 && (
+      {datasets.data && (datasets.data.items.length > 0 || filtered) && (
         <Card flush>
-          <Table columns={COLUMNS} rows={datasets.data.items} rowKey={(d) => d.id} caption="Datasets" testId="datasets-table" />
+          <Toolbar search={search} sort={sort} onSearch={setSearch} onSort={setSort} />
+          {datasets.data.items.length === 0 ? (
+            <p className={styles.footer} data-testid="datasets-no-match">
+              No dataset's name contains “{debounced}”.
+            </p>
+          ) : (
+            <div className={styles.scroll}>
+              <Table columns={columns(canWrite, renaming, setRenaming, onDelete)} rows={datasets.data.items} rowKey={(d) => d.id} caption="Datasets" testId="datasets-table" />
+            </div>
+          )}
           {datasets.data.total > datasets.data.items.length && (
             <div className={styles.footer}>
-              Showing the newest {formatCount(datasets.data.items.length)} of {formatCount(datasets.data.total)}
+              Showing {formatCount(datasets.data.items.length)} of {formatCount(datasets.data.total)}
             </div>
           )}
         </Card>

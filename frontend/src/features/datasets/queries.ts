@@ -1,21 +1,23 @@
-import { useQuery } from "@tanstack/react-query";
-import { getDataset, getSummary, listDatasets } from "../../api/endpoints";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { deleteDataset, getDataset, getSummary, listDatasets, renameDataset, type DatasetListQuery } from "../../api/endpoints";
 import { isDatasetBusy } from "../../api/models";
 
 export const DATASET_POLL_MS = 1000;
 
 export const datasetKeys = {
   all: ["datasets"] as const,
-  list: (workspaceId: number | null) => ["datasets", "list", workspaceId] as const,
+  list: (workspaceId: number | null, query: DatasetListQuery = {}) => ["datasets", "list", workspaceId, query] as const,
   detail: (id: number) => ["datasets", "detail", id] as const,
   summary: (id: number) => ["datasets", "summary", id] as const,
 };
 
-/** The workspace's datasets; polls every second while any of them is being processed. */
-export function useDatasets(workspaceId: number | null) {
+/** The workspace's datasets (newest first unless sorted; optionally those whose name contains
+ * `search`); polls every second while any of them is being processed. */
+export function useDatasets(workspaceId: number | null, query: DatasetListQuery = {}) {
   return useQuery({
-    queryKey: datasetKeys.list(workspaceId),
-    queryFn: () => listDatasets(workspaceId),
+    queryKey: datasetKeys.list(workspaceId, query),
+    queryFn: () => listDatasets(workspaceId, query),
+    placeholderData: keepPreviousData,
     refetchInterval: (q) => (q.state.data?.items.some(isDatasetBusy) === true ? DATASET_POLL_MS : false),
     staleTime: 0,
   });
@@ -38,3 +40,12 @@ export function useSummary(datasetId: number, enabled: boolean) {
     staleTime: 5 * 60_000,
   });
 }
+
+/** Renames or deletes a dataset, then refreshes every dataset query (lists, the dataset). */
+export function useDatasetChange<T>(change: (arg: T) => Promise<unknown>) {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: change, onSuccess: () => client.invalidateQueries({ queryKey: datasetKeys.all }) });
+}
+
+export const useRenameDataset = () => useDatasetChange(({ id, name }: { id: number; name: string }) => renameDataset(id, name));
+export const useDeleteDataset = () => useDatasetChange((id: number) => deleteDataset(id));

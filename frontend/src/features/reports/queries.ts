@@ -114,6 +114,6 @@ export function useSources(kind: ItemKind, workspaceId: number | null, datasetId
 export function useReadyDatasets(workspaceId: number | null) {
   return useQuery({
     queryKey: ["reports", "datasets", workspaceId],
-    queryFn: async () => (await listDatasets(workspaceId, 200)).items.filter((d) => d.status === "ready"),
+    queryFn: async () => (await listDatasets(workspaceId, {}, 200)).items.filter((d) => d.status === "ready"),
   });
 }
