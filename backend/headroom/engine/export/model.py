@@ -1,0 +1,43 @@
+"""What every export shares: the file it gives, the options a user may set, the refusal."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Kind = Literal["hpa", "keda", "aws", "haproxy", "nginx", "envoy", "pools", "slo"]
+KINDS: tuple[Kind, ...] = ("hpa", "keda", "aws", "haproxy", "nginx", "envoy", "pools", "slo")
+SloFormat = Literal["sloth", "openslo", "rules"]
+
+
+class ExportError(ValueError):
+    """This source cannot give this kind of file; the message says why and what would."""
+
+
+@dataclass(frozen=True)
+class ExportFile:
+    kind: Kind
+    content: str
+    media_type: str
+    filename: str
+    note: str  # what this sets, in one or two sentences
+
+
+@dataclass(frozen=True)
+class ExportOptions:
+    """Names the exported file refers to (the deployment, its namespace, the Auto Scaling
+    group, the proxy backend, the Prometheus labels), and choices of form."""
+
+    deployment: str = "web"
+    namespace: str = "default"
+    asg: str = "web-asg"
+    backend: str = "web"
+    service_class: str | None = None  # the analysis' request class (default: "all" or the first)
+    servers: int | None = None  # proxy server lines (default: from the source)
+    max_replicas: int | None = None  # keda from an analysis (default: twice the servers needed)
+    direction: Literal["out", "in"] = "out"  # aws step scaling: which alarm's policy
+    slo_format: SloFormat = "sloth"
+    workers: int = 2  # gunicorn worker processes
+    prometheus_url: str = "http://prometheus.monitoring:9090"
+    requests_metric: str = "http_requests_total"
+    latency_metric: str = "http_request_duration_seconds"
