@@ -101,6 +101,9 @@ system-deps:
 	command -v chromium >/dev/null || missing="$$missing chromium"; \
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
 	command -v redis-server >/dev/null || missing="$$missing redis-server"; \
+	command -v haproxy >/dev/null || missing="$$missing haproxy"; \
+	command -v nginx >/dev/null || missing="$$missing nginx"; \
+	command -v promtool >/dev/null || missing="$$missing prometheus"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	  else echo "please install:$$missing (apt-get install -y$$missing)"; exit 1; fi; \
