@@ -95,7 +95,8 @@ openapi: install
 	$(HEADROOM) openapi > frontend/openapi.json
 	cd frontend && npm run gen:api
 
-# Servers and a browser the tests start themselves (throwaway PostgreSQL and Redis, Chromium).
+# Servers and a browser the tests start themselves (throwaway PostgreSQL and Redis, Chromium), and
+# the tools that read exported files (haproxy, nginx, promtool from prometheus).
 system-deps:
 	@missing=""; \
 	command -v chromium >/dev/null || missing="$$missing chromium"; \
