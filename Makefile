@@ -95,12 +95,16 @@ openapi: install
 	$(HEADROOM) openapi > frontend/openapi.json
 	cd frontend && npm run gen:api
 
-# Servers and a browser the tests start themselves (throwaway PostgreSQL and Redis, Chromium).
+# Servers and a browser the tests start themselves (throwaway PostgreSQL and Redis, Chromium), and
+# the tools that read exported files (haproxy, nginx, promtool from prometheus).
 system-deps:
 	@missing=""; \
 	command -v chromium >/dev/null || missing="$$missing chromium"; \
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
 	command -v redis-server >/dev/null || missing="$$missing redis-server"; \
+	command -v haproxy >/dev/null || missing="$$missing haproxy"; \
+	command -v nginx >/dev/null || missing="$$missing nginx"; \
+	command -v promtool >/dev/null || missing="$$missing prometheus"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	  else echo "please install:$$missing (apt-get install -y$$missing)"; exit 1; fi; \

@@ -27,6 +27,7 @@ from headroom.core.storage import open_store
 from headroom.core.unexpected_errors import UnexpectedErrors
 from headroom.datasets.router import router as datasets_router
 from headroom.datasets.sniffing import shutdown_pool
+from headroom.exports.router import router as exports_router
 from headroom.jobs.router import router as jobs_router
 from headroom.policies.router import router as policies_router
 from headroom.reports.router import router as reports_router
@@ -63,6 +64,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         simulations_router,
         reports_router,
         policies_router,
+        exports_router,
     ):
         api.include_router(router)
     app.include_router(api)

@@ -84,6 +84,10 @@ RULES: dict[tuple[str, str], Rule] = {
     ("POST", f"{V1}/datasets/{{dataset_id}}/analyses/sct"): r("editor"),
     ("GET", f"{V1}/analyses/{{analysis_id}}"): r("viewer"),
     ("POST", f"{V1}/analyses/{{analysis_id}}/recommendations"): r("viewer"),
+    # the world's analysis has not run: analysis_not_done past the role check
+    ("GET", f"{V1}/analyses/{{analysis_id}}/export/{{kind}}"): Rule(
+        "viewer", params={"kind": "export_kind"}
+    ),
     ("POST", f"{V1}/datasets/{{dataset_id}}/characterizations"): r("editor"),
     ("GET", f"{V1}/datasets/{{dataset_id}}/characterizations"): r("viewer"),
     ("GET", f"{V1}/datasets/{{dataset_id}}/characterization"): Rule("viewer", missing_ok=True),
@@ -111,6 +115,9 @@ RULES: dict[tuple[str, str], Rule] = {
     ("DELETE", f"{V1}/simulations/scenarios/{{scenario_id}}"): r("editor"),
     ("GET", f"{V1}/simulations/{{simulation_id}}"): r("viewer"),
     ("POST", f"{V1}/simulations/{{simulation_id}}/cancel"): r("editor"),
+    ("GET", f"{V1}/simulations/{{simulation_id}}/export/{{kind}}"): Rule(
+        "viewer", params={"kind": "export_kind"}
+    ),
     # the world's simulation is a single run, not a sweep: not_found past the role check
     ("GET", f"{V1}/simulations/{{simulation_id}}/runs/{{index}}"): Rule(
         "viewer", params={"index": "simulation_id"}, missing_ok=True

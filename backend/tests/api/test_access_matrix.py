@@ -127,6 +127,7 @@ def build_objects(world: World) -> None:
     ids["scenario"] = preset["scenario"]
     simulation = world.post("/api/v1/simulations", json={"name": "s", "scenario": ids["scenario"]})
     ids["simulation_id"] = simulation["id"]
+    ids["export_kind"] = "hpa"
     for key in FRESH:
         ids[key] = FRESH[key](world, world.clients["owner"])
     ids["invitation_token"] = invitation(world, world.clients["owner"], token=True)

@@ -29,6 +29,8 @@ export type SctParamsIn = Schemas["SctParamsIn"];
 /** One recommendation sentence, computed by the engine from a finished analysis. */
 export type Recommendation = Schemas["Recommendation"];
 export type RecommendationList = Schemas["RecommendationList"];
+export type ExportOut = Schemas["ExportOut"];
+export type ExportKind = ExportOut["kind"];
 export type { paths };
 
 export type DatasetStatus = Dataset["status"];

@@ -38,6 +38,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/analyses/{analysis_id}/export/{kind}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export Analysis
+         * @description A capacity analysis' MaxConn(T), MaxRate(T) and SLA (keda, haproxy, nginx, envoy,
+         *     slo), or a concurrency analysis' best pool sizes (pools), as a deployable file.
+         */
+        get: operations["export_analysis_api_v1_analyses__analysis_id__export__kind__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/analyses/{analysis_id}/recommendations": {
         parameters: {
             query?: never;
@@ -831,6 +852,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/simulations/{simulation_id}/export/{kind}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export Simulation
+         * @description The run's scenario as a deployable file: its autoscaling (hpa, keda, aws), its
+         *     admission and pool limits (haproxy, nginx, envoy, pools), its SLA (slo).
+         */
+        get: operations["export_simulation_api_v1_simulations__simulation_id__export__kind__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/simulations/{simulation_id}/runs/{index}": {
         parameters: {
             query?: never;
@@ -1603,6 +1645,28 @@ export interface components {
              * @description Also in the server's log and the X-Request-ID header
              */
             request_id?: string | null;
+        };
+        /**
+         * ExportOut
+         * @description A deployable file: its text, media type, a file name to save it as, and what it sets.
+         */
+        ExportOut: {
+            /** Content */
+            content: string;
+            /** Filename */
+            filename: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "hpa" | "keda" | "aws" | "haproxy" | "nginx" | "envoy" | "pools" | "slo";
+            /** Media Type */
+            media_type: string;
+            /**
+             * Note
+             * @description what this sets, in a sentence or two
+             */
+            note: string;
         };
         /**
          * FieldsRecordedOut
@@ -2959,6 +3023,101 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    export_analysis_api_v1_analyses__analysis_id__export__kind__get: {
+        parameters: {
+            query?: {
+                /** @description Kubernetes Deployment (hpa, keda) */
+                deployment?: string;
+                /** @description its namespace */
+                namespace?: string;
+                /** @description EC2 Auto Scaling group (aws) */
+                asg?: string;
+                /** @description proxy backend name */
+                backend?: string;
+                /** @description capacity analysis: the request class (default all) */
+                service_class?: string | null;
+                /** @description proxy server lines */
+                servers?: number | null;
+                /** @description keda from an analysis */
+                max_replicas?: number | null;
+                /** @description aws step scaling: which alarm */
+                direction?: "out" | "in";
+                /** @description slo: the form */
+                format?: "sloth" | "openslo" | "rules";
+                /** @description pools: gunicorn worker processes */
+                workers?: number;
+            };
+            header?: never;
+            path: {
+                /** @description A row id (1 to 2^31 - 1) */
+                analysis_id: number;
+                kind: "hpa" | "keda" | "aws" | "haproxy" | "nginx" | "envoy" | "pools" | "slo";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportOut"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or token scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description analysis_not_done: no finished report */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description unsupported_export: this source has no such file (why) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description An unexpected error (its request_id is in the server log) */
             500: {
@@ -6992,6 +7151,94 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    export_simulation_api_v1_simulations__simulation_id__export__kind__get: {
+        parameters: {
+            query?: {
+                /** @description Kubernetes Deployment (hpa, keda) */
+                deployment?: string;
+                /** @description its namespace */
+                namespace?: string;
+                /** @description EC2 Auto Scaling group (aws) */
+                asg?: string;
+                /** @description proxy backend name */
+                backend?: string;
+                /** @description capacity analysis: the request class (default all) */
+                service_class?: string | null;
+                /** @description proxy server lines */
+                servers?: number | null;
+                /** @description keda from an analysis */
+                max_replicas?: number | null;
+                /** @description aws step scaling: which alarm */
+                direction?: "out" | "in";
+                /** @description slo: the form */
+                format?: "sloth" | "openslo" | "rules";
+                /** @description pools: gunicorn worker processes */
+                workers?: number;
+            };
+            header?: never;
+            path: {
+                /** @description A row id (1 to 2^31 - 1) */
+                simulation_id: number;
+                kind: "hpa" | "keda" | "aws" | "haproxy" | "nginx" | "envoy" | "pools" | "slo";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportOut"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or token scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_export: this source has no such file (why) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description An unexpected error (its request_id is in the server log) */
             500: {

@@ -65,6 +65,8 @@ describe("AnalysisView", () => {
     expect(posted[0]).toEqual({ thresholds_s: { all: 0.2 } });
     expect(within(card).getAllByRole("link").map((a) => a.textContent)).toEqual(["Evidence: the knee chart", "Evidence: the power-ratio chart"]);
     expect(card).toHaveTextContent("measured");
+    // each recommendation has its Export control, closed until asked
+    expect(within(card).getAllByRole("button", { name: "Export" })).toHaveLength(2);
   });
 
 

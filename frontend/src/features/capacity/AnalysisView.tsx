@@ -12,6 +12,8 @@ import { curveChartRows, hasThroughput, kneeChartConfig, powerChartConfig, power
 import { SERVERS_FIELD_ID, THRESHOLD_FIELD_ID } from "./params";
 import { PartitionView } from "./PartitionView";
 import { useRecommendations } from "./queries";
+import { ExportControl } from "../exports/ExportControl";
+import { CAPACITY_KINDS } from "../exports/api";
 import { SlaPanel } from "./SlaPanel";
 import { slaCurve, slaFigures, thresholdForKey, thresholdRange } from "./slaMath";
 
@@ -140,6 +142,7 @@ function Recommendations({ analysisId, thresholds, onShow }: RecommendationsProp
                   {r.link.label} →
                 </Link>
               )}
+              <ExportControl source={{ kind: "analysis", id: analysisId, serviceClass: r.class_name || undefined }} kinds={CAPACITY_KINDS} initialKind="haproxy" testId={`export-${r.id}`} />
             </li>
           ))}
         </ol>

@@ -37,6 +37,7 @@ describe("ConcurrencyView", () => {
     expect(screen.getByTestId("sct-throughput-chart")).toHaveTextContent("rational range");
     expect(screen.getByTestId("sct-response-chart")).toBeInTheDocument();
     expect(screen.queryByTestId("sct-warnings")).not.toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Export pool sizes" })).toBeInTheDocument();
   });
 
   it("switches servers and shows a server's disagreement warning", () => {

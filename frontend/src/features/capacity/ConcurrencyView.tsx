@@ -9,6 +9,8 @@ import { formatDecimal, formatRatePerS } from "../../lib/format";
 import styles from "./Capacity.module.css";
 import { responseConfig, responseRows, throughputConfig, throughputRows } from "./concurrencyCharts";
 import { useRecommendations } from "./queries";
+import { ExportControl } from "../exports/ExportControl";
+import { CONCURRENCY_KINDS } from "../exports/api";
 import { poolSentence, type SctReport, type SctServer } from "./sctReport";
 
 interface ConcurrencyViewProps {
@@ -106,6 +108,7 @@ export function ConcurrencyView({ analysisId, report, chartWidth }: ConcurrencyV
           {poolSentence(picked, server)}
         </p>
         <ScalingRecommendation analysisId={analysisId} name={picked} />
+        <ExportControl source={{ kind: "analysis", id: analysisId }} kinds={CONCURRENCY_KINDS} label="Export pool sizes" testId="sct-export" />
         <Figures server={server} />
       </Card>
       <div className={styles.chartGrid}>

@@ -24,6 +24,8 @@ import styles from "./Simulations.module.css";
 import { SweepView } from "./SweepView";
 import { TierResults } from "./TierResults";
 import { useCanWrite } from "../workspaces/useRole";
+import { ExportControl } from "../exports/ExportControl";
+import { SCENARIO_KINDS, scenarioKind } from "../exports/api";
 
 export function SimulationView({ simulationId }: { simulationId: number }) {
   const query = useSimulation(simulationId);
@@ -34,8 +36,19 @@ export function SimulationView({ simulationId }: { simulationId: number }) {
   return (
     <>
       <Header simulation={simulation} />
+      {simulation.kind === "run" && <RunExport simulation={simulation} />}
       <Body simulation={simulation} />
     </>
+  );
+}
+
+/** The run's scenario as deployable settings (its autoscaling, admission, pools and SLA). */
+function RunExport({ simulation }: { simulation: Simulation }) {
+  const policy = (simulation.scenario.autoscaling as { policy?: unknown } | null | undefined)?.policy;
+  return (
+    <Card title="Deployable settings" subtitle="This scenario's autoscaling, limits and SLA in the formats your autoscaler, proxy and monitoring read." testId="run-export-card">
+      <ExportControl source={{ kind: "simulation", id: simulation.id }} kinds={SCENARIO_KINDS} initialKind={scenarioKind(policy)} label="Export settings" testId="run-export" />
+    </Card>
   );
 }
 
