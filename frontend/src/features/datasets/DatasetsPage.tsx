@@ -48,17 +48,38 @@ const isSort = (value: string | null): value is DatasetSort => SORTS.some((s) =>
 
 const NOT_INGESTED = <span className={styles.muted} title="Known once the log is ingested">—</span>;
 
-function NameCell({ dataset, renaming, onDone }: { dataset: Dataset; renaming: boolean; onDone: () => void }) {
+interface NameCellProps {
+  dataset: Dataset;
+  renaming: boolean;
+  /** Rename and delete, for editors and owners. */
+  actions: { onRename: () => void; onDelete: () => void } | null;
+  onDone: () => void;
+}
+
+function NameCell({ dataset, renaming, actions, onDone }: NameCellProps) {
   const [name, setName] = useState(dataset.name);
   const rename = useRenameDataset();
   if (!renaming) {
     return (
-      <span className={styles.nameCell}>
-        <Link to={`/datasets/${dataset.id}`} className={styles.name}>
-          {dataset.name}
-        </Link>
-        {dataset.synthetic && <Badge tone="info">synthetic</Badge>}
-      </span>
+      <div className={styles.nameCell}>
+        <span className={styles.nameLine}>
+          <Link to={`/datasets/${dataset.id}`} className={styles.name}>
+            {dataset.name}
+          </Link>
+          {dataset.synthetic && <Badge tone="info">synthetic</Badge>}
+        </span>
+        {dataset.format !== null && <span className={styles.progressCaption}>{dataset.format}</span>}
+        {actions !== null && (
+          <span className={styles.rowActions}>
+            <Button variant="ghost" size="small" onClick={actions.onRename} aria-label={`Rename ${dataset.name}`}>
+              Rename
+            </Button>
+            <Button variant="ghost" size="small" onClick={actions.onDelete} aria-label={`Delete ${dataset.name}`}>
+              Delete
+            </Button>
+          </span>
+        )}
+      </div>
     );
   }
   const submit = (e: SyntheticEvent) => {
@@ -85,8 +106,8 @@ function SpanCell({ dataset }: { dataset: Dataset }) {
   if (dataset.span_s === null || dataset.span_s === undefined) return NOT_INGESTED;
   return (
     <div className={styles.stacked}>
-      <span>{formatDuration(dataset.span_s)}</span>
-      {dataset.first_request_at && <span className={styles.progressCaption}>from {formatDateTime(dataset.first_request_at)}</span>}
+      <span className={styles.nowrap}>{formatDuration(dataset.span_s)}</span>
+      {dataset.first_request_at && <span className={`${styles.progressCaption} ${styles.nowrap}`}>from {formatDateTime(dataset.first_request_at)}</span>}
     </div>
   );
 }
@@ -97,42 +118,32 @@ function latencyText(dataset: Dataset) {
 }
 
 function columns(canWrite: boolean, renaming: number | null, setRenaming: (id: number | null) => void, onDelete: (d: Dataset) => void): Column<Dataset>[] {
-  const list: Column<Dataset>[] = [
-    { key: "name", header: "Name", render: (d) => <NameCell dataset={d} renaming={renaming === d.id} onDone={() => setRenaming(null)} /> },
-    { key: "status", header: "Status", render: (d) => <StatusCell dataset={d} />, width: "200px" },
+  const actions = (d: Dataset) => (canWrite ? { onRename: () => setRenaming(d.id), onDelete: () => onDelete(d) } : null);
+  return [
+    { key: "name", header: "Name", render: (d) => <NameCell dataset={d} renaming={renaming === d.id} actions={actions(d)} onDone={() => setRenaming(null)} /> },
+    { key: "status", header: "Status", render: (d) => <StatusCell dataset={d} /> },
     { key: "requests", header: "Requests", render: (d) => (d.request_count === null || d.request_count === undefined ? NOT_INGESTED : formatCount(d.request_count)), align: "right" },
     { key: "span", header: "Time span", render: (d) => <SpanCell dataset={d} /> },
     { key: "latency", header: "Latency", render: latencyText },
-    { key: "format", header: "Format", render: (d) => d.format ?? <span className={styles.muted}>—</span> },
-    { key: "size", header: "Size", render: (d) => formatBytes(d.size_bytes), align: "right" },
-    { key: "by", header: "Uploaded by", render: (d) => uploaderName(d.uploaded_by) },
-    { key: "created", header: "Created", render: (d) => formatDateTime(d.created_at), align: "right" },
-  ];
-  if (canWrite) {
-    list.push({
-      key: "actions",
-      header: <span className="visually-hidden">Actions</span>,
-      align: "right",
+    { key: "size", header: "Size", render: (d) => <span className={styles.nowrap}>{formatBytes(d.size_bytes)}</span>, align: "right" },
+    {
+      key: "uploaded",
+      header: "Uploaded",
       render: (d) => (
-        <div className={styles.renameActions}>
-          <Button variant="ghost" size="small" onClick={() => setRenaming(d.id)} aria-label={`Rename ${d.name}`}>
-            Rename
-          </Button>
-          <Button variant="ghost" size="small" onClick={() => onDelete(d)} aria-label={`Delete ${d.name}`}>
-            Delete
-          </Button>
+        <div className={styles.stacked}>
+          <span className={styles.nowrap}>{formatDateTime(d.created_at)}</span>
+          <span className={styles.progressCaption}>by {uploaderName(d.uploaded_by)}</span>
         </div>
       ),
-    });
-  }
-  return list;
+    },
+  ];
 }
 
 function Toolbar({ search, sort, onSearch, onSort }: { search: string; sort: DatasetSort; onSearch: (s: string) => void; onSort: (s: DatasetSort) => void }) {
   return (
     <div className={styles.toolbar} role="search">
       <TextField label="Search by name" type="search" value={search} onChange={(e) => onSearch(e.target.value)} placeholder="e.g. checkout" />
-      <div>
+      <div className={styles.sortField}>
         <label className={styles.label} htmlFor="datasets-sort">
           Sort
         </label>
