@@ -107,9 +107,9 @@ def annotated(
     requests (None: in one piece); ``classify``: apply ``rules`` first."""
     parts = list(_parts(table.lazy(), rules, classify, settings, rows))
     return Annotated(
-        requests=pl.concat([p.requests for p in parts]),
-        pages=pl.concat([p.pages for p in parts]),
-        sessions=pl.concat([p.sessions for p in parts]),
+        requests=pl.concat([p.requests for p in parts], rechunk=True),
+        pages=pl.concat([p.pages for p in parts], rechunk=True),
+        sessions=pl.concat([p.sessions for p in parts], rechunk=True),
     )
 
 
