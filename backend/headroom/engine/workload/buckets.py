@@ -10,8 +10,9 @@ its ids are offset by the earlier ranges' counts. Concatenated in range order, t
 is row for row the one-pass annotation of the whole table: the same order (client, user
 agent, arrival, input order), the same ids.
 
-What is kept of each range's requests is what the later figures read, strings as
-categoricals: a few tens of bytes per request instead of every column.
+What is kept of each range's requests is what the later figures read, and every string
+(of requests, pages and sessions) as a categorical of the call's own categories (freed
+with the result): a few tens of bytes per request instead of every column.
 """
 
 from __future__ import annotations
@@ -42,7 +43,6 @@ KEPT = (
     "bytes",
     "latency_s",
 )
-AS_CATEGORIES = ("page_role", "client", "user_agent", "path", "cls_request", "cls_user")
 
 
 @dataclass(frozen=True)
@@ -84,9 +84,9 @@ def client_ranges(table: pl.LazyFrame, rows: int) -> list[ClientRange]:
     counts = (
         table.group_by("client")
         .agg(pl.len().alias("n"))
+        .collect(engine="streaming")  # the client column is never whole in memory
         .sort("client", nulls_last=True)
         .with_columns(((pl.col("n").cum_sum() - pl.col("n")) // rows).alias("bucket"))
-        .collect()
     )
     ranges = counts.group_by("bucket", maintain_order=True).agg(
         pl.col("client").drop_nulls().first().alias("first"),
@@ -105,12 +105,22 @@ def annotated(
 ) -> Annotated:
     """The annotation of the whole table, range by range of at most about ``rows``
     requests (None: in one piece); ``classify``: apply ``rules`` first."""
-    parts = list(_parts(table.lazy(), rules, classify, settings, rows))
-    return Annotated(
-        requests=pl.concat([p.requests for p in parts], rechunk=True),
-        pages=pl.concat([p.pages for p in parts], rechunk=True),
-        sessions=pl.concat([p.sessions for p in parts], rechunk=True),
-    )
+    strings = pl.Categorical(pl.Categories.random())
+    requests, page_table, session_table = [], [], []
+    for part in _parts(table.lazy(), rules, classify, settings, rows, strings):
+        requests.append(part.requests)
+        page_table.append(part.pages)
+        session_table.append(part.sessions)
+    return Annotated(_contiguous(requests), _contiguous(page_table), _contiguous(session_table))
+
+
+def _contiguous(frames: list[pl.DataFrame]) -> pl.DataFrame:
+    """The frames one after the other, each column in one piece (sums and means then
+    add in the one-pass order), made a column at a time: never two copies of all."""
+    out = pl.concat(frames, rechunk=False)
+    frames.clear()
+    columns = [out.drop_in_place(name).rechunk() for name in out.columns]
+    return pl.DataFrame(columns)
 
 
 def _parts(
@@ -119,20 +129,27 @@ def _parts(
     classify: bool,
     settings: SessionSettings | None,
     rows: int | None,
+    strings: pl.Categorical,
 ) -> Iterator[Annotated]:
-    total = table.select(pl.len()).collect().item()
+    total = table.select(pl.len()).collect(engine="streaming").item()
     ranges = client_ranges(table, rows) if rows is not None and total > rows else [None]
     session_offset = page_offset = 0
     for client_range in ranges:
         chunk = table if client_range is None else table.filter(client_range.condition())
-        part = _annotated_part(chunk.collect(), rules, classify, settings)
+        part = _annotated_part(
+            chunk.collect(engine="streaming"), rules, classify, settings, strings
+        )
         yield _offset(part, session_offset, page_offset)
         session_offset += part.sessions.height
         page_offset += part.pages.height
 
 
 def _annotated_part(
-    df: pl.DataFrame, rules: Rules | None, classify: bool, settings: SessionSettings | None
+    df: pl.DataFrame,
+    rules: Rules | None,
+    classify: bool,
+    settings: SessionSettings | None,
+    strings: pl.Categorical,
 ) -> Annotated:
     if classify:
         df = apply_rules(df, rules)
@@ -140,8 +157,9 @@ def _annotated_part(
     del df
     page_table = pages(ann)
     session_table = sessions(ann, page_table)
-    kept = ann.select(KEPT).with_columns(pl.col(AS_CATEGORIES).cast(pl.Categorical))
-    return Annotated(kept, page_table, session_table)
+    compact = pl.col(pl.String).cast(strings)
+    kept = ann.select(KEPT).with_columns(compact)
+    return Annotated(kept, page_table.with_columns(compact), session_table.with_columns(compact))
 
 
 def _offset(part: Annotated, sessions_before: int, pages_before: int) -> Annotated:

@@ -199,7 +199,8 @@ def _unclassified(table: pl.LazyFrame, rules: Rules | None) -> bool:
     """Whether the rules are to be applied: given, or some request is not classified."""
     if rules is not None:
         return True
-    nulls = table.select(pl.col("cls_request", "cls_user").null_count()).collect()
+    counted = table.select(pl.col("cls_request", "cls_user").null_count())
+    nulls = counted.collect(engine="streaming")
     return int(nulls.sum_horizontal().item()) > 0
 
 
