@@ -40,9 +40,7 @@ def _random_table(make: MakeTable, n: int, clients: int, seed: int = 3) -> pl.Da
     pool = [f"10.0.{i // 256}.{i % 256}" for i in range(clients)]
     client = [None if rng.random() < 0.02 else pool[i] for i in rng.integers(0, clients, n)]
     path = [PATHS[i] for i in rng.integers(0, len(PATHS), n)]
-    referer = [
-        "-" if r < 0.3 else f"http://site{PATHS[int(r * 10) % 3]}" for r in rng.random(n)
-    ]
+    referer = ["-" if r < 0.3 else f"http://site{PATHS[int(r * 10) % 3]}" for r in rng.random(n)]
     return make(
         offsets.tolist(),
         client=client,
@@ -115,7 +113,8 @@ def test_completion_order_log(table: MakeTable) -> None:
 
 
 def test_one_client_only(table: MakeTable) -> None:
-    requests = _random_table(table, 2500, clients=1).with_columns(pl.lit("10.0.0.9").alias("client"))
+    one = pl.lit("10.0.0.9").alias("client")
+    requests = _random_table(table, 2500, clients=1).with_columns(one)
     assert len(client_ranges(requests.lazy(), MIN_BUCKET_ROWS)) == 1
     _same_either_way(requests)
 
