@@ -167,6 +167,7 @@ def run_ingest(path: Path) -> int:
 def run_ingest_characterize(path: Path) -> int:
     """The ingest, then the characterization job's work on its table (classes, sessions,
     pages, fits, the workload model and the dataset page's chart data)."""
+    from headroom.core.settings import get_settings
     from headroom.core.storage import LocalStore
     from headroom.engine.workload import characterize
     from headroom.workloads.run import load_table, result_document
@@ -176,7 +177,8 @@ def run_ingest_characterize(path: Path) -> int:
         LocalStore(OUT / "ingest_parts"),
         sorted(p.name for p in (OUT / "ingest_parts").glob("*.parquet")),
     )
-    return int(result_document(characterize(table))["requests"])
+    budget_mb = get_settings().memory_budget_mb
+    return int(result_document(characterize(table, memory_budget_mb=budget_mb))["requests"])
 
 
 # Combined + %D (microseconds), as GoAccess spells it

@@ -311,12 +311,14 @@ def tally_report(parsed: ParsedLog, tally: Any) -> dict[str, Any]:
 @click.option("--json", "as_json", is_flag=True, help="print the JSON characterization")
 def characterize_command(file: str, log_format: str, spec: str | None, as_json: bool) -> None:
     """Arrivals, classes, pages, sessions, fitted distributions and the workload model."""
+    from headroom.core.settings import get_settings
     from headroom.engine.workload import characterize
 
+    budget_mb = get_settings().memory_budget_mb
     with TemporaryDirectory(prefix="headroom-characterize-") as parts_dir:
         parsed = _read(file, format_name(log_format, spec), Path(parts_dir))
-        try:  # sessions order ties by input order: the file's, as a stable sort by ts keeps
-            document = characterize(parsed.table).to_dict()
+        try:  # sessions order ties by input order: the file's
+            document = characterize(parsed.table, memory_budget_mb=budget_mb).to_dict()
         except ValueError as error:
             raise InputError(f"{file}: {error}") from error
     _emit(document, as_json, characterize_text(document))

@@ -57,7 +57,7 @@ def run(settings: Settings, job_id: int, worker: str) -> None:
     with session_scope(url) as session:
         job_service.report(session, job_id, worker, 0.2, "characterizing", None)
     try:
-        result = characterize(table, inputs.rules)
+        result = characterize(table, inputs.rules, memory_budget_mb=settings.memory_budget_mb)
     except ValueError as error:  # the engine's refusals of unusable data
         raise LogInputError("unusable_data", str(error)) from error
     document = jsonable(result_document(result))
@@ -65,13 +65,15 @@ def run(settings: Settings, job_id: int, worker: str) -> None:
         job_service.save_result(session, job_id, worker, RESULT_KIND, document, inputs.dataset_id)
 
 
-def load_table(store: ObjectStore, keys: list[str]) -> pl.DataFrame:
+def load_table(store: ObjectStore, keys: list[str]) -> pl.LazyFrame:
+    """The dataset's request table, read lazily: characterize reads it one range of
+    clients at a time and orders each range by arrival (ties in the parts' order)."""
     if not keys:
         raise LogInputError("empty_log", "the dataset has no request table")
-    table = store.scan_parquet(keys).collect()
-    if table.height == 0:
+    table = store.scan_parquet(keys)
+    if table.select(pl.len()).collect().item() == 0:
         raise LogInputError("empty_log", "the dataset's request table is empty")
-    return table.sort("ts")
+    return table
 
 
 def result_document(result: Characterization) -> dict[str, Any]:

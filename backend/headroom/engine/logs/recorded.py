@@ -60,7 +60,8 @@ def fields_recorded(requests: pl.DataFrame | pl.LazyFrame) -> FieldsRecorded:
         for name, column in COLUMNS.items()
     ]
     span = (pl.col("ts").max() - pl.col("ts").min()).dt.total_seconds(fractional=True)
-    row = frame.select(*held, span.alias("span_s")).collect().row(0, named=True)
+    selected = frame.select(*held, span.alias("span_s"))
+    row = selected.collect(engine="streaming").row(0, named=True)  # a column at a time
     return FieldsRecorded(
         **{name: bool(row[name]) for name in COLUMNS}, span_s=float(row["span_s"] or 0.0)
     )

@@ -31,13 +31,14 @@ import polars as pl
 from headroom.engine.logs.recorded import FieldsRecorded, fields_recorded
 
 from .arrivals import ArrivalStats, arrival_series, arrival_stats
-from .classify import Rules, apply_rules
+from .buckets import annotated, bucket_rows
+from .classify import Rules
 from .coverage import Coverage, frame_coverage, granularity_notice, supported_every_s
 from .fitting import FitReport, fit_distribution, not_fitted
 from .histogram import Histogram, histogram
 from .latency import latency_percentiles
 from .model import ClassModel, WorkloadModel
-from .sessions import SessionSettings, annotate, object_gaps_s, pages, sessions, think_times_s
+from .sessions import SessionSettings, object_gaps_s, sessions, think_times_s
 
 MIN_LOW_LOAD = 50
 SIZE_FITS = ("html_bytes", "object_bytes")
@@ -136,20 +137,23 @@ def characterize(
     profile_step_s: int | None = None,
     rng: np.random.Generator | None = None,
     name: str = "workload",
+    memory_budget_mb: int | None = None,
 ) -> Characterization:
     """Characterize a request table (classified by ``rules``, default rules when None and
     the table is not yet classified). The arrival statistics are per minute, or per the
     finest interval the timestamps support; the model's profile step follows the data
-    (:func:`profile_step_for`) unless ``profile_step_s`` is given."""
-    df = _classified(table.lazy().collect(), rules)
-    del table  # a LazyFrame's collected table is held here only, and dropped below
-    cover = frame_coverage(df)
+    (:func:`profile_step_for`) unless ``profile_step_s`` is given. With a
+    ``memory_budget_mb``, sessions and pages are made one range of clients at a time
+    (buckets.py), with the same result; a LazyFrame is then read range by range."""
+    lazy = table.lazy()
+    del table
+    cover = frame_coverage(lazy)
     granularity_s = cover.granularity_s if cover else 0.0
-    held = fields_recorded(df)
-    ann = annotate(df, settings)
-    del df  # the annotated table holds the same requests, in session order
-    page_table = pages(ann)
-    session_table = sessions(ann, page_table)
+    held = fields_recorded(lazy)
+    rows = bucket_rows(memory_budget_mb)
+    parts = annotated(lazy, rules, _unclassified(lazy, rules), settings, rows)
+    ann, page_table, session_table = parts.requests, parts.pages, parts.sessions
+    del parts
     rng = rng or np.random.default_rng(0)
     observed = samples(ann, page_table, session_table)
     fits = fit_samples(observed, rng)
@@ -191,9 +195,13 @@ def profile_step_for(cover: Coverage | None) -> int:
     return fits[0] if fits else PROFILE_STEPS_S[-1]
 
 
-def _classified(df: pl.DataFrame, rules: Rules | None) -> pl.DataFrame:
-    unclassified = df["cls_request"].null_count() + df["cls_user"].null_count() > 0
-    return apply_rules(df, rules) if rules is not None or unclassified else df
+def _unclassified(table: pl.LazyFrame, rules: Rules | None) -> bool:
+    """Whether the rules are to be applied: given, or some request is not classified."""
+    if rules is not None:
+        return True
+    counted = table.select(pl.col("cls_request", "cls_user").null_count())
+    nulls = counted.collect(engine="streaming")
+    return int(nulls.sum_horizontal().item()) > 0
 
 
 def _shares(df: pl.DataFrame, column: str) -> dict[str, float]:
