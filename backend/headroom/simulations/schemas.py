@@ -5,6 +5,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from headroom.auth.schemas import UserRef
 from headroom.jobs.schemas import JobOut
+from headroom.simulations.result_models import (
+    ResultDocument,
+    RunDocument,
+    RunSummary,
+    SweepKeyNumbers,
+    SweepValue,
+)
 
 PATH_PATTERN = r"^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$"
 
@@ -15,7 +22,9 @@ class SweepAxisIn(BaseModel):
     path: str = Field(
         ..., pattern=PATH_PATTERN, max_length=200, description="dotted scenario field path"
     )
-    values: list[Any] = Field(..., min_length=1, max_length=100, description="one run per value")
+    values: list[SweepValue] = Field(
+        ..., min_length=1, max_length=100, description="one run per value"
+    )
 
 
 class SweepIn(SweepAxisIn):
@@ -47,19 +56,13 @@ class SimulationOut(BaseModel):
     created_at: datetime
     created_by: UserRef | None
     job: JobOut | None
-    summary: dict[str, Any] | None = Field(
+    summary: RunSummary | SweepKeyNumbers | None = Field(
         None,
         description="once succeeded, also in lists: the run's summary, or a sweep's "
         "{runs, axes, best: the summary of its cheapest run without SLA violations}",
     )
-    result: dict[str, Any] | None = Field(
-        None,
-        description=(
-            "once the job has succeeded: {kind: run, summary, series (LTTB per tick "
-            "series, SLA windows), rates (bucket means), vm_steps (allocated/active VMs "
-            "step function), actions, utilization_boxes, latency_cdf, plt_cdf, classes} "
-            "or {kind: sweep, axes, runs: [one row per run]}"
-        ),
+    result: ResultDocument | None = Field(
+        None, description="once the job has succeeded (not in lists): the run or the sweep"
     )
 
 
@@ -114,7 +117,7 @@ class Preset(BaseModel):
     name: str
     description: str
     scenario: dict[str, Any]
-    sweep: dict[str, Any] | None = Field(
+    sweep: SweepIn | None = Field(
         default=None, description="The comparison the preset is made for (class policies)"
     )
 
@@ -126,7 +129,7 @@ class SweepRunOut(BaseModel):
     workspace_id: int
     name: str = Field(..., description="the sweep's name")
     index: int = Field(..., description="the run's position in the sweep (0-based)")
-    values: dict[str, Any] = Field(..., description="{path: value} the run set")
+    values: dict[str, SweepValue] = Field(..., description="{path: value} the run set")
     scenario: dict[str, Any] = Field(..., description="the sweep's scenario with the values set")
     seed: int | None
-    result: dict[str, Any] = Field(..., description="as SimulationOut.result of a run")
+    result: RunDocument = Field(..., description="as SimulationOut.result of a run")

@@ -13,7 +13,8 @@ import { formatCount, formatDuration, formatLatency, formatRatePerS } from "../.
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import type { Simulation } from "../simulations/api";
 import { useCreateSimulation } from "../simulations/queries";
-import { asRun, type RunDocument } from "../simulations/runDoc";
+import { asRun } from "../simulations/runDoc";
+import type { RunDocument } from "../simulations/results";
 import { getPath, textOf, type Scenario } from "../simulations/scenarioDoc";
 import { SimChart } from "../../charts/SimChart";
 import { useCanWrite } from "../workspaces/useRole";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { RunDocument, RunSummary } from "../simulations/runDoc";
+import type { RunDocument, RunSummary } from "../simulations/results";
 import type { Scenario } from "../simulations/scenarioDoc";
 import {
   admissionFor,

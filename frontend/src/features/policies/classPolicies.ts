@@ -3,7 +3,7 @@
 import type { ColorToken } from "../../charts/tokens";
 import { formatDecimal, formatLatency, formatPercent } from "../../lib/format";
 import type { SweepIn } from "../simulations/api";
-import type { RunDocument, RunSummary } from "../simulations/runDoc";
+import type { RunDocument, RunSummary } from "../simulations/results";
 import { getPath, textOf, type Json, type Scenario } from "../simulations/scenarioDoc";
 import { formatSimClock, timeTicksS, type SimChartConfig, type SimSeries } from "../../charts/simConfig";
 

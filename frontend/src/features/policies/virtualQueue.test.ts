@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { RunDocument } from "../simulations/runDoc";
+import type { RunDocument } from "../simulations/results";
 import type { Scenario } from "../simulations/scenarioDoc";
 import { discoveryChart, formatWait, loadChart, phaseSpans, queueSeries, queueSummary, recommendation, responseChart, waitChart, withoutStage, withQueue, type QueueSeries } from "./virtualQueue";
 

@@ -2,7 +2,7 @@
  * without any stage; the discovery, wait, load and response-time charts and the recommendation. */
 import type { ColorToken } from "../../charts/tokens";
 import { formatDecimal, formatDuration, formatLatency, formatRatePerS } from "../../lib/format";
-import type { RunDocument } from "../simulations/runDoc";
+import type { RunDocument } from "../simulations/results";
 import type { Scenario } from "../simulations/scenarioDoc";
 import { decadeTicks, formatSimClock, roundTicks, timeTicksS, type SimChartConfig, type SimSeries, type XY } from "../../charts/simConfig";
 import { admissionPart, type AdmissionSummary } from "./classPolicies";

@@ -12,7 +12,7 @@ import type { SweepRun } from "./api";
 import { describeValues, scenarioAt } from "./frontier";
 import { useCreateSimulation, useSimulation, useSweepRun } from "./queries";
 import { asRun, asSweep } from "./runDoc";
-import { textOf, type Scenario } from "./scenarioDoc";
+import { textOf, type Json, type Scenario } from "./scenarioDoc";
 import { RunCharts } from "./SimulationView";
 
 export function SweepRunView({ simulationId, index }: { simulationId: number; index: number }) {
@@ -43,7 +43,7 @@ function StoredRun({ run, back }: { run: SweepRun; back: ReactNode }) {
         title={title}
         titleTestId="simulation-title"
         back={back}
-        subtitle={<span data-testid="sweep-run-values">{describeValues({ values: run.values as Record<string, number> })} · seed {run.seed ?? textOf(run.scenario.seed, "0")} · stored result of the sweep</span>}
+        subtitle={<span data-testid="sweep-run-values">{describeValues(run)} · seed {run.seed ?? textOf(run.scenario.seed, "0")} · stored result of the sweep</span>}
         actions={
           <Button variant="secondary" onClick={() => void navigate("/simulations/new", { state: { scenario: run.scenario } })}>
             Edit a copy
@@ -63,7 +63,7 @@ function NotStored({ simulationId, index, message }: { simulationId: number; ind
   const again = useCreateSimulation((s) => void navigate(`/simulations/${s.id}`));
   const start = () => {
     if (sweep === undefined || row === undefined) return;
-    again.mutate({ name: `${sweep.name} · ${describeValues(row)}`, scenario: scenarioAt(sweep.scenario as Scenario, row.values), workspace_id: sweep.workspace_id, seed: sweep.seed });
+    again.mutate({ name: `${sweep.name} · ${describeValues(row)}`, scenario: scenarioAt(sweep.scenario as Scenario, row.values as Record<string, Json>) /* sweep values are scenario fragments */, workspace_id: sweep.workspace_id, seed: sweep.seed });
   };
   return (
     <Banner tone="info" title="This run's charts were not kept" testId="sweep-run-not-stored">

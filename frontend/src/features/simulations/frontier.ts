@@ -1,5 +1,5 @@
 /** The cost against SLA-violation frontier of a sweep. */
-import type { SweepDocument, SweepRow } from "./runDoc";
+import type { SweepDocument, SweepRow } from "./results";
 import { setPath, type Json, type Scenario } from "./scenarioDoc";
 import { sweepValueLabel } from "./sweep";
 
