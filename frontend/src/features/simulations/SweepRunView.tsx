@@ -12,7 +12,7 @@ import type { SweepRun } from "./api";
 import { describeValues, scenarioAt } from "./frontier";
 import { useCreateSimulation, useSimulation, useSweepRun } from "./queries";
 import { asRun, asSweep } from "./runDoc";
-import { textOf, type Json, type Scenario } from "./scenarioDoc";
+import { textOf, type Scenario } from "./scenarioDoc";
 import { RunCharts } from "./SimulationView";
 
 export function SweepRunView({ simulationId, index }: { simulationId: number; index: number }) {
@@ -63,7 +63,7 @@ function NotStored({ simulationId, index, message }: { simulationId: number; ind
   const again = useCreateSimulation((s) => void navigate(`/simulations/${s.id}`));
   const start = () => {
     if (sweep === undefined || row === undefined) return;
-    again.mutate({ name: `${sweep.name} · ${describeValues(row)}`, scenario: scenarioAt(sweep.scenario as Scenario, row.values as Record<string, Json>) /* sweep values are scenario fragments */, workspace_id: sweep.workspace_id, seed: sweep.seed });
+    again.mutate({ name: `${sweep.name} · ${describeValues(row)}`, scenario: scenarioAt(sweep.scenario as Scenario, row.values), workspace_id: sweep.workspace_id, seed: sweep.seed });
   };
   return (
     <Banner tone="info" title="This run's charts were not kept" testId="sweep-run-not-stored">
