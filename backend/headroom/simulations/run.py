@@ -28,6 +28,7 @@ from headroom.simulations.result_models import (
     SweepValue,
     stored,
 )
+from headroom.simulations.scenario_json import ScenarioJson
 
 log = logging.getLogger(__name__)
 RUN_KIND, SWEEP_KIND = "simulation_run", "simulation_sweep"
@@ -40,7 +41,7 @@ class SimulationCancelled(job_service.JobLost):
 
 @dataclass(frozen=True)
 class Plan:
-    scenario: dict[str, Any]  # the scenario document, read by the engine's loader
+    scenario: ScenarioJson
     seed: int | None
     sweep: Mapping[str, SweepValue] | None
     workspace_id: int | None = None  # whose datasets the scenario may refer to

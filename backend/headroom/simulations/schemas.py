@@ -1,5 +1,5 @@
 from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -12,6 +12,7 @@ from headroom.simulations.result_models import (
     SweepKeyNumbers,
     SweepValue,
 )
+from headroom.simulations.scenario_json import ScenarioJson
 
 PATH_PATTERN = r"^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$"
 
@@ -37,7 +38,7 @@ class SimulationIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: str = Field(..., min_length=1, max_length=200)
-    scenario: dict[str, Any] = Field(
+    scenario: ScenarioJson = Field(
         ..., description="the scenario document (GET /simulations/schema)"
     )
     seed: int | None = Field(None, ge=0, le=2**31 - 1, description="overrides the scenario's")
@@ -50,7 +51,7 @@ class SimulationOut(BaseModel):
     workspace_id: int
     name: str
     kind: Literal["run", "sweep"]
-    scenario: dict[str, Any]
+    scenario: ScenarioJson
     seed: int | None
     sweep: SweepIn | None
     created_at: datetime
@@ -75,7 +76,7 @@ class SavedScenarioIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: str = Field(..., min_length=1, max_length=200, description="unique in the workspace")
-    scenario: dict[str, Any] = Field(..., description="a valid scenario document")
+    scenario: ScenarioJson = Field(..., description="a valid scenario document")
     workspace_id: int | None = Field(None, description="needed when you belong to several")
 
 
@@ -83,7 +84,7 @@ class SavedScenarioUpdate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: str | None = Field(None, min_length=1, max_length=200)
-    scenario: dict[str, Any] | None = None
+    scenario: ScenarioJson | None = None
 
 
 class SavedScenarioOut(BaseModel):
@@ -92,7 +93,7 @@ class SavedScenarioOut(BaseModel):
     id: int
     workspace_id: int
     name: str
-    scenario: dict[str, Any]
+    scenario: ScenarioJson
     created_at: datetime
     updated_at: datetime
 
@@ -104,7 +105,7 @@ class SavedScenarioList(BaseModel):
 class ScenarioCheck(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    scenario: dict[str, Any]
+    scenario: ScenarioJson
     workspace_id: int | None = Field(
         None,
         description="the workspace whose datasets the scenario may refer to (needed with "
@@ -116,7 +117,7 @@ class Preset(BaseModel):
     id: str
     name: str
     description: str
-    scenario: dict[str, Any]
+    scenario: ScenarioJson
     sweep: SweepIn | None = Field(
         default=None, description="The comparison the preset is made for (class policies)"
     )
@@ -130,6 +131,6 @@ class SweepRunOut(BaseModel):
     name: str = Field(..., description="the sweep's name")
     index: int = Field(..., description="the run's position in the sweep (0-based)")
     values: dict[str, SweepValue] = Field(..., description="{path: value} the run set")
-    scenario: dict[str, Any] = Field(..., description="the sweep's scenario with the values set")
+    scenario: ScenarioJson = Field(..., description="the sweep's scenario with the values set")
     seed: int | None
     result: RunDocument = Field(..., description="as SimulationOut.result of a run")

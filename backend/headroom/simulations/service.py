@@ -49,7 +49,7 @@ class RunNotStored(HeadroomError):
     status_code, code = 404, "run_not_stored"
 
 
-def scenario_json_schema() -> dict[str, Any]:
+def scenario_json_schema() -> dict[str, Any]:  # a JSON Schema: any JSON object
     """The JSON Schema of the scenario document."""
     return engine_scenario_schema()
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from headroom.engine.sim.scenario import Scenario, ScenarioError, load_scenario
 from headroom.simulations.result_models import SweepValue
+from headroom.simulations.scenario_json import ScenarioJson
 
 MAX_RUNS = 100
 
@@ -38,7 +39,7 @@ def points(sweep: Mapping[str, Any]) -> list[dict[str, SweepValue]]:
     ]
 
 
-def set_path(document: Mapping[str, Any], path: str, value: Any) -> dict[str, Any]:  # scenario
+def set_path(document: Mapping[str, Any], path: str, value: Any) -> ScenarioJson:
     """A deep copy of ``document`` with the field at the dotted ``path`` set (integers
     index lists; missing mappings on the way are created)."""
     out = copy.deepcopy(dict(document))
