@@ -3,11 +3,11 @@ run a dot, the Pareto-optimal ones highlighted and joined as a staircase) and th
 figures."""
 
 from dataclasses import dataclass
-from typing import Any
 
 from headroom.reports.schemas import Chart, Figure, ItemContent, Mark, Series
 from headroom.reports.snapshots import SnapshotError, fig
 from headroom.simulations.result_models import RunDocument, SweepDocument, SweepRow
+from headroom.simulations.scenario_json import ScenarioJson
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ def best_run(runs: list[SweepRow]) -> SweepRow:
 
 def sweep(
     document: RunDocument | SweepDocument,
-    scenario: dict[str, Any],  # the scenario document, copied into the item as it is
+    scenario: ScenarioJson,
     seed: int | None,
 ) -> ItemContent:
     if not isinstance(document, SweepDocument):
