@@ -223,7 +223,7 @@ class QueueSeries(ResultModel):
     """A virtual queue's discovery epochs and its per-second series in buckets."""
 
     kind: Literal["virtual_queue"]
-    epoch_t_s: list[float | None]
+    epoch_t_s: list[float]
     epoch_rate_per_s: list[float | None]
     epoch_goodput_per_s: list[float | None]
     epoch_response_s: list[float | None]

@@ -2184,7 +2184,7 @@ export interface components {
             /** Epoch Response S */
             epoch_response_s: (number | null)[];
             /** Epoch T S */
-            epoch_t_s: (number | null)[];
+            epoch_t_s: number[];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}

@@ -10,6 +10,7 @@ export type LatencySummary = Schemas["LatencySummary"];
 export type Cdf = Schemas["Cdf"];
 export type SweepDocument = Schemas["SweepDocument"];
 export type SweepRow = Schemas["SweepRow"];
+export type ClassFigures = Schemas["ClassFigures"];
 export type SweepKeyNumbers = Schemas["SweepKeyNumbers"];
 export type TiersDocument = Schemas["TiersDocument"];
 export type TierSeries = Schemas["TierSeries"];
