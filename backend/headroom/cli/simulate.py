@@ -41,6 +41,7 @@ def simulate_command(
     from headroom.core.settings import get_settings
     from headroom.engine.sim import ScenarioError, Simulation, load_scenario, scenario_json_schema
     from headroom.simulations.documents import summary
+    from headroom.simulations.result_models import stored
 
     if schema:
         click.echo(json.dumps(scenario_json_schema(), indent=2))
@@ -51,7 +52,7 @@ def simulate_command(
         result = Simulation(loaded, max_events=get_settings().max_sim_events).run(seed)
     except (ScenarioError, KeyError) as error:
         raise InputError(f"{source}: {error}") from error
-    document = summary(result)
+    document = stored(summary(result))
     if out_dir is not None:
         _write_out(Path(out_dir), document, result.series.downsample())
     if as_json:

@@ -13,6 +13,7 @@ from headroom.core.errors import InvalidInput, NotReady
 from headroom.core.settings import REPO_ROOT
 from headroom.policies.schemas import BackgroundCompare, BackgroundComparison, BackgroundDemo
 from headroom.simulations import service as simulations
+from headroom.simulations.result_models import Rates, RunDocument
 
 PROFILES = REPO_ROOT / "data" / "profiles"
 _RATE_NOTE = "a bursty rate profile as CPU demand, its peak at 90% busy (synthetic shape)"
@@ -74,14 +75,16 @@ def simulation_demand_csv(session: Session, principal: Principal, simulation_id:
     result = simulations.result_document(session, simulation)
     if result is None:
         raise NotReady(f"simulation {simulation_id} has not finished: no utilization yet")
-    return demand_csv(result["rates"])
+    if not isinstance(result, RunDocument):
+        raise InvalidInput("bad_series", f"simulation {simulation_id} is not a run")
+    return demand_csv(result.rates)
 
 
-def demand_csv(rates: dict[str, Any]) -> str:
+def demand_csv(rates: Rates) -> str:
     """Rows at the bucket starts; a last, shorter bucket is left out (rows must be evenly
     spaced)."""
-    bucket_s, ends = float(rates["bucket_s"]), rates["t_s"]
-    busy = rates["utilization"]
+    bucket_s, ends = rates.bucket_s, rates.t_s
+    busy = rates.utilization
     n = len(ends)
     if n >= 2 and abs(ends[-1] - ends[-2] - bucket_s) > 0.01 * bucket_s:
         n -= 1

@@ -15,6 +15,7 @@ from headroom.reports import snapshot_sct, snapshot_sweep, snapshots
 from headroom.reports.schemas import ItemContent, ItemIn
 from headroom.simulations import service as simulations
 from headroom.simulations.models import SimulationRun
+from headroom.simulations.result_models import RunDocument, SweepDocument, stored
 from headroom.workloads import service as workloads
 
 
@@ -92,11 +93,19 @@ def _characterization(session: Session, principal: Principal, item: ItemIn) -> C
     )
 
 
+def _simulated(
+    result: RunDocument | SweepDocument | None, what: str
+) -> RunDocument | SweepDocument:
+    if result is None:
+        raise SourceNotReady(f"{what} has no result yet: add it once its job has succeeded")
+    return result
+
+
 def _simulation(session: Session, principal: Principal, item: ItemIn) -> Captured:
     found = _simulation_of_kind(session, principal, item)
     out = simulations.to_out(session, found)
-    result = _finished(out.result, f"simulation {found.id}")
-    content = snapshots.simulation(result, found.scenario, found.seed)
+    result = _simulated(out.result, f"simulation {found.id}")
+    content = snapshots.simulation(stored(result), found.scenario, found.seed)
     label = f"simulation {found.id} ({found.name})"
     return Captured(found.workspace_id, f"Simulation {found.name}", _labelled(content, label, None))
 
@@ -104,7 +113,7 @@ def _simulation(session: Session, principal: Principal, item: ItemIn) -> Capture
 def _sweep(session: Session, principal: Principal, item: ItemIn) -> Captured:
     found = _simulation_of_kind(session, principal, item)
     out = simulations.to_out(session, found)
-    result = _finished(out.result, f"sweep {found.id}")
+    result = _simulated(out.result, f"sweep {found.id}")
     content = snapshot_sweep.sweep(result, found.scenario, found.seed)
     label = f"sweep {found.id} ({found.name})"
     return Captured(found.workspace_id, f"Sweep {found.name}", _labelled(content, label, None))

@@ -10,8 +10,19 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+from pydantic import TypeAdapter
 
+from headroom.analyses.tables import jsonable
 from headroom.engine.admission.discovery import PHASE_NAMES
+from headroom.simulations.result_models import (
+    AdmissionFigures,
+    ClassFigures,
+    PartitionSeries,
+    QueueSeries,
+    RunSummary,
+)
+
+FIGURES: TypeAdapter[AdmissionFigures] = TypeAdapter(AdmissionFigures)
 
 STEP_POINTS = 4000
 SECOND_BUCKETS = 600
@@ -26,13 +37,22 @@ EPOCH_KEYS = (
 RATE_KEYS = ("second_offered", "second_admitted", "second_dropped")
 
 
-def series_document(series: Mapping[str, Any] | None, end_s: float) -> dict[str, Any] | None:
+def figures(summary: Mapping[str, Any] | None) -> AdmissionFigures | None:
+    """The engine's summary of the stage (partition K, or a virtual queue's figures)."""
+    return FIGURES.validate_python(jsonable(dict(summary))) if summary else None
+
+
+def series_document(
+    series: Mapping[str, Any] | None, end_s: float
+) -> PartitionSeries | QueueSeries | None:
     """What the charts of an admission stage need; None without a stage."""
     if not series:
         return None
     if "k" in series:
-        return {"kind": "partition", **k_steps(series["t_s"], series["k"], end_s, STEP_POINTS)}
-    return {"kind": "virtual_queue", **_epochs(series), **second_buckets(series, SECOND_BUCKETS)}
+        steps = k_steps(series["t_s"], series["k"], end_s, STEP_POINTS)
+        return PartitionSeries(kind="partition", **steps)
+    document = {**_epochs(series), **second_buckets(series, SECOND_BUCKETS)}
+    return QueueSeries.model_validate({"kind": "virtual_queue", **document})
 
 
 def k_steps(t_s: Any, k: Any, end_s: float, max_points: int) -> dict[str, list[float]]:
@@ -52,20 +72,24 @@ def k_steps(t_s: Any, k: Any, end_s: float, max_points: int) -> dict[str, list[f
     }
 
 
-def _epochs(series: Mapping[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {key: _floats(series.get(key, ())) for key in EPOCH_KEYS}
+def _epochs(series: Mapping[str, Any]) -> dict[str, list[float | None] | list[str]]:
+    out: dict[str, list[float | None] | list[str]] = {
+        key: _floats(series.get(key, ())) for key in EPOCH_KEYS
+    }
     phases = np.asarray(series.get("epoch_phase", ()), dtype=np.int64)
     out["epoch_phase"] = [PHASE_NAMES[int(p)] for p in phases]
     return out
 
 
-def second_buckets(series: Mapping[str, Any], buckets: int) -> dict[str, Any]:
+def second_buckets(
+    series: Mapping[str, Any], buckets: int
+) -> dict[str, float | list[float] | list[float | None]]:
     """The per-second series in at most ``buckets`` equal runs of seconds: rates (per s)
     as means, the mean wait weighted by arrivals, the longest wait as the maximum;
     ``bucket_t_s`` is each bucket's end."""
     t = np.asarray(series.get("second_t_s", ()), dtype=np.float64)
     n = t.size
-    out: dict[str, Any] = {"bucket_s": 0.0, "bucket_t_s": []}
+    out: dict[str, float | list[float] | list[float | None]] = {"bucket_s": 0.0, "bucket_t_s": []}
     if n == 0:
         return {**out, **{k: [] for k in (*RATE_KEYS, "wait_mean_s", "wait_max_s")}}
     size = max(1, -(-n // buckets))
@@ -105,13 +129,13 @@ def _nullable(values: np.ndarray) -> list[float | None]:
     return [None if not np.isfinite(v) else float(v) for v in values.tolist()]
 
 
-def class_figures(run_summary: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+def class_figures(run_summary: RunSummary) -> dict[str, ClassFigures]:
     """Per class of a run's summary: p95 latency (and PLT with pages), rejected fraction."""
     return {
-        name: {
-            "latency_p95_s": (figures.get("latency_s") or {}).get("p95"),
-            "plt_p95_s": (figures.get("plt_s") or {}).get("p95"),
-            "rejected_fraction": figures.get("rejected_fraction", 0.0),
-        }
-        for name, figures in (run_summary.get("classes") or {}).items()
+        name: ClassFigures(
+            latency_p95_s=figures.latency_s.p95,
+            plt_p95_s=figures.plt_s.p95 if figures.plt_s else None,
+            rejected_fraction=figures.rejected_fraction or 0.0,
+        )
+        for name, figures in run_summary.classes.items()
     }

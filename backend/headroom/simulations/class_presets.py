@@ -27,17 +27,19 @@ queueing them in the server.
 
 from typing import Any
 
+from headroom.simulations.scenario_json import ScenarioJson
+
 CLASS_POLICIES_LOADS_PER_S = [100.0, 150.0, 200.0, 250.0, 300.0]
 CLASS_POLICIES = ["none", "switch_adm", "static_part", "dynamic_part"]
 PARTITION_LIMITS = {"maxconn_sla": 5, "maxconn": 10, "period_s": 10.0}
 
 
-def _class(name: str, share: float, kind: str, user: str, mean_s: float) -> dict[str, Any]:
+def _class(name: str, share: float, kind: str, user: str, mean_s: float) -> ScenarioJson:
     service = {"dist": "exponential", "mean": mean_s}
     return {"name": name, "share": share, "kind": kind, "user": user, "service_s": service}
 
 
-def class_policies() -> dict[str, Any]:
+def class_policies() -> ScenarioJson:
     """The four-class site; admission none (the comparison sets each policy)."""
     return {
         "name": "four classes, 6 VMs",
@@ -60,7 +62,7 @@ def class_policies() -> dict[str, Any]:
     }
 
 
-def admission_for(policy: str, limits: dict[str, Any] | None = None) -> dict[str, Any]:
+def admission_for(policy: str, limits: ScenarioJson | None = None) -> ScenarioJson:
     """The admission block of one policy of the comparison."""
     if policy == "none":
         return {"policy": "none"}
@@ -68,8 +70,8 @@ def admission_for(policy: str, limits: dict[str, Any] | None = None) -> dict[str
 
 
 def class_policies_sweep(
-    loads_per_s: list[float] | None = None, limits: dict[str, Any] | None = None
-) -> dict[str, Any]:
+    loads_per_s: list[float] | None = None, limits: ScenarioJson | None = None
+) -> dict[str, Any]:  # a SweepIn as JSON
     """The comparison as one sweep: the admission block x the offered load."""
     return {
         "path": "admission",
@@ -81,7 +83,7 @@ def class_policies_sweep(
     }
 
 
-def virtual_queue() -> dict[str, Any]:
+def virtual_queue() -> ScenarioJson:
     """The overloaded server, without an admission stage (the page adds the queue)."""
     return {
         "name": "one 4-core server, 100 req/s configured, overload and a burst",
@@ -104,12 +106,12 @@ def virtual_queue() -> dict[str, Any]:
     }
 
 
-def with_virtual_queue(scenario: dict[str, Any]) -> dict[str, Any]:
+def with_virtual_queue(scenario: ScenarioJson) -> ScenarioJson:
     """The scenario with a discovering virtual queue in front of it."""
     return {**scenario, "admission": {"policy": "virtual_queue", "capacity": "discover"}}
 
 
-def virtual_queue_server_text(scenario: dict[str, Any]) -> str:
+def virtual_queue_server_text(scenario: ScenarioJson) -> str:
     """The server of a virtual-queue scenario in words, from its numbers."""
     cluster = scenario["cluster"]
     service_s = float(scenario["workload"]["service_s"]["value"])
@@ -124,7 +126,7 @@ def _rate_text(rate_per_s: float) -> str:
     return f"{rate_per_s:g} req/s"
 
 
-def virtual_queue_description(scenario: dict[str, Any]) -> str:
+def virtual_queue_description(scenario: ScenarioJson) -> str:
     """The preset's description, read from its profile (so the two cannot disagree): each
     step as "<rate> from <t> s", a step shorter than a minute as a burst."""
     profile = scenario["workload"]["arrivals"]["profile"]

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from headroom.simulations import class_presets
+from headroom.simulations.scenario_json import ScenarioJson
 
 SERVERS = 6
 SLA_S = 1.0
@@ -115,7 +116,7 @@ def class_mix(characterization: Mapping[str, Any]) -> ClassMix:
     )
 
 
-def partition_limits(mix: ClassMix, sla_s: float = SLA_S) -> dict[str, Any]:
+def partition_limits(mix: ClassMix, sla_s: float = SLA_S) -> ScenarioJson:
     """MaxConn_D(T_D) and MaxConn_D per server (class_presets' derivation): an M/M/1-PS
     server keeps the dynamic p95 (ln 20 x the dynamic mean, stretched by 1 / (1 - rho))
     under the SLA up to rho_sla; it then holds rho / (1 - rho) requests, the dynamic
@@ -131,7 +132,7 @@ def partition_limits(mix: ClassMix, sla_s: float = SLA_S) -> dict[str, Any]:
     return {"maxconn_sla": maxconn_sla, "maxconn": maxconn, "period_s": 10.0}
 
 
-def _classes(mix: ClassMix) -> list[dict[str, Any]]:
+def _classes(mix: ClassMix) -> list[ScenarioJson]:
     shares = {"static": mix.static_share, "dynamic": 1 - mix.static_share}
     means = {"static": mix.static_mean_s, "dynamic": mix.dynamic_mean_s}
     users = {"top": mix.top_share, "normal": 1 - mix.top_share}
@@ -149,7 +150,7 @@ def _classes(mix: ClassMix) -> list[dict[str, Any]]:
     ]
 
 
-def _normalised_shares(classes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _normalised_shares(classes: list[ScenarioJson]) -> list[ScenarioJson]:
     """Rounded shares adjusted to add up to exactly 1 (the scenario checks the sum)."""
     total = sum(c["share"] for c in classes)
     last = classes[-1]
@@ -158,9 +159,9 @@ def _normalised_shares(classes: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 @dataclass(frozen=True)
 class PolicyPreset:
-    scenario: dict[str, Any]
+    scenario: ScenarioJson
     description: str
-    sweep: dict[str, Any] | None = None
+    sweep: dict[str, Any] | None = None  # a SweepIn as JSON
 
 
 def class_policies_from(characterization: Mapping[str, Any], name: str) -> PolicyPreset:
@@ -184,7 +185,7 @@ def class_policies_from(characterization: Mapping[str, Any], name: str) -> Polic
 
 
 def _class_description(
-    mix: ClassMix, capacity: float, factor: float, loads: list[float], limits: dict[str, Any]
+    mix: ClassMix, capacity: float, factor: float, loads: list[float], limits: ScenarioJson
 ) -> str:
     top = "assumed: the log marks no top users" if mix.top_assumed else "from the log"
     service = "assumed: no response times" if mix.service_assumed else "median latencies"

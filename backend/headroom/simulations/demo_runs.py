@@ -17,6 +17,7 @@ from headroom.core.db import session_scope
 from headroom.core.settings import Settings
 from headroom.simulations import class_presets, dataset_policies, service
 from headroom.simulations.models import SimulationRun
+from headroom.simulations.scenario_json import ScenarioJson
 from headroom.simulations.schemas import SimulationIn, SweepIn
 
 SWEEP_PREFIX = "Class policies · "
@@ -26,16 +27,16 @@ QUEUED_PREFIX, BARE_PREFIX = "Virtual queue · ", "No queue · "
 @dataclass(frozen=True)
 class DemoRun:
     name: str
-    scenario: dict[str, Any]
-    sweep: dict[str, Any] | None = None
+    scenario: ScenarioJson
+    sweep: dict[str, Any] | None = None  # a SweepIn as JSON
 
 
-def _shortened(scenario: dict[str, Any], duration_s: float | None) -> dict[str, Any]:
+def _shortened(scenario: ScenarioJson, duration_s: float | None) -> ScenarioJson:
     return scenario if duration_s is None else {**scenario, "duration_s": duration_s}
 
 
 def demo_runs(
-    characterization: dict[str, Any],
+    characterization: dict[str, Any],  # workloads' result document
     dataset_name: str,
     class_duration_s: float | None = None,
     queue_duration_s: float | None = None,

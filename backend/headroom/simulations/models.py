@@ -6,6 +6,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from headroom.core.db import Base
 from headroom.core.types import UtcDateTime, utcnow
+from headroom.simulations.scenario_json import ScenarioJson
 
 
 class SimulationRun(Base):
@@ -21,9 +22,9 @@ class SimulationRun(Base):
         ForeignKey("workspace.id", ondelete="CASCADE"), index=True
     )
     name: Mapped[str] = mapped_column(String(200))
-    scenario: Mapped[dict[str, Any]] = mapped_column(JSON)
+    scenario: Mapped[ScenarioJson] = mapped_column(JSON)
     seed: Mapped[int | None]
-    sweep: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    sweep: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # a SweepIn as JSON
     job_id: Mapped[int | None] = mapped_column(ForeignKey("job.id", ondelete="SET NULL"))
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
@@ -40,7 +41,7 @@ class SavedScenario(Base):
         ForeignKey("workspace.id", ondelete="CASCADE"), index=True
     )
     name: Mapped[str] = mapped_column(String(200))
-    scenario: Mapped[dict[str, Any]] = mapped_column(JSON)
+    scenario: Mapped[ScenarioJson] = mapped_column(JSON)
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow, onupdate=utcnow)

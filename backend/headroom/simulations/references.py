@@ -22,6 +22,7 @@ from headroom.datasets import repository as dataset_repository
 from headroom.datasets.models import DatasetStatus
 from headroom.datasets.service import ingest_result
 from headroom.engine.sim import ScenarioError
+from headroom.simulations.scenario_json import ScenarioJson
 
 Kind = Literal["arrivals", "latency"]
 
@@ -53,7 +54,7 @@ def _kind(node: Mapping[str, Any], path: tuple[str, ...]) -> Kind | None:
     return "arrivals" if path and path[-1] == "arrivals" else None
 
 
-def normalised(document: Mapping[str, Any]) -> dict[str, Any]:
+def normalised(document: Mapping[str, Any]) -> ScenarioJson:
     """A copy whose integer dataset ids are written as text (the engine names datasets with
     strings; ``dataset: 12`` in YAML is an integer)."""
     out = copy.deepcopy(dict(document))
@@ -111,7 +112,7 @@ def _problem(session: Session, workspace_id: int, reference: Reference) -> str |
 
 def resolve(
     session: Session, store: ObjectStore, workspace_id: int, document: Mapping[str, Any]
-) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+) -> tuple[ScenarioJson, dict[str, np.ndarray]]:
     """The document with each reference renamed ``<kind>:<id>``, and those arrays (read
     once each). A reference that stopped being usable raises ScenarioError naming it."""
     out = normalised(document)
@@ -148,7 +149,7 @@ def _read(store: ObjectStore, keys: list[str], kind: Kind) -> np.ndarray:
     return (ns - ns[0]).astype(np.float64) / 1e9 if len(ns) else ns.astype(np.float64)
 
 
-def _rename(document: dict[str, Any], field: str, name: str) -> None:
+def _rename(document: ScenarioJson, field: str, name: str) -> None:
     node: Any = document
     keys = field.split(".")
     for key in keys[:-1]:

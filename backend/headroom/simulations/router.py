@@ -53,7 +53,7 @@ def list_simulations(
     return service.list_page(session, principal, workspace_id, limit, offset)
 
 
-@router.get("/schema", response_model=dict[str, Any])
+@router.get("/schema", response_model=dict[str, Any])  # a JSON Schema: any JSON object
 def simulation_schema(_: CurrentPrincipal) -> dict[str, Any]:
     """The JSON Schema of the scenario document."""
     return service.scenario_json_schema()

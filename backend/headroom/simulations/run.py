@@ -6,8 +6,11 @@ still running, so a cancelled job stops at its next report (SimulationCancelled)
 
 import logging
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from pydantic import JsonValue
 
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
@@ -18,6 +21,14 @@ from headroom.jobs.models import Job, JobStatus
 from headroom.jobs.progress import ProgressReporter, part_done
 from headroom.jobs.runner import TRANSIENT, Heartbeat, JobContext
 from headroom.simulations import documents, references, repository, stored_runs, sweep
+from headroom.simulations.result_models import (
+    RunDocument,
+    SweepDocument,
+    SweepRow,
+    SweepValue,
+    stored,
+)
+from headroom.simulations.scenario_json import ScenarioJson
 
 log = logging.getLogger(__name__)
 RUN_KIND, SWEEP_KIND = "simulation_run", "simulation_sweep"
@@ -30,12 +41,12 @@ class SimulationCancelled(job_service.JobLost):
 
 @dataclass(frozen=True)
 class Plan:
-    scenario: dict[str, Any]
+    scenario: ScenarioJson
     seed: int | None
-    sweep: dict[str, Any] | None
+    sweep: Mapping[str, SweepValue] | None
     workspace_id: int | None = None  # whose datasets the scenario may refer to
 
-    def points(self) -> list[dict[str, Any]]:
+    def points(self) -> list[dict[str, SweepValue]]:
         return sweep.points(self.sweep) if self.sweep else []
 
 
@@ -89,7 +100,7 @@ def run_single(context: JobContext, plan: Plan) -> None:
     )
 
 
-def simulation_of(settings: Settings, plan: Plan, document: dict[str, Any]) -> Simulation:
+def simulation_of(settings: Settings, plan: Plan, document: Mapping[str, Any]) -> Simulation:
     """The engine's runner for ``document``, with the datasets it refers to read from the
     workspace's request tables (ScenarioError naming the field if one is gone)."""
     limit = settings.max_sim_events
@@ -114,8 +125,9 @@ def _reporting(settings: Settings, job_id: int, reporter: ProgressReporter) -> A
     return progress
 
 
-def run_point(settings: Settings, job_id: int, worker: str, index: int) -> dict[str, Any]:
-    """One run of a sweep (a Celery group member or an inline step): its row of the result."""
+def run_point(settings: Settings, job_id: int, worker: str, index: int) -> dict[str, JsonValue]:
+    """One run of a sweep (a Celery group member or an inline step): its row of the result,
+    as JSON (a Celery result)."""
     with Heartbeat(JobContext(settings, job_id, worker)):
         check_owned(settings, job_id, worker)
         plan = prepare_part(settings, job_id)
@@ -133,7 +145,7 @@ def run_point(settings: Settings, job_id: int, worker: str, index: int) -> dict[
         store = open_store(settings.resolved_storage_url())
         stored_runs.write(store, job_id, index, documents.run_document(result))
         part_done(settings, job_id, worker, index, 0.99 / len(points), "simulating")
-    return documents.sweep_row(index, points[index], documents.summary(result))
+    return stored(documents.sweep_row(index, points[index], documents.summary(result)))
 
 
 def prepare_part(settings: Settings, job_id: int) -> Plan:
@@ -173,13 +185,16 @@ def _raise_if_cancelled(settings: Settings, job_id: int) -> None:
             raise SimulationCancelled(f"job {job_id} was cancelled")
 
 
-def merge(settings: Settings, job_id: int, worker: str, rows: list[dict[str, Any]]) -> None:
+def merge(
+    settings: Settings, job_id: int, worker: str, rows: Sequence[Mapping[str, JsonValue]]
+) -> None:
     """The sweep's one Result: a row per run (the chord's callback, or inline), and the
     keys of the runs' stored documents in the order of the rows."""
     plan = prepare_part(settings, job_id)
     assert plan.sweep is not None
-    document = documents.sweep_document(sweep.axes(plan.sweep), rows)
-    run_keys = stored_runs.keys(job_id, len(document["runs"]))
+    typed = [SweepRow.model_validate(row) for row in rows]
+    document = documents.sweep_document(sweep.axes(plan.sweep), typed)
+    run_keys = stored_runs.keys(job_id, len(document.runs))
     _save(settings, job_id, worker, SWEEP_KIND, document, run_keys)
 
 
@@ -188,11 +203,11 @@ def _save(
     job_id: int,
     worker: str,
     kind: str,
-    document: dict[str, Any],
+    document: RunDocument | SweepDocument,
     table_keys: list[str] | None = None,
 ) -> None:
     with session_scope(settings.resolved_database_url()) as session:
-        job_service.save_result(session, job_id, worker, kind, document, None, table_keys)
+        job_service.save_result(session, job_id, worker, kind, stored(document), None, table_keys)
 
 
 def fail(settings: Settings, job_id: int, worker: str, code: str, message: str) -> None:

@@ -16,6 +16,7 @@ from headroom.engine.sim.scenario import ScenarioError, load_scenario
 from headroom.engine.workload.model import ModelError
 from headroom.simulations import class_presets, dataset_policies, references, repository
 from headroom.simulations.models import SavedScenario
+from headroom.simulations.scenario_json import ScenarioJson
 from headroom.simulations.schemas import Preset, SavedScenarioIn, SavedScenarioUpdate
 from headroom.workloads import repository as workload_repository
 from headroom.workloads import service as workload_service
@@ -26,7 +27,7 @@ class NameTaken(HeadroomError):
     status_code, code = 409, "name_taken"
 
 
-def check(document: dict[str, Any], prefix: str = "scenario") -> None:
+def check(document: ScenarioJson, prefix: str = "scenario") -> None:
     """422 whose field is ``<prefix>.<path>`` (the engine's path) on a bad document."""
     try:
         loaded = load_scenario(references.normalised(document))
@@ -38,7 +39,7 @@ def check(document: dict[str, Any], prefix: str = "scenario") -> None:
 
 
 def check_datasets(
-    session: Session, principal: Principal, document: dict[str, Any], workspace_id: int | None
+    session: Session, principal: Principal, document: ScenarioJson, workspace_id: int | None
 ) -> None:
     """The dataset references of a document, checked in the caller's workspace (only
     needed, and so only resolved, when there are any)."""
@@ -148,7 +149,7 @@ def dataset_sla(session: Session, dataset_id: int) -> tuple[dict[str, float] | N
     return None, "none: the log records no response times"
 
 
-def characterization(session: Session, dataset_id: int) -> dict[str, Any]:
+def characterization(session: Session, dataset_id: int) -> dict[str, Any]:  # workloads' result
     """The dataset's newest finished characterization (the whole result document)."""
     rows, _ = workload_repository.page_for_dataset(session, dataset_id, 50, 0)
     for item in rows:
@@ -222,7 +223,7 @@ def _step_words(step_s: float) -> str:
 def _model_preset(
     dataset_id: int,
     name: str,
-    model: dict[str, Any],
+    model: ScenarioJson,
     sla: tuple[dict[str, float] | None, str] = (None, ""),
 ) -> Preset:
     try:

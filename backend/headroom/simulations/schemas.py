@@ -1,10 +1,18 @@
 from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from headroom.auth.schemas import UserRef
 from headroom.jobs.schemas import JobOut
+from headroom.simulations.result_models import (
+    ResultDocument,
+    RunDocument,
+    RunSummary,
+    SweepKeyNumbers,
+    SweepValue,
+)
+from headroom.simulations.scenario_json import ScenarioJson
 
 PATH_PATTERN = r"^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$"
 
@@ -15,7 +23,9 @@ class SweepAxisIn(BaseModel):
     path: str = Field(
         ..., pattern=PATH_PATTERN, max_length=200, description="dotted scenario field path"
     )
-    values: list[Any] = Field(..., min_length=1, max_length=100, description="one run per value")
+    values: list[SweepValue] = Field(
+        ..., min_length=1, max_length=100, description="one run per value"
+    )
 
 
 class SweepIn(SweepAxisIn):
@@ -28,7 +38,7 @@ class SimulationIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: str = Field(..., min_length=1, max_length=200)
-    scenario: dict[str, Any] = Field(
+    scenario: ScenarioJson = Field(
         ..., description="the scenario document (GET /simulations/schema)"
     )
     seed: int | None = Field(None, ge=0, le=2**31 - 1, description="overrides the scenario's")
@@ -41,25 +51,19 @@ class SimulationOut(BaseModel):
     workspace_id: int
     name: str
     kind: Literal["run", "sweep"]
-    scenario: dict[str, Any]
+    scenario: ScenarioJson
     seed: int | None
     sweep: SweepIn | None
     created_at: datetime
     created_by: UserRef | None
     job: JobOut | None
-    summary: dict[str, Any] | None = Field(
+    summary: RunSummary | SweepKeyNumbers | None = Field(
         None,
         description="once succeeded, also in lists: the run's summary, or a sweep's "
         "{runs, axes, best: the summary of its cheapest run without SLA violations}",
     )
-    result: dict[str, Any] | None = Field(
-        None,
-        description=(
-            "once the job has succeeded: {kind: run, summary, series (LTTB per tick "
-            "series, SLA windows), rates (bucket means), vm_steps (allocated/active VMs "
-            "step function), actions, utilization_boxes, latency_cdf, plt_cdf, classes} "
-            "or {kind: sweep, axes, runs: [one row per run]}"
-        ),
+    result: ResultDocument | None = Field(
+        None, description="once the job has succeeded (not in lists): the run or the sweep"
     )
 
 
@@ -72,7 +76,7 @@ class SavedScenarioIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: str = Field(..., min_length=1, max_length=200, description="unique in the workspace")
-    scenario: dict[str, Any] = Field(..., description="a valid scenario document")
+    scenario: ScenarioJson = Field(..., description="a valid scenario document")
     workspace_id: int | None = Field(None, description="needed when you belong to several")
 
 
@@ -80,7 +84,7 @@ class SavedScenarioUpdate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: str | None = Field(None, min_length=1, max_length=200)
-    scenario: dict[str, Any] | None = None
+    scenario: ScenarioJson | None = None
 
 
 class SavedScenarioOut(BaseModel):
@@ -89,7 +93,7 @@ class SavedScenarioOut(BaseModel):
     id: int
     workspace_id: int
     name: str
-    scenario: dict[str, Any]
+    scenario: ScenarioJson
     created_at: datetime
     updated_at: datetime
 
@@ -101,7 +105,7 @@ class SavedScenarioList(BaseModel):
 class ScenarioCheck(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    scenario: dict[str, Any]
+    scenario: ScenarioJson
     workspace_id: int | None = Field(
         None,
         description="the workspace whose datasets the scenario may refer to (needed with "
@@ -113,8 +117,8 @@ class Preset(BaseModel):
     id: str
     name: str
     description: str
-    scenario: dict[str, Any]
-    sweep: dict[str, Any] | None = Field(
+    scenario: ScenarioJson
+    sweep: SweepIn | None = Field(
         default=None, description="The comparison the preset is made for (class policies)"
     )
 
@@ -126,7 +130,7 @@ class SweepRunOut(BaseModel):
     workspace_id: int
     name: str = Field(..., description="the sweep's name")
     index: int = Field(..., description="the run's position in the sweep (0-based)")
-    values: dict[str, Any] = Field(..., description="{path: value} the run set")
-    scenario: dict[str, Any] = Field(..., description="the sweep's scenario with the values set")
+    values: dict[str, SweepValue] = Field(..., description="{path: value} the run set")
+    scenario: ScenarioJson = Field(..., description="the sweep's scenario with the values set")
     seed: int | None
-    result: dict[str, Any] = Field(..., description="as SimulationOut.result of a run")
+    result: RunDocument = Field(..., description="as SimulationOut.result of a run")

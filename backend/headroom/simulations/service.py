@@ -25,6 +25,7 @@ from headroom.simulations import (
     sweep,
 )
 from headroom.simulations.models import SimulationRun
+from headroom.simulations.result_models import RunDocument, SweepDocument, load_result
 from headroom.simulations.schemas import (
     SimulationIn,
     SimulationOut,
@@ -48,7 +49,7 @@ class RunNotStored(HeadroomError):
     status_code, code = 404, "run_not_stored"
 
 
-def scenario_json_schema() -> dict[str, Any]:
+def scenario_json_schema() -> dict[str, Any]:  # a JSON Schema: any JSON object
     """The JSON Schema of the scenario document."""
     return engine_scenario_schema()
 
@@ -128,7 +129,9 @@ def cancel(session: Session, principal: Principal, simulation_id: int) -> Simula
     return simulation
 
 
-def result_document(session: Session, simulation: SimulationRun) -> dict[str, Any] | None:
+def result_document(
+    session: Session, simulation: SimulationRun
+) -> RunDocument | SweepDocument | None:
     """The stored result of a simulation whose job succeeded, else None."""
     return _result(session, _job(session, simulation))
 
@@ -137,11 +140,11 @@ def _job(session: Session, simulation: SimulationRun) -> Job | None:
     return session.get(Job, simulation.job_id) if simulation.job_id else None
 
 
-def _result(session: Session, job: Job | None) -> dict[str, Any] | None:
+def _result(session: Session, job: Job | None) -> RunDocument | SweepDocument | None:
     if job is None or job.status != JobStatus.succeeded:
         return None
     stored = job_repository.result_for_job(session, job.id)
-    return stored.document if stored is not None else None
+    return load_result(stored.document) if stored is not None else None
 
 
 def to_out(session: Session, simulation: SimulationRun, with_result: bool = True) -> SimulationOut:

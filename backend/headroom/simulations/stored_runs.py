@@ -3,10 +3,9 @@ run, under the sweep job's id) so that opening a point of the frontier shows tha
 stored result instead of simulating it again. The sweep's Result lists their keys."""
 
 import gzip
-import json
-from typing import Any
 
 from headroom.core.storage import ObjectStore
+from headroom.simulations.result_models import RunDocument, stored_json
 
 
 def key(job_id: int, index: int) -> str:
@@ -18,17 +17,16 @@ def keys(job_id: int, count: int) -> list[str]:
     return [key(job_id, index) for index in range(count)]
 
 
-def write(store: ObjectStore, job_id: int, index: int, document: dict[str, Any]) -> str:
+def write(store: ObjectStore, job_id: int, index: int, document: RunDocument) -> str:
     stored = key(job_id, index)
     with store.writer(stored) as handle:
-        handle.write(gzip.compress(json.dumps(document).encode(), compresslevel=6))
+        handle.write(gzip.compress(stored_json(document).encode(), compresslevel=6))
     return stored
 
 
-def read(store: ObjectStore, stored: str) -> dict[str, Any] | None:
+def read(store: ObjectStore, stored: str) -> RunDocument | None:
     """The run document under ``stored``, or None when it is not there."""
     if not store.exists(stored):
         return None
     with store.open(stored) as handle:
-        document: dict[str, Any] = json.loads(gzip.decompress(handle.read()))
-    return document
+        return RunDocument.model_validate_json(gzip.decompress(handle.read()))

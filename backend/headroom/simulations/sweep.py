@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from headroom.engine.sim.scenario import Scenario, ScenarioError, load_scenario
+from headroom.simulations.result_models import SweepValue
+from headroom.simulations.scenario_json import ScenarioJson
 
 MAX_RUNS = 100
 
@@ -19,7 +21,7 @@ class SweepError(ValueError):
         self.field = field
 
 
-def axes(sweep: Mapping[str, Any]) -> list[tuple[str, list[Any]]]:
+def axes(sweep: Mapping[str, Any]) -> list[tuple[str, list[SweepValue]]]:
     """[(path, values)] for each swept field, the first one first."""
     found = [(str(sweep["path"]), list(sweep["values"]))]
     second = sweep.get("second")
@@ -28,7 +30,7 @@ def axes(sweep: Mapping[str, Any]) -> list[tuple[str, list[Any]]]:
     return found
 
 
-def points(sweep: Mapping[str, Any]) -> list[dict[str, Any]]:
+def points(sweep: Mapping[str, Any]) -> list[dict[str, SweepValue]]:
     """Every combination of values as {path: value}, in grid order (first axis outermost)."""
     found = axes(sweep)
     paths = [path for path, _ in found]
@@ -37,7 +39,7 @@ def points(sweep: Mapping[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-def set_path(document: Mapping[str, Any], path: str, value: Any) -> dict[str, Any]:
+def set_path(document: Mapping[str, Any], path: str, value: Any) -> ScenarioJson:
     """A deep copy of ``document`` with the field at the dotted ``path`` set (integers
     index lists; missing mappings on the way are created)."""
     out = copy.deepcopy(dict(document))

@@ -15,6 +15,7 @@ from headroom.engine.sim import Simulation
 from headroom.simulations import admission_docs
 from headroom.simulations.admission_docs import k_steps, second_buckets, series_document
 from headroom.simulations.documents import run_document, summary, sweep_row
+from headroom.simulations.result_models import stored
 
 
 def k_at(t: float, steps: dict[str, list[float]]) -> float:
@@ -98,8 +99,10 @@ def test_virtual_queue_document_names_phases_and_nulls_nan() -> None:
         "epoch_phase": np.array([0, 0, 2]),
         "epoch_estimate_per_s": np.array([np.nan, np.nan, 80.0]),
     }
-    doc = series_document(s, end_s=10.0)
-    assert doc is not None and doc["kind"] == "virtual_queue"
+    typed = series_document(s, end_s=10.0)
+    assert typed is not None
+    doc = stored(typed)
+    assert doc["kind"] == "virtual_queue"
     assert doc["epoch_phase"] == ["coarse", "coarse", "fine"]
     assert doc["epoch_estimate_per_s"] == [None, None, 80.0]
     assert series_document(None, 10.0) is None
@@ -107,12 +110,12 @@ def test_virtual_queue_document_names_phases_and_nulls_nan() -> None:
 
 def test_run_and_sweep_documents_carry_class_figures() -> None:
     result = Simulation(mm1(duration_s=300.0)).run()
-    doc = run_document(result)
+    doc = stored(run_document(result))
     assert doc["admission"] is None and doc["admission_series"] is None
     (cls,) = doc["classes"]
     assert cls["arrived"] == result.classes[0].arrived
     assert cls["rejected_fraction"] == result.classes[0].rejected_fraction
-    row = sweep_row(0, {"workload.arrivals.rate_per_s": 0.8}, summary(result))
+    row = stored(sweep_row(0, {"workload.arrivals.rate_per_s": 0.8}, summary(result)))
     assert row["classes"] == {
         "default": {
             "latency_p95_s": result.classes[0].latency.p95_s,
@@ -120,4 +123,5 @@ def test_run_and_sweep_documents_carry_class_figures() -> None:
             "rejected_fraction": result.classes[0].rejected_fraction,
         }
     }
-    assert admission_docs.class_figures({"classes": {}}) == {}
+    without = summary(result).model_copy(update={"classes": {}})
+    assert admission_docs.class_figures(without) == {}

@@ -16,6 +16,7 @@ import pytest
 from headroom.engine.sim import Simulation
 from headroom.engine.sim.presets import REFERENCE_SLA_THRESHOLD_S, reference
 from headroom.simulations.documents import run_document
+from headroom.simulations.result_models import stored
 
 OBJECTS = 40
 GRID_S = 1e-3
@@ -117,7 +118,7 @@ def test_window_percentiles_are_the_nearest_rank_values() -> None:
     }
     for name, values in expected.items():
         assert getattr(series, name) == pytest.approx(values, rel=0.02), name
-    document = run_document(result)["series"]
+    document = stored(run_document(result))["series"]
     assert document["window_percentile"] == 95
     assert document["window_t_s"] == [20.0, 40.0]
     for name, values in expected.items():

@@ -9,6 +9,14 @@ from simulations.scenarios import scaling
 
 from headroom.engine.sim import Simulation, TimeSeries
 from headroom.simulations.documents import bucket_means, run_document, vm_steps
+from headroom.simulations.result_models import (
+    RunSummary,
+    SweepAxis,
+    SweepDocument,
+    SweepKeyNumbers,
+    SweepRow,
+    stored,
+)
 from headroom.simulations.summaries import key_numbers
 
 
@@ -34,7 +42,7 @@ def series(allocated: list[int], active: list[int], arrivals: list[float]) -> Ti
 
 def test_vm_steps_by_hand() -> None:
     # ticks end at 0.5, 1.0, ... 3.0; a VM is requested in tick 3 and boots in tick 5
-    steps = vm_steps(series([2, 2, 3, 3, 3, 3], [2, 2, 2, 2, 3, 3], [0.0] * 6), 100)
+    steps = stored(vm_steps(series([2, 2, 3, 3, 3, 3], [2, 2, 2, 2, 3, 3], [0.0] * 6), 100))
     assert steps == {
         "t_s": [0.0, 1.0, 2.0, 3.0],
         "allocated_vms": [2, 3, 3, 3],
@@ -48,7 +56,7 @@ def test_vm_steps_reproduce_every_tick(rows: list[tuple[int, int]]) -> None:
     allocated = [a for a, _ in rows]
     active = [max(0, a - b) for a, b in rows]
     s = series(allocated, active, [0.0] * len(rows))
-    steps = vm_steps(s, 1000)
+    steps = stored(vm_steps(s, 1000))
     tick_starts = s.t_s - s.monitor_s
     at = np.searchsorted(np.asarray(steps["t_s"]), tick_starts, side="right") - 1
     assert np.array_equal(np.asarray(steps["allocated_vms"])[at], allocated)
@@ -62,7 +70,7 @@ def test_vm_steps_reproduce_every_tick(rows: list[tuple[int, int]]) -> None:
 )
 def test_bucket_means_keep_the_mean_and_the_time_span(values: list[float], buckets: int) -> None:
     s = series([1] * len(values), [1] * len(values), values)
-    out = bucket_means(s, buckets)
+    out = stored(bucket_means(s, buckets))
     size = round(out["bucket_s"] / s.monitor_s)
     counts = np.diff(np.append(np.arange(0, len(values), size), len(values)))
     assert len(out["t_s"]) == len(counts) <= buckets
@@ -74,7 +82,7 @@ def test_bucket_means_keep_the_mean_and_the_time_span(values: list[float], bucke
 
 def test_a_run_document_is_small_and_consistent_with_the_run() -> None:
     result = Simulation(scaling()).run(7)
-    document = run_document(result)
+    document = stored(run_document(result))
     steps = document["vm_steps"]
     assert max(steps["allocated_vms"]) == result.vms.max_allocated
     changes = sum(
@@ -93,14 +101,30 @@ def test_a_run_document_is_small_and_consistent_with_the_run() -> None:
 
 
 def test_a_sweeps_key_numbers_name_its_cheapest_run_without_violations() -> None:
-    def row(index: int, cost: float, violations: float) -> dict[str, object]:
-        summary = {"vms": {"cost": cost}, "sla_violation_fraction": violations}
-        values = {"autoscaling.upper": index / 10}
-        return {"index": index, "values": values, "cost": cost, "summary": summary,
-                "sla_violation_fraction": violations}  # fmt: skip
+    latency = {"mean": 0.1, "median": 0.1, "p95": 0.2, "p99": 0.3}
+    vms = {"mean_allocated": 2, "mean_active": 2, "max_allocated": 3, "vm_hours": 1}
+
+    def row(index: int, cost: float, violations: float) -> SweepRow:
+        summary = {
+            "requests": 10,
+            "pages": 0,
+            "plt_s": None,
+            "latency_s": latency,
+            "vms": {**vms, "scaling_actions": 1, "cost": cost},
+            "rejected_fraction": 0,
+            "sla_violation_fraction": violations,
+            "events": 20,
+            "wall_s": 0.1,
+            "seed": 1,
+        }
+        return SweepRow(index=index, values={"autoscaling.upper": index / 10}, cost=cost,
+                        vm_hours=1, sla_violation_fraction=violations, rejected_fraction=0,
+                        latency_p95_s=0.2, plt_p95_s=None,
+                        summary=RunSummary.model_validate(summary))  # fmt: skip
 
     rows = [row(0, 5.0, 0.0), row(1, 3.0, 0.2), row(2, 4.0, 0.0)]
-    numbers = key_numbers({"kind": "sweep", "axes": [{"path": "autoscaling.upper"}], "runs": rows})
-    assert numbers is not None and numbers["runs"] == 3
-    assert numbers["best"]["values"] == {"autoscaling.upper": 0.2}  # 4.0: the cheapest at 0%
-    assert key_numbers({"kind": "sweep", "axes": [], "runs": []}) is None
+    axes = [SweepAxis(path="autoscaling.upper", values=[0.0, 0.1, 0.2])]
+    numbers = key_numbers(SweepDocument(kind="sweep", axes=axes, runs=rows))
+    assert isinstance(numbers, SweepKeyNumbers) and numbers.runs == 3
+    assert numbers.best.values == {"autoscaling.upper": 0.2}  # 4.0: the cheapest at 0%
+    assert key_numbers(SweepDocument(kind="sweep", axes=[], runs=[])) is None

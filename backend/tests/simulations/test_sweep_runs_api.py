@@ -12,6 +12,7 @@ from headroom.engine.sim import Simulation
 from headroom.jobs.runner import run_job
 from headroom.simulations import stored_runs
 from headroom.simulations.documents import run_document
+from headroom.simulations.result_models import stored
 from headroom.simulations.run import simulation_body
 from headroom.simulations.sweep import set_path
 from support.factories import member, signed_in
@@ -41,7 +42,7 @@ def test_each_run_of_a_sweep_opens_its_stored_result(settings: Settings) -> None
         assert run["values"] == {"autoscaling.upper": value} and run["index"] == index
         assert run["scenario"] == scenario and run["seed"] == 4 and run["name"] == "upper"
         # the stored document is the engine's run of that point, charts and all
-        expected = run_document(Simulation(scenario).run(4))
+        expected = stored(run_document(Simulation(scenario).run(4)))
         expected["summary"].pop("wall_s")
         run["result"]["summary"].pop("wall_s")
         assert run["result"] == expected

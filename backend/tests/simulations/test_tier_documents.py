@@ -13,6 +13,7 @@ from headroom.engine.sim import Simulation
 from headroom.engine.sim.results import SimulationResult
 from headroom.engine.sim.tiers.presets import concurrency_scenario
 from headroom.simulations.documents import run_document
+from headroom.simulations.result_models import stored
 from headroom.simulations.tier_docs import tiers_document
 
 PROFILE = Path(__file__).resolve().parents[3] / "data" / "profiles" / "big_spike.csv"
@@ -32,7 +33,7 @@ def _at_ticks(steps: dict[str, list], starts: np.ndarray) -> list:
 
 def test_tier_steps_reproduce_every_tick() -> None:
     result = _tiered()
-    document = run_document(result)["tiers"]
+    document = stored(run_document(result))["tiers"]
     series = result.tier_series
     assert series is not None and document is not None
     starts = np.asarray(series["t_s"]) - result.series.monitor_s
@@ -50,7 +51,7 @@ def test_tier_steps_reproduce_every_tick() -> None:
 
 def test_tier_means_and_pool_changes() -> None:
     result = _tiered()
-    document = run_document(result)["tiers"]
+    document = stored(run_document(result))["tiers"]
     series = result.tier_series
     assert series is not None and document is not None
     n = len(series["t_s"])

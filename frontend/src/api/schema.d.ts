@@ -1377,6 +1377,45 @@ export interface components {
             idle_fraction: number;
         };
         /**
+         * BestRun
+         * @description A sweep's best run: its values and its summary.
+         */
+        BestRun: {
+            /** Admission */
+            admission?: components["schemas"]["PartitionFigures"] | components["schemas"]["QueueFigures"] | null;
+            /** Classes */
+            classes?: {
+                [key: string]: components["schemas"]["ClassSummary"];
+            };
+            /** Engine Version */
+            engine_version?: string | null;
+            /** Events */
+            events: number;
+            latency_s: components["schemas"]["LatencySummary"];
+            /** Pages */
+            pages: number;
+            plt_s: components["schemas"]["LatencySummary"] | null;
+            /** Rejected Fraction */
+            rejected_fraction: number;
+            /** Requests */
+            requests: number;
+            /** Seed */
+            seed: number | null;
+            /** Sla Violation Fraction */
+            sla_violation_fraction: number | null;
+            /** Tiers */
+            tiers?: {
+                [key: string]: components["schemas"]["TierFigures"];
+            } | null;
+            /** Values */
+            values: {
+                [key: string]: components["schemas"]["JsonValue"];
+            };
+            vms: components["schemas"]["VmSummary"];
+            /** Wall S */
+            wall_s: number;
+        };
+        /**
          * CapacityParamsIn
          * @description Parameters of a capacity analysis (knee curves, SLA targets, power ratio).
          */
@@ -1426,6 +1465,13 @@ export interface components {
              * @default 10
              */
             window_s: number;
+        };
+        /** Cdf */
+        Cdf: {
+            /** Fraction */
+            fraction: number[];
+            /** X S */
+            x_s: number[];
         };
         /**
          * CharacterizationCreate
@@ -1509,6 +1555,41 @@ export interface components {
              * @enum {string}
              */
             y_unit: "s" | "req/s" | "req/min" | "fraction" | "count" | "VMs" | "VM-hours" | "bytes" | "time" | "ratio" | "cost";
+        };
+        /** ClassCdfs */
+        ClassCdfs: {
+            /** Arrived */
+            arrived?: number | null;
+            latency_cdf: components["schemas"]["Cdf"];
+            /** Name */
+            name: string;
+            plt_cdf: components["schemas"]["Cdf"] | null;
+            /** Rejected */
+            rejected?: number | null;
+            /** Rejected Fraction */
+            rejected_fraction?: number | null;
+        };
+        /**
+         * ClassFigures
+         * @description Per class of a sweep row: p95 latency (PLT with pages), rejected fraction.
+         */
+        ClassFigures: {
+            /** Latency P95 S */
+            latency_p95_s: number | null;
+            /** Plt P95 S */
+            plt_p95_s: number | null;
+            /** Rejected Fraction */
+            rejected_fraction: number;
+        };
+        /** ClassSummary */
+        ClassSummary: {
+            latency_s: components["schemas"]["LatencySummary"];
+            plt_s: components["schemas"]["LatencySummary"] | null;
+            /**
+             * Rejected Fraction
+             * @description null: not recorded (older runs)
+             */
+            rejected_fraction?: number | null;
         };
         /** Comparison */
         Comparison: {
@@ -1952,6 +2033,7 @@ export interface components {
              */
             status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
         };
+        JsonValue: unknown;
         /**
          * KnownFormatsOut
          * @description `format` values an upload accepts besides `auto`; any other format is given as a
@@ -1975,6 +2057,17 @@ export interface components {
             p95_s: number;
             /** P99 S */
             p99_s: number;
+        };
+        /** LatencySummary */
+        LatencySummary: {
+            /** Mean */
+            mean: number | null;
+            /** Median */
+            median: number | null;
+            /** P95 */
+            p95: number | null;
+            /** P99 */
+            p99: number | null;
         };
         /** LoginRequest */
         LoginRequest: {
@@ -2080,6 +2173,61 @@ export interface components {
              */
             zip_members: "first" | "all";
         };
+        /**
+         * PartitionFigures
+         * @description StaticPart / DynamicPart: the High Set's size K, time-weighted mean and range.
+         */
+        PartitionFigures: {
+            /** K Max */
+            k_max: number;
+            /** K Mean */
+            k_mean: number;
+            /** K Min */
+            k_min: number;
+        };
+        /**
+         * PartitionSeries
+         * @description K(t) as a step function: ``k[i]`` from ``t_s[i]`` on.
+         */
+        PartitionSeries: {
+            /** K */
+            k: number[];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "partition";
+            /** T S */
+            t_s: number[];
+        };
+        /** PoolChangeOut */
+        PoolChangeOut: {
+            /**
+             * From Pool
+             * @description null: unbounded
+             */
+            from_pool: number | null;
+            /**
+             * Q Lower
+             * @description SCT's estimates (null: not placed)
+             */
+            q_lower: number | null;
+            /** Q Upper */
+            q_upper: number | null;
+            /**
+             * Rule
+             * @description q_lower, explore or levels (the policy's rules 1-3)
+             */
+            rule: string;
+            /** T S */
+            t_s: number;
+            /** Tier */
+            tier: string;
+            /** To Pool */
+            to_pool: number;
+            /** Vm */
+            vm: number;
+        };
         /** Preset */
         Preset: {
             /** Description */
@@ -2092,13 +2240,8 @@ export interface components {
             scenario: {
                 [key: string]: unknown;
             };
-            /**
-             * Sweep
-             * @description The comparison the preset is made for (class policies)
-             */
-            sweep?: {
-                [key: string]: unknown;
-            } | null;
+            /** @description The comparison the preset is made for (class policies) */
+            sweep?: components["schemas"]["SweepIn"] | null;
         };
         /**
          * PublicReportOut
@@ -2118,6 +2261,60 @@ export interface components {
             updated_at: string;
         };
         /**
+         * QueueFigures
+         * @description A virtual queue: its capacity estimate, when it converged, served and dropped.
+         */
+        QueueFigures: {
+            /** Capacity Estimate Per S */
+            capacity_estimate_per_s: number | null;
+            /** Converged At S */
+            converged_at_s: number | null;
+            /** Dropped */
+            dropped: number;
+            /** Served */
+            served: number;
+            wait_s: components["schemas"]["WaitSummary"];
+        };
+        /**
+         * QueueSeries
+         * @description A virtual queue's discovery epochs and its per-second series in buckets.
+         */
+        QueueSeries: {
+            /** Bucket S */
+            bucket_s: number;
+            /** Bucket T S */
+            bucket_t_s: number[];
+            /** Epoch Estimate Per S */
+            epoch_estimate_per_s: (number | null)[];
+            /** Epoch Goodput Per S */
+            epoch_goodput_per_s: (number | null)[];
+            /** Epoch Phase */
+            epoch_phase: string[];
+            /** Epoch Power */
+            epoch_power: (number | null)[];
+            /** Epoch Rate Per S */
+            epoch_rate_per_s: (number | null)[];
+            /** Epoch Response S */
+            epoch_response_s: (number | null)[];
+            /** Epoch T S */
+            epoch_t_s: number[];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "virtual_queue";
+            /** Second Admitted */
+            second_admitted: number[];
+            /** Second Dropped */
+            second_dropped: number[];
+            /** Second Offered */
+            second_offered: number[];
+            /** Wait Max S */
+            wait_max_s: (number | null)[];
+            /** Wait Mean S */
+            wait_mean_s: (number | null)[];
+        };
+        /**
          * Range
          * @description A shaded band across the plot from x1 to x2 (e.g. the rational range of pool sizes).
          */
@@ -2128,6 +2325,32 @@ export interface components {
             x1: number;
             /** X2 */
             x2: number;
+        };
+        /**
+         * Rates
+         * @description Per-tick series as bucket means ending at ``t_s`` (utilisation also the maxima).
+         */
+        Rates: {
+            /** Arrivals Per S */
+            arrivals_per_s: number[];
+            /** Bucket S */
+            bucket_s: number;
+            /** Completions Per S */
+            completions_per_s: number[];
+            /** In System */
+            in_system: number[];
+            /** Monitor S */
+            monitor_s: number;
+            /** Rejected Per S */
+            rejected_per_s: number[];
+            /** T S */
+            t_s: number[];
+            /** Utilization */
+            utilization: number[];
+            /** Utilization Max */
+            utilization_max: number[];
+            /** Waiting */
+            waiting: number[];
         };
         /**
          * Recommendation
@@ -2416,6 +2639,69 @@ export interface components {
             characterization: components["schemas"]["CharacterizationOut"];
             rules: components["schemas"]["DatasetRulesOut"];
         };
+        /**
+         * RunDocument
+         * @description What the run page draws, each part a few thousand numbers at most.
+         */
+        RunDocument: {
+            /** Actions */
+            actions: components["schemas"]["ScalingActionOut"][];
+            /** Admission */
+            admission?: components["schemas"]["PartitionFigures"] | components["schemas"]["QueueFigures"] | null;
+            /** Admission Series */
+            admission_series?: (components["schemas"]["PartitionSeries"] | components["schemas"]["QueueSeries"]) | null;
+            /** Classes */
+            classes?: components["schemas"]["ClassCdfs"][];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "run";
+            latency_cdf: components["schemas"]["Cdf"] | null;
+            plt_cdf: components["schemas"]["Cdf"] | null;
+            rates: components["schemas"]["Rates"];
+            series: components["schemas"]["WindowSeries"];
+            summary: components["schemas"]["RunSummary"];
+            tiers?: components["schemas"]["TiersDocument"] | null;
+            /** Utilization Boxes */
+            utilization_boxes: components["schemas"]["UtilizationBoxOut"][];
+            vm_steps: components["schemas"]["VmSteps"];
+        };
+        /**
+         * RunSummary
+         * @description The CLI's summary plus the run's cost (``vms.cost``).
+         */
+        RunSummary: {
+            /** Admission */
+            admission?: components["schemas"]["PartitionFigures"] | components["schemas"]["QueueFigures"] | null;
+            /** Classes */
+            classes?: {
+                [key: string]: components["schemas"]["ClassSummary"];
+            };
+            /** Engine Version */
+            engine_version?: string | null;
+            /** Events */
+            events: number;
+            latency_s: components["schemas"]["LatencySummary"];
+            /** Pages */
+            pages: number;
+            plt_s: components["schemas"]["LatencySummary"] | null;
+            /** Rejected Fraction */
+            rejected_fraction: number;
+            /** Requests */
+            requests: number;
+            /** Seed */
+            seed: number | null;
+            /** Sla Violation Fraction */
+            sla_violation_fraction: number | null;
+            /** Tiers */
+            tiers?: {
+                [key: string]: components["schemas"]["TierFigures"];
+            } | null;
+            vms: components["schemas"]["VmSummary"];
+            /** Wall S */
+            wall_s: number;
+        };
         /** SavedScenarioIn */
         SavedScenarioIn: {
             /**
@@ -2472,6 +2758,15 @@ export interface components {
             scenario?: {
                 [key: string]: unknown;
             } | null;
+        };
+        /** ScalingActionOut */
+        ScalingActionOut: {
+            /** From Vms */
+            from_vms: number;
+            /** T S */
+            t_s: number;
+            /** To Vms */
+            to_vms: number;
         };
         /** ScenarioCheck */
         ScenarioCheck: {
@@ -2661,11 +2956,9 @@ export interface components {
             name: string;
             /**
              * Result
-             * @description once the job has succeeded: {kind: run, summary, series (LTTB per tick series, SLA windows), rates (bucket means), vm_steps (allocated/active VMs step function), actions, utilization_boxes, latency_cdf, plt_cdf, classes} or {kind: sweep, axes, runs: [one row per run]}
+             * @description once the job has succeeded (not in lists): the run or the sweep
              */
-            result?: {
-                [key: string]: unknown;
-            } | null;
+            result?: (components["schemas"]["RunDocument"] | components["schemas"]["SweepDocument"]) | null;
             /** Scenario */
             scenario: {
                 [key: string]: unknown;
@@ -2676,9 +2969,7 @@ export interface components {
              * Summary
              * @description once succeeded, also in lists: the run's summary, or a sweep's {runs, axes, best: the summary of its cheapest run without SLA violations}
              */
-            summary?: {
-                [key: string]: unknown;
-            } | null;
+            summary?: components["schemas"]["RunSummary"] | components["schemas"]["SweepKeyNumbers"] | null;
             sweep: components["schemas"]["SweepIn"] | null;
             /** Workspace Id */
             workspace_id: number;
@@ -2689,6 +2980,23 @@ export interface components {
             items: components["schemas"]["SimulationOut"][];
             /** Total */
             total: number;
+        };
+        /**
+         * Steps
+         * @description A step function: ``value[i]`` from ``t_s[i]`` on; null = unbounded or no active VM.
+         */
+        Steps: {
+            /** T S */
+            t_s: number[];
+            /** Value */
+            value: (number | null)[];
+        };
+        /** SweepAxis */
+        SweepAxis: {
+            /** Path */
+            path: string;
+            /** Values */
+            values: components["schemas"]["JsonValue"][];
         };
         /** SweepAxisIn */
         SweepAxisIn: {
@@ -2701,7 +3009,19 @@ export interface components {
              * Values
              * @description one run per value
              */
-            values: unknown[];
+            values: components["schemas"]["JsonValue"][];
+        };
+        /** SweepDocument */
+        SweepDocument: {
+            /** Axes */
+            axes: components["schemas"]["SweepAxis"][];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "sweep";
+            /** Runs */
+            runs: components["schemas"]["SweepRow"][];
         };
         /**
          * SweepIn
@@ -2719,7 +3039,49 @@ export interface components {
              * Values
              * @description one run per value
              */
-            values: unknown[];
+            values: components["schemas"]["JsonValue"][];
+        };
+        /**
+         * SweepKeyNumbers
+         * @description A sweep's size and its cheapest run without SLA violations.
+         */
+        SweepKeyNumbers: {
+            /** Axes */
+            axes: string[];
+            best: components["schemas"]["BestRun"];
+            /** Runs */
+            runs: number;
+        };
+        /**
+         * SweepRow
+         * @description One run of a sweep: its values, the frontier's two coordinates, its whole summary.
+         */
+        SweepRow: {
+            /** Admission */
+            admission?: components["schemas"]["PartitionFigures"] | components["schemas"]["QueueFigures"] | null;
+            /** Classes */
+            classes?: {
+                [key: string]: components["schemas"]["ClassFigures"];
+            };
+            /** Cost */
+            cost: number | null;
+            /** Index */
+            index: number;
+            /** Latency P95 S */
+            latency_p95_s: number | null;
+            /** Plt P95 S */
+            plt_p95_s: number | null;
+            /** Rejected Fraction */
+            rejected_fraction: number;
+            /** Sla Violation Fraction */
+            sla_violation_fraction: number | null;
+            summary: components["schemas"]["RunSummary"];
+            /** Values */
+            values: {
+                [key: string]: components["schemas"]["JsonValue"];
+            };
+            /** Vm Hours */
+            vm_hours: number;
         };
         /**
          * SweepRunOut
@@ -2736,13 +3098,8 @@ export interface components {
              * @description the sweep's name
              */
             name: string;
-            /**
-             * Result
-             * @description as SimulationOut.result of a run
-             */
-            result: {
-                [key: string]: unknown;
-            };
+            /** @description as SimulationOut.result of a run */
+            result: components["schemas"]["RunDocument"];
             /**
              * Scenario
              * @description the sweep's scenario with the values set
@@ -2759,10 +3116,94 @@ export interface components {
              * @description {path: value} the run set
              */
             values: {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["JsonValue"];
             };
             /** Workspace Id */
             workspace_id: number;
+        };
+        /**
+         * TierFigures
+         * @description One tier of a multi-tier run's summary.
+         */
+        TierFigures: {
+            /** Concurrency Mean */
+            concurrency_mean: number;
+            /** Concurrency Peak */
+            concurrency_peak: number;
+            /** Latency Share */
+            latency_share: number | null;
+            /** Own S */
+            own_s: number;
+            pool: components["schemas"]["TierPool"];
+            /** Pool Changes */
+            pool_changes: number;
+            /** Residence S */
+            residence_s: number;
+            /** Utilization Mean */
+            utilization_mean: number;
+            vms: components["schemas"]["TierVms"];
+        };
+        /** TierPool */
+        TierPool: {
+            /**
+             * Final
+             * @description per VM at the end; null: unbounded
+             */
+            final: (number | null)[];
+            /**
+             * Initial
+             * @description pool per VM at the start; null: unbounded
+             */
+            initial: number | null;
+        };
+        /** TierSeries */
+        TierSeries: {
+            active: components["schemas"]["Steps"];
+            allocated: components["schemas"]["Steps"];
+            /** Concurrency */
+            concurrency: number[];
+            /** Name */
+            name: string;
+            /** @description mean pool limit per active VM */
+            pool: components["schemas"]["Steps"];
+            /**
+             * Utilization
+             * @description bucket means ending at TiersDocument.t_s
+             */
+            utilization: number[];
+            /** Waiting */
+            waiting: number[];
+        };
+        /** TierVms */
+        TierVms: {
+            /** Cost */
+            cost: number;
+            /** Max Allocated */
+            max_allocated: number;
+            /** Mean Active */
+            mean_active: number;
+            /** Mean Allocated */
+            mean_allocated: number;
+            /** Vm Hours */
+            vm_hours: number;
+        };
+        /**
+         * TiersDocument
+         * @description A multi-tier run's per-tier series and the pool changes its policy made.
+         */
+        TiersDocument: {
+            /** Bucket S */
+            bucket_s: number;
+            /** Pool Changes */
+            pool_changes: components["schemas"]["PoolChangeOut"][];
+            /** Pool Changes Total */
+            pool_changes_total: number;
+            /** Scaled */
+            scaled: string | null;
+            /** T S */
+            t_s: number[];
+            /** Tiers */
+            tiers: components["schemas"]["TierSeries"][];
         };
         /** TrafficSummaryOut */
         TrafficSummaryOut: {
@@ -2918,6 +3359,116 @@ export interface components {
             id: number;
             /** Name */
             name: string;
+        };
+        /** UtilizationBoxOut */
+        UtilizationBoxOut: {
+            /** Allocated Vms */
+            allocated_vms: number;
+            /** Max */
+            max: number;
+            /** Median */
+            median: number;
+            /** Min */
+            min: number;
+            /** Q1 */
+            q1: number;
+            /** Q3 */
+            q3: number;
+            /** Samples */
+            samples: number;
+        };
+        /**
+         * VmSteps
+         * @description Allocated and active VMs as a step function (a point where either changes).
+         */
+        VmSteps: {
+            /** Active Vms */
+            active_vms: number[];
+            /** Allocated Vms */
+            allocated_vms: number[];
+            /** T S */
+            t_s: number[];
+        };
+        /** VmSummary */
+        VmSummary: {
+            /** Cost */
+            cost?: number | null;
+            /** Max Allocated */
+            max_allocated: number;
+            /** Mean Active */
+            mean_active: number;
+            /** Mean Allocated */
+            mean_allocated: number;
+            /** Scaling Actions */
+            scaling_actions: number;
+            /** Vm Hours */
+            vm_hours: number;
+        };
+        /** WaitSummary */
+        WaitSummary: {
+            /** Max */
+            max: number | null;
+            /** Mean */
+            mean: number | null;
+            /** P95 */
+            p95: number | null;
+        };
+        /**
+         * WindowSeries
+         * @description Every tick series by LTTB (each with its own ``*_t_s``) and the SLA windows.
+         */
+        WindowSeries: {
+            /** Active Vms */
+            active_vms: number[];
+            /** Active Vms T S */
+            active_vms_t_s: number[];
+            /** Allocated Vms */
+            allocated_vms: number[];
+            /** Allocated Vms T S */
+            allocated_vms_t_s: number[];
+            /** Arrivals Per S */
+            arrivals_per_s: number[];
+            /** Arrivals Per S T S */
+            arrivals_per_s_t_s: number[];
+            /** Completions Per S */
+            completions_per_s: number[];
+            /** Completions Per S T S */
+            completions_per_s_t_s: number[];
+            /** In System */
+            in_system: number[];
+            /** In System T S */
+            in_system_t_s: number[];
+            /** Monitor S */
+            monitor_s: number;
+            /** Rejected Per S */
+            rejected_per_s: number[];
+            /** Rejected Per S T S */
+            rejected_per_s_t_s: number[];
+            /** Utilization */
+            utilization: (number | null)[];
+            /** Utilization T S */
+            utilization_t_s: number[];
+            /** Waiting */
+            waiting: number[];
+            /** Waiting T S */
+            waiting_t_s: number[];
+            /** Window P50 Latency S */
+            window_p50_latency_s?: (number | null)[] | null;
+            /** Window P95 Latency S */
+            window_p95_latency_s: (number | null)[];
+            /** Window P99 Latency S */
+            window_p99_latency_s?: (number | null)[] | null;
+            /**
+             * Window Percentile
+             * @description the SLA's percentile (95 without an SLA): window_p95_latency_s
+             */
+            window_percentile?: number | null;
+            /** Window S */
+            window_s: number;
+            /** Window T S */
+            window_t_s: number[];
+            /** Window Violated */
+            window_violated: boolean[];
         };
         /** WorkspaceCreate */
         WorkspaceCreate: {

@@ -35,6 +35,7 @@ import {
   verdicts,
   workloadClasses,
   type PartitionLimits,
+  partitionFigures,
   type PolicySweep,
   type WorkloadClassInfo,
 } from "./classPolicies";
@@ -241,7 +242,7 @@ function runColumns(classes: WorkloadClassInfo[]): Column<Row>[] {
     { key: "load", header: "Load", render: (r) => `${loadOf(r) ?? "?"}/s`, align: "right" },
     ...classes.map((c): Column<Row> => ({ key: c.name, header: `p95 ${c.name}`, render: (r) => formatLatency(r.classes?.[c.name]?.latency_p95_s), align: "right" })),
     { key: "rejected", header: "Rejected", render: (r) => formatPercent(r.rejected_fraction, 1), align: "right" },
-    { key: "k", header: "K mean", render: (r) => (r.admission?.k_mean === undefined ? "—" : r.admission.k_mean.toFixed(2)), align: "right" },
+    { key: "k", header: "K mean", render: (r) => partitionFigures(r.admission)?.k_mean.toFixed(2) ?? "—", align: "right" },
   ];
 }
 

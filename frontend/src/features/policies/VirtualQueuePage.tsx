@@ -13,7 +13,8 @@ import { formatCount, formatDuration, formatLatency, formatRatePerS } from "../.
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import type { Simulation } from "../simulations/api";
 import { useCreateSimulation } from "../simulations/queries";
-import { asRun, type RunDocument } from "../simulations/runDoc";
+import { asRun } from "../simulations/runDoc";
+import type { RunDocument } from "../simulations/results";
 import { getPath, textOf, type Scenario } from "../simulations/scenarioDoc";
 import { SimChart } from "../../charts/SimChart";
 import { useCanWrite } from "../workspaces/useRole";
@@ -178,7 +179,7 @@ function Charts({ queued, q, b }: { queued: Simulation; q: RunDocument; b: RunDo
       {summary !== null && (
         <div className={styles.stats}>
           <StatCard label="Capacity estimate" value={formatRatePerS(summary.capacity_estimate_per_s)} hint={summary.converged_at_s == null ? "not converged" : `converged at ${formatDuration(summary.converged_at_s)}`} testId="stat-capacity" />
-          <StatCard label="Longest wait" value={formatDuration(summary.wait_s?.max)} hint={`mean ${formatDuration(summary.wait_s?.mean)}, p95 ${formatDuration(summary.wait_s?.p95)}`} />
+          <StatCard label="Longest wait" value={formatDuration(summary.wait_s.max)} hint={`mean ${formatDuration(summary.wait_s.mean)}, p95 ${formatDuration(summary.wait_s.p95)}`} />
           <StatCard label="Served / dropped" value={`${formatCount(summary.served)} / ${formatCount(summary.dropped)}`} unit="requests" />
           <StatCard label="p95 after the wait" value={formatLatency(q.summary.latency_s.p95)} hint={`without the queue ${formatLatency(b.summary.latency_s.p95)}`} />
         </div>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { RunDocument, RunSummary } from "../simulations/runDoc";
+import type { RunDocument, RunSummary } from "../simulations/results";
 import type { Scenario } from "../simulations/scenarioDoc";
 import {
   admissionFor,
@@ -44,8 +44,12 @@ function row(index: number, policy: string, load: number, p95: Record<string, nu
     values: { admission: policy === "none" ? { policy } : { policy, maxconn_sla: 5, maxconn: 10, period_s: 10 }, "workload.arrivals.rate_per_s": load },
     classes,
     admission: policy === "none" ? null : { k_mean: 4.2, k_min: 4, k_max: 5 },
+    cost: null,
+    vm_hours: 0,
+    sla_violation_fraction: null,
     rejected_fraction: 0,
     latency_p95_s: null,
+    plt_p95_s: null,
     summary: {} as RunSummary,
   };
 }

@@ -3,7 +3,7 @@
 import type { ColorToken } from "../../charts/tokens";
 import { formatDecimal, formatLatency, formatPercent } from "../../lib/format";
 import type { SweepIn } from "../simulations/api";
-import type { RunDocument, RunSummary } from "../simulations/runDoc";
+import type { PartitionFigures, PartitionSeries, QueueFigures, RunDocument, SweepDocument, SweepRow } from "../simulations/results";
 import { getPath, textOf, type Json, type Scenario } from "../simulations/scenarioDoc";
 import { formatSimClock, timeTicksS, type SimChartConfig, type SimSeries } from "../../charts/simConfig";
 
@@ -35,38 +35,13 @@ export interface PartitionLimits {
   period_s: number;
 }
 
-export interface ClassFigures {
-  latency_p95_s: number | null;
-  plt_p95_s: number | null;
-  rejected_fraction: number;
-}
+/** A row of a sweep over the admission block, and the sweep. */
+export type PolicyRow = SweepRow;
+export type PolicySweep = SweepDocument;
 
-export interface AdmissionSummary {
-  k_mean?: number;
-  k_min?: number;
-  k_max?: number;
-  capacity_estimate_per_s?: number | null;
-  converged_at_s?: number | null;
-  served?: number;
-  dropped?: number;
-  wait_s?: { mean: number | null; p95: number | null; max: number | null };
-}
-
-/** A row of a sweep over the admission block (simulations.documents.sweep_row). */
-export interface PolicyRow {
-  index: number;
-  values: Record<string, Json>;
-  classes?: Record<string, ClassFigures>;
-  admission?: AdmissionSummary | null;
-  rejected_fraction: number;
-  latency_p95_s: number | null;
-  summary: RunSummary;
-}
-
-export interface PolicySweep {
-  kind: "sweep";
-  axes: { path: string; values: Json[] }[];
-  runs: PolicyRow[];
+/** The K figures of a partition policy's run; null for other stages. */
+export function partitionFigures(a: PartitionFigures | QueueFigures | null | undefined): PartitionFigures | null {
+  return a !== null && a !== undefined && "k_mean" in a ? a : null;
 }
 
 export interface WorkloadClassInfo {
@@ -137,7 +112,7 @@ export function scenarioProblem(scenario: Scenario): string | null {
 }
 
 export function policyOf(row: PolicyRow): PartitionPolicy | null {
-  const p = getPath(row.values[ADMISSION_PATH], ["policy"]);
+  const p = getPath(row.values[ADMISSION_PATH] as Json | undefined, ["policy"]); // a sweep value: JSON
   return (POLICIES as readonly Json[]).includes(p ?? null) ? (p as PartitionPolicy) : null;
 }
 
@@ -227,22 +202,10 @@ export function rejectedNormalChart(doc: PolicySweep, classes: WorkloadClassInfo
   };
 }
 
-export interface PartitionSeries {
-  kind: "partition";
-  t_s: number[];
-  k: number[];
-}
-
 /** A part of the run document the shared RunDocument type does not list (admission, admission_series). */
-export function admissionPart(doc: RunDocument | null, key: "admission" | "admission_series"): unknown {
-  if (doc === null) return null;
-  const parts: Record<string, unknown> = { ...doc };
-  return parts[key] ?? null;
-}
-
 export function partitionSeries(doc: RunDocument | null): PartitionSeries | null {
-  const s = admissionPart(doc, "admission_series");
-  return typeof s === "object" && s !== null && (s as { kind?: unknown }).kind === "partition" ? (s as PartitionSeries) : null;
+  const s = doc?.admission_series;
+  return s?.kind === "partition" ? s : null;
 }
 
 /** K(t) of DynamicPart as a step function, StaticPart's constant K dashed for contrast. */

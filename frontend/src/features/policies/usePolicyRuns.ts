@@ -53,7 +53,7 @@ function useDatasetPresets(suggested: string): { presets: Preset[]; unavailable:
 }
 
 function presetChoice(p: Preset, prefix: string): ScenarioChoice {
-  return { key: `preset:${p.id}`, label: `${prefix}: ${p.name}`, scenario: p.scenario as Scenario, description: p.description, sweep: (p.sweep as SweepIn | null | undefined) ?? null };
+  return { key: `preset:${p.id}`, label: `${prefix}: ${p.name}`, scenario: p.scenario as Scenario, description: p.description, sweep: p.sweep ?? null };
 }
 
 /** The suggested built-in preset first, then the page's scenarios from the workspace's datasets (the demo

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { RunDocument } from "../simulations/runDoc";
+import type { RunDocument } from "../simulations/results";
 import type { Scenario } from "../simulations/scenarioDoc";
-import { discoveryChart, formatWait, loadChart, phaseSpans, queueSeries, queueSummary, recommendation, responseChart, waitChart, withoutStage, withQueue, type QueueSeries } from "./virtualQueue";
+import { discoveryChart, formatWait, loadChart, phaseSpans, queueSeries, queueSummary, recommendation, responseChart, waitChart, withoutStage, withQueue } from "./virtualQueue";
+import type { QueueSeries } from "../simulations/results";
 
 /** A fixture admission_series as simulations.admission_docs writes it. */
 const SERIES: QueueSeries = {

@@ -2,10 +2,9 @@
  * without any stage; the discovery, wait, load and response-time charts and the recommendation. */
 import type { ColorToken } from "../../charts/tokens";
 import { formatDecimal, formatDuration, formatLatency, formatRatePerS } from "../../lib/format";
-import type { RunDocument } from "../simulations/runDoc";
+import type { QueueFigures, QueueSeries, RunDocument } from "../simulations/results";
 import type { Scenario } from "../simulations/scenarioDoc";
 import { decadeTicks, formatSimClock, roundTicks, timeTicksS, type SimChartConfig, type SimSeries, type XY } from "../../charts/simConfig";
-import { admissionPart, type AdmissionSummary } from "./classPolicies";
 
 export const PHASES = ["coarse", "stabilise", "fine", "monitor"] as const;
 export type Phase = (typeof PHASES)[number];
@@ -24,33 +23,14 @@ export const PHASE_COLORS: Record<Phase, ColorToken> = {
   monitor: "status-2xx",
 };
 
-/** The run document's admission_series for a virtual queue (simulations.admission_docs). */
-export interface QueueSeries {
-  kind: "virtual_queue";
-  epoch_t_s: number[];
-  epoch_rate_per_s: (number | null)[];
-  epoch_goodput_per_s: (number | null)[];
-  epoch_response_s: (number | null)[];
-  epoch_power: (number | null)[];
-  epoch_phase: string[];
-  epoch_estimate_per_s: (number | null)[];
-  bucket_s: number;
-  bucket_t_s: number[];
-  second_offered: number[];
-  second_admitted: number[];
-  second_dropped: number[];
-  wait_mean_s: (number | null)[];
-  wait_max_s: (number | null)[];
-}
-
 export function queueSeries(doc: RunDocument | null): QueueSeries | null {
-  const s = admissionPart(doc, "admission_series");
-  return typeof s === "object" && s !== null && (s as { kind?: unknown }).kind === "virtual_queue" ? (s as QueueSeries) : null;
+  const s = doc?.admission_series;
+  return s?.kind === "virtual_queue" ? s : null;
 }
 
-export function queueSummary(doc: RunDocument | null): AdmissionSummary | null {
-  const a = admissionPart(doc, "admission");
-  return typeof a === "object" && a !== null ? (a) : null;
+export function queueSummary(doc: RunDocument | null): QueueFigures | null {
+  const a = doc?.admission;
+  return a !== null && a !== undefined && "wait_s" in a ? a : null;
 }
 
 /** The scenario with a discovering virtual queue in front of it (the other fields at their defaults). */
@@ -186,7 +166,7 @@ export function recommendation(queued: RunDocument): { text: string; converged: 
   const a = queueSummary(queued);
   const c = a?.capacity_estimate_per_s ?? null;
   const x = queued.summary.latency_s.p95;
-  const w = a?.wait_s?.max ?? null;
+  const w = a?.wait_s.max ?? null;
   if (c === null) {
     return { converged: false, text: `Capacity discovery did not converge in this run (the offered load must stay above the probed rate long enough): run it longer or with more load. p95 response time was ${formatLatency(x)}.` };
   }

@@ -1,7 +1,7 @@
 /** The numbers of one or several runs, one column per run. */
 import type { ReactNode } from "react";
 import { formatCount, formatDecimal, formatLatency, formatPercent } from "../../lib/format";
-import type { RunSummary } from "./runDoc";
+import type { RunSummary } from "./results";
 import tableStyles from "../../components/Table.module.css";
 
 interface Line {

@@ -18,7 +18,7 @@ import { progressCaption, STATUS_TONES } from "./progress";
 import { textOf } from "./scenarioDoc";
 import { useSimulations } from "./queries";
 import { describeValues } from "./frontier";
-import type { RunSummary } from "./runDoc";
+import type { RunSummary } from "./results";
 import styles from "./Simulations.module.css";
 import { useCanWrite } from "../workspaces/useRole";
 
@@ -41,15 +41,14 @@ function StatusCell({ simulation }: { simulation: Simulation }) {
 }
 
 function keyNumbers(simulation: Simulation): string {
-  const numbers = simulation.summary as (Partial<RunSummary> & { runs?: number; best?: RunSummary & { values: Record<string, number> } }) | null;
-  if (numbers === null) return "";
-  if (numbers.runs !== undefined) {
+  const numbers = simulation.summary;
+  if (numbers === null || numbers === undefined) return "";
+  if ("runs" in numbers) {
     const best = numbers.best;
-    if (best === undefined) return `${numbers.runs} runs`;
     const which = best.sla_violation_fraction === 0 ? "cheapest within the SLA" : "none within the SLA; cheapest";
     return `${numbers.runs} runs · ${which}: ${describeValues(best)} (${describe(best)})`;
   }
-  return describe(numbers as RunSummary);
+  return describe(numbers);
 }
 
 function describe(s: RunSummary): string {

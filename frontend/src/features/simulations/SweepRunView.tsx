@@ -43,7 +43,7 @@ function StoredRun({ run, back }: { run: SweepRun; back: ReactNode }) {
         title={title}
         titleTestId="simulation-title"
         back={back}
-        subtitle={<span data-testid="sweep-run-values">{describeValues({ values: run.values as Record<string, number> })} · seed {run.seed ?? textOf(run.scenario.seed, "0")} · stored result of the sweep</span>}
+        subtitle={<span data-testid="sweep-run-values">{describeValues(run)} · seed {run.seed ?? textOf(run.scenario.seed, "0")} · stored result of the sweep</span>}
         actions={
           <Button variant="secondary" onClick={() => void navigate("/simulations/new", { state: { scenario: run.scenario } })}>
             Edit a copy

@@ -7,7 +7,7 @@ import { Table, type Column } from "../../components/Table";
 import { formatDecimal, formatLatency, formatPercent } from "../../lib/format";
 import type { Simulation } from "./api";
 import { describeValues, frontierMeasure, frontierPoints, paretoFront, sweepRunPath } from "./frontier";
-import type { SweepDocument, SweepRow } from "./runDoc";
+import type { SweepDocument, SweepRow } from "./results";
 import { SimChart } from "../../charts/SimChart";
 import { roundTicks, type SimChartConfig } from "../../charts/simConfig";
 import { sweepValueLabel } from "./sweep";

@@ -1,7 +1,7 @@
 /** A multi-tier run's per tier results: the table of figures, VMs, pool sizes and utilisation per tier. */
 import { Card } from "../../components/Card";
 import tableStyles from "../../components/Table.module.css";
-import type { RunDocument } from "./runDoc";
+import type { RunDocument } from "./results";
 import { SimChart } from "../../charts/SimChart";
 import { tierPoolChart, tierRows, tiersOfRun, tierUtilizationChart, tierVmChart } from "./tierDoc";
 import styles from "./Simulations.module.css";

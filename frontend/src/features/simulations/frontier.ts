@@ -1,5 +1,5 @@
 /** The cost against SLA-violation frontier of a sweep. */
-import type { SweepDocument, SweepRow } from "./runDoc";
+import type { SweepDocument, SweepRow } from "./results";
 import { setPath, type Json, type Scenario } from "./scenarioDoc";
 import { sweepValueLabel } from "./sweep";
 
@@ -41,9 +41,9 @@ export function describeValues(row: Pick<SweepRow, "values">): string {
     .join(", ");
 }
 
-/** The scenario of one point of the sweep: the sweep's values written into its fields. */
-export function scenarioAt(scenario: Scenario, values: Record<string, Json>): Scenario {
-  return Object.entries(values).reduce<Scenario>((doc, [path, value]) => setPath(doc, path.split("."), value), scenario);
+/** The scenario of one point of the sweep: the sweep's values (scenario fragments, JSON) written into its fields. */
+export function scenarioAt(scenario: Scenario, values: SweepRow["values"]): Scenario {
+  return Object.entries(values).reduce<Scenario>((doc, [path, value]) => setPath(doc, path.split("."), value as Json), scenario);
 }
 
 /** Where a sweep's stored run opens. */

@@ -1,78 +1,9 @@
-/** The run and sweep result documents (simulations.documents on the server) and the charts built from them. */
+/** Charts built from the run and sweep result documents (their types: results.ts). */
 import type { ColorToken } from "../../charts/tokens";
 import { niceTicks } from "../../charts/curveConfig";
 import { formatDecimal, formatLatency, formatPercent } from "../../lib/format";
 import { decadeTicks, formatSimClock, roundTicks, timeTicksS, type SimChartConfig, type SimSeries, type XY } from "../../charts/simConfig";
-import type { Json } from "./scenarioDoc";
-import type { TierFigures, TiersDocument } from "./tierDoc";
-
-export interface Stats {
-  mean: number | null;
-  median: number | null;
-  p95: number | null;
-  p99: number | null;
-}
-
-export interface RunSummary {
-  requests: number;
-  pages: number;
-  plt_s: Stats | null;
-  latency_s: Stats;
-  vms: { mean_allocated: number; mean_active: number; max_allocated: number; vm_hours: number; scaling_actions: number; cost: number };
-  rejected_fraction: number;
-  sla_violation_fraction: number | null;
-  events: number;
-  wall_s: number;
-  seed: number;
-  /** Per tier figures of a multi-tier run (tierDoc.ts). */
-  tiers?: Record<string, TierFigures> | null;
-}
-
-export interface Cdf {
-  x_s: number[];
-  fraction: number[];
-}
-
-export interface RunDocument {
-  kind: "run";
-  summary: RunSummary;
-  series: {
-    window_s: number;
-    window_t_s: number[];
-    /** The SLA's percentile (95 without an SLA): window_p95_latency_s holds that percentile. */
-    window_percentile?: number;
-    window_p50_latency_s?: (number | null)[] | null;
-    window_p95_latency_s: (number | null)[];
-    window_p99_latency_s?: (number | null)[] | null;
-    window_violated: boolean[];
-  };
-  rates: { bucket_s: number; t_s: number[]; arrivals_per_s: number[]; completions_per_s: number[]; rejected_per_s: number[]; utilization: number[]; utilization_max: number[] };
-  vm_steps: { t_s: number[]; allocated_vms: number[]; active_vms: number[] };
-  actions: { t_s: number; from_vms: number; to_vms: number }[];
-  utilization_boxes: { allocated_vms: number; samples: number; min: number; q1: number; median: number; q3: number; max: number }[];
-  latency_cdf: Cdf | null;
-  plt_cdf: Cdf | null;
-  /** A multi-tier run's per-tier series (runs stored before they were kept have none). */
-  tiers?: TiersDocument | null;
-}
-
-export interface SweepRow {
-  index: number;
-  values: Record<string, Json>; // a number, or a whole block (an admission stage)
-  cost: number | null;
-  vm_hours: number;
-  sla_violation_fraction: number | null;
-  rejected_fraction: number;
-  latency_p95_s: number | null;
-  plt_p95_s: number | null;
-  summary: RunSummary;
-}
-
-export interface SweepDocument {
-  kind: "sweep";
-  axes: { path: string; values: unknown[] }[];
-  runs: SweepRow[];
-}
+import type { Cdf, RunDocument, SweepDocument } from "./results";
 
 export function asRun(result: unknown): RunDocument | null {
   return typeof result === "object" && result !== null && (result as { kind?: unknown }).kind === "run" ? (result as RunDocument) : null;

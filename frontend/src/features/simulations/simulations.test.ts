@@ -5,7 +5,7 @@ import { parseNumberList, fieldErrorOf, getPath, parseYaml, setPath, toYaml, typ
 import { fieldSpec, numberProblem, objectFields } from "./schemaFields";
 import { decadeTicks, formatSimClock, mergeRows, roundTicks, timeTicksS, type SimSeries } from "../../charts/simConfig";
 import { buildSweep, runCount } from "./sweep";
-import type { SweepDocument, SweepRow } from "./runDoc";
+import type { SweepDocument, SweepRow } from "./results";
 
 describe("scenario documents", () => {
   const doc: Scenario = { name: "a", duration_s: 60, cluster: { vms: { min: 1, max: 4 } } };

@@ -2,9 +2,10 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { jsonResponse, renderWithApp } from "../../test/render";
 import type { Simulation, SweepRun } from "./api";
-import type { RunDocument, RunSummary, SweepDocument } from "./runDoc";
+import type { RunDocument, RunSummary, SweepDocument } from "./results";
 import { SweepRunView } from "./SweepRunView";
 import { SweepView } from "./SweepView";
+import { unreadRates, unreadTicks } from "./resultFixtures";
 
 // Recharts in jsdom on a loaded 2-core machine: seconds per case, not a speed check.
 vi.setConfig({ testTimeout: 30_000 });
@@ -25,8 +26,8 @@ const summary: RunSummary = {
 const runDoc: RunDocument = {
   kind: "run",
   summary,
-  series: { window_s: 60, window_t_s: [60, 120], window_percentile: 95, window_p50_latency_s: [0.1, 0.2], window_p95_latency_s: [0.4, 2], window_p99_latency_s: [0.9, 3], window_violated: [false, true] },
-  rates: { bucket_s: 1, t_s: [60, 120], arrivals_per_s: [1, 2], completions_per_s: [1, 2], rejected_per_s: [0, 0], utilization: [0.4, 0.6], utilization_max: [0.5, 0.7] },
+  series: { ...unreadTicks, window_s: 60, window_t_s: [60, 120], window_percentile: 95, window_p50_latency_s: [0.1, 0.2], window_p95_latency_s: [0.4, 2], window_p99_latency_s: [0.9, 3], window_violated: [false, true] },
+  rates: { ...unreadRates, bucket_s: 1, t_s: [60, 120], arrivals_per_s: [1, 2], completions_per_s: [1, 2], rejected_per_s: [0, 0], utilization: [0.4, 0.6], utilization_max: [0.5, 0.7] },
   vm_steps: { t_s: [0, 60, 120], allocated_vms: [1, 3, 3], active_vms: [1, 1, 3] },
   actions: [{ t_s: 60, from_vms: 1, to_vms: 3 }],
   utilization_boxes: [{ allocated_vms: 1, samples: 10, min: 0.1, q1: 0.3, median: 0.4, q3: 0.5, max: 0.7 }],
@@ -71,7 +72,7 @@ const stored: SweepRun = {
   values: { "autoscaling.upper": 0.9 },
   scenario: { name: "s", duration_s: 120, seed: 4, autoscaling: { policy: "threshold", upper: 0.9 }, sla: { threshold_s: 1 } },
   seed: 4,
-  result: runDoc as unknown as Record<string, unknown>,
+  result: runDoc,
 };
 
 /** Answers GETs from `routes` (path -> response); records every call. */

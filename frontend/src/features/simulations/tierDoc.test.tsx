@@ -1,8 +1,10 @@
 import { render, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import type { RunDocument } from "./runDoc";
-import { poolRange, tierPoolChart, tierRows, tiersOfRun, tierUtilizationChart, tierVmChart, type TierFigures, type TiersDocument } from "./tierDoc";
+import type { RunDocument } from "./results";
+import { poolRange, tierPoolChart, tierRows, tiersOfRun, tierUtilizationChart, tierVmChart } from "./tierDoc";
+import type { TierFigures, TiersDocument } from "./results";
 import { TierResults } from "./TierResults";
+import { unreadRates, unreadTicks } from "./resultFixtures";
 
 const steps = (t_s: number[], value: (number | null)[]) => ({ t_s, value });
 
@@ -36,8 +38,8 @@ function runDoc(tiers: TiersDocument | null): RunDocument {
   return {
     kind: "run",
     summary: { pages: 0, tiers: { web: figures(0.001, null, [null, null], 0), app: figures(0.02, 10, [10, 10, 10], 0), db: figures(0.05, 15, [12], 1) } } as unknown as RunDocument["summary"],
-    series: { window_s: 60, window_t_s: [60], window_p95_latency_s: [0.4], window_violated: [false] },
-    rates: { bucket_s: 60, t_s: [180], arrivals_per_s: [1], completions_per_s: [1], rejected_per_s: [0], utilization: [0.5], utilization_max: [0.6] },
+    series: { ...unreadTicks, window_s: 60, window_t_s: [60], window_p95_latency_s: [0.4], window_violated: [false] },
+    rates: { ...unreadRates, bucket_s: 60, t_s: [180], arrivals_per_s: [1], completions_per_s: [1], rejected_per_s: [0], utilization: [0.5], utilization_max: [0.6] },
     vm_steps: { t_s: [0, 180], allocated_vms: [2, 3], active_vms: [2, 3] },
     actions: [],
     utilization_boxes: [],

@@ -1,58 +1,9 @@
 /** A multi-tier run's results (simulations/tier_docs.py and engine/sim/tiers.py on the server):
  * per tier figures from the summary, per tier series from the document, as charts and table rows. */
 import { formatDecimal, formatLatency, formatPercent } from "../../lib/format";
-import { endOf, runColor, timeAxis, type RunDocument } from "./runDoc";
+import { endOf, runColor, timeAxis } from "./runDoc";
+import type { RunDocument, Steps, TierFigures, TiersDocument } from "./results";
 import type { SimChartConfig, SimSeries, XY } from "../../charts/simConfig";
-
-/** A step function: `value[i]` holds from `t_s[i]` on; null = unbounded pool or no active VM. */
-export interface Steps {
-  t_s: number[];
-  value: (number | null)[];
-}
-
-export interface TierSeries {
-  name: string;
-  allocated: Steps;
-  active: Steps;
-  /** Mean pool limit per active VM. */
-  pool: Steps;
-  /** Bucket means ending at TiersDocument.t_s. */
-  utilization: number[];
-  concurrency: number[];
-  waiting: number[];
-}
-
-export interface PoolChange {
-  t_s: number;
-  tier: string;
-  vm: number;
-  from_pool: number | null;
-  to_pool: number;
-  rule: string;
-  q_lower: number | null;
-  q_upper: number | null;
-}
-
-export interface TiersDocument {
-  scaled: string | null;
-  bucket_s: number;
-  t_s: number[];
-  tiers: TierSeries[];
-  pool_changes: PoolChange[];
-  pool_changes_total: number;
-}
-
-export interface TierFigures {
-  vms: { mean_allocated: number; mean_active: number; max_allocated: number; vm_hours: number; cost: number };
-  utilization_mean: number;
-  concurrency_mean: number;
-  concurrency_peak: number;
-  residence_s: number;
-  own_s: number;
-  latency_share: number | null;
-  pool: { initial: number | null; final: (number | null)[] };
-  pool_changes: number;
-}
 
 type Chart = { config: SimChartConfig; series: SimSeries[] };
 

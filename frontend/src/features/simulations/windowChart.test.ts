@@ -1,12 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { windowLatencyChart, type RunDocument } from "./runDoc";
+import { windowLatencyChart } from "./runDoc";
+import type { RunDocument } from "./results";
+import { unreadRates, unreadTicks } from "./resultFixtures";
 
 function runDoc(series: Partial<RunDocument["series"]>, pages = 0): RunDocument {
   return {
     kind: "run",
     summary: { pages } as RunDocument["summary"],
-    series: { window_s: 60, window_t_s: [60, 120], window_p95_latency_s: [0.4, 2], window_violated: [false, true], ...series },
-    rates: { bucket_s: 1, t_s: [120], arrivals_per_s: [1], completions_per_s: [1], rejected_per_s: [0], utilization: [0.5], utilization_max: [0.6] },
+    series: { ...unreadTicks, window_s: 60, window_t_s: [60, 120], window_p95_latency_s: [0.4, 2], window_violated: [false, true], ...series },
+    rates: { ...unreadRates, bucket_s: 1, t_s: [120], arrivals_per_s: [1], completions_per_s: [1], rejected_per_s: [0], utilization: [0.5], utilization_max: [0.6] },
     vm_steps: { t_s: [0, 120], allocated_vms: [1, 1], active_vms: [1, 1] },
     actions: [],
     utilization_boxes: [],
