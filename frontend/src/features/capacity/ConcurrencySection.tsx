@@ -68,7 +68,8 @@ export function ConcurrencySection({ datasetId, isTrace }: { datasetId: number; 
         <AnalysisGate key={selected} analysisId={selected}>
           {(a) => {
             const report = readSctReport(a.result);
-            return report === null ? null : <ConcurrencyView key={a.id} analysisId={a.id} report={report} />;
+            const windowS = a.params.kind === "sct" ? (a.params.window_s ?? null) : null;
+            return report === null ? null : <ConcurrencyView key={a.id} analysisId={a.id} report={report} windowS={windowS} />;
           }}
         </AnalysisGate>
       )}

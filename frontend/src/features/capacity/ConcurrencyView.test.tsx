@@ -27,6 +27,15 @@ describe("ConcurrencyView", () => {
   });
 
 
+  it("says which part of the trace the model ran over", () => {
+    stubRecommendations([]);
+    const { unmount } = render(withClient(<ConcurrencyView analysisId={9} report={sctReport()} chartWidth={600} />));
+    expect(screen.getByText(/model over the whole trace\./)).toBeInTheDocument();
+    unmount();
+    render(withClient(<ConcurrencyView analysisId={9} report={sctReport()} windowS={600} chartWidth={600} />));
+    expect(screen.getByText(/model over the trace's most recent 10 min\./)).toBeInTheDocument();
+  });
+
   it("states the pool size in one sentence and shows both scatters", () => {
     stubRecommendations([]);
     render(withClient(<ConcurrencyView analysisId={9} report={sctReport()} chartWidth={600} />));

@@ -5,7 +5,7 @@ import { Button } from "../../components/Button";
 import { Card } from "../../components/Card";
 import { StatCard } from "../../components/StatCard";
 import { CurveChart } from "../../charts/CurveChart";
-import { formatDecimal, formatRatePerS } from "../../lib/format";
+import { formatDecimal, formatDuration, formatRatePerS } from "../../lib/format";
 import styles from "./Capacity.module.css";
 import { responseConfig, responseRows, throughputConfig, throughputRows } from "./concurrencyCharts";
 import { useRecommendations } from "./queries";
@@ -17,6 +17,8 @@ interface ConcurrencyViewProps {
   /** The analysis whose per-server recommendations the server computes. */
   analysisId: number;
   report: SctReport;
+  /** The analysed window's length; null: the whole trace. */
+  windowS?: number | null;
   /** Fixed chart width for tests (jsdom has no layout). */
   chartWidth?: number;
 }
@@ -77,7 +79,7 @@ function ScalingRecommendation({ analysisId, name }: { analysisId: number; name:
 }
 
 /** The SCT model of one trace: per server the scatter, the rational range, Q_lower and the USL. */
-export function ConcurrencyView({ analysisId, report, chartWidth }: ConcurrencyViewProps) {
+export function ConcurrencyView({ analysisId, report, windowS = null, chartWidth }: ConcurrencyViewProps) {
   const names = Object.keys(report.servers);
   const [picked, setPicked] = useState(names[0] ?? "");
   const server = report.servers[picked];
@@ -103,7 +105,7 @@ export function ConcurrencyView({ analysisId, report, chartWidth }: ConcurrencyV
           </ul>
         </Banner>
       )}
-      <Card title="Best pool size" subtitle="Scatter-Concurrency-Throughput model over the trace's most recent window.">
+      <Card title="Best pool size" subtitle={`Scatter-Concurrency-Throughput model over ${windowS === null ? "the whole trace" : `the trace's most recent ${formatDuration(windowS)}`}.`}>
         <p className={styles.poolSentence} data-testid="sct-recommendation">
           {poolSentence(picked, server)}
         </p>
