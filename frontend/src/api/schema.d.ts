@@ -1158,11 +1158,9 @@ export interface components {
             params: components["schemas"]["CapacityParamsIn"] | components["schemas"]["SctParamsIn"];
             /**
              * Result
-             * @description the report once the job has succeeded (issue-4 JSON contract: `classes`/`capacity` for kind capacity, `servers` for kind sct)
+             * @description the report once the job has succeeded (a capacity report for kind capacity, an SCT report for kind sct)
              */
-            result?: {
-                [key: string]: unknown;
-            } | null;
+            result?: components["schemas"]["CapacityReportDoc"] | components["schemas"]["SctReportDoc"] | null;
             /** Workspace Id */
             workspace_id: number;
         };
@@ -1246,6 +1244,81 @@ export interface components {
             /** Workspace Id */
             workspace_id: number;
         };
+        /** ArrivalStats */
+        ArrivalStats: {
+            /** Buckets */
+            buckets: number;
+            /** Covered S */
+            covered_s?: number | null;
+            /** Every S */
+            every_s: number;
+            /** Mean */
+            mean: number;
+            /** Mean Per S */
+            mean_per_s?: number | null;
+            /** Peak */
+            peak: number;
+            /** Peak Per S */
+            peak_per_s?: number | null;
+            /** Peak To Mean */
+            peak_to_mean: number;
+            /** Total */
+            total: number;
+            /** Trough */
+            trough: number;
+            /** Trough Per S */
+            trough_per_s?: number | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ArrivalSummary
+         * @description Requests per minute; the extra keys are `<unit>_hourly` stats (pages, sessions).
+         */
+        ArrivalSummary: {
+            /** Every S */
+            every_s?: number | null;
+            hourly?: components["schemas"]["ArrivalStats"] | null;
+            /** Mean Per Min */
+            mean_per_min: number;
+            /** Peak Per Min */
+            peak_per_min: number;
+            /** Peak To Mean */
+            peak_to_mean: number;
+            /** Span S */
+            span_s?: number | null;
+            /** Timestamp Granularity S */
+            timestamp_granularity_s?: number | null;
+            /** Timestamp Notice */
+            timestamp_notice?: string | null;
+            /** Trough Per Min */
+            trough_per_min: number;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ArrivalView
+         * @description Requests per bucket of `every_s`, total and per request class (LTTB when downsampled).
+         */
+        ArrivalView: {
+            /** By Class */
+            by_class: {
+                [key: string]: number[];
+            };
+            /** Count */
+            count: number[];
+            /** Downsampled */
+            downsampled: boolean;
+            /** Every S */
+            every_s: number;
+            /** Rate Per S */
+            rate_per_s?: (number | null)[] | null;
+            stats: components["schemas"]["ArrivalStats"];
+            /** T Ms */
+            t_ms: number[];
+        } & {
+            [key: string]: unknown;
+        };
         /**
          * ArrivalWindowOut
          * @description Requests per bucket of ``every_s`` seconds; ``t_ms`` the buckets' starts (epoch ms,
@@ -1326,6 +1399,60 @@ export interface components {
             /** Idle Fraction */
             idle_fraction: number;
         };
+        /** BodyTail */
+        BodyTail: {
+            /** Aic */
+            aic: number | null;
+            /** Alpha */
+            alpha: number;
+            /** Ks */
+            ks: number | null;
+            /** Loglik */
+            loglik?: number | null;
+            /** Mu */
+            mu: number;
+            /** N */
+            n?: number | null;
+            /** Sigma */
+            sigma: number;
+            /** Sim */
+            sim?: {
+                [key: string]: unknown;
+            } | null;
+            /** Split */
+            split: number;
+            /** Tail Fraction */
+            tail_fraction: number;
+        } & {
+            [key: string]: unknown;
+        };
+        /** Candidate */
+        Candidate: {
+            /** Aic */
+            aic: number | null;
+            /** Ci95 */
+            ci95?: {
+                [key: string]: (number | null)[];
+            } | null;
+            /** Dist */
+            dist: string;
+            /** Ks */
+            ks: number | null;
+            /** Loglik */
+            loglik?: number | null;
+            /** N */
+            n: number;
+            /** Params */
+            params: {
+                [key: string]: number | null;
+            };
+            /** Se */
+            se?: {
+                [key: string]: number | null;
+            } | null;
+        } & {
+            [key: string]: unknown;
+        };
         /**
          * CapacityParamsIn
          * @description Parameters of a capacity analysis (knee curves, SLA targets, power ratio).
@@ -1377,12 +1504,71 @@ export interface components {
              */
             window_s: number;
         };
+        /** CapacityPeak */
+        CapacityPeak: {
+            /** Power Peak Load Per S */
+            power_peak_load_per_s: number;
+            /** R2 */
+            r2: number | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * CapacityReportDoc
+         * @description A capacity analysis' report: knee curves and SLA targets per request class.
+         */
+        CapacityReportDoc: {
+            capacity: components["schemas"]["CapacityPeak"] | null;
+            /** Capacity Reason */
+            capacity_reason: string | null;
+            /** Classes */
+            classes: {
+                [key: string]: components["schemas"]["ClassReport"];
+            };
+            /** Per Server */
+            per_server: boolean;
+            power?: components["schemas"]["PowerChart"] | null;
+            /** Servers */
+            servers: string[];
+            virtual_queue?: components["schemas"]["VirtualQueueAdvice"] | null;
+            /** Warnings */
+            warnings: string[];
+        } & {
+            [key: string]: unknown;
+        };
         /**
          * CharacterizationCreate
          * @description Classification rules for the run; null or absent: the default rules.
          */
         CharacterizationCreate: {
             rules?: components["schemas"]["Rules"] | null;
+        };
+        /** CharacterizationDoc */
+        CharacterizationDoc: {
+            arrivals: components["schemas"]["ArrivalSummary"];
+            classes: components["schemas"]["ClassShares"];
+            display?: components["schemas"]["Display"] | null;
+            fields_recorded?: components["schemas"]["FieldsRecordedOut"] | null;
+            /** Fits */
+            fits: {
+                [key: string]: components["schemas"]["FitReport"];
+            };
+            /** Histograms */
+            histograms: {
+                [key: string]: components["schemas"]["FittedHistogram"];
+            };
+            latency: components["schemas"]["LatencyPercentiles"] | null;
+            /** Latency By Class */
+            latency_by_class: {
+                [key: string]: components["schemas"]["LatencyPercentiles"];
+            };
+            model: components["schemas"]["WorkloadModel"];
+            pages: components["schemas"]["PageSummary"];
+            /** Requests */
+            requests: number;
+            sessions: components["schemas"]["SessionSummary"];
+        } & {
+            [key: string]: unknown;
         };
         /** CharacterizationOut */
         CharacterizationOut: {
@@ -1397,20 +1583,10 @@ export interface components {
             /** Id */
             id: number;
             job: components["schemas"]["JobOut"] | null;
-            /**
-             * Result
-             * @description `headroom characterize --json` plus `histograms` (name -> bins with the fitted pdf) once the job has succeeded
-             */
-            result?: {
-                [key: string]: unknown;
-            } | null;
-            /**
-             * Rules
-             * @description the rules applied (a Rules document)
-             */
-            rules: {
-                [key: string]: unknown;
-            };
+            /** @description `headroom characterize --json` plus `histograms` (name -> bins with the fitted pdf) once the job has succeeded */
+            result?: components["schemas"]["CharacterizationDoc"] | null;
+            /** @description the rules applied */
+            rules: components["schemas"]["Rules"];
             /** Workspace Id */
             workspace_id: number;
         };
@@ -1460,6 +1636,72 @@ export interface components {
              */
             y_unit: "s" | "req/s" | "req/min" | "fraction" | "count" | "VMs" | "VM-hours" | "bytes" | "time" | "ratio" | "cost";
         };
+        /**
+         * ClassModel
+         * @description One class: its page arrivals (pages per second, a step function), page shape,
+         *     service time (null when the log has no latencies) and other fitted distributions.
+         */
+        ClassModel: {
+            /**
+             * Fitted
+             * @default {}
+             */
+            fitted: {
+                [key: string]: components["schemas"]["ConstantDist"] | components["schemas"]["UniformDist"] | components["schemas"]["ExponentialDist"] | components["schemas"]["LognormalDist"] | components["schemas"]["ParetoDist"] | components["schemas"]["EmpiricalDist"] | components["schemas"]["MixtureDist"];
+            };
+            /** Name */
+            name: string;
+            page?: components["schemas"]["Page"] | null;
+            /** Profile */
+            profile: [
+                number,
+                number
+            ][];
+            /** Service S */
+            service_s?: (components["schemas"]["ConstantDist"] | components["schemas"]["UniformDist"] | components["schemas"]["ExponentialDist"] | components["schemas"]["LognormalDist"] | components["schemas"]["ParetoDist"] | components["schemas"]["EmpiricalDist"] | components["schemas"]["MixtureDist"]) | null;
+            /** Share */
+            share: number;
+        };
+        /** ClassReport */
+        ClassReport: {
+            /** Breaking Point Per S */
+            breaking_point_per_s: number | null;
+            /** Breaking Point Source */
+            breaking_point_source?: string | null;
+            /** Curve */
+            curve: (components["schemas"]["MeasuredPoint"] | components["schemas"]["ModelPoint"])[];
+            knee: components["schemas"]["KneePoint"] | null;
+            latency_trend?: components["schemas"]["LatencyTrend"] | null;
+            /** Max Conn */
+            max_conn: number | null;
+            /** Max Throughput Per S */
+            max_throughput_per_s?: number | null;
+            /** Method */
+            method?: string | null;
+            model?: components["schemas"]["QueueModel"] | null;
+            /** Peak Load Per S */
+            peak_load_per_s: number | null;
+            /** Servers Needed */
+            servers_needed: number | null;
+            sla: components["schemas"]["SlaTarget"] | null;
+            /** Warnings */
+            warnings: string[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** ClassShares */
+        ClassShares: {
+            /** Request */
+            request: {
+                [key: string]: number;
+            };
+            /** User */
+            user: {
+                [key: string]: number;
+            };
+        } & {
+            [key: string]: unknown;
+        };
         /** Comparison */
         Comparison: {
             /** A Label */
@@ -1472,6 +1714,34 @@ export interface components {
             only_in_a: string[];
             /** Only In B */
             only_in_b: string[];
+        };
+        /** ConstantDist */
+        ConstantDist: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            dist: "constant";
+            /** Value */
+            value: number;
+        };
+        /** CountHistogram */
+        CountHistogram: {
+            /** Counts */
+            counts: number[];
+            /** Edges */
+            edges: (number)[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** DailyProfile */
+        DailyProfile: {
+            /** Days */
+            days: number;
+            /** Mean Per Min */
+            mean_per_min: (number | null)[];
+        } & {
+            [key: string]: unknown;
         };
         /** DatasetOut */
         DatasetOut: {
@@ -1531,6 +1801,49 @@ export interface components {
          */
         DatasetStatus: "uploaded" | "processing" | "ready" | "failed";
         /**
+         * Display
+         * @description The dataset page's chart data (series capped in points).
+         */
+        Display: {
+            /** Arrivals */
+            arrivals: {
+                [key: string]: components["schemas"]["ArrivalView"];
+            };
+            /** @description null: less than a day */
+            daily_profile: components["schemas"]["DailyProfile"] | null;
+            /** Default Every S */
+            default_every_s?: number | null;
+            latency: components["schemas"]["LatencyView"] | null;
+            /** @description null: the log records no clients (or paths) to tell sessions apart */
+            pages_per_session: components["schemas"]["CountHistogram"] | null;
+            /**
+             * Paths
+             * @description empty when the log records no paths
+             */
+            paths: components["schemas"]["PathRow"][];
+            /** Timestamp Granularity S */
+            timestamp_granularity_s?: number | null;
+            /** Timestamp Notice */
+            timestamp_notice?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * EmpiricalDist
+         * @description Resample ``values``, or the named dataset's values (resolved at run time).
+         */
+        EmpiricalDist: {
+            /** Dataset */
+            dataset?: string | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            dist: "empirical";
+            /** Values */
+            values?: number[] | null;
+        };
+        /**
          * ErrorBody
          * @description Every 4xx/5xx answer of the API has this shape.
          */
@@ -1554,6 +1867,16 @@ export interface components {
              * @description Also in the server's log and the X-Request-ID header
              */
             request_id?: string | null;
+        };
+        /** ExponentialDist */
+        ExponentialDist: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            dist: "exponential";
+            /** Mean */
+            mean: number;
         };
         /**
          * FieldsRecordedOut
@@ -1642,6 +1965,67 @@ export interface components {
              * @description b against a; 'changed' when neither direction is better
              */
             verdict: ("better" | "worse" | "same" | "changed") | null;
+        };
+        /** FitReport */
+        FitReport: {
+            /** Aic */
+            aic: number | null;
+            body_tail?: components["schemas"]["BodyTail"] | null;
+            /** Candidates */
+            candidates?: components["schemas"]["Candidate"][] | null;
+            /** Ci95 */
+            ci95: {
+                [key: string]: (number | null)[];
+            };
+            /** Dist */
+            dist: string | null;
+            /** Ks */
+            ks: number | null;
+            /** N */
+            n: number;
+            /** Not Fitted */
+            not_fitted?: {
+                [key: string]: string;
+            } | null;
+            /** Params */
+            params: {
+                [key: string]: number | null;
+            };
+            /**
+             * Reason
+             * @description why no family was fitted, in words
+             */
+            reason?: string | null;
+            /** Sim */
+            sim?: {
+                [key: string]: unknown;
+            } | null;
+            /** Zero Fraction */
+            zero_fraction: number;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * FittedHistogram
+         * @description Binned values of one fitted quantity with the chosen fit's pdf at the bin centres.
+         */
+        FittedHistogram: {
+            /** Counts */
+            counts: number[];
+            /** Density */
+            density: (number)[];
+            /** Edges */
+            edges: (number)[];
+            /** Fitted Dist */
+            fitted_dist: string | null;
+            /** Fitted Pdf */
+            fitted_pdf: (number | null)[] | null;
+            /** Log X */
+            log_x: boolean;
+            /** Zeros */
+            zeros: number;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * InvitationAccept
@@ -1839,6 +2223,20 @@ export interface components {
              */
             status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
         };
+        /** KneePoint */
+        KneePoint: {
+            /** Latency S */
+            latency_s: number;
+            /** Load Per S */
+            load_per_s: number;
+            /**
+             * Source
+             * @enum {string}
+             */
+            source: "measured" | "model";
+        } & {
+            [key: string]: unknown;
+        };
         /**
          * KnownFormatsOut
          * @description `format` values an upload accepts besides `auto`; any other format is given as a
@@ -1847,6 +2245,23 @@ export interface components {
         KnownFormatsOut: {
             /** Formats */
             formats: string[];
+        };
+        /** LatencyPercentiles */
+        LatencyPercentiles: {
+            /** Count */
+            count: number;
+            /** Max S */
+            max_s: number | null;
+            /** P50 S */
+            p50_s: number | null;
+            /** P90 S */
+            p90_s: number | null;
+            /** P95 S */
+            p95_s: number | null;
+            /** P99 S */
+            p99_s: number | null;
+        } & {
+            [key: string]: unknown;
         };
         /** LatencyStats */
         LatencyStats: {
@@ -1863,12 +2278,52 @@ export interface components {
             /** P99 S */
             p99_s: number;
         };
+        /** LatencyTrend */
+        LatencyTrend: {
+            /**
+             * Direction
+             * @enum {string}
+             */
+            direction: "rises" | "falls" | "flat" | "unknown";
+            /** P Value */
+            p_value: number | null;
+            /** Spearman Rho */
+            spearman_rho: number | null;
+            /** Windows */
+            windows: number;
+        } & {
+            [key: string]: unknown;
+        };
+        /** LatencyView */
+        LatencyView: {
+            /** By Class */
+            by_class: {
+                [key: string]: components["schemas"]["PercentileColumns"];
+            };
+            /** Every S */
+            every_s: number;
+            overall: components["schemas"]["PercentileColumns"];
+        } & {
+            [key: string]: unknown;
+        };
         /** LoginRequest */
         LoginRequest: {
             /** Email */
             email: string;
             /** Password */
             password: string;
+        };
+        /** LognormalDist */
+        LognormalDist: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            dist: "lognormal";
+            /** Mu */
+            mu: number;
+            /** Sigma */
+            sigma: number;
         };
         /**
          * Mark
@@ -1892,6 +2347,43 @@ export interface components {
             name: string;
             /** Workspaces */
             workspaces: components["schemas"]["WorkspaceRef"][];
+        };
+        /**
+         * MeasuredPoint
+         * @description A load bin of the knee curve: the median over its windows of their percentile.
+         */
+        MeasuredPoint: {
+            /** Concurrency */
+            concurrency: number;
+            /**
+             * Latency Fit S
+             * @description isotonic fit the SLA figures are read off
+             */
+            latency_fit_s: number | null;
+            /** Latency High S */
+            latency_high_s: number | null;
+            /**
+             * Latency Low S
+             * @description bootstrap 90% interval of the percentile
+             */
+            latency_low_s: number | null;
+            /** Latency S */
+            latency_s: number;
+            /** Load Per S */
+            load_per_s: number;
+            /** New Clients Per S */
+            new_clients_per_s?: number | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            source: "measured";
+            /** Throughput Per S */
+            throughput_per_s: number;
+            /** Windows */
+            windows: number;
+        } & {
+            [key: string]: unknown;
         };
         /** MemberOut */
         MemberOut: {
@@ -1919,6 +2411,42 @@ export interface components {
              * @enum {string}
              */
             role: "owner" | "editor" | "viewer";
+        };
+        /** MixtureDist */
+        MixtureDist: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            dist: "mixture";
+            /** Parts */
+            parts: [
+                number,
+                components["schemas"]["ConstantDist"] | components["schemas"]["UniformDist"] | components["schemas"]["ExponentialDist"] | components["schemas"]["LognormalDist"] | components["schemas"]["ParetoDist"] | components["schemas"]["EmpiricalDist"] | components["schemas"]["MixtureDist"]
+            ][];
+        };
+        /**
+         * ModelPoint
+         * @description A point of the fitted M/M/c curve beyond the measured loads.
+         */
+        ModelPoint: {
+            /** Concurrency */
+            concurrency: number;
+            /** Fit Error Rel */
+            fit_error_rel: number | null;
+            /** Latency S */
+            latency_s: number;
+            /** Load Per S */
+            load_per_s: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            source: "model";
+            /** Throughput Per S */
+            throughput_per_s: number;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * ModelScenarioIn
@@ -1949,6 +2477,53 @@ export interface components {
             /** Notes Html */
             notes_html: string;
         };
+        /** Page */
+        Page: {
+            /**
+             * Early Hints
+             * @default false
+             */
+            early_hints: boolean;
+            /** Gap S */
+            gap_s: components["schemas"]["ConstantDist"] | components["schemas"]["UniformDist"] | components["schemas"]["ExponentialDist"] | components["schemas"]["LognormalDist"] | components["schemas"]["ParetoDist"] | components["schemas"]["EmpiricalDist"] | components["schemas"]["MixtureDist"];
+            /** Objects */
+            objects: components["schemas"]["ConstantDist"] | components["schemas"]["UniformDist"] | components["schemas"]["ExponentialDist"] | components["schemas"]["LognormalDist"] | components["schemas"]["ParetoDist"] | components["schemas"]["EmpiricalDist"] | components["schemas"]["MixtureDist"];
+            /**
+             * Push Fraction
+             * @default 0
+             */
+            push_fraction: number;
+        };
+        /**
+         * PageSummary
+         * @description Every figure null when the log records no paths.
+         */
+        PageSummary: {
+            /** Bytes Per Page Mean */
+            bytes_per_page_mean: number | null;
+            /** Count */
+            count: number | null;
+            /** Load Time S Mean */
+            load_time_s_mean: number | null;
+            /** Objects Per Page Mean */
+            objects_per_page_mean: number | null;
+            /** With Base */
+            with_base: number | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** ParetoDist */
+        ParetoDist: {
+            /** Alpha */
+            alpha: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            dist: "pareto";
+            /** Scale */
+            scale: number;
+        };
         /**
          * ParseOptionsOut
          * @description How the upload asked to be parsed: `format` a known name (null: detected),
@@ -1966,6 +2541,84 @@ export interface components {
              * @enum {string}
              */
             zip_members: "first" | "all";
+        };
+        /** PathRow */
+        PathRow: {
+            /**
+             * Count
+             * @description requests with a latency
+             */
+            count: number;
+            /** Max S */
+            max_s: number | null;
+            /** P50 S */
+            p50_s: number | null;
+            /** P90 S */
+            p90_s: number | null;
+            /** P95 S */
+            p95_s: number | null;
+            /** P99 S */
+            p99_s: number | null;
+            /** Path */
+            path: string;
+            /** Requests */
+            requests: number;
+        } & {
+            [key: string]: unknown;
+        };
+        /** PercentileColumns */
+        PercentileColumns: {
+            /** Count */
+            count: number[];
+            /** Max S */
+            max_s: (number | null)[];
+            /** P50 S */
+            p50_s: (number | null)[];
+            /** P90 S */
+            p90_s: (number | null)[];
+            /** P95 S */
+            p95_s: (number | null)[];
+            /** P99 S */
+            p99_s: (number | null)[];
+            /** T Ms */
+            t_ms: number[];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * PowerChart
+         * @description The power ratio (goodput / mean latency) of the windows and its cubic fit.
+         */
+        PowerChart: {
+            /**
+             * Coefficients
+             * @description the cubic in load, highest power first
+             */
+            coefficients: (number)[];
+            /** Load Range Per S */
+            load_range_per_s: [
+                number,
+                number
+            ];
+            /** Peak Load Per S */
+            peak_load_per_s: number | null;
+            /** Points */
+            points: components["schemas"]["PowerPoint"][];
+            /** R2 */
+            r2: number | null;
+            /** Source */
+            source?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** PowerPoint */
+        PowerPoint: {
+            /** Load Per S */
+            load_per_s: number;
+            /** Power Per S2 */
+            power_per_s2: number;
+        } & {
+            [key: string]: unknown;
         };
         /** Preset */
         Preset: {
@@ -2003,6 +2656,23 @@ export interface components {
              * Format: date-time
              */
             updated_at: string;
+        };
+        /**
+         * QueueModel
+         * @description The M/M/c fit (and USL shape) the curve is extended with.
+         */
+        QueueModel: {
+            /** C Source */
+            c_source: string;
+            /** Fit Error Rel */
+            fit_error_rel: number | null;
+            /** Servers C */
+            servers_c: number;
+            /** Service Time S */
+            service_time_s: number;
+            usl: components["schemas"]["UslShape"] | null;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * Range
@@ -2372,6 +3042,19 @@ export interface components {
              */
             workspace_id?: number | null;
         };
+        /** SctLevel */
+        SctLevel: {
+            /** Intervals */
+            intervals: number;
+            /** N */
+            n: number;
+            /** Response S */
+            response_s: number | null;
+            /** Throughput Per S */
+            throughput_per_s: number;
+        } & {
+            [key: string]: unknown;
+        };
         /**
          * SctParamsIn
          * @description Parameters of an SCT analysis of a latency trace (best pool size per server).
@@ -2393,6 +3076,45 @@ export interface components {
              * @description analyse only the most recent window (live use); null: the whole trace
              */
             window_s?: number | null;
+        };
+        /**
+         * SctReportDoc
+         * @description An SCT analysis' report: per server of the trace.
+         */
+        SctReportDoc: {
+            /** Interval Ms */
+            interval_ms: number;
+            /** Servers */
+            servers: {
+                [key: string]: components["schemas"]["SctServer"];
+            };
+            /** Window S */
+            window_s: number | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * SctServer
+         * @description One server of a latency trace: the pool sizes between which throughput is best.
+         */
+        SctServer: {
+            /** Levels */
+            levels: components["schemas"]["SctLevel"][];
+            /** Q Lower */
+            q_lower: number | null;
+            /** Q Max Observed */
+            q_max_observed: number | null;
+            /** Q Upper */
+            q_upper: number | null;
+            /** Tp Max Per S */
+            tp_max_per_s: number | null;
+            /** Trend */
+            trend: components["schemas"]["TrendPoint"][];
+            usl: components["schemas"]["UslFit"] | null;
+            /** Warnings */
+            warnings: string[];
+        } & {
+            [key: string]: unknown;
         };
         /** Series */
         Series: {
@@ -2438,6 +3160,20 @@ export interface components {
              * Format: date-time
              */
             t: string;
+        };
+        /**
+         * SessionSummary
+         * @description Every figure null when the log records no clients.
+         */
+        SessionSummary: {
+            /** Count */
+            count: number | null;
+            /** Pages Per Session Mean */
+            pages_per_session_mean: number | null;
+            /** Requests Per Session Mean */
+            requests_per_session_mean: number | null;
+        } & {
+            [key: string]: unknown;
         };
         /** ShareLinkCreated */
         ShareLinkCreated: {
@@ -2576,6 +3312,25 @@ export interface components {
             items: components["schemas"]["SimulationOut"][];
             /** Total */
             total: number;
+        };
+        /** SlaTarget */
+        SlaTarget: {
+            /** Capped */
+            capped: boolean;
+            /** Max Conn */
+            max_conn: number;
+            /** Max Rate Per S */
+            max_rate_per_s: number;
+            /** Percentile */
+            percentile: number;
+            /** Source */
+            source: string;
+            /** Stance */
+            stance: string;
+            /** Threshold S */
+            threshold_s: number;
+        } & {
+            [key: string]: unknown;
         };
         /** SweepAxisIn */
         SweepAxisIn: {
@@ -2733,6 +3488,27 @@ export interface components {
              */
             timestamp_notice?: string | null;
         };
+        /** TrendPoint */
+        TrendPoint: {
+            /** N */
+            n: number;
+            /** Throughput Per S */
+            throughput_per_s: number;
+        } & {
+            [key: string]: unknown;
+        };
+        /** UniformDist */
+        UniformDist: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            dist: "uniform";
+            /** High */
+            high: number;
+            /** Low */
+            low: number;
+        };
         /** UploadCreate */
         UploadCreate: {
             /**
@@ -2805,6 +3581,79 @@ export interface components {
             id: number;
             /** Name */
             name: string;
+        };
+        /** UslFit */
+        UslFit: {
+            /** Kappa */
+            kappa: number | null;
+            /** Lambda Per S */
+            lambda_per_s: number | null;
+            /** N Star */
+            n_star: number | null;
+            /** Rmse Per S */
+            rmse_per_s: number | null;
+            /** Sigma */
+            sigma: number | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** UslShape */
+        UslShape: {
+            /** Kappa */
+            kappa: number | null;
+            /** N Star */
+            n_star: number | null;
+            /** Sigma */
+            sigma: number | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** VirtualQueueAdvice */
+        VirtualQueueAdvice: {
+            /** Capacity Per S */
+            capacity_per_s: number;
+            /** Latency S */
+            latency_s: number;
+            /**
+             * Latency Source
+             * @enum {string}
+             */
+            latency_source: "measured" | "model" | "beyond the curve";
+            /** Max Wait S */
+            max_wait_s: number;
+            /** Peak At S */
+            peak_at_s: number;
+            /** Percentile */
+            percentile: number;
+            /** Refused */
+            refused: number;
+        } & {
+            [key: string]: unknown;
+        };
+        /** WorkloadModel */
+        WorkloadModel: {
+            /** Classes */
+            classes: components["schemas"]["ClassModel"][];
+            /** Duration S */
+            duration_s: number;
+            /**
+             * Name
+             * @default workload
+             */
+            name: string;
+            /**
+             * Profile Step S
+             * @default 3600
+             */
+            profile_step_s: number;
+            /** Start */
+            start?: string | null;
+            /**
+             * Version
+             * @default 1
+             * @constant
+             */
+            version: 1;
         };
         /** WorkspaceCreate */
         WorkspaceCreate: {
@@ -7642,9 +8491,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Rules"];
                 };
             };
             /** @description Not signed in, or the token is invalid */
