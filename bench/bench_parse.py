@@ -176,7 +176,7 @@ def run_ingest_characterize(path: Path) -> int:
         LocalStore(OUT / "ingest_parts"),
         sorted(p.name for p in (OUT / "ingest_parts").glob("*.parquet")),
     )
-    return int(result_document(characterize(table))["requests"])
+    return result_document(characterize(table)).requests
 
 
 # Combined + %D (microseconds), as GoAccess spells it

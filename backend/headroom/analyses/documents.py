@@ -16,17 +16,18 @@ if TYPE_CHECKING:  # the engine's reports pull numpy in: the API process reads d
 
 
 class MeasuredPoint(Document):
-    """A load bin of the knee curve: the median over its windows of their percentile."""
+    """A load bin of the knee curve: the median over its windows of their percentile (the
+    optional figures are absent from the oldest reports)."""
 
     load_per_s: Real
     latency_s: Real
-    latency_low_s: Real | None = Field(description="bootstrap 90% interval of the percentile")
-    latency_high_s: Real | None
-    latency_fit_s: Real | None = Field(description="isotonic fit the SLA figures are read off")
-    throughput_per_s: Real
-    concurrency: Real
-    new_clients_per_s: Real | None = None  # older reports
-    windows: int
+    latency_low_s: Real | None = Field(None, description="bootstrap 90% interval, low end")
+    latency_high_s: Real | None = None
+    latency_fit_s: Real | None = Field(None, description="isotonic fit the SLA is read off")
+    throughput_per_s: Real | None = None
+    concurrency: Real | None = None
+    new_clients_per_s: Real | None = None
+    windows: int | None = None
     source: Literal["measured"]
 
 
@@ -35,9 +36,9 @@ class ModelPoint(Document):
 
     load_per_s: Real
     latency_s: Real
-    throughput_per_s: Real
-    concurrency: Real
-    fit_error_rel: Real | None
+    throughput_per_s: Real | None = None
+    concurrency: Real | None = None
+    fit_error_rel: Real | None = None
     source: Literal["model"]
 
 
@@ -90,7 +91,7 @@ class ClassReport(Document):
     sla: SlaTarget | None
     max_conn: Real | None
     model: QueueModel | None = None
-    peak_load_per_s: Real | None
+    peak_load_per_s: Real
     servers_needed: int | None
     curve: list[CurvePoint]
     warnings: list[str]
@@ -101,7 +102,7 @@ class ClassReport(Document):
 
 class CapacityPeak(Document):
     power_peak_load_per_s: Real
-    r2: Real | None
+    r2: Real
 
 
 class PowerPoint(Document):
@@ -114,7 +115,7 @@ class PowerChart(Document):
 
     points: list[PowerPoint]
     coefficients: list[Real] = Field(description="the cubic in load, highest power first")
-    load_range_per_s: tuple[Real, Real]
+    load_range_per_s: list[Real] = Field(description="[low, high]")
     peak_load_per_s: Real | None
     r2: Real | None
     source: str | None = None  # older reports

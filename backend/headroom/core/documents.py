@@ -4,7 +4,7 @@ A stored document may have been written by an earlier version: a field added sin
 is optional with a default, and a field this version does not know is kept as it is
 (``extra="allow"``), so reading a document and serving it never drops data."""
 
-from typing import ClassVar, TypeAlias
+from typing import Any, ClassVar, TypeAlias
 
 from pydantic import BaseModel, ConfigDict
 
@@ -12,10 +12,15 @@ from pydantic import BaseModel, ConfigDict
 Real: TypeAlias = int | float
 
 
+def _contract_only(schema: dict[str, Any]) -> None:  # a JSON Schema document
+    """Kept keys of other versions are served but are no part of the published contract."""
+    schema.pop("additionalProperties", None)
+
+
 class Document(BaseModel):
     """A part of a stored result document."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", json_schema_extra=_contract_only)
 
 
 class VersionedDocument(Document):

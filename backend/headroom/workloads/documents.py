@@ -7,9 +7,9 @@ Version 1; fields marked "older results" are absent from results made before the
 added and default to null there."""
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-from pydantic import Field
+from pydantic import Field, WithJsonSchema
 
 from headroom.core.documents import Document, Real, VersionedDocument
 from headroom.datasets.schemas import FieldsRecordedOut
@@ -19,6 +19,11 @@ if TYPE_CHECKING:  # polars and scipy: the API process reads documents only
     from headroom.engine.workload import Characterization
 
 Series = list[Real | None]
+# validated as the workload model; published as its own versioned schema, which recursive
+# distributions (mixtures of tuples) would make unreadable inline
+MODEL_SCHEMA = WithJsonSchema(
+    {"type": "object", "description": "a workload model (GET /api/v1/workloads/model/schema)"}
+)
 
 
 class ArrivalStats(Document):
@@ -83,11 +88,11 @@ class LatencyPercentiles(Document):
 
 class Candidate(Document):
     dist: str
-    params: dict[str, Real | None]
+    params: dict[str, Real]
     se: dict[str, Real | None] | None = None
     ci95: dict[str, list[Real | None]] | None = None
-    aic: Real | None
-    ks: Real | None
+    aic: Real
+    ks: Real
     loglik: Real | None = None
     n: int
 
@@ -108,7 +113,7 @@ class BodyTail(Document):
 
 class FitReport(Document):
     dist: str | None
-    params: dict[str, Real | None]
+    params: dict[str, Real]
     aic: Real | None
     ks: Real | None
     n: int
@@ -207,7 +212,7 @@ class CharacterizationDoc(VersionedDocument):
     latency: LatencyPercentiles | None
     latency_by_class: dict[str, LatencyPercentiles]
     fits: dict[str, FitReport]
-    model: WorkloadModel
+    model: Annotated[WorkloadModel, MODEL_SCHEMA]
     fields_recorded: FieldsRecordedOut | None = None  # older results
     histograms: dict[str, FittedHistogram]
     display: Display | None = None  # older results

@@ -118,16 +118,23 @@ def list_page(
     return CharacterizationPage(items=items, total=total)
 
 
-def result_of(session: Session, item: Characterization) -> CharacterizationDoc | None:
+def document_of(session: Session, item: Characterization) -> CharacterizationDoc | None:
+    """The finished result; None while the job has not succeeded."""
+    stored = result_of(session, item)
+    return None if stored is None else CharacterizationDoc.model_validate(stored)
+
+
+def result_of(session: Session, item: Characterization) -> dict[str, Any] | None:
+    """The stored JSON as is (the simulations domain reads it so)."""
     job = session.get(Job, item.job_id) if item.job_id else None
     if job is None or job.status != JobStatus.succeeded:
         return None
     stored = job_repository.result_for_job(session, job.id)
-    return CharacterizationDoc.model_validate(stored.document) if stored is not None else None
+    return stored.document if stored is not None else None
 
 
 def model_of(session: Session, item: Characterization) -> WorkloadModel:
-    result = result_of(session, item)
+    result = document_of(session, item)
     if result is None:
         raise NotReady(f"characterization {item.id} has no result yet")
     return result.model
@@ -146,7 +153,7 @@ def to_out(
         created_at=item.created_at,
         created_by=UserRef.model_validate(creator) if creator else None,
         job=JobOut.model_validate(job) if job else None,
-        result=result_of(session, item) if with_result else None,
+        result=document_of(session, item) if with_result else None,
     )
 
 

@@ -1268,8 +1268,6 @@ export interface components {
             trough: number;
             /** Trough Per S */
             trough_per_s?: number | null;
-        } & {
-            [key: string]: unknown;
         };
         /**
          * ArrivalSummary
@@ -1293,8 +1291,6 @@ export interface components {
             timestamp_notice?: string | null;
             /** Trough Per Min */
             trough_per_min: number;
-        } & {
-            [key: string]: unknown;
         };
         /**
          * ArrivalView
@@ -1316,8 +1312,6 @@ export interface components {
             stats: components["schemas"]["ArrivalStats"];
             /** T Ms */
             t_ms: number[];
-        } & {
-            [key: string]: unknown;
         };
         /**
          * ArrivalWindowOut
@@ -1423,13 +1417,11 @@ export interface components {
             split: number;
             /** Tail Fraction */
             tail_fraction: number;
-        } & {
-            [key: string]: unknown;
         };
         /** Candidate */
         Candidate: {
             /** Aic */
-            aic: number | null;
+            aic: number;
             /** Ci95 */
             ci95?: {
                 [key: string]: (number | null)[];
@@ -1437,21 +1429,19 @@ export interface components {
             /** Dist */
             dist: string;
             /** Ks */
-            ks: number | null;
+            ks: number;
             /** Loglik */
             loglik?: number | null;
             /** N */
             n: number;
             /** Params */
             params: {
-                [key: string]: number | null;
+                [key: string]: number;
             };
             /** Se */
             se?: {
                 [key: string]: number | null;
             } | null;
-        } & {
-            [key: string]: unknown;
         };
         /**
          * CapacityParamsIn
@@ -1509,9 +1499,7 @@ export interface components {
             /** Power Peak Load Per S */
             power_peak_load_per_s: number;
             /** R2 */
-            r2: number | null;
-        } & {
-            [key: string]: unknown;
+            r2: number;
         };
         /**
          * CapacityReportDoc
@@ -1533,8 +1521,6 @@ export interface components {
             virtual_queue?: components["schemas"]["VirtualQueueAdvice"] | null;
             /** Warnings */
             warnings: string[];
-        } & {
-            [key: string]: unknown;
         };
         /**
          * CharacterizationCreate
@@ -1562,13 +1548,12 @@ export interface components {
             latency_by_class: {
                 [key: string]: components["schemas"]["LatencyPercentiles"];
             };
-            model: components["schemas"]["WorkloadModel"];
+            /** @description a workload model (GET /api/v1/workloads/model/schema) */
+            model: Record<string, never>;
             pages: components["schemas"]["PageSummary"];
             /** Requests */
             requests: number;
             sessions: components["schemas"]["SessionSummary"];
-        } & {
-            [key: string]: unknown;
         };
         /** CharacterizationOut */
         CharacterizationOut: {
@@ -1680,14 +1665,12 @@ export interface components {
             method?: string | null;
             model?: components["schemas"]["QueueModel"] | null;
             /** Peak Load Per S */
-            peak_load_per_s: number | null;
+            peak_load_per_s: number;
             /** Servers Needed */
             servers_needed: number | null;
             sla: components["schemas"]["SlaTarget"] | null;
             /** Warnings */
             warnings: string[];
-        } & {
-            [key: string]: unknown;
         };
         /** ClassShares */
         ClassShares: {
@@ -1699,8 +1682,6 @@ export interface components {
             user: {
                 [key: string]: number;
             };
-        } & {
-            [key: string]: unknown;
         };
         /** Comparison */
         Comparison: {
@@ -1731,8 +1712,6 @@ export interface components {
             counts: number[];
             /** Edges */
             edges: (number)[];
-        } & {
-            [key: string]: unknown;
         };
         /** DailyProfile */
         DailyProfile: {
@@ -1740,8 +1719,6 @@ export interface components {
             days: number;
             /** Mean Per Min */
             mean_per_min: (number | null)[];
-        } & {
-            [key: string]: unknown;
         };
         /** DatasetOut */
         DatasetOut: {
@@ -1825,8 +1802,6 @@ export interface components {
             timestamp_granularity_s?: number | null;
             /** Timestamp Notice */
             timestamp_notice?: string | null;
-        } & {
-            [key: string]: unknown;
         };
         /**
          * EmpiricalDist
@@ -1989,7 +1964,7 @@ export interface components {
             } | null;
             /** Params */
             params: {
-                [key: string]: number | null;
+                [key: string]: number;
             };
             /**
              * Reason
@@ -2002,8 +1977,6 @@ export interface components {
             } | null;
             /** Zero Fraction */
             zero_fraction: number;
-        } & {
-            [key: string]: unknown;
         };
         /**
          * FittedHistogram
@@ -2024,8 +1997,6 @@ export interface components {
             log_x: boolean;
             /** Zeros */
             zeros: number;
-        } & {
-            [key: string]: unknown;
         };
         /**
          * InvitationAccept
@@ -2234,8 +2205,6 @@ export interface components {
              * @enum {string}
              */
             source: "measured" | "model";
-        } & {
-            [key: string]: unknown;
         };
         /**
          * KnownFormatsOut
@@ -2260,8 +2229,6 @@ export interface components {
             p95_s: number | null;
             /** P99 S */
             p99_s: number | null;
-        } & {
-            [key: string]: unknown;
         };
         /** LatencyStats */
         LatencyStats: {
@@ -2291,8 +2258,6 @@ export interface components {
             spearman_rho: number | null;
             /** Windows */
             windows: number;
-        } & {
-            [key: string]: unknown;
         };
         /** LatencyView */
         LatencyView: {
@@ -2303,8 +2268,6 @@ export interface components {
             /** Every S */
             every_s: number;
             overall: components["schemas"]["PercentileColumns"];
-        } & {
-            [key: string]: unknown;
         };
         /** LoginRequest */
         LoginRequest: {
@@ -2350,23 +2313,24 @@ export interface components {
         };
         /**
          * MeasuredPoint
-         * @description A load bin of the knee curve: the median over its windows of their percentile.
+         * @description A load bin of the knee curve: the median over its windows of their percentile (the
+         *     optional figures are absent from the oldest reports).
          */
         MeasuredPoint: {
             /** Concurrency */
-            concurrency: number;
+            concurrency?: number | null;
             /**
              * Latency Fit S
-             * @description isotonic fit the SLA figures are read off
+             * @description isotonic fit the SLA is read off
              */
-            latency_fit_s: number | null;
+            latency_fit_s?: number | null;
             /** Latency High S */
-            latency_high_s: number | null;
+            latency_high_s?: number | null;
             /**
              * Latency Low S
-             * @description bootstrap 90% interval of the percentile
+             * @description bootstrap 90% interval, low end
              */
-            latency_low_s: number | null;
+            latency_low_s?: number | null;
             /** Latency S */
             latency_s: number;
             /** Load Per S */
@@ -2379,11 +2343,9 @@ export interface components {
              */
             source: "measured";
             /** Throughput Per S */
-            throughput_per_s: number;
+            throughput_per_s?: number | null;
             /** Windows */
-            windows: number;
-        } & {
-            [key: string]: unknown;
+            windows?: number | null;
         };
         /** MemberOut */
         MemberOut: {
@@ -2431,9 +2393,9 @@ export interface components {
          */
         ModelPoint: {
             /** Concurrency */
-            concurrency: number;
+            concurrency?: number | null;
             /** Fit Error Rel */
-            fit_error_rel: number | null;
+            fit_error_rel?: number | null;
             /** Latency S */
             latency_s: number;
             /** Load Per S */
@@ -2444,9 +2406,7 @@ export interface components {
              */
             source: "model";
             /** Throughput Per S */
-            throughput_per_s: number;
-        } & {
-            [key: string]: unknown;
+            throughput_per_s?: number | null;
         };
         /**
          * ModelScenarioIn
@@ -2509,8 +2469,6 @@ export interface components {
             objects_per_page_mean: number | null;
             /** With Base */
             with_base: number | null;
-        } & {
-            [key: string]: unknown;
         };
         /** ParetoDist */
         ParetoDist: {
@@ -2563,8 +2521,6 @@ export interface components {
             path: string;
             /** Requests */
             requests: number;
-        } & {
-            [key: string]: unknown;
         };
         /** PercentileColumns */
         PercentileColumns: {
@@ -2582,8 +2538,6 @@ export interface components {
             p99_s: (number | null)[];
             /** T Ms */
             t_ms: number[];
-        } & {
-            [key: string]: unknown;
         };
         /**
          * PowerChart
@@ -2595,11 +2549,11 @@ export interface components {
              * @description the cubic in load, highest power first
              */
             coefficients: (number)[];
-            /** Load Range Per S */
-            load_range_per_s: [
-                number,
-                number
-            ];
+            /**
+             * Load Range Per S
+             * @description [low, high]
+             */
+            load_range_per_s: (number)[];
             /** Peak Load Per S */
             peak_load_per_s: number | null;
             /** Points */
@@ -2608,8 +2562,6 @@ export interface components {
             r2: number | null;
             /** Source */
             source?: string | null;
-        } & {
-            [key: string]: unknown;
         };
         /** PowerPoint */
         PowerPoint: {
@@ -2617,8 +2569,6 @@ export interface components {
             load_per_s: number;
             /** Power Per S2 */
             power_per_s2: number;
-        } & {
-            [key: string]: unknown;
         };
         /** Preset */
         Preset: {
@@ -2671,8 +2621,6 @@ export interface components {
             /** Service Time S */
             service_time_s: number;
             usl: components["schemas"]["UslShape"] | null;
-        } & {
-            [key: string]: unknown;
         };
         /**
          * Range
@@ -3052,8 +3000,6 @@ export interface components {
             response_s: number | null;
             /** Throughput Per S */
             throughput_per_s: number;
-        } & {
-            [key: string]: unknown;
         };
         /**
          * SctParamsIn
@@ -3090,8 +3036,6 @@ export interface components {
             };
             /** Window S */
             window_s: number | null;
-        } & {
-            [key: string]: unknown;
         };
         /**
          * SctServer
@@ -3113,8 +3057,6 @@ export interface components {
             usl: components["schemas"]["UslFit"] | null;
             /** Warnings */
             warnings: string[];
-        } & {
-            [key: string]: unknown;
         };
         /** Series */
         Series: {
@@ -3172,8 +3114,6 @@ export interface components {
             pages_per_session_mean: number | null;
             /** Requests Per Session Mean */
             requests_per_session_mean: number | null;
-        } & {
-            [key: string]: unknown;
         };
         /** ShareLinkCreated */
         ShareLinkCreated: {
@@ -3329,8 +3269,6 @@ export interface components {
             stance: string;
             /** Threshold S */
             threshold_s: number;
-        } & {
-            [key: string]: unknown;
         };
         /** SweepAxisIn */
         SweepAxisIn: {
@@ -3494,8 +3432,6 @@ export interface components {
             n: number;
             /** Throughput Per S */
             throughput_per_s: number;
-        } & {
-            [key: string]: unknown;
         };
         /** UniformDist */
         UniformDist: {
@@ -3594,8 +3530,6 @@ export interface components {
             rmse_per_s: number | null;
             /** Sigma */
             sigma: number | null;
-        } & {
-            [key: string]: unknown;
         };
         /** UslShape */
         UslShape: {
@@ -3605,8 +3539,6 @@ export interface components {
             n_star: number | null;
             /** Sigma */
             sigma: number | null;
-        } & {
-            [key: string]: unknown;
         };
         /** VirtualQueueAdvice */
         VirtualQueueAdvice: {
@@ -3627,8 +3559,6 @@ export interface components {
             percentile: number;
             /** Refused */
             refused: number;
-        } & {
-            [key: string]: unknown;
         };
         /** WorkloadModel */
         WorkloadModel: {
