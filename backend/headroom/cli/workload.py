@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from tempfile import TemporaryDirectory
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -23,6 +23,9 @@ from headroom.cli.analysis import (
 REQUESTS_FILE = "requests.parquet"
 MIN_CHUNK_BYTES = 1 << 20
 MAX_CHUNK_BYTES = 64 << 20
+
+if TYPE_CHECKING:  # the documents load with the characterization, on first use
+    from headroom.workloads.documents import CharacterizationCore
 
 
 @dataclass(frozen=True)
@@ -312,35 +315,36 @@ def tally_report(parsed: ParsedLog, tally: Any) -> dict[str, Any]:
 def characterize_command(file: str, log_format: str, spec: str | None, as_json: bool) -> None:
     """Arrivals, classes, pages, sessions, fitted distributions and the workload model."""
     from headroom.engine.workload import characterize
+    from headroom.workloads.documents import characterization_core
 
     with TemporaryDirectory(prefix="headroom-characterize-") as parts_dir:
         parsed = _read(file, format_name(log_format, spec), Path(parts_dir))
         try:  # sessions order ties by input order: the file's, as a stable sort by ts keeps
-            document = characterize(parsed.table).to_dict()
+            document = characterization_core(characterize(parsed.table))
         except ValueError as error:
             raise InputError(f"{file}: {error}") from error
-    _emit(document, as_json, characterize_text(document))
+    _emit(document.model_dump(mode="json"), as_json, characterize_text(document))
 
 
-def characterize_text(doc: dict[str, Any]) -> str:
-    arrivals, pages, sessions = doc["arrivals"], doc["pages"], doc["sessions"]
+def characterize_text(doc: "CharacterizationCore") -> str:
+    arrivals, pages, sessions = doc.arrivals, doc.pages, doc.sessions
     lines = [
-        f"requests: {doc['requests']}",
-        f"per minute: peak {arrivals['peak_per_min']}, trough {arrivals['trough_per_min']}, "
-        f"mean {arrivals['mean_per_min']:.4g}, peak/mean {arrivals['peak_to_mean']:.3g}",
-        _unit_line("pages", pages["count"], pages["objects_per_page_mean"], "objects per page"),
-        _unit_line("sessions", sessions["count"], sessions["pages_per_session_mean"], "pages each"),
+        f"requests: {doc.requests}",
+        f"per minute: peak {arrivals.peak_per_min}, trough {arrivals.trough_per_min}, "
+        f"mean {arrivals.mean_per_min:.4g}, peak/mean {arrivals.peak_to_mean:.3g}",
+        _unit_line("pages", pages.count, pages.objects_per_page_mean, "objects per page"),
+        _unit_line("sessions", sessions.count, sessions.pages_per_session_mean, "pages each"),
     ]
-    held = doc.get("fields_recorded") or {}
-    missing = [NOT_RECORDED[k] for k in NOT_RECORDED if held.get(k) is False]
+    held = doc.fields_recorded
+    missing = [NOT_RECORDED[k] for k in NOT_RECORDED if held and getattr(held, k) is False]
     if missing:
         lines.append("not recorded: " + ", ".join(missing))
-    for kind, shares in doc["classes"].items():
+    for kind, shares in (("request", doc.classes.request), ("user", doc.classes.user)):
         mix = ", ".join(f"{c} {s:.1%}" for c, s in shares.items())
         lines.append(f"{kind} classes: {mix}")
-    for name, fit in doc["fits"].items():
-        why = f"not fitted: {fit.get('reason') or '-'}"
-        lines.append(f"fit {name}: {fit.get('dist') or why}")
+    for name, fit in doc.fits.items():
+        why = f"not fitted: {fit.reason or '-'}"
+        lines.append(f"fit {name}: {fit.dist or why}")
     return "\n".join(lines)
 
 

@@ -203,7 +203,9 @@ class Display(Document):
     )
 
 
-class CharacterizationDoc(VersionedDocument):
+class CharacterizationCore(VersionedDocument):
+    """`headroom characterize --json`: the engine's characterization."""
+
     requests: int
     arrivals: ArrivalSummary
     classes: ClassShares
@@ -214,8 +216,20 @@ class CharacterizationDoc(VersionedDocument):
     fits: dict[str, FitReport]
     model: Annotated[WorkloadModel, MODEL_SCHEMA]
     fields_recorded: FieldsRecordedOut | None = None  # older results
+
+
+class CharacterizationDoc(CharacterizationCore):
+    """The stored and served result: the characterization, the fitted quantities'
+    histograms and the dataset page's chart data."""
+
     histograms: dict[str, FittedHistogram]
     display: Display | None = None  # older results
+
+
+def characterization_core(result: "Characterization") -> CharacterizationCore:
+    from headroom.analyses.tables import jsonable  # polars: loaded by the jobs only
+
+    return CharacterizationCore.model_validate(jsonable(result.to_dict()))
 
 
 def characterization_document(
