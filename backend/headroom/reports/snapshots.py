@@ -2,11 +2,11 @@
 turned into report items: the figures and charts a reader needs, with units."""
 
 import itertools
-from datetime import datetime
 from typing import Any
 
 from headroom.analyses.documents import CapacityReportDoc, ClassReport, MeasuredPoint, ModelPoint
 from headroom.analyses.schemas import CapacityParamsIn
+from headroom.datasets.schemas import TrafficSummaryOut
 from headroom.engine.workload import Rules
 from headroom.reports.schemas import Better, Chart, Figure, ItemContent, Mark, Series, Unit
 from headroom.workloads.documents import (
@@ -342,31 +342,32 @@ def _histogram_chart(name: str, histogram: FittedHistogram) -> Chart:
     )
 
 
-def traffic(summary: dict[str, Any]) -> ItemContent:
-    latency = summary.get("latency") or {}
-    points = summary.get("series") or []
-    times = [datetime.fromisoformat(pt["t"].replace("Z", "+00:00")).timestamp() for pt in points]
-    per_bucket = f"per {summary.get('bucket_s', 60)} s"
+def traffic(summary: TrafficSummaryOut) -> ItemContent:
+    latency, points = summary.latency, summary.series
+    times = [pt.t.timestamp() for pt in points]
+    per_bucket = f"per {summary.bucket_s} s"
     return ItemContent(
         source_label="",
-        params={"format": summary.get("format"), "bucket_s": summary.get("bucket_s")},
+        params={"format": summary.format, "bucket_s": summary.bucket_s},
         figures=[
-            fig("requests", "Requests", summary.get("request_count"), "count"),
-            fig("mean_rate", "Mean rate", summary.get("mean_rate_per_s"), "req/s"),
-            fig("peak_rate", "Peak rate", summary.get("peak_rate_per_min"), "req/min"),
-            fig(
-                "error_rate", "Server errors (5xx)", summary.get("error_rate"), "fraction", "lower"
-            ),
+            fig("requests", "Requests", summary.request_count, "count"),
+            fig("mean_rate", "Mean rate", summary.mean_rate_per_s, "req/s"),
+            fig("peak_rate", "Peak rate", summary.peak_rate_per_min, "req/min"),
+            fig("error_rate", "Server errors (5xx)", summary.error_rate, "fraction", "lower"),
             fig(
                 "client_error_rate",
                 "Client errors (4xx)",
-                summary.get("client_error_rate"),
+                summary.client_error_rate,
                 "fraction",
                 "lower",
             ),
             *(
-                fig(f"latency_{k}", f"Latency {k}", latency.get(f"{k}_s"), "s", "lower")
-                for k in ("p50", "p95", "p99")
+                fig(f"latency_{k}", f"Latency {k}", value, "s", "lower")
+                for k, value in (
+                    [("p50", None), ("p95", None), ("p99", None)]
+                    if latency is None
+                    else [("p50", latency.p50_s), ("p95", latency.p95_s), ("p99", latency.p99_s)]
+                )
             ),
         ],
         charts=[
@@ -383,7 +384,7 @@ def traffic(summary: dict[str, Any]) -> ItemContent:
                         key="rate",
                         label="requests",
                         x=times,
-                        y=[pt["rate_per_min"] for pt in points],
+                        y=[pt.rate_per_min for pt in points],
                     )
                 ],
             ),
@@ -392,11 +393,11 @@ def traffic(summary: dict[str, Any]) -> ItemContent:
     )
 
 
-def _status_chart(summary: dict[str, Any], times: list[float], per_bucket: str) -> list[Chart]:
+def _status_chart(summary: TrafficSummaryOut, times: list[float], per_bucket: str) -> list[Chart]:
     """None when the log has no status codes (its series would be all zeros)."""
-    if "status_counts" in summary and summary["status_counts"] is None:
+    if summary.status_counts is None:
         return []
-    points = summary.get("series") or []
+    points = summary.series
     return [
         Chart(
             key="status",
@@ -407,7 +408,7 @@ def _status_chart(summary: dict[str, Any], times: list[float], per_bucket: str) 
             y_label="responses",
             y_unit="count",
             series=[
-                Series(key=k, label=k[1:], x=times, y=[pt[k] for pt in points])
+                Series(key=k, label=k[1:], x=times, y=[getattr(pt, k) for pt in points])
                 for k in ("s2xx", "s3xx", "s4xx", "s5xx")
             ],
         )

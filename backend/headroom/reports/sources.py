@@ -122,7 +122,7 @@ def _sweep(session: Session, principal: Principal, item: ItemIn) -> Captured:
 def _traffic(session: Session, principal: Principal, item: ItemIn) -> Captured:
     dataset = datasets.get_visible(session, principal, item.source_id)
     summary = datasets.summary(session, principal, dataset.id)
-    content = snapshots.traffic(summary.model_dump(mode="json"))
+    content = snapshots.traffic(summary)
     label = f"traffic summary of {dataset.name}"
     title = f"Traffic of {dataset.name}"
     return Captured(dataset.workspace_id, title, _labelled(content, label, dataset.name))

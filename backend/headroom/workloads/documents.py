@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 from pydantic import Field, WithJsonSchema
 
 from headroom.core.documents import Document, Real, VersionedDocument
-from headroom.datasets.schemas import FieldsRecordedOut
 from headroom.engine.workload.model import WorkloadModel
+from headroom.engine.workload.summary import FieldsRecordedDoc
 
 if TYPE_CHECKING:  # polars and scipy: the API process reads documents only
     from headroom.engine.workload import Characterization
@@ -215,7 +215,7 @@ class CharacterizationCore(VersionedDocument):
     latency_by_class: dict[str, LatencyPercentiles]
     fits: dict[str, FitReport]
     model: Annotated[WorkloadModel, MODEL_SCHEMA]
-    fields_recorded: FieldsRecordedOut | None = None  # older results
+    fields_recorded: FieldsRecordedDoc | None = None  # older results
 
 
 class CharacterizationDoc(CharacterizationCore):

@@ -1529,12 +1529,16 @@ export interface components {
         CharacterizationCreate: {
             rules?: components["schemas"]["Rules"] | null;
         };
-        /** CharacterizationDoc */
+        /**
+         * CharacterizationDoc
+         * @description The stored and served result: the characterization, the fitted quantities'
+         *     histograms and the dataset page's chart data.
+         */
         CharacterizationDoc: {
             arrivals: components["schemas"]["ArrivalSummary"];
             classes: components["schemas"]["ClassShares"];
             display?: components["schemas"]["Display"] | null;
-            fields_recorded?: components["schemas"]["FieldsRecordedOut"] | null;
+            fields_recorded?: components["schemas"]["FieldsRecordedDoc"] | null;
             /** Fits */
             fits: {
                 [key: string]: components["schemas"]["FitReport"];
@@ -1854,11 +1858,11 @@ export interface components {
             mean: number;
         };
         /**
-         * FieldsRecordedOut
+         * FieldsRecordedDoc
          * @description Which fields the log records (a value on at least one request). A figure built on
-         *     a field it does not record is null in the summary, never 0.
+         *     a field it does not record is null in the summary, never 0 (engine.logs.recorded).
          */
-        FieldsRecordedOut: {
+        FieldsRecordedDoc: {
             /** Bytes */
             bytes: boolean;
             /** Client */
@@ -3344,7 +3348,11 @@ export interface components {
             /** Workspace Id */
             workspace_id: number;
         };
-        /** TrafficSummaryOut */
+        /**
+         * TrafficSummaryOut
+         * @description The dataset's traffic summary (engine.workload.summary) with its upload's parse
+         *     figures.
+         */
         TrafficSummaryOut: {
             /** Bucket S */
             bucket_s: number;
@@ -3366,7 +3374,7 @@ export interface components {
              */
             error_rate: number | null;
             /** @description Which fields the log records (null: summarised before this) */
-            fields_recorded?: components["schemas"]["FieldsRecordedOut"] | null;
+            fields_recorded?: components["schemas"]["FieldsRecordedDoc"] | null;
             /** First Ts */
             first_ts: string | null;
             /** Format */

@@ -74,7 +74,7 @@ def test_summary_of_a_trace_says_not_recorded_never_zero(table: MakeTable) -> No
     assert summary.error_rate is None and summary.client_error_rate is None
     assert summary.status_counts is None and summary.bytes_total is None
     assert summary.latency is not None
-    document = summary.to_dict()
+    document = summary.model_dump()
     assert document["fields_recorded"]["status"] is False
     assert document["fields_recorded"]["latency"] is True
 
