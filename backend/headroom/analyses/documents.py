@@ -148,8 +148,8 @@ class UslFit(Document):
     sigma: Real | None
     kappa: Real | None
     n_star: Real | None
-    lambda_per_s: Real | None
-    rmse_per_s: Real | None
+    lambda_per_s: Real | None = None  # older reports
+    rmse_per_s: Real | None = None
 
 
 class TrendPoint(Document):

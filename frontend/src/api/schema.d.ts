@@ -3531,11 +3531,11 @@ export interface components {
             /** Kappa */
             kappa: number | null;
             /** Lambda Per S */
-            lambda_per_s: number | null;
+            lambda_per_s?: number | null;
             /** N Star */
             n_star: number | null;
             /** Rmse Per S */
-            rmse_per_s: number | null;
+            rmse_per_s?: number | null;
             /** Sigma */
             sigma: number | null;
         };
