@@ -34,7 +34,7 @@ class ParsedLog:
     table: Any  # polars.DataFrame sorted by ts, or a LazyFrame of the sorted Parquet parts
     lines_total: int
     lines_rejected: int
-    rejects: list[dict[str, Any]]
+    rejects: list[dict[str, Any]]  # the parser's reject records, printed as they are
     format_confidence: float | None = None  # the detection's; None when the format was given
     lines_skipped: int = 0  # blank lines, directives, headers: structure, not requests
 
@@ -90,7 +90,7 @@ def _parse_chunks(
     from headroom.engine.logs.w3c import format_after
 
     detected, confidence = _detected(path, name)
-    rejects: list[dict[str, Any]] = []
+    rejects: list[dict[str, Any]] = []  # as ParsedLog.rejects
     fmt, lines, rejected, skipped, parsed_rows = detected, 0, 0, 0, 0
     with open_log(path) as stream:
         for chunk in iter_chunks(stream, chunk_bytes):
@@ -145,7 +145,7 @@ def _iso(value: Any) -> str | None:
     return None if value is None else value.isoformat().replace("+00:00", "Z")
 
 
-def parse_report(parsed: ParsedLog) -> dict[str, Any]:
+def parse_report(parsed: ParsedLog) -> dict[str, Any]:  # `headroom parse --json`, as printed
     """The `headroom parse --json` document (aggregates over the table, lazily)."""
     import polars as pl
 
@@ -191,7 +191,7 @@ def parse_report(parsed: ParsedLog) -> dict[str, Any]:
     }
 
 
-def parse_text(doc: dict[str, Any]) -> str:
+def parse_text(doc: dict[str, Any]) -> str:  # of parse_report's document
     lines = [
         f"format: {doc['format']}",
         f"lines: {doc['lines_total']} ({doc['lines_parsed']} parsed, "
@@ -239,7 +239,7 @@ def parse_command(
     _emit(document, as_json, parse_text(document))
 
 
-def _parse_streaming(file: str, name: str, out_dir: str | None) -> dict[str, Any]:
+def _parse_streaming(file: str, name: str, out_dir: str | None) -> dict[str, Any]:  # parse --json
     """The report of one pass over the log, each chunk also appended to the Parquet file
     (given out_dir) and then dropped: no table of the whole log is held or read back."""
     from headroom.cli.parse_stream import ParquetSink, ReportTally
@@ -285,7 +285,7 @@ def _writing(out_dir: str | None, action: Callable[[Any], None], arg: Any) -> No
         raise InputError(f"{out_dir}: {error}") from error
 
 
-def tally_report(parsed: ParsedLog, tally: Any) -> dict[str, Any]:
+def tally_report(parsed: ParsedLog, tally: Any) -> dict[str, Any]:  # parse --json, streamed
     """The `headroom parse --json` document from a ReportTally (parse_report's keys)."""
     quantiles = tally.latency_quantiles()
     return {

@@ -158,6 +158,7 @@ def checked(response: httpx.Response) -> Any:
 Progress = Callable[[int, int], None]
 
 
+# Datasets, uploads and jobs are read as the server's JSON (their domains' documents).
 def upload_file(
     http: httpx.Client,
     path: Path,

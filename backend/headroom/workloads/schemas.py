@@ -58,7 +58,7 @@ class ModelScenarioIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    model: dict[str, Any] = Field(
+    model: dict[str, Any] = Field(  # validated by the engine: 422s name model.<field>
         description="a workload model document, validated against "
         "GET /api/v1/workloads/model/schema (a bad one: 422 naming model.<field>)"
     )
