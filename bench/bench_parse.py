@@ -178,7 +178,7 @@ def run_ingest_characterize(path: Path) -> int:
         sorted(p.name for p in (OUT / "ingest_parts").glob("*.parquet")),
     )
     budget_mb = get_settings().memory_budget_mb
-    return int(result_document(characterize(table, memory_budget_mb=budget_mb))["requests"])
+    return result_document(characterize(table, memory_budget_mb=budget_mb)).requests
 
 
 # Combined + %D (microseconds), as GoAccess spells it

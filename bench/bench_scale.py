@@ -144,7 +144,7 @@ def run_characterize(parts: Path) -> dict[str, Any]:
     document = result_document(characterize(load_table(store, keys), memory_budget_mb=budget_mb))
     wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
     process = {"role": "characterize", "cpu_s": cpu, "peak_rss": peak_rss_bytes()}
-    return {"wall_s": wall, "rows": int(document["requests"]), "processes": [process]}
+    return {"wall_s": wall, "rows": document.requests, "processes": [process]}
 
 
 def run_goaccess(path: Path) -> dict[str, Any]:

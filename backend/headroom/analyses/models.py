@@ -31,7 +31,7 @@ class Analysis(Base):
         ForeignKey("dataset.id", ondelete="CASCADE"), index=True
     )
     kind: Mapped[str] = mapped_column(String(50))
-    params: Mapped[dict[str, Any]] = mapped_column(JSON)
+    params: Mapped[dict[str, Any]] = mapped_column(JSON)  # the params, as stored
     params_key: Mapped[str] = mapped_column(String(64))
     job_id: Mapped[int | None] = mapped_column(ForeignKey("job.id", ondelete="SET NULL"))
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))

@@ -7,14 +7,14 @@ touches the dataset's status, which belongs to the ingest job."""
 
 import logging
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy.orm import Session
 
 from headroom.analyses import repository
+from headroom.analyses.documents import AnalysisReport, capacity_document, sct_document
 from headroom.analyses.schemas import CapacityParamsIn, SctParamsIn
 from headroom.analyses.service import params_of
-from headroom.analyses.tables import jsonable, scan_for_capacity, scan_for_sct
+from headroom.analyses.tables import scan_for_capacity, scan_for_sct
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
 from headroom.core.storage import ObjectStore, open_store
@@ -58,21 +58,22 @@ def run(settings: Settings, job_id: int, worker: str) -> None:
         job_service.report(session, job_id, worker, 0.0, "loading", None)
     with session_scope(url) as session:
         job_service.report(session, job_id, worker, 0.3, "analysing", None)
-    kind, document = _analyse(inputs.params, store, inputs.table_keys)
+    kind, report = _analyse(inputs.params, store, inputs.table_keys)
+    document = report.model_dump(mode="json")
     with session_scope(url) as session:
         job_service.save_result(session, job_id, worker, kind, document, inputs.dataset_id)
 
 
 def _analyse(
     params: CapacityParamsIn | SctParamsIn, store: ObjectStore, keys: list[str]
-) -> tuple[str, Any]:
-    """The result kind and the report as plain JSON."""
+) -> tuple[str, AnalysisReport]:
+    """The result kind and the report."""
     try:
         if isinstance(params, SctParamsIn):
             trace = analyze_trace(scan_for_sct(store, keys), params.to_engine())
-            return SCT_RESULT_KIND, jsonable(trace.to_dict())
+            return SCT_RESULT_KIND, sct_document(trace)
         report = analyze(scan_for_capacity(store, keys), params.to_engine())
-        return RESULT_KIND, jsonable(report.to_dict())
+        return RESULT_KIND, capacity_document(report)
     except LogInputError:
         raise
     except ValueError as error:  # the engine's refusals of unusable data

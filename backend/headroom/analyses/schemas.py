@@ -3,6 +3,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from headroom.analyses.documents import CapacityReportDoc, SctReportDoc
 from headroom.auth.schemas import UserRef
 from headroom.engine.capacity import CapacityParams, SctParams
 from headroom.jobs.schemas import JobOut
@@ -68,10 +69,10 @@ class AnalysisOut(BaseModel):
     created_at: datetime
     created_by: UserRef | None
     job: JobOut | None
-    result: dict[str, Any] | None = Field(
+    result: CapacityReportDoc | SctReportDoc | None = Field(
         None,
-        description="the report once the job has succeeded (issue-4 JSON contract: "
-        "`classes`/`capacity` for kind capacity, `servers` for kind sct)",
+        description="the report once the job has succeeded (a capacity report for kind "
+        "capacity, an SCT report for kind sct)",
     )
 
 
@@ -101,6 +102,7 @@ class RecommendationLink(BaseModel):
 
     to: str = Field(..., description="the page to act on the recommendation")
     label: str
+    # a scenario document: the simulations domain's, passed through to its editor
     scenario: dict[str, Any] | None = Field(
         None, description="a scenario document to open the simulation editor with"
     )

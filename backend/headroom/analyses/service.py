@@ -2,13 +2,18 @@
 
 import hashlib
 import json
-from typing import Any
 
 from pydantic import TypeAdapter
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from headroom.analyses import repository
+from headroom.analyses.documents import (
+    AnalysisReport,
+    CapacityReportDoc,
+    SctReportDoc,
+    stored_report,
+)
 from headroom.analyses.models import Analysis, AnalysisKind
 from headroom.analyses.schemas import (
     AnalysisOut,
@@ -175,7 +180,7 @@ def list_page(
     return AnalysisPage(items=[to_out(session, a, with_result=False) for a in rows], total=total)
 
 
-def _report(session: Session, analysis: Analysis) -> dict[str, Any]:
+def _report(session: Session, analysis: Analysis) -> AnalysisReport:
     job = session.get(Job, analysis.job_id) if analysis.job_id else None
     stored = job_repository.result_for_job(session, job.id) if job is not None else None
     if job is None or job.status != JobStatus.succeeded or stored is None:
@@ -184,7 +189,7 @@ def _report(session: Session, analysis: Analysis) -> dict[str, Any]:
             f"analysis {analysis.id} is {status}: recommendations need its finished report",
             detail={"status": None if job is None else str(job.status)},
         )
-    return stored.document if isinstance(stored.document, dict) else {}
+    return stored_report(analysis.kind, stored.document)
 
 
 def recommendations(
@@ -197,14 +202,18 @@ def recommendations(
     analysis = get_visible(session, principal, analysis_id)
     report = _report(session, analysis)
     params = params_of(analysis)
-    if isinstance(params, CapacityParamsIn):
-        used = {**recommend.default_thresholds(report), **thresholds_s}
-        used = {name: t for name, t in used.items() if name in report.get("classes", {})}
-        recs = recommend.capacity_recommendations(report, params.percentile, used)
+    if isinstance(params, CapacityParamsIn) and isinstance(report, CapacityReportDoc):
+        document = report.model_dump(mode="json")  # the engine reads plain JSON
+        used = {**recommend.default_thresholds(document), **thresholds_s}
+        used = {name: t for name, t in used.items() if name in report.classes}
+        recs = recommend.capacity_recommendations(document, params.percentile, used)
     else:
         used = {}
-        servers = report.get("servers", {}).items()
-        found = (recommend.sct_recommendation(name, server) for name, server in servers)
+        servers = report.servers.items() if isinstance(report, SctReportDoc) else ()
+        found = (
+            recommend.sct_recommendation(name, server.model_dump(mode="json"))
+            for name, server in servers
+        )
         recs = [rec for rec in found if rec is not None]
     return RecommendationList(
         analysis_id=analysis.id,
@@ -218,7 +227,7 @@ def to_out(session: Session, analysis: Analysis, with_result: bool = True) -> An
     result = None
     if with_result and job is not None and job.status == JobStatus.succeeded:
         stored = job_repository.result_for_job(session, job.id)
-        result = stored.document if stored is not None else None
+        result = stored_report(analysis.kind, stored.document) if stored is not None else None
     creator = session.get(User, analysis.created_by_id) if analysis.created_by_id else None
     return AnalysisOut(
         id=analysis.id,
@@ -244,10 +253,12 @@ def derived_sla(session: Session, dataset_id: int) -> dict[str, float] | None:
         if job is None or job.status != JobStatus.succeeded:
             continue
         stored = job_repository.result_for_job(session, job.id)
-        classes = (stored.document or {}).get("classes") or {} if stored else {}
+        if stored is None:
+            continue
+        classes = CapacityReportDoc.model_validate(stored.document).classes
         ordered = sorted(classes.items(), key=lambda item: item[0] != "all")
         for _, report in ordered:
-            sla = (report or {}).get("sla")
-            if sla and sla.get("threshold_s"):
-                return {"percentile": float(sla["percentile"]), "threshold_s": sla["threshold_s"]}
+            sla = report.sla
+            if sla is not None and sla.threshold_s:
+                return {"percentile": float(sla.percentile), "threshold_s": sla.threshold_s}
     return None

@@ -4,11 +4,14 @@
 import json
 import zlib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from headroom.cli.options import Range
+
+if TYPE_CHECKING:  # the documents load with the analyses, on first use
+    from headroom.analyses.documents import CapacityReportDoc, SctReportDoc
 
 SNIFF_BYTES = 1 << 20
 MIN_WINDOWS = 5  # windows a knee curve needs at the least (one load bin)
@@ -52,7 +55,7 @@ def _existing_file(path: str) -> Path:
     return file
 
 
-def _emit(document: dict[str, Any], as_json: bool, text: str) -> None:
+def _emit(document: object, as_json: bool, text: str) -> None:
     from headroom.analyses.tables import jsonable
 
     if as_json:
@@ -108,8 +111,10 @@ def analyze_command(
         raise InputError(f"{file}: {error.message}") from error
     except UNREADABLE as error:
         raise InputError(f"{file}: {error}") from error
-    document = report.to_dict()
-    _emit(document, as_json, capacity_text(document))
+    from headroom.analyses.documents import capacity_document
+
+    document = capacity_document(report)
+    _emit(document.model_dump(mode="json"), as_json, capacity_text(document))
 
 
 def _check_span(file: str, table: Any, window_s: float) -> None:
@@ -146,31 +151,35 @@ def _num(value: float | None, unit: str = "", digits: int = 4) -> str:
     return "-" if value is None else f"{value:.{digits}g}{unit}"
 
 
-def capacity_text(doc: dict[str, Any]) -> str:
+def capacity_text(doc: "CapacityReportDoc") -> str:
     head = f"{'class':<20} {'knee/s':>9} {'knee lat':>9} {'break/s':>9} "
     head += f"{'SLA T':>9} {'MaxRate/s':>10} {'MaxConn(T)':>10} {'MaxConn':>8}"
     lines = [head]
-    for name, cls in doc["classes"].items():
-        knee, sla = cls["knee"] or {}, cls["sla"] or {}
-        lines.append(
-            f"{name[:20]:<20} {_num(knee.get('load_per_s')):>9} "
-            f"{_num(knee.get('latency_s'), 's'):>9} {_num(cls['breaking_point_per_s']):>9} "
-            f"{_num(sla.get('threshold_s'), 's'):>9} {_num(sla.get('max_rate_per_s')):>10} "
-            f"{_num(sla.get('max_conn')):>10} {_num(cls['max_conn']):>8}"
+    for name, cls in doc.classes.items():
+        knee, sla = cls.knee, cls.sla
+        load, latency = (None, None) if knee is None else (knee.load_per_s, knee.latency_s)
+        t, rate, conn = (
+            (None,) * 3 if sla is None else (sla.threshold_s, sla.max_rate_per_s, sla.max_conn)
         )
-    cap = doc["capacity"]
+        lines.append(
+            f"{name[:20]:<20} {_num(load):>9} "
+            f"{_num(latency, 's'):>9} {_num(cls.breaking_point_per_s):>9} "
+            f"{_num(t, 's'):>9} {_num(rate):>10} "
+            f"{_num(conn):>10} {_num(cls.max_conn):>8}"
+        )
+    cap = doc.capacity
     lines.append(
-        f"power-ratio capacity: {_num(cap['power_peak_load_per_s'])}/s (R^2 {cap['r2']:.3f})"
+        f"power-ratio capacity: {_num(cap.power_peak_load_per_s)}/s (R^2 {cap.r2:.3f})"
         if cap
-        else f"power-ratio capacity: none ({doc.get('capacity_reason')})"
+        else f"power-ratio capacity: none ({doc.capacity_reason})"
     )
     lines += [f"warning: {w}" for w in _warnings(doc)]
     return "\n".join(lines)
 
 
-def _warnings(doc: dict[str, Any]) -> list[str]:
-    own = [f"{n}: {w}" for n, c in doc["classes"].items() for w in c.get("warnings", [])]
-    return [*doc.get("warnings", []), *own]
+def _warnings(doc: "CapacityReportDoc") -> list[str]:
+    own = [f"{n}: {w}" for n, c in doc.classes.items() for w in c.warnings]
+    return [*doc.warnings, *own]
 
 
 @click.command("sct", cls=OneLineCommand)
@@ -207,20 +216,22 @@ def sct_command(
         raise InputError(f"{trace}: {error.message}") from error
     except UNREADABLE as error:
         raise InputError(f"{trace}: {error}") from error
-    document = report.to_dict()
-    _emit(document, as_json, sct_text(document))
+    from headroom.analyses.documents import sct_document
+
+    document = sct_document(report)
+    _emit(document.model_dump(mode="json"), as_json, sct_text(document))
 
 
-def sct_text(doc: dict[str, Any]) -> str:
+def sct_text(doc: "SctReportDoc") -> str:
     lines = [f"{'server':<24} {'Q_lower':>8} {'Q_upper':>8} {'TP_max/s':>10} {'USL N*':>8}"]
-    for name, srv in doc["servers"].items():
-        usl = srv["usl"] or {}
-        upper = "above" if srv["q_upper"] is None else str(srv["q_upper"])
+    for name, srv in doc.servers.items():
+        n_star = None if srv.usl is None else srv.usl.n_star
+        upper = "above" if srv.q_upper is None else str(srv.q_upper)
         lines.append(
-            f"{name[:24]:<24} {_num(srv['q_lower']):>8} {upper:>8} "
-            f"{_num(srv['tp_max_per_s']):>10} {_num(usl.get('n_star'), '', 3):>8}"
+            f"{name[:24]:<24} {_num(srv.q_lower):>8} {upper:>8} "
+            f"{_num(srv.tp_max_per_s):>10} {_num(n_star, '', 3):>8}"
         )
-        lines += [f"warning: {name}: {w}" for w in srv["warnings"]]
+        lines += [f"warning: {name}: {w}" for w in srv.warnings]
     return "\n".join(lines)
 
 
@@ -251,7 +262,7 @@ def partition_command(
     _emit(document, as_json, partition_text(document))
 
 
-def partition_text(doc: dict[str, Any]) -> str:
+def partition_text(doc: dict[str, Any]) -> str:  # the engine's partition report as is
     lines = [
         f"K = {doc['K']} (safety factor {doc['safety_factor']:.3g}, "
         f"largest serviceable top fraction {doc['max_top_fraction']:.3g})"

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from tempfile import TemporaryDirectory
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -24,6 +24,9 @@ REQUESTS_FILE = "requests.parquet"
 MIN_CHUNK_BYTES = 1 << 20
 MAX_CHUNK_BYTES = 64 << 20
 
+if TYPE_CHECKING:  # the documents load with the characterization, on first use
+    from headroom.workloads.documents import CharacterizationCore
+
 
 @dataclass(frozen=True)
 class ParsedLog:
@@ -31,7 +34,7 @@ class ParsedLog:
     table: Any  # polars.DataFrame sorted by ts, or a LazyFrame of the sorted Parquet parts
     lines_total: int
     lines_rejected: int
-    rejects: list[dict[str, Any]]
+    rejects: list[dict[str, Any]]  # the parser's reject records, printed as they are
     format_confidence: float | None = None  # the detection's; None when the format was given
     lines_skipped: int = 0  # blank lines, directives, headers: structure, not requests
 
@@ -87,7 +90,7 @@ def _parse_chunks(
     from headroom.engine.logs.w3c import format_after
 
     detected, confidence = _detected(path, name)
-    rejects: list[dict[str, Any]] = []
+    rejects: list[dict[str, Any]] = []  # as ParsedLog.rejects
     fmt, lines, rejected, skipped, parsed_rows = detected, 0, 0, 0, 0
     with open_log(path) as stream:
         for chunk in iter_chunks(stream, chunk_bytes):
@@ -142,7 +145,7 @@ def _iso(value: Any) -> str | None:
     return None if value is None else value.isoformat().replace("+00:00", "Z")
 
 
-def parse_report(parsed: ParsedLog) -> dict[str, Any]:
+def parse_report(parsed: ParsedLog) -> dict[str, Any]:  # `headroom parse --json`, as printed
     """The `headroom parse --json` document (aggregates over the table, lazily)."""
     import polars as pl
 
@@ -188,7 +191,7 @@ def parse_report(parsed: ParsedLog) -> dict[str, Any]:
     }
 
 
-def parse_text(doc: dict[str, Any]) -> str:
+def parse_text(doc: dict[str, Any]) -> str:  # of parse_report's document
     lines = [
         f"format: {doc['format']}",
         f"lines: {doc['lines_total']} ({doc['lines_parsed']} parsed, "
@@ -236,7 +239,7 @@ def parse_command(
     _emit(document, as_json, parse_text(document))
 
 
-def _parse_streaming(file: str, name: str, out_dir: str | None) -> dict[str, Any]:
+def _parse_streaming(file: str, name: str, out_dir: str | None) -> dict[str, Any]:  # parse --json
     """The report of one pass over the log, each chunk also appended to the Parquet file
     (given out_dir) and then dropped: no table of the whole log is held or read back."""
     from headroom.cli.parse_stream import ParquetSink, ReportTally
@@ -282,7 +285,7 @@ def _writing(out_dir: str | None, action: Callable[[Any], None], arg: Any) -> No
         raise InputError(f"{out_dir}: {error}") from error
 
 
-def tally_report(parsed: ParsedLog, tally: Any) -> dict[str, Any]:
+def tally_report(parsed: ParsedLog, tally: Any) -> dict[str, Any]:  # parse --json, streamed
     """The `headroom parse --json` document from a ReportTally (parse_report's keys)."""
     quantiles = tally.latency_quantiles()
     return {
@@ -313,36 +316,37 @@ def characterize_command(file: str, log_format: str, spec: str | None, as_json: 
     """Arrivals, classes, pages, sessions, fitted distributions and the workload model."""
     from headroom.core.settings import get_settings
     from headroom.engine.workload import characterize
+    from headroom.workloads.documents import characterization_core
 
     budget_mb = get_settings().memory_budget_mb
     with TemporaryDirectory(prefix="headroom-characterize-") as parts_dir:
         parsed = _read(file, format_name(log_format, spec), Path(parts_dir))
         try:  # sessions order ties by input order: the file's
-            document = characterize(parsed.table, memory_budget_mb=budget_mb).to_dict()
+            document = characterization_core(characterize(parsed.table, memory_budget_mb=budget_mb))
         except ValueError as error:
             raise InputError(f"{file}: {error}") from error
-    _emit(document, as_json, characterize_text(document))
+    _emit(document.model_dump(mode="json"), as_json, characterize_text(document))
 
 
-def characterize_text(doc: dict[str, Any]) -> str:
-    arrivals, pages, sessions = doc["arrivals"], doc["pages"], doc["sessions"]
+def characterize_text(doc: "CharacterizationCore") -> str:
+    arrivals, pages, sessions = doc.arrivals, doc.pages, doc.sessions
     lines = [
-        f"requests: {doc['requests']}",
-        f"per minute: peak {arrivals['peak_per_min']}, trough {arrivals['trough_per_min']}, "
-        f"mean {arrivals['mean_per_min']:.4g}, peak/mean {arrivals['peak_to_mean']:.3g}",
-        _unit_line("pages", pages["count"], pages["objects_per_page_mean"], "objects per page"),
-        _unit_line("sessions", sessions["count"], sessions["pages_per_session_mean"], "pages each"),
+        f"requests: {doc.requests}",
+        f"per minute: peak {arrivals.peak_per_min}, trough {arrivals.trough_per_min}, "
+        f"mean {arrivals.mean_per_min:.4g}, peak/mean {arrivals.peak_to_mean:.3g}",
+        _unit_line("pages", pages.count, pages.objects_per_page_mean, "objects per page"),
+        _unit_line("sessions", sessions.count, sessions.pages_per_session_mean, "pages each"),
     ]
-    held = doc.get("fields_recorded") or {}
-    missing = [NOT_RECORDED[k] for k in NOT_RECORDED if held.get(k) is False]
+    held = doc.fields_recorded
+    missing = [NOT_RECORDED[k] for k in NOT_RECORDED if held and getattr(held, k) is False]
     if missing:
         lines.append("not recorded: " + ", ".join(missing))
-    for kind, shares in doc["classes"].items():
+    for kind, shares in (("request", doc.classes.request), ("user", doc.classes.user)):
         mix = ", ".join(f"{c} {s:.1%}" for c, s in shares.items())
         lines.append(f"{kind} classes: {mix}")
-    for name, fit in doc["fits"].items():
-        why = f"not fitted: {fit.get('reason') or '-'}"
-        lines.append(f"fit {name}: {fit.get('dist') or why}")
+    for name, fit in doc.fits.items():
+        why = f"not fitted: {fit.reason or '-'}"
+        lines.append(f"fit {name}: {fit.dist or why}")
     return "\n".join(lines)
 
 

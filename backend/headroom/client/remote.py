@@ -158,6 +158,7 @@ def checked(response: httpx.Response) -> Any:
 Progress = Callable[[int, int], None]
 
 
+# Datasets, uploads and jobs are read as the server's JSON (their domains' documents).
 def upload_file(
     http: httpx.Client,
     path: Path,
@@ -291,12 +292,14 @@ def p95_s(http: httpx.Client, dataset: dict[str, Any], request_class: str | None
         if latency is None:
             raise RemoteError(f"{label} records no response times: there is no p95 to check")
         return float(latency["p95_s"])
-    result = _finished(http, dataset["id"], "characterizations")
-    by_class = result.get("latency_by_class") or {}
+    from headroom.workloads.documents import CharacterizationDoc  # the model's schema: numpy
+
+    result = CharacterizationDoc.model_validate(_finished(http, dataset["id"], "characterizations"))
+    by_class = result.latency_by_class
     if request_class not in by_class:
         known = ", ".join(sorted(by_class)) or "none with response times"
         raise RemoteError(f"{label} has no request class {request_class!r} (classes: {known})")
-    return float(by_class[request_class]["p95_s"])
+    return float(by_class[request_class].p95_s or 0.0)
 
 
 def knee_per_s(
@@ -304,13 +307,15 @@ def knee_per_s(
 ) -> tuple[float | None, list[str]]:
     """The load at the knee of the latency curve (default capacity analysis), if any, and
     the classes that analysis has (a class missing from it has no knee either)."""
-    result = _finished(http, dataset["id"], "analyses")
-    classes = result.get("classes") or {}
-    knee = (classes.get(request_class or "all") or {}).get("knee")
-    return (None if knee is None else float(knee["load_per_s"])), sorted(classes)
+    from headroom.analyses.documents import CapacityReportDoc
+
+    classes = CapacityReportDoc.model_validate(_finished(http, dataset["id"], "analyses")).classes
+    report = classes.get(request_class or "all")
+    knee = None if report is None else report.knee
+    return (None if knee is None else float(knee.load_per_s)), sorted(classes)
 
 
-def _finished(http: httpx.Client, dataset_id: int, kind: str) -> dict[str, Any]:
+def _finished(http: httpx.Client, dataset_id: int, kind: str) -> object:
     """The result of the dataset's default-parameter `kind` ("analyses" or
     "characterizations"): asks for it (the server answers with the existing one when there
     is one), waits for its job, then reads it."""
@@ -321,5 +326,7 @@ def _finished(http: httpx.Client, dataset_id: int, kind: str) -> dict[str, Any]:
         if final["status"] != "succeeded":
             message = final.get("error_message") or final["status"]
             raise RemoteError(f"{message} ({final.get('error_code')})")
-    result: dict[str, Any] = checked(http.get(f"/api/v1/{kind}/{item['id']}")).get("result") or {}
+    result: object = checked(http.get(f"/api/v1/{kind}/{item['id']}"))["result"]
+    if result is None:
+        raise RemoteError(f"{kind} {item['id']} has no result")
     return result

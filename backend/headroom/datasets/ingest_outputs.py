@@ -114,7 +114,7 @@ def _summary_document(
         first = rejects.kept[0] if rejects.kept else None
         shown = f": line {first['line_number']}: {first['reason']}" if first else ""
         raise LogInputError("unparseable_log", f"no line of the file could be parsed{shown}")
-    document = summary.to_dict()
+    document = summary.model_dump()
     document.update(
         dataset_id=dataset_id,
         format=detection.format,

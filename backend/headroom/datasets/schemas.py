@@ -6,6 +6,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from headroom.auth.schemas import UserRef
 from headroom.datasets.models import DatasetStatus
+from headroom.engine.workload.summary import TrafficSummary
 from headroom.jobs.schemas import JobOut
 
 
@@ -84,47 +85,13 @@ class Reject(BaseModel):
     text: str
 
 
-class LatencyStats(BaseModel):
-    count: int
-    mean_s: float
-    p50_s: float
-    p95_s: float
-    p99_s: float
-    max_s: float
+class TrafficSummaryOut(TrafficSummary):
+    """The dataset's traffic summary (engine.workload.summary) with its upload's parse
+    figures."""
 
-
-class SeriesPoint(BaseModel):
-    t: datetime
-    requests: int
-    rate_per_min: float
-    s1xx: int
-    s2xx: int
-    s3xx: int
-    s4xx: int
-    s5xx: int
-
-
-class FieldsRecordedOut(BaseModel):
-    """Which fields the log records (a value on at least one request). A figure built on
-    a field it does not record is null in the summary, never 0."""
-
-    status: bool
-    bytes: bool
-    latency: bool
-    client: bool
-    user_agent: bool
-    referrer: bool
-    path: bool
-    span_s: float = Field(description="Seconds from the first to the last request")
-    sessions: bool = Field(description="Sessions can be told apart (the log records clients)")
-    daily_profile: bool = Field(description="The log covers at least one day")
-
-
-class TrafficSummaryOut(BaseModel):
     dataset_id: int
     format: str
     format_confidence: float
-    request_count: int
     rejected_count: int = Field(description="Lines that should hold a request but failed to parse")
     skipped_count: int = Field(
         default=0,
@@ -132,37 +99,7 @@ class TrafficSummaryOut(BaseModel):
         "directives (#Fields, #Software...), a CSV/TSV header, a JSON log's own messages",
     )
     rejects: list[Reject]
-    first_ts: datetime | None
-    last_ts: datetime | None
-    span_s: float
-    mean_rate_per_s: float
-    peak_rate_per_min: float
-    error_rate: float | None = Field(description="5xx share; null: the log has no status codes")
-    client_error_rate: float | None = Field(
-        description="4xx share; null: the log has no status codes"
-    )
-    status_counts: dict[str, int] | None = Field(
-        description="Responses per status class; null: the log has no status codes"
-    )
-    bytes_total: int | None = Field(description="Bytes sent; null: the log has no sizes")
-    latency: LatencyStats | None
-    bucket_s: int
-    series: list[SeriesPoint]
     notes: list[str]
-    fields_recorded: FieldsRecordedOut | None = Field(
-        default=None, description="Which fields the log records (null: summarised before this)"
-    )
-    timestamp_granularity_s: float = Field(
-        0.0,
-        description="what the timestamps resolve (1 s in a common log; 3600 when every "
-        "request of an hour is stamped at the same minute); 0: finer than a millisecond",
-    )
-    timestamp_notice: str | None = Field(
-        None, description="in words, when the timestamps are coarser than a second"
-    )
-    peak_bucket_s: int = Field(
-        60, description="the interval of peak_rate_per_min: a minute, or coarser timestamps'"
-    )
 
 
 class ArrivalWindowOut(BaseModel):

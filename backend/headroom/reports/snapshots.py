@@ -2,10 +2,18 @@
 turned into report items: the figures and charts a reader needs, with units."""
 
 import itertools
-from datetime import datetime
 from typing import Any
 
+from headroom.analyses.documents import CapacityReportDoc, ClassReport, MeasuredPoint, ModelPoint
+from headroom.analyses.schemas import CapacityParamsIn
+from headroom.datasets.schemas import TrafficSummaryOut
+from headroom.engine.workload import Rules
 from headroom.reports.schemas import Better, Chart, Figure, ItemContent, Mark, Series, Unit
+from headroom.workloads.documents import (
+    CharacterizationDoc,
+    FittedHistogram,
+    LatencyPercentiles,
+)
 
 
 def fig(key: str, label: str, value: Any, unit: Unit, better: Better | None = None) -> Figure:
@@ -25,69 +33,65 @@ def _p(percentile: float) -> str:
     return f"p{percentile:g}"
 
 
-def capacity(document: dict[str, Any], params: dict[str, Any], view: str | None) -> ItemContent:
-    classes: dict[str, Any] = document.get("classes") or {}
+def capacity(
+    document: CapacityReportDoc, params: CapacityParamsIn, view: str | None
+) -> ItemContent:
+    classes = document.classes
     if not classes:
         raise SnapshotError("the analysis found no request class with enough windows")
     name = view if view is not None else next(iter(classes))
     if name not in classes:
         raise SnapshotError(f"no class {name!r} in the analysis (it has {', '.join(classes)})")
-    cls, p = classes[name], _p(params.get("percentile", 95.0))
+    cls, p = classes[name], _p(params.percentile)
     charts = [_knee_chart(cls, name, p)]
-    if any(isinstance(pt.get("throughput_per_s"), int | float) for pt in cls["curve"]):
+    if any(pt.throughput_per_s is not None for pt in cls.curve):
         charts.append(_throughput_chart(cls, name))
     return ItemContent(
         source_label="",
-        params={**params, "class": name},
+        params={**params.model_dump(mode="json"), "class": name},
         figures=_capacity_figures(cls, document, p),
         charts=charts,
-        notes=[*document.get("warnings", []), *cls.get("warnings", [])],
+        notes=[*document.warnings, *cls.warnings],
     )
 
 
-def _capacity_figures(cls: dict[str, Any], document: dict[str, Any], p: str) -> list[Figure]:
-    knee, sla = cls.get("knee") or {}, cls.get("sla") or {}
-    power = document.get("capacity") or {}
+def _capacity_figures(cls: ClassReport, document: CapacityReportDoc, p: str) -> list[Figure]:
+    knee, sla, power = cls.knee, cls.sla, document.capacity
     return [
-        fig("knee_load", "Knee load", knee.get("load_per_s"), "req/s", "higher"),
-        fig("knee_latency", f"{p} latency at the knee", knee.get("latency_s"), "s", "lower"),
-        fig("breaking_point", "Breaking point", cls.get("breaking_point_per_s"), "req/s", "higher"),
-        fig("sla_threshold", f"SLA threshold ({p})", sla.get("threshold_s"), "s"),
-        fig("max_rate", "MaxRate within the SLA", sla.get("max_rate_per_s"), "req/s", "higher"),
-        fig("max_conn", "MaxConn within the SLA", sla.get("max_conn"), "count", "higher"),
-        fig("peak_load", "Peak load observed", cls.get("peak_load_per_s"), "req/s"),
-        fig(
-            "servers_needed",
-            "Servers needed at the peak",
-            cls.get("servers_needed"),
-            "count",
-            "lower",
-        ),
+        fig("knee_load", "Knee load", knee and knee.load_per_s, "req/s", "higher"),
+        fig("knee_latency", f"{p} latency at the knee", knee and knee.latency_s, "s", "lower"),
+        fig("breaking_point", "Breaking point", cls.breaking_point_per_s, "req/s", "higher"),
+        fig("sla_threshold", f"SLA threshold ({p})", sla and sla.threshold_s, "s"),
+        fig("max_rate", "MaxRate within the SLA", sla and sla.max_rate_per_s, "req/s", "higher"),
+        fig("max_conn", "MaxConn within the SLA", sla and sla.max_conn, "count", "higher"),
+        fig("peak_load", "Peak load observed", cls.peak_load_per_s, "req/s"),
+        fig("servers_needed", "Servers needed at the peak", cls.servers_needed, "count", "lower"),
         fig(
             "power_peak",
             "Power-ratio capacity",
-            power.get("power_peak_load_per_s"),
+            power and power.power_peak_load_per_s,
             "req/s",
             "higher",
         ),
     ]
 
 
-def _curve_series(curve: list[dict[str, Any]], field: str, label: str) -> list[Series]:
+def _curve_series(curve: list[MeasuredPoint | ModelPoint], field: str, label: str) -> list[Series]:
     """Measured and model points as two series; the model line starts at the last
     measured point so that the two meet."""
     points = sorted(
-        (pt for pt in curve if isinstance(pt.get(field), int | float)),
-        key=lambda pt: pt["load_per_s"],
+        ((pt.load_per_s, getattr(pt, field), pt.source) for pt in curve),
+        key=lambda pt: pt[0],
     )
-    measured = [pt for pt in points if pt.get("source") != "model"]
-    model = [pt for pt in points if pt.get("source") == "model"]
+    points = [pt for pt in points if isinstance(pt[1], int | float)]
+    measured = [pt for pt in points if pt[2] != "model"]
+    model = [pt for pt in points if pt[2] == "model"]
     out = [
         Series(
             key="measured",
             label=f"{label} measured",
-            x=[pt["load_per_s"] for pt in measured],
-            y=[pt[field] for pt in measured],
+            x=[pt[0] for pt in measured],
+            y=[pt[1] for pt in measured],
         )
     ]
     if model:
@@ -97,22 +101,22 @@ def _curve_series(curve: list[dict[str, Any]], field: str, label: str) -> list[S
                 key="model",
                 label=f"{label} model",
                 dashed=True,
-                x=[pt["load_per_s"] for pt in joined],
-                y=[pt[field] for pt in joined],
+                x=[pt[0] for pt in joined],
+                y=[pt[1] for pt in joined],
             )
         )
     return out
 
 
-def _knee_chart(cls: dict[str, Any], name: str, p: str) -> Chart:
+def _knee_chart(cls: ClassReport, name: str, p: str) -> Chart:
     marks = []
-    if cls.get("knee"):
-        marks.append(Mark(label="Knee", x=cls["knee"]["load_per_s"], y=cls["knee"]["latency_s"]))
-    if _number(cls.get("breaking_point_per_s")) is not None:
-        marks.append(Mark(label="Breaking point", x=cls["breaking_point_per_s"]))
-    sla = cls.get("sla")
-    if sla and (sla.get("max_rate_per_s") or 0) > 0:
-        marks.append(Mark(label="MaxRate", x=sla["max_rate_per_s"], y=sla["threshold_s"]))
+    if cls.knee is not None:
+        marks.append(Mark(label="Knee", x=cls.knee.load_per_s, y=cls.knee.latency_s))
+    if cls.breaking_point_per_s is not None:
+        marks.append(Mark(label="Breaking point", x=cls.breaking_point_per_s))
+    sla = cls.sla
+    if sla is not None and sla.max_rate_per_s > 0:
+        marks.append(Mark(label="MaxRate", x=sla.max_rate_per_s, y=sla.threshold_s))
     return Chart(
         key="knee",
         title=f"{p} latency against load — {name}",
@@ -121,7 +125,7 @@ def _knee_chart(cls: dict[str, Any], name: str, p: str) -> Chart:
         x_unit="req/s",
         y_label=f"{p} latency",
         y_unit="s",
-        series=_curve_series(cls["curve"], "latency_s", p),
+        series=_curve_series(cls.curve, "latency_s", p),
         marks=_merged(marks),
     )
 
@@ -138,8 +142,8 @@ def _merged(marks: list[Mark]) -> list[Mark]:
     return out
 
 
-def _throughput_chart(cls: dict[str, Any], name: str) -> Chart:
-    breaking = _number(cls.get("breaking_point_per_s"))
+def _throughput_chart(cls: ClassReport, name: str) -> Chart:
+    breaking = cls.breaking_point_per_s
     marks = [Mark(label="Breaking point", x=breaking)] if breaking is not None else []
     return Chart(
         key="throughput",
@@ -149,7 +153,7 @@ def _throughput_chart(cls: dict[str, Any], name: str) -> Chart:
         x_unit="req/s",
         y_label="throughput",
         y_unit="req/s",
-        series=_curve_series(cls["curve"], "throughput_per_s", "throughput"),
+        series=_curve_series(cls.curve, "throughput_per_s", "throughput"),
         marks=marks,
     )
 
@@ -267,54 +271,64 @@ HISTOGRAMS = {
 }
 
 
-def characterization(document: dict[str, Any], rules: dict[str, Any]) -> ItemContent:
-    histograms = document.get("histograms") or {}
+def characterization(document: CharacterizationDoc, rules: Rules) -> ItemContent:
+    histograms = document.histograms
     charts = [
         _histogram_chart(name, histograms[name])
         for name in HISTOGRAMS
-        if len((histograms.get(name) or {}).get("counts") or []) >= 2
+        if name in histograms and len(histograms[name].counts) >= 2
     ]
     return ItemContent(
-        source_label="", params={"rules": rules}, figures=_workload_figures(document), charts=charts
+        source_label="",
+        params={"rules": rules.model_dump(mode="json")},
+        figures=_workload_figures(document),
+        charts=charts,
     )
 
 
-def _workload_figures(document: dict[str, Any]) -> list[Figure]:
-    arrivals, latency = document.get("arrivals") or {}, document.get("latency") or {}
-    sessions = document.get("sessions") or {}
+def _workload_figures(document: CharacterizationDoc) -> list[Figure]:
+    arrivals, latency, sessions = document.arrivals, document.latency, document.sessions
     return [
-        fig("requests", "Requests", document.get("requests"), "count"),
-        fig("mean_rate", "Mean arrival rate", arrivals.get("mean_per_min"), "req/min"),
-        fig("peak_rate", "Peak arrival rate", arrivals.get("peak_per_min"), "req/min"),
-        fig("peak_to_mean", "Peak to mean", arrivals.get("peak_to_mean"), "ratio"),
-        fig("sessions", "Sessions", sessions.get("count"), "count"),
+        fig("requests", "Requests", document.requests, "count"),
+        fig("mean_rate", "Mean arrival rate", arrivals.mean_per_min, "req/min"),
+        fig("peak_rate", "Peak arrival rate", arrivals.peak_per_min, "req/min"),
+        fig("peak_to_mean", "Peak to mean", arrivals.peak_to_mean, "ratio"),
+        fig("sessions", "Sessions", sessions.count, "count"),
         fig(
             "pages_per_session",
             "Pages per session (mean)",
-            sessions.get("pages_per_session_mean"),
+            sessions.pages_per_session_mean,
             "ratio",
         ),
         *(
-            fig(f"latency_{k}", f"Latency {k}", latency.get(f"{k}_s"), "s", "lower")
+            fig(
+                f"latency_{k}", f"Latency {k}", latency and getattr(latency, f"{k}_s"), "s", "lower"
+            )
             for k in ("p50", "p95", "p99")
         ),
     ]
 
 
-def _histogram_chart(name: str, histogram: dict[str, Any]) -> Chart:
+def _percentiles(latency: LatencyPercentiles | None) -> list[tuple[str, float | None]]:
+    if latency is None:
+        return [("p50", None), ("p95", None), ("p99", None)]
+    return [("p50", latency.p50_s), ("p95", latency.p95_s), ("p99", latency.p99_s)]
+
+
+def _histogram_chart(name: str, histogram: FittedHistogram) -> Chart:
     """Counts per bin as bars at the bin centres, and the fitted distribution as the count
     it predicts per bin (pdf x n x bin width), so both read on one axis."""
     label, unit = HISTOGRAMS[name]
-    edges, counts = histogram["edges"], histogram["counts"]
+    edges, counts = histogram.edges, histogram.counts
     centres = [(lo + hi) / 2 for lo, hi in itertools.pairwise(edges)]
     series = [Series(key="observed", label="observed", x=centres, y=counts)]
-    pdf, total = histogram.get("fitted_pdf"), sum(counts)
+    pdf, total = histogram.fitted_pdf, sum(counts)
     if pdf:
         widths = [hi - lo for lo, hi in itertools.pairwise(edges)]
         expected = [
             f * total * w if f is not None else None for f, w in zip(pdf, widths, strict=True)
         ]
-        fitted = f"fitted {histogram.get('fitted_dist') or 'distribution'}"
+        fitted = f"fitted {histogram.fitted_dist or 'distribution'}"
         series.append(Series(key="fitted", label=fitted, x=centres, y=expected, dashed=True))
     return Chart(
         key=f"hist_{name}",
@@ -328,31 +342,32 @@ def _histogram_chart(name: str, histogram: dict[str, Any]) -> Chart:
     )
 
 
-def traffic(summary: dict[str, Any]) -> ItemContent:
-    latency = summary.get("latency") or {}
-    points = summary.get("series") or []
-    times = [datetime.fromisoformat(pt["t"].replace("Z", "+00:00")).timestamp() for pt in points]
-    per_bucket = f"per {summary.get('bucket_s', 60)} s"
+def traffic(summary: TrafficSummaryOut) -> ItemContent:
+    latency, points = summary.latency, summary.series
+    times = [pt.t.timestamp() for pt in points]
+    per_bucket = f"per {summary.bucket_s} s"
     return ItemContent(
         source_label="",
-        params={"format": summary.get("format"), "bucket_s": summary.get("bucket_s")},
+        params={"format": summary.format, "bucket_s": summary.bucket_s},
         figures=[
-            fig("requests", "Requests", summary.get("request_count"), "count"),
-            fig("mean_rate", "Mean rate", summary.get("mean_rate_per_s"), "req/s"),
-            fig("peak_rate", "Peak rate", summary.get("peak_rate_per_min"), "req/min"),
-            fig(
-                "error_rate", "Server errors (5xx)", summary.get("error_rate"), "fraction", "lower"
-            ),
+            fig("requests", "Requests", summary.request_count, "count"),
+            fig("mean_rate", "Mean rate", summary.mean_rate_per_s, "req/s"),
+            fig("peak_rate", "Peak rate", summary.peak_rate_per_min, "req/min"),
+            fig("error_rate", "Server errors (5xx)", summary.error_rate, "fraction", "lower"),
             fig(
                 "client_error_rate",
                 "Client errors (4xx)",
-                summary.get("client_error_rate"),
+                summary.client_error_rate,
                 "fraction",
                 "lower",
             ),
             *(
-                fig(f"latency_{k}", f"Latency {k}", latency.get(f"{k}_s"), "s", "lower")
-                for k in ("p50", "p95", "p99")
+                fig(f"latency_{k}", f"Latency {k}", value, "s", "lower")
+                for k, value in (
+                    [("p50", None), ("p95", None), ("p99", None)]
+                    if latency is None
+                    else [("p50", latency.p50_s), ("p95", latency.p95_s), ("p99", latency.p99_s)]
+                )
             ),
         ],
         charts=[
@@ -369,7 +384,7 @@ def traffic(summary: dict[str, Any]) -> ItemContent:
                         key="rate",
                         label="requests",
                         x=times,
-                        y=[pt["rate_per_min"] for pt in points],
+                        y=[pt.rate_per_min for pt in points],
                     )
                 ],
             ),
@@ -378,11 +393,11 @@ def traffic(summary: dict[str, Any]) -> ItemContent:
     )
 
 
-def _status_chart(summary: dict[str, Any], times: list[float], per_bucket: str) -> list[Chart]:
+def _status_chart(summary: TrafficSummaryOut, times: list[float], per_bucket: str) -> list[Chart]:
     """None when the log has no status codes (its series would be all zeros)."""
-    if "status_counts" in summary and summary["status_counts"] is None:
+    if summary.status_counts is None:
         return []
-    points = summary.get("series") or []
+    points = summary.series
     return [
         Chart(
             key="status",
@@ -393,7 +408,7 @@ def _status_chart(summary: dict[str, Any], times: list[float], per_bucket: str) 
             y_label="responses",
             y_unit="count",
             series=[
-                Series(key=k, label=k[1:], x=times, y=[pt[k] for pt in points])
+                Series(key=k, label=k[1:], x=times, y=[getattr(pt, k) for pt in points])
                 for k in ("s2xx", "s3xx", "s4xx", "s5xx")
             ],
         )

@@ -2,21 +2,27 @@
 an item's content (figures, charts, parameters)."""
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeVar
 
 from sqlalchemy.orm import Session
 
 from headroom.analyses import service as analyses
+from headroom.analyses.documents import CapacityReportDoc, SctReportDoc
 from headroom.analyses.models import Analysis
+from headroom.analyses.schemas import CapacityParamsIn, SctParamsIn
 from headroom.auth.principal import Principal
 from headroom.core.errors import HeadroomError, InvalidInput
 from headroom.datasets import service as datasets
 from headroom.reports import snapshot_sct, snapshot_sweep, snapshots
 from headroom.reports.schemas import ItemContent, ItemIn
+from headroom.reports.snapshots import SnapshotError
 from headroom.simulations import service as simulations
 from headroom.simulations.models import SimulationRun
 from headroom.simulations.result_models import RunDocument, SweepDocument, stored
 from headroom.workloads import service as workloads
+from headroom.workloads.schemas import Rules
+
+T = TypeVar("T")
 
 
 class SourceNotReady(HeadroomError):
@@ -31,7 +37,7 @@ class Captured:
     view: str | None = None  # the capacity class or the SCT server shown
 
 
-def _finished(result: dict[str, Any] | None, what: str) -> dict[str, Any]:
+def _finished(result: T | None, what: str) -> T:
     if result is None:
         raise SourceNotReady(f"{what} has no result yet: add it once its job has succeeded")
     return result
@@ -62,7 +68,9 @@ def _capacity(session: Session, principal: Principal, item: ItemIn) -> Captured:
     out = analyses.to_out(session, analysis)
     result = _finished(out.result, f"analysis {analysis.id}")
     dataset = datasets.get_visible(session, principal, analysis.dataset_id).name
-    content = snapshots.capacity(result, out.params.model_dump(mode="json"), item.view)
+    if not isinstance(result, CapacityReportDoc) or not isinstance(out.params, CapacityParamsIn):
+        raise SnapshotError(f"analysis {analysis.id} is not a capacity analysis")
+    content = snapshots.capacity(result, out.params, item.view)
     label = f"capacity analysis {analysis.id} of {dataset}"
     view = content.params["class"]
     title = f"Capacity of {dataset} — {view}"
@@ -74,8 +82,9 @@ def _sct(session: Session, principal: Principal, item: ItemIn) -> Captured:
     out = analyses.to_out(session, analysis)
     result = _finished(out.result, f"analysis {analysis.id}")
     dataset = datasets.get_visible(session, principal, analysis.dataset_id).name
-    params = out.params.model_dump(mode="json", exclude={"kind"})
-    content = snapshot_sct.sct(result, params, item.view)
+    if not isinstance(result, SctReportDoc) or not isinstance(out.params, SctParamsIn):
+        raise SnapshotError(f"analysis {analysis.id} is not an SCT analysis")
+    content = snapshot_sct.sct(result, out.params, item.view)
     label = f"SCT analysis {analysis.id} of {dataset}"
     view = content.params["server"]
     title = f"Concurrency of {dataset} — {view}"
@@ -84,9 +93,9 @@ def _sct(session: Session, principal: Principal, item: ItemIn) -> Captured:
 
 def _characterization(session: Session, principal: Principal, item: ItemIn) -> Captured:
     found = workloads.get_visible(session, principal, item.source_id)
-    result = _finished(workloads.result_of(session, found), f"characterization {found.id}")
+    result = _finished(workloads.document_of(session, found), f"characterization {found.id}")
     dataset = datasets.get_visible(session, principal, found.dataset_id).name
-    content = snapshots.characterization(result, found.rules)
+    content = snapshots.characterization(result, Rules.model_validate(found.rules))
     label = f"characterization {found.id} of {dataset}"
     return Captured(
         found.workspace_id, f"Workload of {dataset}", _labelled(content, label, dataset)
@@ -122,7 +131,7 @@ def _sweep(session: Session, principal: Principal, item: ItemIn) -> Captured:
 def _traffic(session: Session, principal: Principal, item: ItemIn) -> Captured:
     dataset = datasets.get_visible(session, principal, item.source_id)
     summary = datasets.summary(session, principal, dataset.id)
-    content = snapshots.traffic(summary.model_dump(mode="json"))
+    content = snapshots.traffic(summary)
     label = f"traffic summary of {dataset.name}"
     title = f"Traffic of {dataset.name}"
     return Captured(dataset.workspace_id, title, _labelled(content, label, dataset.name))

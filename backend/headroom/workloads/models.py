@@ -23,7 +23,7 @@ class Characterization(Base):
     dataset_id: Mapped[int] = mapped_column(
         ForeignKey("dataset.id", ondelete="CASCADE"), index=True
     )
-    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)  # a Rules document, as stored
     rules_key: Mapped[str] = mapped_column(String(64))
     job_id: Mapped[int | None] = mapped_column(ForeignKey("job.id", ondelete="SET NULL"))
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
@@ -38,6 +38,6 @@ class DatasetRules(Base):
     dataset_id: Mapped[int] = mapped_column(
         ForeignKey("dataset.id", ondelete="CASCADE"), primary_key=True
     )
-    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)  # a Rules document, as stored
     updated_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow, onupdate=utcnow)

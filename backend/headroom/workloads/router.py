@@ -122,17 +122,18 @@ def download_model(item_id: Id, principal: CurrentPrincipal, session: SessionDep
     item = service.get_visible(session, principal, item_id)
     disposition = f'attachment; filename="workload-model-{item.dataset_id}-{item.id}.json"'
     return JSONResponse(
-        service.model_of(session, item), headers={"Content-Disposition": disposition}
+        service.model_of(session, item).model_dump(mode="json"),
+        headers={"Content-Disposition": disposition},
     )
 
 
-@router.get("/workloads/rules/schema")
+@router.get("/workloads/rules/schema")  # a JSON Schema document: free-form by nature
 def get_rules_schema(principal: CurrentPrincipal) -> dict[str, Any]:
     """The JSON Schema of classification rules."""
     return service.rules_json_schema()
 
 
-@router.get("/workloads/model/schema")
+@router.get("/workloads/model/schema")  # a JSON Schema document: free-form by nature
 def get_model_schema(principal: CurrentPrincipal) -> dict[str, Any]:
     """The JSON Schema of the workload model document (versioned)."""
     return service.model_json_schema()
@@ -145,13 +146,15 @@ def get_model_schema(principal: CurrentPrincipal) -> dict[str, Any]:
         422: {"description": "validation_error naming the field, e.g. model.classes.0.share"},
     },
 )
-def scenario_from_model(body: ModelScenarioIn, principal: CurrentPrincipal) -> dict[str, Any]:
+def scenario_from_model(  # the scenario document is the simulations domain's
+    body: ModelScenarioIn, principal: CurrentPrincipal
+) -> dict[str, Any]:
     """A simulation scenario from a workload model document (downloaded, perhaps edited):
     its class profiles, page shapes and service times on the reference cluster."""
     return service.scenario_from_model(body.model, body.duration_s)
 
 
-@router.get("/workloads/rules/default")
-def get_default_rules(principal: CurrentPrincipal) -> dict[str, Any]:
+@router.get("/workloads/rules/default", response_model=Rules)
+def get_default_rules(principal: CurrentPrincipal) -> Rules:
     """The rules a characterization applies when none are given."""
-    return service.rules_document(None)
+    return service.default_rules_of()

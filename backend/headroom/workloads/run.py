@@ -5,12 +5,10 @@ code and never touches the dataset's status."""
 
 import logging
 from dataclasses import dataclass
-from typing import Any
 
 import polars as pl
 from sqlalchemy.orm import Session
 
-from headroom.analyses.tables import jsonable
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
 from headroom.core.storage import ObjectStore, open_store
@@ -21,6 +19,7 @@ from headroom.engine.workload.display import display_document
 from headroom.jobs import service as job_service
 from headroom.jobs.runner import TRANSIENT, JobContext
 from headroom.workloads import repository
+from headroom.workloads.documents import CharacterizationDoc, characterization_document
 
 log = logging.getLogger(__name__)
 RESULT_KIND = "workload_characterization"
@@ -60,7 +59,7 @@ def run(settings: Settings, job_id: int, worker: str) -> None:
         result = characterize(table, inputs.rules, memory_budget_mb=settings.memory_budget_mb)
     except ValueError as error:  # the engine's refusals of unusable data
         raise LogInputError("unusable_data", str(error)) from error
-    document = jsonable(result_document(result))
+    document = result_document(result).model_dump(mode="json")
     with session_scope(url) as session:
         job_service.save_result(session, job_id, worker, RESULT_KIND, document, inputs.dataset_id)
 
@@ -76,14 +75,14 @@ def load_table(store: ObjectStore, keys: list[str]) -> pl.LazyFrame:
     return table
 
 
-def result_document(result: Characterization) -> dict[str, Any]:
+def result_document(result: Characterization) -> CharacterizationDoc:
     """to_dict() plus, per fitted quantity, its histogram with the fitted pdf (bins only),
     and the dataset page's chart data (``display``: series capped in points)."""
     histograms = {name: result.histogram(name, HISTOGRAM_BINS).to_dict() for name in result.fits}
     display = display_document(
         result.tables["annotated"], result.tables["sessions"], held=result.fields_recorded
     )
-    return {**result.to_dict(), "histograms": histograms, "display": display}
+    return characterization_document(result, histograms, display)
 
 
 def _inputs(session: Session, job_id: int) -> Inputs:

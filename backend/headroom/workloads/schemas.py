@@ -6,6 +6,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from headroom.auth.schemas import UserRef
 from headroom.engine.workload import Rules
 from headroom.jobs.schemas import JobOut
+from headroom.workloads.documents import CharacterizationDoc
 
 
 class CharacterizationCreate(BaseModel):
@@ -20,11 +21,11 @@ class CharacterizationOut(BaseModel):
     id: int
     workspace_id: int
     dataset_id: int
-    rules: dict[str, Any] = Field(description="the rules applied (a Rules document)")
+    rules: Rules = Field(description="the rules applied")
     created_at: datetime
     created_by: UserRef | None
     job: JobOut | None  # kind "workload.characterize"
-    result: dict[str, Any] | None = Field(
+    result: CharacterizationDoc | None = Field(
         None,
         description="`headroom characterize --json` plus `histograms` (name -> bins with the "
         "fitted pdf) once the job has succeeded",
@@ -57,7 +58,7 @@ class ModelScenarioIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    model: dict[str, Any] = Field(
+    model: dict[str, Any] = Field(  # validated by the engine: 422s name model.<field>
         description="a workload model document, validated against "
         "GET /api/v1/workloads/model/schema (a bad one: 422 naming model.<field>)"
     )

@@ -17,12 +17,13 @@ from headroom.datasets import service as dataset_service
 from headroom.datasets.models import DatasetStatus
 from headroom.engine.sim.presets import from_workload_model
 from headroom.engine.workload import Rules, default_rules, rules_schema, workload_model_schema
-from headroom.engine.workload.model import ModelError
+from headroom.engine.workload.model import ModelError, WorkloadModel
 from headroom.jobs import repository as job_repository
 from headroom.jobs import service as job_service
 from headroom.jobs.models import Job, JobStatus
 from headroom.jobs.schemas import JobOut
 from headroom.workloads import repository
+from headroom.workloads.documents import CharacterizationDoc
 from headroom.workloads.models import Characterization, DatasetRules
 from headroom.workloads.schemas import (
     CharacterizationOut,
@@ -34,20 +35,24 @@ from headroom.workspaces.models import Role
 CHARACTERIZE_TASK = "workload.characterize"
 
 
-def rules_document(rules: Rules | None) -> dict[str, Any]:
+def default_rules_of() -> Rules:
+    return default_rules()
+
+
+def rules_document(rules: Rules | None) -> dict[str, Any]:  # the stored JSON column
     """The rules as stored and served: the default rules when none are given."""
     return (rules or default_rules()).model_dump(mode="json")
 
 
-def rules_json_schema() -> dict[str, Any]:
+def rules_json_schema() -> dict[str, Any]:  # a JSON Schema document
     return rules_schema()
 
 
-def model_json_schema() -> dict[str, Any]:
+def model_json_schema() -> dict[str, Any]:  # a JSON Schema document
     return workload_model_schema()
 
 
-def rules_key(document: dict[str, Any]) -> str:
+def rules_key(document: dict[str, object]) -> str:
     """The hash of the canonical rules (defaults filled in, keys sorted)."""
     canonical = json.dumps(document, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode()).hexdigest()
@@ -113,7 +118,14 @@ def list_page(
     return CharacterizationPage(items=items, total=total)
 
 
+def document_of(session: Session, item: Characterization) -> CharacterizationDoc | None:
+    """The finished result; None while the job has not succeeded."""
+    stored = result_of(session, item)
+    return None if stored is None else CharacterizationDoc.model_validate(stored)
+
+
 def result_of(session: Session, item: Characterization) -> dict[str, Any] | None:
+    """The stored JSON as is (the simulations domain reads it so)."""
     job = session.get(Job, item.job_id) if item.job_id else None
     if job is None or job.status != JobStatus.succeeded:
         return None
@@ -121,12 +133,11 @@ def result_of(session: Session, item: Characterization) -> dict[str, Any] | None
     return stored.document if stored is not None else None
 
 
-def model_of(session: Session, item: Characterization) -> dict[str, Any]:
-    result = result_of(session, item)
+def model_of(session: Session, item: Characterization) -> WorkloadModel:
+    result = document_of(session, item)
     if result is None:
         raise NotReady(f"characterization {item.id} has no result yet")
-    model: dict[str, Any] = result["model"]
-    return model
+    return result.model
 
 
 def to_out(
@@ -138,11 +149,11 @@ def to_out(
         id=item.id,
         workspace_id=item.workspace_id,
         dataset_id=item.dataset_id,
-        rules=item.rules,
+        rules=Rules.model_validate(item.rules),
         created_at=item.created_at,
         created_by=UserRef.model_validate(creator) if creator else None,
         job=JobOut.model_validate(job) if job else None,
-        result=result_of(session, item) if with_result else None,
+        result=document_of(session, item) if with_result else None,
     )
 
 
@@ -196,7 +207,9 @@ def current(session: Session, principal: Principal, dataset_id: int) -> Characte
     return item
 
 
-def scenario_from_model(model: dict[str, Any], duration_s: float | None) -> dict[str, Any]:
+def scenario_from_model(  # documents of the simulations domain, validated by the engine
+    model: dict[str, Any], duration_s: float | None
+) -> dict[str, Any]:
     """The scenario document a workload model becomes (engine.sim.presets): 422 naming the
     model's field when the document is not a valid workload model."""
     try:

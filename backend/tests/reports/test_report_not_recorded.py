@@ -1,5 +1,6 @@
 """A report item of a trace's traffic summary: no status chart of zeros, null error rates."""
 
+from headroom.datasets.schemas import TrafficSummaryOut
 from headroom.reports.snapshots import traffic
 
 POINTS = [
@@ -8,20 +9,31 @@ POINTS = [
 ]
 
 
-def _summary(**overrides: object) -> dict[str, object]:
-    return {
-        "format": "trace_csv",
-        "bucket_s": 60,
-        "request_count": 10,
-        "mean_rate_per_s": 10 / 60,
-        "peak_rate_per_min": 10.0,
-        "error_rate": None,
-        "client_error_rate": None,
-        "status_counts": None,
-        "bytes_total": None,
-        "latency": None,
-        "series": POINTS,
-    } | overrides
+def _summary(**overrides: object) -> TrafficSummaryOut:
+    return TrafficSummaryOut.model_validate(
+        {
+            "dataset_id": 1,
+            "format": "trace_csv",
+            "format_confidence": 1.0,
+            "rejected_count": 0,
+            "rejects": [],
+            "notes": [],
+            "first_ts": None,
+            "last_ts": None,
+            "span_s": 60.0,
+            "bucket_s": 60,
+            "request_count": 10,
+            "mean_rate_per_s": 10 / 60,
+            "peak_rate_per_min": 10.0,
+            "error_rate": None,
+            "client_error_rate": None,
+            "status_counts": None,
+            "bytes_total": None,
+            "latency": None,
+            "series": POINTS,
+        }
+        | overrides
+    )
 
 
 def test_a_log_without_status_codes_has_no_status_chart_and_null_error_rates() -> None:

@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from reports.report_sources import Documents
 
+from headroom.engine.workload import Rules
 from headroom.reports.compare import figure_delta, overlay, verdict
 from headroom.reports.export import FORMULA_STARTS, safe_cell
 from headroom.reports.markdown import render_notes
@@ -18,6 +19,7 @@ from headroom.reports.schemas import Chart, Figure, Mark, Series
 from headroom.reports.snapshots import characterization
 from headroom.reports.svg import HEIGHT, LEFT, RIGHT, WIDTH, Frame, render_chart
 from headroom.reports.units import nice_ticks
+from headroom.workloads.documents import CharacterizationDoc
 
 NOTE_TAGS = {
     "p",
@@ -175,7 +177,8 @@ def test_fitted_counts_match_the_exponential_closed_form(documents: Documents) -
     """The fitted series is pdf(centre) x n x width (midpoint rule); against the exact
     n (F(b) - F(a)) of the fitted exponential: the total within 1 %, each bin holding 5 or
     more within 15 % (the midpoint rule's error on the widest of these log-spaced bins)."""
-    content = characterization(documents.characterization, documents.rules)
+    document = CharacterizationDoc.model_validate(documents.characterization)
+    content = characterization(document, Rules.model_validate(documents.rules))
     chart = next(c for c in content.charts if c.key == "hist_service_time_s")
     histogram = documents.characterization["histograms"]["service_time_s"]
     assert histogram["fitted_dist"] == "exponential"

@@ -1208,11 +1208,9 @@ export interface components {
             params: components["schemas"]["CapacityParamsIn"] | components["schemas"]["SctParamsIn"];
             /**
              * Result
-             * @description the report once the job has succeeded (issue-4 JSON contract: `classes`/`capacity` for kind capacity, `servers` for kind sct)
+             * @description the report once the job has succeeded (a capacity report for kind capacity, an SCT report for kind sct)
              */
-            result?: {
-                [key: string]: unknown;
-            } | null;
+            result?: components["schemas"]["CapacityReportDoc"] | components["schemas"]["SctReportDoc"] | null;
             /** Workspace Id */
             workspace_id: number;
         };
@@ -1295,6 +1293,75 @@ export interface components {
             scopes: string[];
             /** Workspace Id */
             workspace_id: number;
+        };
+        /** ArrivalStats */
+        ArrivalStats: {
+            /** Buckets */
+            buckets: number;
+            /** Covered S */
+            covered_s?: number | null;
+            /** Every S */
+            every_s: number;
+            /** Mean */
+            mean: number;
+            /** Mean Per S */
+            mean_per_s?: number | null;
+            /** Peak */
+            peak: number;
+            /** Peak Per S */
+            peak_per_s?: number | null;
+            /** Peak To Mean */
+            peak_to_mean: number;
+            /** Total */
+            total: number;
+            /** Trough */
+            trough: number;
+            /** Trough Per S */
+            trough_per_s?: number | null;
+        };
+        /**
+         * ArrivalSummary
+         * @description Requests per minute; the extra keys are `<unit>_hourly` stats (pages, sessions).
+         */
+        ArrivalSummary: {
+            /** Every S */
+            every_s?: number | null;
+            hourly?: components["schemas"]["ArrivalStats"] | null;
+            /** Mean Per Min */
+            mean_per_min: number;
+            /** Peak Per Min */
+            peak_per_min: number;
+            /** Peak To Mean */
+            peak_to_mean: number;
+            /** Span S */
+            span_s?: number | null;
+            /** Timestamp Granularity S */
+            timestamp_granularity_s?: number | null;
+            /** Timestamp Notice */
+            timestamp_notice?: string | null;
+            /** Trough Per Min */
+            trough_per_min: number;
+        };
+        /**
+         * ArrivalView
+         * @description Requests per bucket of `every_s`, total and per request class (LTTB when downsampled).
+         */
+        ArrivalView: {
+            /** By Class */
+            by_class: {
+                [key: string]: number[];
+            };
+            /** Count */
+            count: number[];
+            /** Downsampled */
+            downsampled: boolean;
+            /** Every S */
+            every_s: number;
+            /** Rate Per S */
+            rate_per_s?: (number | null)[] | null;
+            stats: components["schemas"]["ArrivalStats"];
+            /** T Ms */
+            t_ms: number[];
         };
         /**
          * ArrivalWindowOut
@@ -1415,6 +1482,56 @@ export interface components {
             /** Wall S */
             wall_s: number;
         };
+        /** BodyTail */
+        BodyTail: {
+            /** Aic */
+            aic: number | null;
+            /** Alpha */
+            alpha: number;
+            /** Ks */
+            ks: number | null;
+            /** Loglik */
+            loglik?: number | null;
+            /** Mu */
+            mu: number;
+            /** N */
+            n?: number | null;
+            /** Sigma */
+            sigma: number;
+            /** Sim */
+            sim?: {
+                [key: string]: unknown;
+            } | null;
+            /** Split */
+            split: number;
+            /** Tail Fraction */
+            tail_fraction: number;
+        };
+        /** Candidate */
+        Candidate: {
+            /** Aic */
+            aic: number;
+            /** Ci95 */
+            ci95?: {
+                [key: string]: (number | null)[];
+            } | null;
+            /** Dist */
+            dist: string;
+            /** Ks */
+            ks: number;
+            /** Loglik */
+            loglik?: number | null;
+            /** N */
+            n: number;
+            /** Params */
+            params: {
+                [key: string]: number;
+            };
+            /** Se */
+            se?: {
+                [key: string]: number | null;
+            } | null;
+        };
         /**
          * CapacityParamsIn
          * @description Parameters of a capacity analysis (knee curves, SLA targets, power ratio).
@@ -1466,6 +1583,34 @@ export interface components {
              */
             window_s: number;
         };
+        /** CapacityPeak */
+        CapacityPeak: {
+            /** Power Peak Load Per S */
+            power_peak_load_per_s: number;
+            /** R2 */
+            r2: number;
+        };
+        /**
+         * CapacityReportDoc
+         * @description A capacity analysis' report: knee curves and SLA targets per request class.
+         */
+        CapacityReportDoc: {
+            capacity: components["schemas"]["CapacityPeak"] | null;
+            /** Capacity Reason */
+            capacity_reason: string | null;
+            /** Classes */
+            classes: {
+                [key: string]: components["schemas"]["ClassReport"];
+            };
+            /** Per Server */
+            per_server: boolean;
+            power?: components["schemas"]["PowerChart"] | null;
+            /** Servers */
+            servers: string[];
+            virtual_queue?: components["schemas"]["VirtualQueueAdvice"] | null;
+            /** Warnings */
+            warnings: string[];
+        };
         /** Cdf */
         Cdf: {
             /** Fraction */
@@ -1480,6 +1625,36 @@ export interface components {
         CharacterizationCreate: {
             rules?: components["schemas"]["Rules"] | null;
         };
+        /**
+         * CharacterizationDoc
+         * @description The stored and served result: the characterization, the fitted quantities'
+         *     histograms and the dataset page's chart data.
+         */
+        CharacterizationDoc: {
+            arrivals: components["schemas"]["ArrivalSummary"];
+            classes: components["schemas"]["ClassShares"];
+            display?: components["schemas"]["Display"] | null;
+            fields_recorded?: components["schemas"]["FieldsRecordedDoc"] | null;
+            /** Fits */
+            fits: {
+                [key: string]: components["schemas"]["FitReport"];
+            };
+            /** Histograms */
+            histograms: {
+                [key: string]: components["schemas"]["FittedHistogram"];
+            };
+            latency: components["schemas"]["LatencyPercentiles"] | null;
+            /** Latency By Class */
+            latency_by_class: {
+                [key: string]: components["schemas"]["LatencyPercentiles"];
+            };
+            /** @description a workload model (GET /api/v1/workloads/model/schema) */
+            model: Record<string, never>;
+            pages: components["schemas"]["PageSummary"];
+            /** Requests */
+            requests: number;
+            sessions: components["schemas"]["SessionSummary"];
+        };
         /** CharacterizationOut */
         CharacterizationOut: {
             /**
@@ -1493,20 +1668,10 @@ export interface components {
             /** Id */
             id: number;
             job: components["schemas"]["JobOut"] | null;
-            /**
-             * Result
-             * @description `headroom characterize --json` plus `histograms` (name -> bins with the fitted pdf) once the job has succeeded
-             */
-            result?: {
-                [key: string]: unknown;
-            } | null;
-            /**
-             * Rules
-             * @description the rules applied (a Rules document)
-             */
-            rules: {
-                [key: string]: unknown;
-            };
+            /** @description `headroom characterize --json` plus `histograms` (name -> bins with the fitted pdf) once the job has succeeded */
+            result?: components["schemas"]["CharacterizationDoc"] | null;
+            /** @description the rules applied */
+            rules: components["schemas"]["Rules"];
             /** Workspace Id */
             workspace_id: number;
         };
@@ -1581,6 +1746,68 @@ export interface components {
             /** Rejected Fraction */
             rejected_fraction: number;
         };
+        /**
+         * ClassModel
+         * @description One class: its page arrivals (pages per second, a step function), page shape,
+         *     service time (null when the log has no latencies) and other fitted distributions.
+         */
+        ClassModel: {
+            /**
+             * Fitted
+             * @default {}
+             */
+            fitted: {
+                [key: string]: components["schemas"]["ConstantDist"] | components["schemas"]["UniformDist"] | components["schemas"]["ExponentialDist"] | components["schemas"]["LognormalDist"] | components["schemas"]["ParetoDist"] | components["schemas"]["EmpiricalDist"] | components["schemas"]["MixtureDist"];
+            };
+            /** Name */
+            name: string;
+            page?: components["schemas"]["Page"] | null;
+            /** Profile */
+            profile: [
+                number,
+                number
+            ][];
+            /** Service S */
+            service_s?: (components["schemas"]["ConstantDist"] | components["schemas"]["UniformDist"] | components["schemas"]["ExponentialDist"] | components["schemas"]["LognormalDist"] | components["schemas"]["ParetoDist"] | components["schemas"]["EmpiricalDist"] | components["schemas"]["MixtureDist"]) | null;
+            /** Share */
+            share: number;
+        };
+        /** ClassReport */
+        ClassReport: {
+            /** Breaking Point Per S */
+            breaking_point_per_s: number | null;
+            /** Breaking Point Source */
+            breaking_point_source?: string | null;
+            /** Curve */
+            curve: (components["schemas"]["MeasuredPoint"] | components["schemas"]["ModelPoint"])[];
+            knee: components["schemas"]["KneePoint"] | null;
+            latency_trend?: components["schemas"]["LatencyTrend"] | null;
+            /** Max Conn */
+            max_conn: number | null;
+            /** Max Throughput Per S */
+            max_throughput_per_s?: number | null;
+            /** Method */
+            method?: string | null;
+            model?: components["schemas"]["QueueModel"] | null;
+            /** Peak Load Per S */
+            peak_load_per_s: number;
+            /** Servers Needed */
+            servers_needed: number | null;
+            sla: components["schemas"]["SlaTarget"] | null;
+            /** Warnings */
+            warnings: string[];
+        };
+        /** ClassShares */
+        ClassShares: {
+            /** Request */
+            request: {
+                [key: string]: number;
+            };
+            /** User */
+            user: {
+                [key: string]: number;
+            };
+        };
         /** ClassSummary */
         ClassSummary: {
             latency_s: components["schemas"]["LatencySummary"];
@@ -1603,6 +1830,30 @@ export interface components {
             only_in_a: string[];
             /** Only In B */
             only_in_b: string[];
+        };
+        /** ConstantDist */
+        ConstantDist: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            dist: "constant";
+            /** Value */
+            value: number;
+        };
+        /** CountHistogram */
+        CountHistogram: {
+            /** Counts */
+            counts: number[];
+            /** Edges */
+            edges: (number)[];
+        };
+        /** DailyProfile */
+        DailyProfile: {
+            /** Days */
+            days: number;
+            /** Mean Per Min */
+            mean_per_min: (number | null)[];
         };
         /** DatasetOut */
         DatasetOut: {
@@ -1703,6 +1954,47 @@ export interface components {
             name: string;
         };
         /**
+         * Display
+         * @description The dataset page's chart data (series capped in points).
+         */
+        Display: {
+            /** Arrivals */
+            arrivals: {
+                [key: string]: components["schemas"]["ArrivalView"];
+            };
+            /** @description null: less than a day */
+            daily_profile: components["schemas"]["DailyProfile"] | null;
+            /** Default Every S */
+            default_every_s?: number | null;
+            latency: components["schemas"]["LatencyView"] | null;
+            /** @description null: the log records no clients (or paths) to tell sessions apart */
+            pages_per_session: components["schemas"]["CountHistogram"] | null;
+            /**
+             * Paths
+             * @description empty when the log records no paths
+             */
+            paths: components["schemas"]["PathRow"][];
+            /** Timestamp Granularity S */
+            timestamp_granularity_s?: number | null;
+            /** Timestamp Notice */
+            timestamp_notice?: string | null;
+        };
+        /**
+         * EmpiricalDist
+         * @description Resample ``values``, or the named dataset's values (resolved at run time).
+         */
+        EmpiricalDist: {
+            /** Dataset */
+            dataset?: string | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            dist: "empirical";
+            /** Values */
+            values?: number[] | null;
+        };
+        /**
          * ErrorBody
          * @description Every 4xx/5xx answer of the API has this shape.
          */
@@ -1727,6 +2019,16 @@ export interface components {
              */
             request_id?: string | null;
         };
+        /** ExponentialDist */
+        ExponentialDist: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            dist: "exponential";
+            /** Mean */
+            mean: number;
+        };
         /**
          * ExportOut
          * @description A deployable file: its text, media type, a file name to save it as, and what it sets.
@@ -1750,11 +2052,11 @@ export interface components {
             note: string;
         };
         /**
-         * FieldsRecordedOut
+         * FieldsRecordedDoc
          * @description Which fields the log records (a value on at least one request). A figure built on
-         *     a field it does not record is null in the summary, never 0.
+         *     a field it does not record is null in the summary, never 0 (engine.logs.recorded).
          */
-        FieldsRecordedOut: {
+        FieldsRecordedDoc: {
             /** Bytes */
             bytes: boolean;
             /** Client */
@@ -1836,6 +2138,63 @@ export interface components {
              * @description b against a; 'changed' when neither direction is better
              */
             verdict: ("better" | "worse" | "same" | "changed") | null;
+        };
+        /** FitReport */
+        FitReport: {
+            /** Aic */
+            aic: number | null;
+            body_tail?: components["schemas"]["BodyTail"] | null;
+            /** Candidates */
+            candidates?: components["schemas"]["Candidate"][] | null;
+            /** Ci95 */
+            ci95: {
+                [key: string]: (number | null)[];
+            };
+            /** Dist */
+            dist: string | null;
+            /** Ks */
+            ks: number | null;
+            /** N */
+            n: number;
+            /** Not Fitted */
+            not_fitted?: {
+                [key: string]: string;
+            } | null;
+            /** Params */
+            params: {
+                [key: string]: number;
+            };
+            /**
+             * Reason
+             * @description why no family was fitted, in words
+             */
+            reason?: string | null;
+            /** Sim */
+            sim?: {
+                [key: string]: unknown;
+            } | null;
+            /** Zero Fraction */
+            zero_fraction: number;
+        };
+        /**
+         * FittedHistogram
+         * @description Binned values of one fitted quantity with the chosen fit's pdf at the bin centres.
+         */
+        FittedHistogram: {
+            /** Counts */
+            counts: number[];
+            /** Density */
+            density: (number)[];
+            /** Edges */
+            edges: (number)[];
+            /** Fitted Dist */
+            fitted_dist: string | null;
+            /** Fitted Pdf */
+            fitted_pdf: (number | null)[] | null;
+            /** Log X */
+            log_x: boolean;
+            /** Zeros */
+            zeros: number;
         };
         /**
          * InvitationAccept
@@ -2034,6 +2393,18 @@ export interface components {
             status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
         };
         JsonValue: unknown;
+        /** KneePoint */
+        KneePoint: {
+            /** Latency S */
+            latency_s: number;
+            /** Load Per S */
+            load_per_s: number;
+            /**
+             * Source
+             * @enum {string}
+             */
+            source: "measured" | "model";
+        };
         /**
          * KnownFormatsOut
          * @description `format` values an upload accepts besides `auto`; any other format is given as a
@@ -2042,6 +2413,21 @@ export interface components {
         KnownFormatsOut: {
             /** Formats */
             formats: string[];
+        };
+        /** LatencyPercentiles */
+        LatencyPercentiles: {
+            /** Count */
+            count: number;
+            /** Max S */
+            max_s: number | null;
+            /** P50 S */
+            p50_s: number | null;
+            /** P90 S */
+            p90_s: number | null;
+            /** P95 S */
+            p95_s: number | null;
+            /** P99 S */
+            p99_s: number | null;
         };
         /** LatencyStats */
         LatencyStats: {
@@ -2069,12 +2455,48 @@ export interface components {
             /** P99 */
             p99: number | null;
         };
+        /** LatencyTrend */
+        LatencyTrend: {
+            /**
+             * Direction
+             * @enum {string}
+             */
+            direction: "rises" | "falls" | "flat" | "unknown";
+            /** P Value */
+            p_value: number | null;
+            /** Spearman Rho */
+            spearman_rho: number | null;
+            /** Windows */
+            windows: number;
+        };
+        /** LatencyView */
+        LatencyView: {
+            /** By Class */
+            by_class: {
+                [key: string]: components["schemas"]["PercentileColumns"];
+            };
+            /** Every S */
+            every_s: number;
+            overall: components["schemas"]["PercentileColumns"];
+        };
         /** LoginRequest */
         LoginRequest: {
             /** Email */
             email: string;
             /** Password */
             password: string;
+        };
+        /** LognormalDist */
+        LognormalDist: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            dist: "lognormal";
+            /** Mu */
+            mu: number;
+            /** Sigma */
+            sigma: number;
         };
         /**
          * Mark
@@ -2098,6 +2520,42 @@ export interface components {
             name: string;
             /** Workspaces */
             workspaces: components["schemas"]["WorkspaceRef"][];
+        };
+        /**
+         * MeasuredPoint
+         * @description A load bin of the knee curve: the median over its windows of their percentile (the
+         *     optional figures are absent from the oldest reports).
+         */
+        MeasuredPoint: {
+            /** Concurrency */
+            concurrency?: number | null;
+            /**
+             * Latency Fit S
+             * @description isotonic fit the SLA is read off
+             */
+            latency_fit_s?: number | null;
+            /** Latency High S */
+            latency_high_s?: number | null;
+            /**
+             * Latency Low S
+             * @description bootstrap 90% interval, low end
+             */
+            latency_low_s?: number | null;
+            /** Latency S */
+            latency_s: number;
+            /** Load Per S */
+            load_per_s: number;
+            /** New Clients Per S */
+            new_clients_per_s?: number | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            source: "measured";
+            /** Throughput Per S */
+            throughput_per_s?: number | null;
+            /** Windows */
+            windows?: number | null;
         };
         /** MemberOut */
         MemberOut: {
@@ -2125,6 +2583,40 @@ export interface components {
              * @enum {string}
              */
             role: "owner" | "editor" | "viewer";
+        };
+        /** MixtureDist */
+        MixtureDist: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            dist: "mixture";
+            /** Parts */
+            parts: [
+                number,
+                components["schemas"]["ConstantDist"] | components["schemas"]["UniformDist"] | components["schemas"]["ExponentialDist"] | components["schemas"]["LognormalDist"] | components["schemas"]["ParetoDist"] | components["schemas"]["EmpiricalDist"] | components["schemas"]["MixtureDist"]
+            ][];
+        };
+        /**
+         * ModelPoint
+         * @description A point of the fitted M/M/c curve beyond the measured loads.
+         */
+        ModelPoint: {
+            /** Concurrency */
+            concurrency?: number | null;
+            /** Fit Error Rel */
+            fit_error_rel?: number | null;
+            /** Latency S */
+            latency_s: number;
+            /** Load Per S */
+            load_per_s: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            source: "model";
+            /** Throughput Per S */
+            throughput_per_s?: number | null;
         };
         /**
          * ModelScenarioIn
@@ -2154,6 +2646,51 @@ export interface components {
         NotesOut: {
             /** Notes Html */
             notes_html: string;
+        };
+        /** Page */
+        Page: {
+            /**
+             * Early Hints
+             * @default false
+             */
+            early_hints: boolean;
+            /** Gap S */
+            gap_s: components["schemas"]["ConstantDist"] | components["schemas"]["UniformDist"] | components["schemas"]["ExponentialDist"] | components["schemas"]["LognormalDist"] | components["schemas"]["ParetoDist"] | components["schemas"]["EmpiricalDist"] | components["schemas"]["MixtureDist"];
+            /** Objects */
+            objects: components["schemas"]["ConstantDist"] | components["schemas"]["UniformDist"] | components["schemas"]["ExponentialDist"] | components["schemas"]["LognormalDist"] | components["schemas"]["ParetoDist"] | components["schemas"]["EmpiricalDist"] | components["schemas"]["MixtureDist"];
+            /**
+             * Push Fraction
+             * @default 0
+             */
+            push_fraction: number;
+        };
+        /**
+         * PageSummary
+         * @description Every figure null when the log records no paths.
+         */
+        PageSummary: {
+            /** Bytes Per Page Mean */
+            bytes_per_page_mean: number | null;
+            /** Count */
+            count: number | null;
+            /** Load Time S Mean */
+            load_time_s_mean: number | null;
+            /** Objects Per Page Mean */
+            objects_per_page_mean: number | null;
+            /** With Base */
+            with_base: number | null;
+        };
+        /** ParetoDist */
+        ParetoDist: {
+            /** Alpha */
+            alpha: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            dist: "pareto";
+            /** Scale */
+            scale: number;
         };
         /**
          * ParseOptionsOut
@@ -2200,6 +2737,45 @@ export interface components {
             /** T S */
             t_s: number[];
         };
+        /** PathRow */
+        PathRow: {
+            /**
+             * Count
+             * @description requests with a latency
+             */
+            count: number;
+            /** Max S */
+            max_s: number | null;
+            /** P50 S */
+            p50_s: number | null;
+            /** P90 S */
+            p90_s: number | null;
+            /** P95 S */
+            p95_s: number | null;
+            /** P99 S */
+            p99_s: number | null;
+            /** Path */
+            path: string;
+            /** Requests */
+            requests: number;
+        };
+        /** PercentileColumns */
+        PercentileColumns: {
+            /** Count */
+            count: number[];
+            /** Max S */
+            max_s: (number | null)[];
+            /** P50 S */
+            p50_s: (number | null)[];
+            /** P90 S */
+            p90_s: (number | null)[];
+            /** P95 S */
+            p95_s: (number | null)[];
+            /** P99 S */
+            p99_s: (number | null)[];
+            /** T Ms */
+            t_ms: number[];
+        };
         /** PoolChangeOut */
         PoolChangeOut: {
             /**
@@ -2227,6 +2803,37 @@ export interface components {
             to_pool: number;
             /** Vm */
             vm: number;
+        };
+        /**
+         * PowerChart
+         * @description The power ratio (goodput / mean latency) of the windows and its cubic fit.
+         */
+        PowerChart: {
+            /**
+             * Coefficients
+             * @description the cubic in load, highest power first
+             */
+            coefficients: (number)[];
+            /**
+             * Load Range Per S
+             * @description [low, high]
+             */
+            load_range_per_s: (number)[];
+            /** Peak Load Per S */
+            peak_load_per_s: number | null;
+            /** Points */
+            points: components["schemas"]["PowerPoint"][];
+            /** R2 */
+            r2: number | null;
+            /** Source */
+            source?: string | null;
+        };
+        /** PowerPoint */
+        PowerPoint: {
+            /** Load Per S */
+            load_per_s: number;
+            /** Power Per S2 */
+            power_per_s2: number;
         };
         /** Preset */
         Preset: {
@@ -2274,6 +2881,21 @@ export interface components {
             /** Served */
             served: number;
             wait_s: components["schemas"]["WaitSummary"];
+        };
+        /**
+         * QueueModel
+         * @description The M/M/c fit (and USL shape) the curve is extended with.
+         */
+        QueueModel: {
+            /** C Source */
+            c_source: string;
+            /** Fit Error Rel */
+            fit_error_rel: number | null;
+            /** Servers C */
+            servers_c: number;
+            /** Service Time S */
+            service_time_s: number;
+            usl: components["schemas"]["UslShape"] | null;
         };
         /**
          * QueueSeries
@@ -2780,6 +3402,17 @@ export interface components {
              */
             workspace_id?: number | null;
         };
+        /** SctLevel */
+        SctLevel: {
+            /** Intervals */
+            intervals: number;
+            /** N */
+            n: number;
+            /** Response S */
+            response_s: number | null;
+            /** Throughput Per S */
+            throughput_per_s: number;
+        };
         /**
          * SctParamsIn
          * @description Parameters of an SCT analysis of a latency trace (best pool size per server).
@@ -2801,6 +3434,41 @@ export interface components {
              * @description analyse only the most recent window (live use); null: the whole trace
              */
             window_s?: number | null;
+        };
+        /**
+         * SctReportDoc
+         * @description An SCT analysis' report: per server of the trace.
+         */
+        SctReportDoc: {
+            /** Interval Ms */
+            interval_ms: number;
+            /** Servers */
+            servers: {
+                [key: string]: components["schemas"]["SctServer"];
+            };
+            /** Window S */
+            window_s: number | null;
+        };
+        /**
+         * SctServer
+         * @description One server of a latency trace: the pool sizes between which throughput is best.
+         */
+        SctServer: {
+            /** Levels */
+            levels: components["schemas"]["SctLevel"][];
+            /** Q Lower */
+            q_lower: number | null;
+            /** Q Max Observed */
+            q_max_observed: number | null;
+            /** Q Upper */
+            q_upper: number | null;
+            /** Tp Max Per S */
+            tp_max_per_s: number | null;
+            /** Trend */
+            trend: components["schemas"]["TrendPoint"][];
+            usl: components["schemas"]["UslFit"] | null;
+            /** Warnings */
+            warnings: string[];
         };
         /** Series */
         Series: {
@@ -2846,6 +3514,18 @@ export interface components {
              * Format: date-time
              */
             t: string;
+        };
+        /**
+         * SessionSummary
+         * @description Every figure null when the log records no clients.
+         */
+        SessionSummary: {
+            /** Count */
+            count: number | null;
+            /** Pages Per Session Mean */
+            pages_per_session_mean: number | null;
+            /** Requests Per Session Mean */
+            requests_per_session_mean: number | null;
         };
         /** ShareLinkCreated */
         ShareLinkCreated: {
@@ -2980,6 +3660,23 @@ export interface components {
             items: components["schemas"]["SimulationOut"][];
             /** Total */
             total: number;
+        };
+        /** SlaTarget */
+        SlaTarget: {
+            /** Capped */
+            capped: boolean;
+            /** Max Conn */
+            max_conn: number;
+            /** Max Rate Per S */
+            max_rate_per_s: number;
+            /** Percentile */
+            percentile: number;
+            /** Source */
+            source: string;
+            /** Stance */
+            stance: string;
+            /** Threshold S */
+            threshold_s: number;
         };
         /**
          * Steps
@@ -3205,7 +3902,11 @@ export interface components {
             /** Tiers */
             tiers: components["schemas"]["TierSeries"][];
         };
-        /** TrafficSummaryOut */
+        /**
+         * TrafficSummaryOut
+         * @description The dataset's traffic summary (engine.workload.summary) with its upload's parse
+         *     figures.
+         */
         TrafficSummaryOut: {
             /** Bucket S */
             bucket_s: number;
@@ -3227,7 +3928,7 @@ export interface components {
              */
             error_rate: number | null;
             /** @description Which fields the log records (null: summarised before this) */
-            fields_recorded?: components["schemas"]["FieldsRecordedOut"] | null;
+            fields_recorded?: components["schemas"]["FieldsRecordedDoc"] | null;
             /** First Ts */
             first_ts: string | null;
             /** Format */
@@ -3286,6 +3987,25 @@ export interface components {
              * @description in words, when the timestamps are coarser than a second
              */
             timestamp_notice?: string | null;
+        };
+        /** TrendPoint */
+        TrendPoint: {
+            /** N */
+            n: number;
+            /** Throughput Per S */
+            throughput_per_s: number;
+        };
+        /** UniformDist */
+        UniformDist: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            dist: "uniform";
+            /** High */
+            high: number;
+            /** Low */
+            low: number;
         };
         /** UploadCreate */
         UploadCreate: {
@@ -3360,6 +4080,28 @@ export interface components {
             /** Name */
             name: string;
         };
+        /** UslFit */
+        UslFit: {
+            /** Kappa */
+            kappa: number | null;
+            /** Lambda Per S */
+            lambda_per_s?: number | null;
+            /** N Star */
+            n_star: number | null;
+            /** Rmse Per S */
+            rmse_per_s?: number | null;
+            /** Sigma */
+            sigma: number | null;
+        };
+        /** UslShape */
+        UslShape: {
+            /** Kappa */
+            kappa: number | null;
+            /** N Star */
+            n_star: number | null;
+            /** Sigma */
+            sigma: number | null;
+        };
         /** UtilizationBoxOut */
         UtilizationBoxOut: {
             /** Allocated Vms */
@@ -3376,6 +4118,26 @@ export interface components {
             q3: number;
             /** Samples */
             samples: number;
+        };
+        /** VirtualQueueAdvice */
+        VirtualQueueAdvice: {
+            /** Capacity Per S */
+            capacity_per_s: number;
+            /** Latency S */
+            latency_s: number;
+            /**
+             * Latency Source
+             * @enum {string}
+             */
+            latency_source: "measured" | "model" | "beyond the curve";
+            /** Max Wait S */
+            max_wait_s: number;
+            /** Peak At S */
+            peak_at_s: number;
+            /** Percentile */
+            percentile: number;
+            /** Refused */
+            refused: number;
         };
         /**
          * VmSteps
@@ -3469,6 +4231,31 @@ export interface components {
             window_t_s: number[];
             /** Window Violated */
             window_violated: boolean[];
+        };
+        /** WorkloadModel */
+        WorkloadModel: {
+            /** Classes */
+            classes: components["schemas"]["ClassModel"][];
+            /** Duration S */
+            duration_s: number;
+            /**
+             * Name
+             * @default workload
+             */
+            name: string;
+            /**
+             * Profile Step S
+             * @default 3600
+             */
+            profile_step_s: number;
+            /** Start */
+            start?: string | null;
+            /**
+             * Version
+             * @default 1
+             * @constant
+             */
+            version: 1;
         };
         /** WorkspaceCreate */
         WorkspaceCreate: {
@@ -8564,9 +9351,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Rules"];
                 };
             };
             /** @description Not signed in, or the token is invalid */

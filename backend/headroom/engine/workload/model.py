@@ -10,7 +10,8 @@ are written in the simulator's declarative form and validated by its own models
 ``{dist: mixture, parts: [[w, {...}], ...]}``...), so
 :meth:`WorkloadModel.scenario_workload` is a scenario's ``workload`` section as is.
 
-:func:`characterize` (characterize.py) produces one from a request table.
+:func:`headroom.engine.workload.characterization.characterize` produces one from a
+request table; this module does not import it (the pipeline imports the model).
 """
 
 from __future__ import annotations
@@ -114,10 +115,3 @@ def load_workload_model(source: str | Mapping[str, Any]) -> WorkloadModel:
 def workload_model_schema() -> dict[str, Any]:
     """The published JSON Schema of the workload model document."""
     return WorkloadModel.model_json_schema()
-
-
-def characterize(table: Any, **options: Any) -> Any:
-    """Shortcut to :func:`headroom.engine.workload.characterization.characterize`."""
-    from .characterization import characterize as run
-
-    return run(table, **options)

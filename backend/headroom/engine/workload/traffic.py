@@ -12,14 +12,12 @@ the peak are never finer than the timestamps' granularity (``timestamp_granulari
 ``timestamp_notice`` says so in words when they are coarser than a second)."""
 
 import math
-from dataclasses import asdict, dataclass
-from datetime import datetime
 from typing import Any
 
 import numpy as np
 import polars as pl
 
-from headroom.engine.logs.recorded import FieldsRecorded, fields_recorded
+from headroom.engine.logs.recorded import fields_recorded
 
 from .arrivals import arrival_series
 from .coverage import (
@@ -29,56 +27,10 @@ from .coverage import (
     peak_and_trough,
     supported_every_s,
 )
+from .summary import FieldsRecordedDoc, LatencyStats, SeriesPoint, TrafficSummary
 
 BUCKET_CHOICES_S = (60, 120, 300, 600, 900, 1800, 3600, 7200, 21600, 43200, 86400)
 STATUS_CLASSES = ("1xx", "2xx", "3xx", "4xx", "5xx")
-
-
-@dataclass(frozen=True)
-class LatencyStats:
-    count: int
-    mean_s: float
-    p50_s: float
-    p95_s: float
-    p99_s: float
-    max_s: float
-
-
-@dataclass(frozen=True)
-class SeriesPoint:
-    t: datetime
-    requests: int
-    rate_per_min: float
-    s1xx: int
-    s2xx: int
-    s3xx: int
-    s4xx: int
-    s5xx: int
-
-
-@dataclass(frozen=True)
-class TrafficSummary:
-    request_count: int
-    first_ts: datetime | None
-    last_ts: datetime | None
-    span_s: float
-    mean_rate_per_s: float
-    peak_rate_per_min: float
-    error_rate: float | None
-    client_error_rate: float | None
-    status_counts: dict[str, int] | None
-    bytes_total: int | None
-    latency: LatencyStats | None
-    bucket_s: int
-    series: list[SeriesPoint]
-    fields_recorded: FieldsRecorded | None = None
-    timestamp_granularity_s: float = 0.0
-    timestamp_notice: str | None = None
-    peak_bucket_s: int = 60
-
-    def to_dict(self) -> dict[str, Any]:
-        held = self.fields_recorded
-        return asdict(self) | {"fields_recorded": held.to_dict() if held else None}
 
 
 def bucket_width_s(span_s: float, max_points: int, finest_s: float = 0.0) -> int:
@@ -115,7 +67,7 @@ def summarize(requests: pl.LazyFrame, max_points: int = 2000) -> TrafficSummary:
         latency=_latency(requests),
         bucket_s=bucket_s,
         series=_series(requests, bucket_s, cover),
-        fields_recorded=held,
+        fields_recorded=FieldsRecordedDoc.model_validate(held.to_dict()),
         timestamp_granularity_s=cover.granularity_s,
         timestamp_notice=granularity_notice(cover.granularity_s, peak_bucket_s),
         peak_bucket_s=peak_bucket_s,

@@ -16,6 +16,7 @@ from headroom.engine.logs.recorded import DAY_S, fields_recorded
 from headroom.engine.workload import characterize
 from headroom.engine.workload.display import display_document
 from headroom.engine.workload.traffic import summarize
+from headroom.workloads.documents import characterization_core
 
 from .conftest import MakeTable
 
@@ -73,7 +74,7 @@ def test_summary_of_a_trace_says_not_recorded_never_zero(table: MakeTable) -> No
     assert summary.error_rate is None and summary.client_error_rate is None
     assert summary.status_counts is None and summary.bytes_total is None
     assert summary.latency is not None
-    document = summary.to_dict()
+    document = summary.model_dump()
     assert document["fields_recorded"]["status"] is False
     assert document["fields_recorded"]["latency"] is True
 
@@ -116,7 +117,7 @@ def test_characterization_of_the_demo_pool_trace(pool_trace: pl.DataFrame) -> No
     tables = result.tables
     display = display_document(tables["annotated"], tables["sessions"], held=result.fields_recorded)
     _assert_trace_characterization(result.to_dict(), display)
-    text = characterize_text(result.to_dict())
+    text = characterize_text(characterization_core(result))
     assert "sessions: not recorded" in text and "pages: not recorded" in text
     assert "sessions: 1 " not in text
 
@@ -180,5 +181,5 @@ def test_log_without_clients_has_no_sessions_but_its_pages(table: MakeTable) -> 
     assert doc["pages"]["count"] is not None and doc["pages"]["count"] > 0
     assert doc["fields_recorded"]["sessions"] is False
     assert "sessions_hourly" not in doc["arrivals"] and "pages_hourly" in doc["arrivals"]
-    text = characterize_text(doc)
+    text = characterize_text(characterization_core(result))
     assert "sessions: not recorded" in text and "clients (so no sessions)" in text

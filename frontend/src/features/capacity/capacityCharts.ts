@@ -17,7 +17,7 @@ function sorted(points: readonly CurvePoint[]): CurvePoint[] {
  * One row per curve point, measured and model values in separate series so that the model part
  * is drawn dashed; the last measured point also starts the model line so the two meet.
  */
-export function curveChartRows(points: readonly CurvePoint[], value: (p: CurvePoint) => number | undefined): CurveRow[] {
+export function curveChartRows(points: readonly CurvePoint[], value: (p: CurvePoint) => number | null | undefined): CurveRow[] {
   const ps = sorted(points);
   const lastMeasured = ps.reduce((acc, p, i) => (p.source === "measured" ? i : acc), -1);
   const hasModel = ps.some((p) => p.source === "model");
@@ -27,14 +27,14 @@ export function curveChartRows(points: readonly CurvePoint[], value: (p: CurvePo
       x: p.load_per_s,
       measured: p.source === "measured" ? v : null,
       model: p.source === "model" || (hasModel && i === lastMeasured) ? v : null,
-      low: p.latency_low_s ?? null,
-      high: p.latency_high_s ?? null,
+      low: p.source === "measured" ? (p.latency_low_s ?? null) : null,
+      high: p.source === "measured" ? (p.latency_high_s ?? null) : null,
     };
   });
 }
 
 export function hasInterval(points: readonly CurvePoint[]): boolean {
-  return points.some((p) => p.latency_low_s !== undefined && p.latency_high_s !== undefined);
+  return points.some((p) => p.source === "measured" && p.latency_low_s != null && p.latency_high_s != null);
 }
 
 export function hasThroughput(points: readonly CurvePoint[]): boolean {

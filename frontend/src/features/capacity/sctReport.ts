@@ -1,80 +1,27 @@
 /**
- * The SCT report of a latency trace (headroom sct --json; docs/api.md "## Analyses"), typed
- * by hand like the capacity report and read through `readSctReport`.
+ * The SCT report of a latency trace (`Analysis.result` of kind sct), typed by the API schema
+ * (`SctReportDoc`, backend/headroom/analyses/documents.py).
  */
+import type { components } from "../../api/schema";
 
-export interface SctLevel {
-  /** Concurrency level (requests inside the server, rounded). */
-  n: number;
-  throughput_per_s: number;
-  response_s: number | null;
-  /** Intervals averaged at this level. */
-  intervals: number;
-}
+type Schemas = components["schemas"];
 
-export interface SctUsl {
-  sigma: number;
-  kappa: number;
-  /** Concurrency of the USL's peak throughput; null when kappa = 0 (no peak). */
-  n_star: number | null;
-  lambda_per_s?: number;
-  rmse_per_s?: number;
-}
+export type SctLevel = Schemas["SctLevel"];
+export type SctUsl = Schemas["UslFit"];
+export type SctServer = Schemas["SctServer"];
+export type SctReport = Schemas["SctReportDoc"];
 
-export interface SctServer {
-  q_lower: number | null;
-  /** Null: no descent seen, the upper bound is above the observed levels. */
-  q_upper: number | null;
-  q_max_observed: number | null;
-  tp_max_per_s: number | null;
-  usl: SctUsl | null;
-  /** The three-stage fit's knots (ends and breakpoints). */
-  trend: { n: number; throughput_per_s: number }[];
-  warnings: string[];
-  levels: SctLevel[];
-}
-
-export interface SctReport {
-  servers: Record<string, SctServer>;
-  interval_ms: number | null;
-  window_s: number | null;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function isLevel(value: unknown): value is SctLevel {
-  return isRecord(value) && typeof value.n === "number" && typeof value.throughput_per_s === "number";
-}
-
-function readServer(value: unknown): SctServer | null {
-  if (!isRecord(value) || !Array.isArray(value.levels)) return null;
-  const strings = (v: unknown) => (Array.isArray(v) ? v.filter((w): w is string => typeof w === "string") : []);
-  return {
-    ...(value as unknown as SctServer),
-    levels: value.levels.filter(isLevel),
-    trend: Array.isArray(value.trend) ? (value.trend as SctServer["trend"]) : [],
-    warnings: strings(value.warnings),
-  };
-}
-
-/** The report in an SCT analysis' `result`, or null when it is missing or of another shape. */
-export function readSctReport(result: unknown): SctReport | null {
-  if (!isRecord(result) || !isRecord(result.servers)) return null;
-  const servers: Record<string, SctServer> = {};
-  for (const [name, raw] of Object.entries(result.servers)) {
-    const server = readServer(raw);
-    if (server !== null) servers[name] = server;
-  }
-  const num = (v: unknown) => (typeof v === "number" ? v : null);
-  return { servers, interval_ms: num(result.interval_ms), window_s: num(result.window_s) };
+/** The report in an SCT analysis' `result`, or null when it is missing or of another kind. */
+export function readSctReport(result: SctReport | Schemas["CapacityReportDoc"] | null | undefined): SctReport | null {
+  return result != null && "interval_ms" in result ? result : null;
 }
 
 /** X(N) = lambda N / (1 + sigma (N - 1) + kappa N (N - 1)) (docs/methods/concurrency.md). */
 export function uslThroughput(usl: SctUsl, n: number): number | null {
-  if (usl.lambda_per_s === undefined) return null;
-  return (usl.lambda_per_s * n) / (1 + usl.sigma * (n - 1) + usl.kappa * n * (n - 1));
+  if (usl.lambda_per_s == null) return null;
+  const sigma = usl.sigma ?? 0;
+  const kappa = usl.kappa ?? 0;
+  return (usl.lambda_per_s * n) / (1 + sigma * (n - 1) + kappa * n * (n - 1));
 }
 
 /** The piecewise-linear trend at n (linear between knots, flat past the ends). */

@@ -17,6 +17,7 @@ function traceResult(): CharacterizationResult {
     latency_by_class: {},
     fits: { requests_per_session: FIT, object_gap_s: FIT },
     histograms: {},
+    model: {},
     display: { arrivals: {}, daily_profile: null, latency: null, paths: [], pages_per_session: null },
     fields_recorded: {
       status: false,

@@ -36,8 +36,10 @@ export function useCharacterization(datasetId: number) {
   });
 }
 
+/** The result the tabs draw; null without one, or for one made before chart data was kept. */
 export function resultOf(item: Characterization): CharacterizationResult | null {
-  return (item.result ?? null) as CharacterizationResult | null;
+  const result = item.result ?? null;
+  return result === null || result.display == null ? null : { ...result, display: result.display };
 }
 
 export function useRules(datasetId: number) {
