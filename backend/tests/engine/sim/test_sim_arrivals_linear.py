@@ -3,6 +3,8 @@ drawing exactly what they drew before linear profiles existed."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -41,7 +43,7 @@ def test_integral_before_a_late_first_point_is_zero() -> None:
 def _draw(process: ProfileArrivals, seed: int, end_s: float, segment_s: float) -> np.ndarray:
     rng = np.random.default_rng(seed)
     edges = np.append(np.arange(0.0, end_s, segment_s), end_s)
-    return np.concatenate([process.between(rng, a, b) for a, b in zip(edges[:-1], edges[1:])])
+    return np.concatenate([process.between(rng, a, b) for a, b in pairwise(edges)])
 
 
 def test_counts_per_interval_match_the_integral() -> None:
@@ -51,7 +53,7 @@ def test_counts_per_interval_match_the_integral() -> None:
     odds below 1e-4 per interval."""
     bins = np.arange(0.0, 401.0, 50.0)
     counts = sum(np.histogram(_draw(RAMP, s, 400.0, 37.0), bins)[0] for s in range(200))
-    for (a, b), n in zip(zip(bins[:-1], bins[1:]), counts):
+    for (a, b), n in zip(pairwise(bins), counts, strict=True):
         expected = 200 * RAMP.integral(a, b)
         assert abs(n - expected) <= 4 * np.sqrt(expected), (a, b, n, expected)
 
@@ -64,7 +66,11 @@ def test_times_on_the_ramp_follow_its_density() -> None:
 
 
 def _old_step_between(
-    starts: tuple[float, ...], rates: tuple[float, ...], rng: np.random.Generator, t0: float, t1: float
+    starts: tuple[float, ...],
+    rates: tuple[float, ...],
+    rng: np.random.Generator,
+    t0: float,
+    t1: float,
 ) -> np.ndarray:
     """The step profile's drawing as written before linear profiles (kept verbatim)."""
     s, r = np.asarray(starts), np.asarray(rates)
