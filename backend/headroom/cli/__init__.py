@@ -35,6 +35,7 @@ LAZY_COMMANDS = {
     "scenario-from-model": "headroom.cli.simulate:scenario_from_model_command",
     "report": "headroom.cli.reports:report",
     "background": "headroom.cli.background:background_command",
+    "forecast": "headroom.cli.forecast:forecast_command",
 }
 
 

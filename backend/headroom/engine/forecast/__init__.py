@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
+from headroom.engine.forecast.document import to_document
 from headroom.engine.forecast.model import Fit, fit
+from headroom.engine.forecast.requests import hourly_from_requests
 from headroom.engine.forecast.runway import Backtest, backtest, daily_peaks, runway_date
 from headroom.engine.forecast.series import (
     ForecastInputError,
@@ -22,6 +24,8 @@ __all__ = [
     "daily_peaks",
     "forecast",
     "hourly",
+    "hourly_from_requests",
+    "to_document",
 ]
 
 

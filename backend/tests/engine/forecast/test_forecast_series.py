@@ -73,3 +73,21 @@ def test_real_rate_series(name: str, seasons: tuple[str, ...]) -> None:
     assert bool(result.fit.warnings) == (seasons == ())
     assert len(result.fit.rate_per_s) == 14 * 24
     assert np.isfinite(result.fit.hi_per_s).all() and (result.fit.lo_per_s >= 0).all()
+
+
+def test_peak_week_starts_the_midnight_before_the_busiest_hour() -> None:
+    """20 days from 05:00 UTC, flat but for hour 243 (day 10, 08:00): the week starts 8
+    hours before it, at index 235; the scenario replays those 168 hours at their rates,
+    linearly, and validates as a scenario."""
+    from headroom.engine.forecast.scenario import peak_week, peak_week_scenario
+    from headroom.engine.sim.scenario import Scenario
+
+    rates = np.ones(24 * 20)
+    rates[243] = 9.0
+    ahead = Fit(T0 + 5 * 3600, np.log(rates + 1.0), np.zeros(len(rates)), 1.0, 0.0, (), ())
+    assert peak_week(ahead) == (235, 235 + 168)
+    scenario = peak_week_scenario(ahead, "peak week")
+    profile = scenario["workload"]["arrivals"]["profile"]
+    assert len(profile) == 168 and profile[8] == [8 * 3600.0, pytest.approx(9.0)]
+    assert scenario["duration_s"] == 168 * 3600
+    assert Scenario.model_validate(scenario).workload.arrivals.interpolation == "linear"
