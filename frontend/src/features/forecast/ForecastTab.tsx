@@ -11,6 +11,8 @@ import { Card } from "../../components/Card";
 import { ErrorBanner } from "../../components/ErrorBanner";
 import { Loading } from "../../components/Spinner";
 import { StatCard } from "../../components/StatCard";
+import { TextField } from "../../components/TextField";
+import { useDebounced } from "../../lib/useDebounced";
 import { SelectField } from "../simulations/fields";
 import { SimChart } from "../../charts/SimChart";
 import type { SimChartConfig } from "../../charts/simConfig";
@@ -65,14 +67,28 @@ export function ForecastView({ doc }: { doc: Forecast }) {
 
 export function ForecastTab({ datasetId }: { datasetId: number }) {
   const [horizon, setHorizon] = useState("28");
+  const [limitText, setLimitText] = useState("");
+  const limit = useDebounced(limitText, 500);
+  const limitPerS = Number(limit) > 0 ? Number(limit) : undefined;
   const query = useQuery({
-    queryKey: ["datasets", "forecast", datasetId, horizon],
-    queryFn: () => getForecast(datasetId, { horizon_days: Number(horizon) }),
+    queryKey: ["datasets", "forecast", datasetId, horizon, limitPerS],
+    queryFn: () => getForecast(datasetId, { horizon_days: Number(horizon), limit_per_s: limitPerS }),
     staleTime: 60_000,
   });
   return (
     <div data-testid="forecast-tab" style={{ display: "grid", gap: "1rem" }}>
-      <SelectField label="Horizon" value={horizon} options={HORIZONS} onChange={setHorizon} testId="forecast-horizon" />
+      <div style={{ display: "flex", gap: "1rem", alignItems: "flex-end", flexWrap: "wrap" }}>
+        <SelectField label="Horizon" value={horizon} options={HORIZONS} onChange={setHorizon} testId="forecast-horizon" />
+        <TextField
+          label="Limit (req/s; empty: MaxRate(T) x servers of the capacity analysis)"
+          type="number"
+          min={0}
+          step="any"
+          value={limitText}
+          onChange={(e) => setLimitText(e.target.value)}
+          data-testid="forecast-limit"
+        />
+      </div>
       {query.error !== null && <ErrorBanner error={query.error} title="Could not forecast this dataset" />}
       {query.isPending && <Loading label="Forecasting…" />}
       {query.data !== undefined && <ForecastView doc={query.data} />}
