@@ -28,6 +28,7 @@ from headroom.core.unexpected_errors import UnexpectedErrors
 from headroom.datasets.router import router as datasets_router
 from headroom.datasets.sniffing import shutdown_pool
 from headroom.exports.router import router as exports_router
+from headroom.forecasts.router import router as forecasts_router
 from headroom.jobs.router import router as jobs_router
 from headroom.policies.router import router as policies_router
 from headroom.reports.router import router as reports_router
@@ -57,6 +58,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         auth_router,
         workspaces_router,
         datasets_router,
+        forecasts_router,
         analyses_router,
         jobs_router,
         uploads_router,

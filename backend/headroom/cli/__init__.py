@@ -36,6 +36,7 @@ LAZY_COMMANDS = {
     "report": "headroom.cli.reports:report",
     "background": "headroom.cli.background:background_command",
     "export": "headroom.cli.export:export_command",
+    "forecast": "headroom.cli.forecast:forecast_command",
 }
 
 

@@ -7,11 +7,11 @@ import sys
 
 import click
 
-from headroom.cli import analysis, background, main, remote, reports, simulate, workload
+from headroom.cli import analysis, background, forecast, main, remote, reports, simulate, workload
 
 
 def test_every_module_command_is_reachable_by_its_name() -> None:
-    modules = (analysis, background, remote, reports, simulate, workload)
+    modules = (analysis, background, forecast, remote, reports, simulate, workload)
     ctx = click.Context(main)
     listed = main.list_commands(ctx)
     for module in modules:

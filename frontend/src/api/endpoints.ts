@@ -146,3 +146,8 @@ export function getArrivalWindow(
 ) {
   return unwrap(api.GET("/api/v1/datasets/{dataset_id}/arrivals", { params: { path: { dataset_id: datasetId }, query } }));
 }
+
+/** The dataset's hourly traffic forecast, growth, cycles, runway to the limit and backtest. */
+export function getForecast(datasetId: number, query: { horizon_days: number; limit_per_s?: number }) {
+  return unwrap(api.GET("/api/v1/datasets/{dataset_id}/forecast", { params: { path: { dataset_id: datasetId }, query } }));
+}

@@ -9,6 +9,7 @@ type Schemas = components["schemas"];
 export type User = Schemas["Me"];
 export type Workspace = Schemas["WorkspaceRef"];
 export type Dataset = Schemas["DatasetOut"];
+export type Forecast = Schemas["ForecastOut"];
 export type DatasetPage = Schemas["DatasetPage"];
 export type DatasetSort = Schemas["DatasetSort"];
 export type Job = Schemas["JobOut"];

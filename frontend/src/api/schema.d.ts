@@ -370,6 +370,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/datasets/{dataset_id}/forecast": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Forecast
+         * @description The dataset's hourly traffic forecast with its 80% interval, growth per week, the
+         *     cycles found, the runway to `limit_per_s` (default: MaxRate(T) x servers of its newest
+         *     capacity analysis) and the backtest. A plain `def`: FastAPI runs it in a worker
+         *     thread, off the event loop.
+         */
+        get: operations["get_forecast_api_v1_datasets__dataset_id__forecast_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/datasets/{dataset_id}/rules": {
         parameters: {
             query?: never;
@@ -1443,6 +1466,19 @@ export interface components {
             /** Idle Fraction */
             idle_fraction: number;
         };
+        /** BacktestOut */
+        BacktestOut: {
+            /**
+             * Hours
+             * @description hours forecast (the last 20% of the history)
+             */
+            hours: number;
+            /**
+             * Mape
+             * @description mean absolute percentage error, as a fraction
+             */
+            mape: number;
+        };
         /**
          * BestRun
          * @description A sweep's best run: its values and its summary.
@@ -2195,6 +2231,76 @@ export interface components {
             log_x: boolean;
             /** Zeros */
             zeros: number;
+        };
+        /** ForecastOut */
+        ForecastOut: {
+            backtest: components["schemas"]["BacktestOut"] | null;
+            /** Dataset Id */
+            dataset_id: number;
+            /** Forecast */
+            forecast: components["schemas"]["ForecastPoint"][];
+            growth: components["schemas"]["Growth"];
+            /** History */
+            history: components["schemas"]["HistoryPoint"][];
+            /** Horizon Days */
+            horizon_days: number;
+            /** Interval */
+            interval: number;
+            /** Peak Per S */
+            peak_per_s: number;
+            /**
+             * Peak Week Scenario
+             * @description a scenario of the forecast's peak week (linear arrival profile)
+             */
+            peak_week_scenario: {
+                [key: string]: unknown;
+            };
+            runway: components["schemas"]["Runway"];
+            seasonality: components["schemas"]["Seasonality"];
+            /** Warnings */
+            warnings: string[];
+        };
+        /** ForecastPoint */
+        ForecastPoint: {
+            /**
+             * Hi
+             * @description upper end of the 80% interval (req/s)
+             */
+            hi: number;
+            /**
+             * Lo
+             * @description lower end of the 80% interval (req/s)
+             */
+            lo: number;
+            /**
+             * Rate Per S
+             * @description median forecast of the hour's mean rate
+             */
+            rate_per_s: number;
+            /**
+             * T
+             * Format: date-time
+             * @description start of the hour (UTC)
+             */
+            t: string;
+        };
+        /** Growth */
+        Growth: {
+            /**
+             * Per Week
+             * @description growth of the trend per week, as a fraction
+             */
+            per_week: number;
+        };
+        /** HistoryPoint */
+        HistoryPoint: {
+            /** Rate Per S */
+            rate_per_s: number;
+            /**
+             * T
+             * Format: date-time
+             */
+            t: string;
         };
         /**
          * InvitationAccept
@@ -3324,6 +3430,24 @@ export interface components {
             /** Wall S */
             wall_s: number;
         };
+        /** Runway */
+        Runway: {
+            /**
+             * Date
+             * @description first day the forecast peak passes the limit
+             */
+            date: string | null;
+            /**
+             * Limit Per S
+             * @description the rate the site holds; null: none known
+             */
+            limit_per_s: number | null;
+            /**
+             * Limit Source
+             * @description where the limit comes from (given, or the analysis)
+             */
+            limit_source?: string | null;
+        };
         /** SavedScenarioIn */
         SavedScenarioIn: {
             /**
@@ -3469,6 +3593,13 @@ export interface components {
             usl: components["schemas"]["UslFit"] | null;
             /** Warnings */
             warnings: string[];
+        };
+        /** Seasonality */
+        Seasonality: {
+            /** Daily */
+            daily: boolean;
+            /** Weekly */
+            weekly: boolean;
         };
         /** Series */
         Series: {
@@ -6029,6 +6160,86 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The request or the uploaded file is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_forecast_api_v1_datasets__dataset_id__forecast_get: {
+        parameters: {
+            query?: {
+                horizon_days?: number;
+                limit_per_s?: number | null;
+            };
+            header?: never;
+            path: {
+                /** @description A row id (1 to 2^31 - 1) */
+                dataset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForecastOut"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or token scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
             /** @description The request or the uploaded file is invalid */
             422: {

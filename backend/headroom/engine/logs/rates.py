@@ -5,7 +5,9 @@ Layouts, told apart by the first line:
   ``<minute index>\\t<requests>`` (no header; ITA EPA/SDSC-HTTP: minute 1 = the trace's
   first minute, times relative), ``period,count`` (minute start, UTC), and
   ``timestamp_utc,timestamp_ms,...,delta_requests,interval_s,...`` (counter deltas, each
-  row the requests of the `interval_s` seconds ending at `timestamp_ms`).
+  row the requests of the `interval_s` seconds ending at `timestamp_ms`), and
+  ``timestamp,requests`` (per minute: the minute's start as ISO 8601, UTC unless it names
+  its offset, or as epoch seconds).
 Plain or compressed (open_log). Vectorised: one CSV read, no loop per row."""
 
 from __future__ import annotations
@@ -49,6 +51,8 @@ def read_rate_series(path: str | Path) -> RateSeries:
     first = data.split(b"\n", 1)[0].strip()
     if first.startswith(b"period,count"):
         return _periods(data)
+    if first.replace(b" ", b"") == b"timestamp,requests":
+        return _timestamp_requests(data)
     if b"delta_requests" in first and b"timestamp_ms" in first:
         return _counter_deltas(data)
     if b"\t" in first and first.replace(b"\t", b"").isdigit():
@@ -75,6 +79,21 @@ def _periods(data: bytes) -> RateSeries:
     when = table["period"].str.to_datetime("%Y-%m-%d %H:%M:%S", time_zone="UTC", strict=True)
     start = when.dt.epoch("s").to_numpy().astype(np.float64)
     return _series(start, table["count"].to_numpy(), np.full(table.height, MINUTE_S), True)
+
+
+def _timestamp_requests(data: bytes) -> RateSeries:
+    table = _csv(data.replace(b"\r", b""), schema={"timestamp": pl.String, "requests": pl.Int64})
+    stamps = table["timestamp"].str.strip_chars()
+    if stamps.str.contains(r"^\d+(\.\d+)?$").all():
+        start = stamps.cast(pl.Float64).to_numpy()
+    else:
+        try:
+            when = stamps.str.to_datetime(time_zone="UTC", time_unit="ms")
+        except pl.exceptions.PolarsError as error:
+            raise LogInputError("bad_rate_series", f"unreadable timestamp: {error}") from None
+        start = when.dt.epoch("ms").to_numpy() / 1000.0
+    minutes = np.full(table.height, MINUTE_S)
+    return _series(start.astype(np.float64), table["requests"].to_numpy(), minutes, True)
 
 
 def _counter_deltas(data: bytes) -> RateSeries:

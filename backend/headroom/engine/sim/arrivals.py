@@ -1,7 +1,7 @@
 """Arrival processes, drawn one segment [t0, t1) at a time as sorted time arrays.
 
-Poisson at a constant rate; non-homogeneous Poisson following a step profile by
-thinning (Lewis-Shedler: candidates at the segment's peak rate, each kept with
+Poisson at a constant rate; non-homogeneous Poisson following a step or piecewise-linear
+profile by thinning (Lewis-Shedler: candidates at the segment's peak rate, each kept with
 probability rate(t) / peak); replay of given times scaled by a factor.
 """
 
@@ -40,20 +40,28 @@ class PoissonArrivals:
 
 @dataclass(frozen=True)
 class ProfileArrivals:
-    """Rate follows a step function: ``starts_s[i]`` onwards the rate is ``rates_per_s[i]``."""
+    """Rate follows a profile of points ``(starts_s[i], rates_per_s[i])``: a step function
+    (each rate holds until the next point) or, with ``linear``, straight lines between the
+    points. The rate is 0 before the first point and holds at the last rate after it."""
 
     starts_s: tuple[float, ...]
     rates_per_s: tuple[float, ...]
+    linear: bool = False
 
     def rate_at(self, t_s: F64) -> F64:
-        idx = np.searchsorted(np.asarray(self.starts_s), t_s, side="right") - 1
-        rates = np.asarray(self.rates_per_s)
+        starts, rates = np.asarray(self.starts_s), np.asarray(self.rates_per_s)
+        if self.linear:
+            return np.interp(t_s, starts, rates, left=0.0)
+        idx = np.searchsorted(starts, t_s, side="right") - 1
         return np.where(idx >= 0, rates[np.maximum(idx, 0)], 0.0)
 
     def _peak(self, t0: float, t1: float) -> float:
+        """The rate's supremum on [t0, t1): it is reached at t0, at a point inside, or (a
+        linear profile rising to t1) at t1."""
         starts = np.asarray(self.starts_s)
         inside = np.asarray(self.rates_per_s)[(starts > t0) & (starts < t1)]
-        return float(max(self.rate_at(np.array([t0]))[0], *inside, 0.0))
+        ends = self.rate_at(np.array([t0, t1]))[: 2 if self.linear else 1]
+        return float(max(*ends, *inside, 0.0))
 
     def between(self, rng: np.random.Generator, t0_s: float, t1_s: float) -> F64:
         peak = self._peak(t0_s, t1_s)
@@ -61,9 +69,25 @@ class ProfileArrivals:
         keep = rng.uniform(0.0, peak, len(candidates)) < self.rate_at(candidates)
         return candidates[keep]
 
+    def integral(self, t0_s: float, t1_s: float) -> float:
+        """Expected arrivals in [t0, t1): the integral of the rate (exact for both shapes:
+        the rate is piecewise constant or piecewise linear between the knots)."""
+        starts = np.asarray(self.starts_s)
+        t0_s = max(t0_s, float(starts[0]))  # the rate is 0 before the first point
+        if t1_s <= t0_s:
+            return 0.0
+        inner = starts[(starts > t0_s) & (starts < t1_s)]
+        knots = np.concatenate(([t0_s], inner, [t1_s]))
+        if not self.linear:
+            return float(np.sum(np.diff(knots) * self.rate_at(knots[:-1])))
+        rates = self.rate_at(knots)  # continuous from the first point on: trapezoids are exact
+        return float(np.sum(np.diff(knots) * (rates[:-1] + rates[1:]) / 2.0))
+
     def mean_rate_per_s(self, duration_s: float) -> float:
-        edges = np.append(np.minimum(self.starts_s, duration_s), duration_s)
-        return float(np.sum(np.diff(edges) * np.asarray(self.rates_per_s)) / duration_s)
+        if not self.linear:
+            edges = np.append(np.minimum(self.starts_s, duration_s), duration_s)
+            return float(np.sum(np.diff(edges) * np.asarray(self.rates_per_s)) / duration_s)
+        return self.integral(0.0, duration_s) / duration_s
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,9 @@ _MIN_POOL = 1024
 
 def build_arrivals(spec: Arrivals, datasets: Mapping[str, np.ndarray]) -> ArrivalProcess:
     if spec.profile is not None:
-        return ProfileArrivals(tuple(t for t, _ in spec.profile), tuple(r for _, r in spec.profile))
+        starts = tuple(t for t, _ in spec.profile)
+        rates = tuple(r for _, r in spec.profile)
+        return ProfileArrivals(starts, rates, linear=spec.interpolation == "linear")
     if spec.times_s is not None:
         return ReplayArrivals(np.sort(np.asarray(spec.times_s, np.float64)), spec.time_scale)
     if spec.dataset is not None:

@@ -18,6 +18,7 @@ import { LatencyTab } from "../characterization/LatencyTab";
 import { RulesTab } from "../characterization/RulesTab";
 import { TrafficTab } from "../characterization/TrafficTab";
 import { WorkloadTab } from "../characterization/WorkloadTab";
+import { ForecastTab } from "../forecast/ForecastTab";
 import { JobProgress } from "../jobs/JobProgress";
 import { jobFailure, jobFailureHint } from "../jobs/jobFailure";
 import { useJob } from "../jobs/useJob";
@@ -55,6 +56,7 @@ const TABS = [
   { id: "parse", label: "Parse report" },
   { id: "capacity", label: "Capacity" },
   { id: "concurrency", label: "Concurrency" },
+  { id: "forecast", label: "Forecast" },
 ] as const;
 
 type TabId = (typeof TABS)[number]["id"];
@@ -82,6 +84,8 @@ function TabPanel({ tab, dataset }: { tab: TabId; dataset: Dataset }) {
       return <CapacitySection datasetId={id} />;
     case "concurrency":
       return <ConcurrencyTab dataset={dataset} />;
+    case "forecast":
+      return <ForecastTab datasetId={id} />;
   }
 }
 

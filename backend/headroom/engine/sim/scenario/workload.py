@@ -94,10 +94,14 @@ def build_distribution(
 
 
 class Arrivals(StrictModel):
-    """Pages (or single requests) per second: exactly one source."""
+    """Pages (or single requests) per second: exactly one source. A ``profile``'s points
+    ``(t_s, rate_per_s)`` hold until the next point (``interpolation: step``) or are joined
+    by straight lines (``linear``); either way the rate is 0 before the first point and
+    holds at the last point's rate after it."""
 
     rate_per_s: NonNegFloat | None = None
     profile: list[tuple[NonNegFloat, NonNegFloat]] | None = None
+    interpolation: Literal["step", "linear"] = "step"
     times_s: list[NonNegFloat] | None = None
     dataset: str | None = None
     time_scale: PosFloat = 1.0
@@ -111,6 +115,10 @@ class Arrivals(StrictModel):
             starts = [t for t, _ in self.profile]
             if starts != sorted(starts):
                 raise ValueError("profile steps must be sorted by t_s")
+            if self.interpolation == "linear" and len(set(starts)) != len(starts):
+                raise ValueError("a linear profile's points need distinct t_s")
+        elif self.interpolation != "step":
+            raise ValueError("interpolation applies to a profile")
         return self
 
 

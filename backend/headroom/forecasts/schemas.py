@@ -1,0 +1,55 @@
+import datetime as dt
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+
+class ForecastPoint(BaseModel):
+    t: dt.datetime = Field(description="start of the hour (UTC)")
+    rate_per_s: float = Field(description="median forecast of the hour's mean rate")
+    lo: float = Field(description="lower end of the 80% interval (req/s)")
+    hi: float = Field(description="upper end of the 80% interval (req/s)")
+
+
+class HistoryPoint(BaseModel):
+    t: dt.datetime
+    rate_per_s: float
+
+
+class Growth(BaseModel):
+    per_week: float = Field(description="growth of the trend per week, as a fraction")
+
+
+class Seasonality(BaseModel):
+    daily: bool
+    weekly: bool
+
+
+class Runway(BaseModel):
+    limit_per_s: float | None = Field(description="the rate the site holds; null: none known")
+    date: dt.date | None = Field(description="first day the forecast peak passes the limit")
+    limit_source: str | None = Field(
+        default=None, description="where the limit comes from (given, or the analysis)"
+    )
+
+
+class BacktestOut(BaseModel):
+    mape: float = Field(description="mean absolute percentage error, as a fraction")
+    hours: int = Field(description="hours forecast (the last 20% of the history)")
+
+
+class ForecastOut(BaseModel):
+    dataset_id: int
+    horizon_days: int
+    interval: float
+    forecast: list[ForecastPoint]
+    history: list[HistoryPoint]
+    peak_per_s: float
+    growth: Growth
+    seasonality: Seasonality
+    runway: Runway
+    backtest: BacktestOut | None
+    warnings: list[str]
+    peak_week_scenario: dict[str, Any] = Field(
+        description="a scenario of the forecast's peak week (linear arrival profile)"
+    )

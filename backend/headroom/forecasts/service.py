@@ -1,0 +1,83 @@
+"""A dataset's forecast, computed from its request table on each call (a second or two:
+the route runs it in a worker thread). The engine is imported inside the functions: the
+API process loads numpy, polars and statsmodels only when a forecast is asked for."""
+
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from headroom.analyses import service as analyses
+from headroom.analyses.documents import CapacityReportDoc
+from headroom.analyses.schemas import CapacityParamsIn
+from headroom.auth.principal import Principal
+from headroom.core.errors import InvalidInput
+from headroom.core.storage import ObjectStore
+from headroom.datasets.arrivals import DatasetNotReady
+from headroom.datasets.models import DatasetStatus
+from headroom.datasets.service import get_visible, ingest_result
+from headroom.forecasts.schemas import ForecastOut
+
+
+def dataset_forecast(
+    session: Session,
+    store: ObjectStore,
+    principal: Principal,
+    dataset_id: int,
+    horizon_days: int,
+    limit_per_s: float | None,
+) -> ForecastOut:
+    from headroom.engine.forecast import (
+        ForecastInputError,
+        forecast,
+        hourly_from_requests,
+        to_document,
+    )
+    from headroom.engine.forecast.scenario import peak_week_scenario
+
+    dataset = get_visible(session, principal, dataset_id)
+    keys = _table_keys(session, dataset.id, str(dataset.status))
+    source = "given" if limit_per_s is not None else None
+    if limit_per_s is None:
+        limit_per_s, source = default_limit(session, principal, dataset.id)
+    try:
+        result = forecast(hourly_from_requests(store.scan_parquet(keys)), horizon_days, limit_per_s)
+    except ForecastInputError as error:
+        raise InvalidInput("cannot_forecast", str(error)) from error
+    document = to_document(result, horizon_days)
+    document["runway"]["limit_source"] = source
+    scenario = peak_week_scenario(result.fit, f"forecast peak week of {dataset.name}")
+    return ForecastOut(dataset_id=dataset.id, peak_week_scenario=scenario, **document)
+
+
+def _table_keys(session: Session, dataset_id: int, status: str) -> list[str]:
+    result = ingest_result(session, dataset_id)
+    if status != DatasetStatus.ready or result is None or not result.table_keys:
+        raise DatasetNotReady(f"dataset {dataset_id} is {status}; its request table is not ready")
+    return list(result.table_keys)
+
+
+def default_limit(
+    session: Session, principal: Principal, dataset_id: int
+) -> tuple[float | None, str | None]:
+    """MaxRate(T) of all requests times the servers (when the analysis is per server),
+    from the dataset's newest finished capacity analysis; (None, None) without one."""
+    page = analyses.list_page(session, principal, dataset_id, 50, 0)
+    for item in page.items:
+        if item.kind != "capacity" or item.job is None or item.job.status != "succeeded":
+            continue
+        out = analyses.to_out(session, analyses.get_visible(session, principal, item.id))
+        limit = (
+            _limit_of(out.result, out.params) if isinstance(out.result, CapacityReportDoc) else None
+        )
+        if limit is not None:
+            return limit, f"MaxRate(T) of capacity analysis {item.id}"
+    return None, None
+
+
+def _limit_of(result: CapacityReportDoc, params: Any) -> float | None:
+    everything = result.classes.get("all")
+    sla = everything.sla if everything is not None else None
+    if sla is None or not sla.max_rate_per_s:
+        return None
+    per_server = isinstance(params, CapacityParamsIn) and params.per_server and result.servers
+    return float(sla.max_rate_per_s) * (len(result.servers) if per_server else 1)

@@ -1,0 +1,97 @@
+/** The Forecast tab: history, the hourly forecast and its 80% interval, the limit line, the
+ * runway in words, and a scenario of the forecast's peak week to simulate. */
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { useNavigate } from "react-router";
+import { getForecast } from "../../api/endpoints";
+import type { Forecast } from "../../api/models";
+import { Banner } from "../../components/Banner";
+import { Button } from "../../components/Button";
+import { Card } from "../../components/Card";
+import { ErrorBanner } from "../../components/ErrorBanner";
+import { Loading } from "../../components/Spinner";
+import { StatCard } from "../../components/StatCard";
+import { TextField } from "../../components/TextField";
+import { useDebounced } from "../../lib/useDebounced";
+import { SelectField } from "../simulations/fields";
+import { SimChart } from "../../charts/SimChart";
+import type { SimChartConfig } from "../../charts/simConfig";
+import { formatDateTime, formatPercent } from "../../lib/format";
+import gridStyles from "../datasets/StatGrid.module.css";
+import { cyclesWords, forecastSeries, runwayWords } from "./forecast";
+
+const HORIZONS = [14, 28, 56, 91, 182, 365].map((d) => ({ value: String(d), label: `${d} days` }));
+
+function chartConfig(doc: Forecast): SimChartConfig {
+  const limit = doc.runway.limit_per_s;
+  return {
+    id: "forecast-chart",
+    title: "Traffic forecast",
+    description: "Hourly mean request rate: the history, the forecast (median) and its 80% interval, and the limit the site holds.",
+    x: { label: "time (UTC)", format: (ms) => formatDateTime(ms).slice(0, 10) },
+    y: { label: "req/s", format: (v) => v.toPrecision(3) },
+    refLines: limit === null ? [] : [{ key: "limit", label: `limit ${limit.toPrecision(3)} req/s`, color: "chart-breaking", y: limit }],
+  };
+}
+
+export function ForecastView({ doc }: { doc: Forecast }) {
+  const navigate = useNavigate();
+  const simulate = () => void navigate("/simulations/new", { state: { scenario: doc.peak_week_scenario } });
+  return (
+    <>
+      <Banner tone={doc.runway.date ? "warning" : "info"} title="Runway">
+        <span data-testid="forecast-runway">{runwayWords(doc)}</span>
+      </Banner>
+      {doc.warnings.map((w) => (
+        <Banner key={w} tone="info" title="Note">{w}</Banner>
+      ))}
+      <div className={gridStyles.grid}>
+        <StatCard label="Growth" value={`${doc.growth.per_week >= 0 ? "+" : ""}${formatPercent(doc.growth.per_week)}`} unit="a week" />
+        <StatCard label="Forecast peak" value={doc.peak_per_s.toPrecision(3)} unit="req/s" />
+        <StatCard label="Cycles found" value={cyclesWords(doc)} />
+        <StatCard label="Backtest error" value={doc.backtest ? formatPercent(doc.backtest.mape) : "—"} unit="MAPE" hint="the last 20% of the history forecast from the rest" />
+      </div>
+      <Card
+        title="History and forecast"
+        actions={
+          <Button variant="secondary" onClick={simulate} data-testid="simulate-peak-week">
+            Simulate the forecast peak week
+          </Button>
+        }
+      >
+        <SimChart config={chartConfig(doc)} series={forecastSeries(doc)} height={340} />
+      </Card>
+    </>
+  );
+}
+
+export function ForecastTab({ datasetId }: { datasetId: number }) {
+  const [horizon, setHorizon] = useState("28");
+  const [limitText, setLimitText] = useState("");
+  const limit = useDebounced(limitText, 500);
+  const limitPerS = Number(limit) > 0 ? Number(limit) : undefined;
+  const query = useQuery({
+    queryKey: ["datasets", "forecast", datasetId, horizon, limitPerS],
+    queryFn: () => getForecast(datasetId, { horizon_days: Number(horizon), limit_per_s: limitPerS }),
+    staleTime: 60_000,
+  });
+  return (
+    <div data-testid="forecast-tab" style={{ display: "grid", gap: "1rem" }}>
+      <div style={{ display: "flex", gap: "1rem", alignItems: "flex-end", flexWrap: "wrap" }}>
+        <SelectField label="Horizon" value={horizon} options={HORIZONS} onChange={setHorizon} testId="forecast-horizon" />
+        <TextField
+          label="Limit (req/s; empty: MaxRate(T) x servers of the capacity analysis)"
+          type="number"
+          min={0}
+          step="any"
+          value={limitText}
+          onChange={(e) => setLimitText(e.target.value)}
+          data-testid="forecast-limit"
+        />
+      </div>
+      {query.error !== null && <ErrorBanner error={query.error} title="Could not forecast this dataset" />}
+      {query.isPending && <Loading label="Forecasting…" />}
+      {query.data !== undefined && <ForecastView doc={query.data} />}
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import type { Forecast } from "../../api/models";
+import { cyclesWords, dayWords, forecastSeries, runwayWords } from "./forecast";
+
+function doc(over: Partial<Forecast> = {}): Forecast {
+  return {
+    dataset_id: 1,
+    horizon_days: 28,
+    interval: 0.8,
+    forecast: [
+      { t: "2026-03-02T00:00:00Z", rate_per_s: 300, lo: 250, hi: 350 },
+      { t: "2026-03-02T01:00:00Z", rate_per_s: 420, lo: 380, hi: 470 },
+    ],
+    history: [{ t: "2026-03-01T23:00:00Z", rate_per_s: 290 }],
+    peak_per_s: 420,
+    growth: { per_week: 0.031 },
+    seasonality: { daily: true, weekly: true },
+    runway: { limit_per_s: 412, date: "2026-03-14", limit_source: "given" },
+    backtest: { mape: 0.05, hours: 100 },
+    warnings: [],
+    peak_week_scenario: {},
+    ...over,
+  };
+}
+
+describe("the runway in words", () => {
+  it("names the limit and the day", () => {
+    expect(runwayWords(doc())).toBe("At this growth (+3.1% a week) the peak passes 412 req/s on 14 March.");
+  });
+  it("adds the year when the day falls in a later one", () => {
+    expect(dayWords("2027-01-05", 2026)).toBe("5 January 2027");
+  });
+  it("says the peak stays under the limit when no day passes it", () => {
+    const runway = { limit_per_s: 1000, date: null, limit_source: "given" };
+    expect(runwayWords(doc({ runway }))).toBe("At this growth (+3.1% a week) the peak stays under 1000 req/s for the next 28 days.");
+  });
+  it("asks for a limit when none is known", () => {
+    const runway = { limit_per_s: null, date: null, limit_source: null };
+    expect(runwayWords(doc({ runway }))).toMatch(/No limit is known/);
+  });
+});
+
+describe("the chart's series", () => {
+  it("puts history, median and the interval's edges at their hours", () => {
+    const series = forecastSeries(doc());
+    expect(series.map((s) => s.key)).toEqual(["history", "forecast", "hi", "lo"]);
+    expect(series[1]?.points[1]).toEqual({ x: Date.UTC(2026, 2, 2, 1), y: 420 });
+    expect(series[3]?.points.map((p) => p.y)).toEqual([250, 380]);
+  });
+  it("words the cycles found", () => {
+    expect(cyclesWords(doc())).toBe("daily and weekly");
+    expect(cyclesWords(doc({ seasonality: { daily: false, weekly: false } }))).toBe("none");
+  });
+});

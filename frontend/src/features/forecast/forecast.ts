@@ -1,0 +1,46 @@
+/** The Forecast tab's pure logic: the runway in words and the chart's series. */
+import type { Forecast } from "../../api/models";
+import type { SimSeries } from "../../charts/simConfig";
+import { formatPercent } from "../../lib/format";
+
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+
+/** "14 March" (the year too when it is not the forecast's first year) from an ISO date. */
+export function dayWords(iso: string, firstYear?: number): string {
+  const [year = 0, month = 1, day = 1] = iso.split("-").map(Number);
+  const base = `${day} ${MONTHS[month - 1] ?? ""}`;
+  return firstYear !== undefined && year !== firstYear ? `${base} ${year}` : base;
+}
+
+function rate(value: number): string {
+  return value >= 100 ? value.toFixed(0) : value >= 1 ? value.toPrecision(3) : value.toPrecision(2);
+}
+
+/** The runway in words: "at this growth the peak passes 412 req/s on 14 March". */
+export function runwayWords(doc: Forecast): string {
+  const { limit_per_s: limit, date } = doc.runway;
+  if (limit === null) return "No limit is known: run a capacity analysis, or give one, to see the runway.";
+  const growth = `${doc.growth.per_week >= 0 ? "+" : ""}${formatPercent(doc.growth.per_week)} a week`;
+  if (date === null) {
+    return `At this growth (${growth}) the peak stays under ${rate(limit)} req/s for the next ${doc.horizon_days} days.`;
+  }
+  const firstYear = Number(doc.forecast[0]?.t.slice(0, 4));
+  return `At this growth (${growth}) the peak passes ${rate(limit)} req/s on ${dayWords(date, firstYear)}.`;
+}
+
+/** History, forecast and its 80% interval against time (epoch ms). */
+export function forecastSeries(doc: Forecast): SimSeries[] {
+  const at = (t: string) => Date.parse(t);
+  return [
+    { key: "history", label: "History", color: "chart-requests", kind: "line", points: doc.history.map((p) => ({ x: at(p.t), y: p.rate_per_s })) },
+    { key: "forecast", label: "Forecast (median)", color: "chart-model", kind: "line", points: doc.forecast.map((p) => ({ x: at(p.t), y: p.rate_per_s })) },
+    { key: "hi", label: "80% interval", color: "chart-band", kind: "line", dashed: true, points: doc.forecast.map((p) => ({ x: at(p.t), y: p.hi })) },
+    { key: "lo", label: "80% interval (low)", color: "chart-band", kind: "line", dashed: true, hideInLegend: true, points: doc.forecast.map((p) => ({ x: at(p.t), y: p.lo })) },
+  ];
+}
+
+/** The cycles found, in words. */
+export function cyclesWords(doc: Forecast): string {
+  const found = [doc.seasonality.daily && "daily", doc.seasonality.weekly && "weekly"].filter(Boolean);
+  return found.length === 0 ? "none" : found.join(" and ");
+}
