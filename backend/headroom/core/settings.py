@@ -54,8 +54,11 @@ class Settings(BaseSettings):
     max_sim_events: float = Field(default=2e8, gt=0)
 
     # holding up under load and abuse
-    db_pool_size: int = 5  # PostgreSQL connections each API or worker process keeps open
-    db_max_overflow: int = 10  # extra connections opened under load, closed when idle
+    # Connections each API or worker process may keep open, opened as needed; an API process
+    # runs at most pool + overflow requests at once (core/middleware.py), so PostgreSQL's
+    # max_connections must cover (API processes x 32) + workers.
+    db_pool_size: int = 16
+    db_max_overflow: int = 16  # extra connections opened under load, closed when idle
     db_pool_timeout_s: float = 30.0  # wait this long for a free connection, then 500
     upload_read_timeout_s: float = 60.0  # an upload that sends nothing for this long: 408
     uploads_per_credential: int = 4  # concurrent upload requests per token or session; 0: off
