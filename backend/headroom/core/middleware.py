@@ -31,6 +31,8 @@ RUNNING_REQUESTS = 32
 
 def running_requests(settings: Settings) -> int:
     return max(1, min(RUNNING_REQUESTS, settings.db_pool_size + settings.db_max_overflow))
+
+
 T = TypeVar("T")
 
 
