@@ -3,13 +3,16 @@ against the app in-process: the engine's file for the stored scenario or report,
 as 422 unsupported_export, an unfinished analysis as 409."""
 
 import json
+import typing
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
+from pydantic import BaseModel
 
+from headroom.analyses.documents import CapacityReportDoc, SctReportDoc
 from headroom.analyses.models import Analysis, AnalysisKind
 from headroom.analyses.schemas import CapacityParamsIn, SctParamsIn
 from headroom.api.app import create_app
@@ -26,9 +29,36 @@ from headroom.simulations.models import SimulationRun
 from headroom.workspaces.models import Role
 from support.factories import api_token, member, signed_in
 
-DEMO = json.loads(
+TRIMMED = json.loads(
     (Path(__file__).parents[1] / "engine" / "export" / "demo_analyses.json").read_text()
 )
+
+
+def as_stored(trimmed: dict[str, Any], model: type[BaseModel]) -> dict[str, Any]:
+    """A trimmed demo report with every field the export does not read at its empty value
+    (null, [], {}), as a stored report has them all."""
+    out = dict(trimmed)
+    for name, field in model.model_fields.items():
+        nested = _dict_of_model(field.annotation)
+        if name in out and nested is not None:
+            out[name] = {key: as_stored(value, nested) for key, value in out[name].items()}
+        elif name not in out and field.is_required():
+            origin = typing.get_origin(field.annotation)
+            out[name] = [] if origin is list else {} if origin is dict else None
+    return out
+
+
+def _dict_of_model(annotation: Any) -> type[BaseModel] | None:
+    args = typing.get_args(annotation)
+    if typing.get_origin(annotation) is dict and isinstance(args[1], type):
+        return args[1] if issubclass(args[1], BaseModel) else None
+    return None
+
+
+DEMO = {
+    "capacity": as_stored(TRIMMED["capacity"], CapacityReportDoc),
+    "sct": as_stored(TRIMMED["sct"], SctReportDoc),
+}
 
 
 def _job(session: Any, workspace_id: int, document: dict[str, Any] | None) -> int:
