@@ -4,6 +4,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from headroom.analyses.documents import CapacityReportDoc
 from headroom.analyses.schemas import CapacityParamsIn
 from headroom.core.settings import Settings
 from headroom.forecasts.service import _limit_of
@@ -57,10 +58,45 @@ def test_a_log_under_two_hours_cannot_be_forecast(settings: Settings) -> None:
     assert response.status_code == 422 and "two hours" in response.text
 
 
+def report(max_rate_per_s: float | None, servers: list[str]) -> CapacityReportDoc:
+    """A capacity report whose only figures are the all-requests MaxRate(T) and the servers."""
+    sla = None
+    if max_rate_per_s is not None:
+        sla = {
+            "percentile": 95.0,
+            "threshold_s": 0.5,
+            "max_rate_per_s": max_rate_per_s,
+            "max_conn": 4.0,
+            "stance": "balanced",
+            "source": "knee",
+            "capped": False,
+        }
+    everything = {
+        "knee": None,
+        "breaking_point_per_s": None,
+        "sla": sla,
+        "max_conn": None,
+        "peak_load_per_s": 10.0,
+        "servers_needed": None,
+        "curve": [],
+        "warnings": [],
+    }
+    return CapacityReportDoc.model_validate(
+        {
+            "classes": {"all": everything},
+            "capacity": None,
+            "capacity_reason": None,
+            "per_server": bool(servers),
+            "servers": servers,
+            "warnings": [],
+        }
+    )
+
+
 def test_the_default_limit_is_max_rate_times_the_servers() -> None:
     """MaxRate(T) 12/s per server, 3 servers analysed apart: 36/s; pooled (per_server off)
     the rate is the site's own: 12/s; no SLA rate: no limit."""
-    result = {"classes": {"all": {"sla": {"max_rate_per_s": 12.0}}}, "servers": ["a", "b", "c"]}
-    assert _limit_of(result, CapacityParamsIn()) == 36.0
-    assert _limit_of(result, CapacityParamsIn(per_server=False)) == 12.0
-    assert _limit_of({"classes": {"all": {"sla": None}}}, CapacityParamsIn()) is None
+    per_server = report(12.0, ["a", "b", "c"])
+    assert _limit_of(per_server, CapacityParamsIn()) == 36.0
+    assert _limit_of(per_server, CapacityParamsIn(per_server=False)) == 12.0
+    assert _limit_of(report(None, []), CapacityParamsIn()) is None
