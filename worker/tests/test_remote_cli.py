@@ -114,8 +114,10 @@ def on_terminal(stack: Stack, *args: str) -> tuple[int, str]:
     os.close(terminal)
     output = bytearray()
     deadline = time.monotonic() + 300
+    readable = select.poll()  # not select.select: a long test run's descriptors pass 1024
+    readable.register(controller, select.POLLIN)
     while time.monotonic() < deadline:
-        ready, _, _ = select.select([controller], [], [], 1.0)
+        ready = bool(readable.poll(1000))
         try:
             chunk = os.read(controller, 65536) if ready else b""
         except OSError:  # EIO: every end of the terminal is closed, the CLI has exited
