@@ -44,7 +44,13 @@ export interface DatasetListQuery {
 }
 
 export function listDatasets(workspaceId: number | null, { search = "", sort = "newest" }: DatasetListQuery = {}, limit = 50, offset = 0): Promise<DatasetPage> {
-  const query = { limit, offset, sort, ...(workspaceId === null ? {} : { workspace_id: workspaceId }), ...(search === "" ? {} : { q: search }) };
+  const query = {
+    ...(workspaceId === null ? {} : { workspace_id: workspaceId }),
+    limit,
+    offset,
+    ...(sort === "newest" ? {} : { sort }),
+    ...(search === "" ? {} : { q: search }),
+  };
   return unwrap(api.GET("/api/v1/datasets", { params: { query } }));
 }
 
