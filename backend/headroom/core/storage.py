@@ -10,6 +10,7 @@ stream or take byte ranges, and Parquet tables are scanned by polars from the st
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import os
 import shutil
@@ -17,7 +18,7 @@ import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, Protocol
+from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
 from urllib.parse import urlparse
 
 if TYPE_CHECKING:
@@ -102,7 +103,7 @@ class LocalStore:
     def delete_prefix(self, prefix: str) -> None:
         path = self._path(prefix)
         if path.is_dir():
-            shutil.rmtree(path)
+            shutil.rmtree(path, onerror=_unless_written_meanwhile)
 
     def list(self, prefix: str) -> list[str]:
         base = self._path(prefix)
@@ -163,3 +164,13 @@ class HashingWriter:
     @property
     def sha256(self) -> str:
         return self._sha.hexdigest()
+
+
+def _unless_written_meanwhile(function: Any, path: str, exc_info: Any) -> None:
+    """A job still writing under a deleted prefix (its dataset deleted while it runs) leaves
+    a folder that is not empty, or removes a file first: what it wrote is an object no row
+    owns, the janitor's to remove. Any other error is raised."""
+    error = exc_info[1]
+    if isinstance(error, FileNotFoundError) or getattr(error, "errno", None) == errno.ENOTEMPTY:
+        return
+    raise error

@@ -109,3 +109,26 @@ def test_polars_scans_parquet_parts_from_the_store(store: ObjectStore) -> None:
 def test_a_bucket_that_does_not_exist_is_a_clear_error(s3_url: str) -> None:
     with pytest.raises(StorageError, match="'no-such-bucket' cannot be used"):
         open_store("s3://no-such-bucket/headroom")
+
+
+def test_a_local_prefix_delete_tolerates_a_job_still_writing_under_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A dataset deleted while its job writes: the folder is not empty when removed (the
+    job's new object is the janitor's); the objects there before are gone, no error."""
+    import errno
+    import os
+
+    store = open_store(f"file://{tmp_path}")
+    with store.writer("datasets/30/parts/0.parquet") as handle:
+        handle.write(b"old")
+    real_rmdir = os.rmdir
+
+    def written_meanwhile(path: str, *args: object, **kwargs: object) -> None:
+        if str(path).endswith("datasets/30"):
+            raise OSError(errno.ENOTEMPTY, "Directory not empty", path)
+        real_rmdir(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "rmdir", written_meanwhile)
+    store.delete_prefix("datasets/30")
+    assert store.list("datasets/30") == []
