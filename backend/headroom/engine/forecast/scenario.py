@@ -29,7 +29,8 @@ def peak_week(ahead: Fit) -> tuple[int, int]:
 
 def peak_week_scenario(ahead: Fit, name: str) -> dict[str, Any]:
     """Single requests (the forecast counts requests) arriving at the forecast's median
-    rate, hour points joined by straight lines, for the peak week."""
+    rate, hour points joined by straight lines, for the peak week; the predictive policy
+    scales on the same forecast."""
     first, last = peak_week(ahead)
     rates = ahead.rate_per_s[first:last]
     profile = [[i * HOUR_S, round(float(r), 6)] for i, r in enumerate(rates)]
@@ -40,4 +41,11 @@ def peak_week_scenario(ahead: Fit, name: str) -> dict[str, Any]:
         "arrivals": {"profile": profile, "interpolation": "linear"},
         "service_s": DEFAULT_SERVICE_S,
     }
+    scenario["autoscaling"] = predictive_from(profile, scenario["autoscaling"])
     return scenario
+
+
+def predictive_from(profile: list[list[float]], reactive: dict[str, Any]) -> dict[str, Any]:
+    """The predictive policy fed the forecast itself: VMs for the next hour's forecast peak
+    at 60% utilisation, booted ahead of it, the reference's threshold rules on top."""
+    return {**reactive, "policy": "predictive", "horizon_s": HOUR_S, "forecast": profile}

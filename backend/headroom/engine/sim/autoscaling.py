@@ -164,13 +164,29 @@ class ScheduledPolicy:
 
 
 class PredictivePolicy(ThresholdPolicy):
-    """Forecast the next horizon from the same time on earlier seasons; reactive on top."""
+    """Provision for the next horizon's peak rate (from the scenario's forecast, else from the
+    same time on earlier seasons); reactive on top."""
 
     def __init__(self, cfg: sc.PredictivePolicy, work_per_request_s: float, capacity: float):
         super().__init__(cfg)
         self.pcfg, self.work_s, self.capacity = cfg, work_per_request_s, capacity
+        points = np.array(cfg.forecast or [], dtype=np.float64).reshape(-1, 2)
+        self.forecast_t_s, self.forecast_rate = points[:, 0], points[:, 1]
 
     def forecast_rate_per_s(self, obs: Observation) -> float:
+        if len(self.forecast_t_s):
+            return self.given_peak_per_s(obs.now_s)
+        return self.seasonal_peak_per_s(obs)
+
+    def given_peak_per_s(self, now_s: float) -> float:
+        """The forecast's highest rate over [now, now + horizon]: on straight lines between
+        points the peak is at a point or an edge (beyond the forecast, its end values)."""
+        end_s = now_s + self.pcfg.horizon_s
+        inside = (self.forecast_t_s > now_s) & (self.forecast_t_s < end_s)
+        edges = np.interp([now_s, end_s], self.forecast_t_s, self.forecast_rate)
+        return float(max(edges.max(), self.forecast_rate[inside].max(initial=0.0)))
+
+    def seasonal_peak_per_s(self, obs: Observation) -> float:
         c, m = self.pcfg, obs.monitor_s
         peaks = []
         back = c.season_s

@@ -90,4 +90,8 @@ def test_peak_week_starts_the_midnight_before_the_busiest_hour() -> None:
     profile = scenario["workload"]["arrivals"]["profile"]
     assert len(profile) == 168 and profile[8] == [8 * 3600.0, pytest.approx(9.0)]
     assert scenario["duration_s"] == 168 * 3600
-    assert Scenario.model_validate(scenario).workload.arrivals.interpolation == "linear"
+    valid = Scenario.model_validate(scenario)
+    assert valid.workload.arrivals.interpolation == "linear"
+    assert valid.autoscaling.policy == "predictive" and valid.autoscaling.forecast == [
+        tuple(point) for point in profile
+    ]

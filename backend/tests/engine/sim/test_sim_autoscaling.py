@@ -115,6 +115,25 @@ def test_predictive_policy_uses_the_same_time_last_season() -> None:
     assert policy.decide(o) == math.ceil(50 * 0.1 / 0.5)
 
 
+def test_predictive_policy_takes_the_given_forecasts_peak_over_its_horizon() -> None:
+    # Points (0, 10), (100, 50), (200, 20) joined by straight lines. Hand-worked peaks of the
+    # horizon [now, now + 30]: at now = 50 the edges 30 and 42 (no point inside); at 80 the
+    # point 50 at t = 100 is inside; at 190 the right edge lies beyond the last point (20).
+    forecast = [(0.0, 10.0), (100.0, 50.0), (200.0, 20.0)]
+    cfg = sc.PredictivePolicy(policy="predictive", horizon_s=30, step_s=10, forecast=forecast)
+    cfg = cfg.model_copy(update={"target_utilization": 0.5})
+    policy = PredictivePolicy(cfg, work_per_request_s=0.1, capacity=1.0)
+    assert policy.forecast_rate_per_s(obs([0.5] * 10, now=50.0)) == pytest.approx(42.0)
+    assert policy.forecast_rate_per_s(obs([0.5] * 10, now=80.0)) == pytest.approx(50.0)
+    assert policy.forecast_rate_per_s(obs([0.5] * 10, now=190.0)) == pytest.approx(23.0)
+    assert policy.decide(obs([0.5] * 10, now=80.0)) == math.ceil(50 * 0.1 / 0.5)
+
+
+def test_predictive_forecast_times_must_increase() -> None:
+    with pytest.raises(ValueError, match="forecast times must increase"):
+        sc.PredictivePolicy(policy="predictive", forecast=[(10.0, 1.0), (10.0, 2.0)])
+
+
 def run(autoscaling: dict[str, Any], vms: dict[str, int], **extra: Any) -> Any:
     scenario = {
         "duration_s": extra.pop("duration_s", 300),
@@ -204,3 +223,22 @@ def test_time_step_window_in_a_run(time_steps: int, expected: list[tuple[float, 
     policy = {"policy": "threshold", "step_s": 10, "time_steps": time_steps, "cooldown_s": 0}
     r = run(policy, {"min": 1, "max": 3, "start": 1}, workload=workload, boot_s=0, duration_s=80)
     assert [(a.t_s, a.from_vms, a.to_vms) for a in r.actions] == expected
+
+
+def test_predictive_scaling_from_a_forecast_is_ready_before_the_ramp() -> None:
+    # The rate steps from 2/s to 40/s at t = 200 (0.1 s each: 4 busy cores). Fed the same
+    # profile as its forecast, with a 120 s horizon and 60 s boots, the predictive policy has
+    # the 8 VMs that 40/s needs at 60% utilisation active before t = 200; the reactive
+    # threshold policy only starts booting after the ramp has made the VMs hot.
+    profile = [[0, 2.0], [199.9, 2.0], [200, 40.0], [400, 40.0]]
+    workload = {"arrivals": {"profile": profile}, "service_s": {"dist": "constant", "value": 0.1}}
+    base = {"step_s": 10, "time_steps": 1, "cooldown_s": 0}
+    predictive = {**base, "policy": "predictive", "horizon_s": 120, "target_utilization": 0.5}
+    predictive["forecast"] = profile
+    vms = {"min": 1, "max": 12, "start": 1}
+    setting = {"workload": workload, "boot_s": 60, "duration_s": 400}
+    ahead = run(predictive, vms, **setting)
+    reactive = run({**base, "policy": "threshold"}, vms, **setting)
+    assert at(ahead.series.active_vms, ahead, 199) == math.ceil(40 * 0.1 / 0.5)
+    assert at(reactive.series.active_vms, reactive, 199) == 1
+    assert ahead.latency.p95_s < reactive.latency.p95_s

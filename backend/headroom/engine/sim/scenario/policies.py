@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
@@ -60,10 +61,22 @@ class ScheduledPolicy(_Policy):
 
 
 class PredictivePolicy(ThresholdPolicy):
+    """Provisions for the peak rate expected over the next ``horizon_s``: from ``forecast``
+    (``[t_s, rate_per_s]`` points joined by straight lines, e.g. a forecast model's median)
+    when given, else from the same time on earlier seasons of the run itself."""
+
     policy: Literal["predictive"]  # type: ignore[assignment]
     season_s: PosFloat = 86400.0
     horizon_s: PosFloat = 3600.0
     target_utilization: Annotated[float, Field(gt=0, le=1)] = 0.6
+    forecast: Annotated[list[tuple[NonNegFloat, NonNegFloat]], Field(min_length=2)] | None = None
+
+    @model_validator(mode="after")
+    def _forecast_in_time_order(self) -> PredictivePolicy:
+        times = [t for t, _ in self.forecast or []]
+        if any(later <= earlier for earlier, later in pairwise(times)):
+            raise ValueError("forecast times must increase")
+        return self
 
 
 class LatencySloPolicy(_Policy):
