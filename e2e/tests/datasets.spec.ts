@@ -7,7 +7,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const artifacts = path.resolve(here, "../artifacts");
 
 /** `requests` Combined lines a minute apart (with %D response times when `latency`). */
-function combinedLog(requests: number, latency: boolean, tag: string): string {
+function combinedLog(requests: number, latency: boolean, tag: string, latencyBaseUs = 900): string {
   const start = Date.UTC(2026, 2, 2, 9, 0, 0);
   const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
   const lines = [];
@@ -15,7 +15,7 @@ function combinedLog(requests: number, latency: boolean, tag: string): string {
     const t = new Date(start + i * 60_000);
     const pad = (n: number) => String(n).padStart(2, "0");
     const stamp = `${pad(t.getUTCDate())}/${months[t.getUTCMonth()]}/${t.getUTCFullYear()}:${pad(t.getUTCHours())}:${pad(t.getUTCMinutes())}:00 +0000`;
-    lines.push(`10.0.0.${i % 9} - - [${stamp}] "GET /${tag}/${i} HTTP/1.1" 200 512 "-" "curl/8"${latency ? ` ${900 + i}` : ""}`);
+    lines.push(`10.0.0.${i % 9} - - [${stamp}] "GET /${tag}/${i} HTTP/1.1" 200 512 "-" "curl/8"${latency ? ` ${latencyBaseUs + i}` : ""}`);
   }
   return lines.join("\n") + "\n";
 }
@@ -56,4 +56,33 @@ test("the datasets list: figures per dataset, search, sort, rename and delete", 
 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: path.join(artifacts, "datasets-list-390.png"), fullPage: true });
+});
+
+test("compare two datasets: figures side by side, the differences in words, one time axis", async ({ page }) => {
+  await signIn(page);
+  // the same minutes; "after" answers about twice as slowly (p95 about 1.13 ms vs 2.03 ms)
+  await uploadAndWait(page, "compare-before.log", combinedLog(240, true, "before"));
+  await uploadAndWait(page, "compare-after.log", combinedLog(240, true, "after", 1800));
+  await page.goto("/datasets?q=compare-");
+  await expect(page.getByTestId("datasets-compare")).toBeDisabled();
+  await page.getByLabel("Compare compare-before.log").check();
+  await page.getByLabel("Compare compare-after.log").check();
+  await page.getByTestId("datasets-compare").click();
+
+  await expect(page).toHaveURL(/\/datasets\/compare\?ids=\d+,\d+/);
+  const figures = page.getByTestId("compare-figures");
+  await expect(figures.getByRole("row", { name: /Requests/ })).toContainText("240");
+  await expect(figures.getByRole("row", { name: /Knee load/ })).toContainText("no capacity analysis");
+  await expect(page.getByTestId("compare-differences")).toContainText(/Latency p95: compare-after\.log is \d+% higher than compare-before\.log .*\(worse\)/);
+  await expect(page.getByTestId("compare-traffic").locator("svg").first()).toBeVisible();
+  await page.waitForTimeout(500); // let the charts settle for the screenshot
+  await page.screenshot({ path: path.join(artifacts, "datasets-compare.png"), fullPage: true });
+
+  await page.getByTestId("compare-align").getByRole("radio", { name: "By clock" }).click();
+  await expect(page).toHaveURL(/align=clock/);
+  await page.reload();
+  await expect(page.getByTestId("compare-align").getByRole("radio", { name: "By clock" })).toHaveAttribute("aria-checked", "true");
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: path.join(artifacts, "datasets-compare-390.png"), fullPage: true });
 });

@@ -23,6 +23,7 @@ export const routes: RouteObject[] = [
     children: [
       { index: true, element: <Navigate to="/datasets" replace /> },
       { path: "datasets", ...page(() => import("../pages/DatasetsRoute")) },
+      { path: "datasets/compare", ...page(() => import("../pages/DatasetsCompareRoute")) },
       { path: "datasets/:datasetId", ...page(() => import("../pages/DatasetRoute")) },
       { path: "upload", ...page(() => import("../pages/UploadRoute")) },
       { path: "simulations", ...page(() => import("../pages/SimulationsRoute")) },

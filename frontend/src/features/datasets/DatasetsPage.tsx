@@ -1,5 +1,5 @@
 import { useState, type SyntheticEvent } from "react";
-import { Link, useSearchParams } from "react-router";
+import { Link, useNavigate, useSearchParams } from "react-router";
 import { isJobActive, uploaderName, type Dataset, type DatasetSort } from "../../api/models";
 import { Badge } from "../../components/Badge";
 import { Button, ButtonLink } from "../../components/Button";
@@ -117,9 +117,29 @@ function latencyText(dataset: Dataset) {
   return dataset.has_latency ? "yes" : <span className={styles.muted}>not recorded</span>;
 }
 
-function columns(canWrite: boolean, renaming: number | null, setRenaming: (id: number | null) => void, onDelete: (d: Dataset) => void): Column<Dataset>[] {
+/** The datasets ticked for comparison, in the order they were ticked. */
+interface Picking {
+  picked: number[];
+  toggle: (id: number) => void;
+}
+
+function PickCell({ dataset, picking }: { dataset: Dataset; picking: Picking }) {
+  if (dataset.status !== "ready") return null;
+  return (
+    <input
+      type="checkbox"
+      className={styles.pick}
+      checked={picking.picked.includes(dataset.id)}
+      onChange={() => picking.toggle(dataset.id)}
+      aria-label={`Compare ${dataset.name}`}
+    />
+  );
+}
+
+function columns(canWrite: boolean, renaming: number | null, setRenaming: (id: number | null) => void, onDelete: (d: Dataset) => void, picking: Picking): Column<Dataset>[] {
   const actions = (d: Dataset) => (canWrite ? { onRename: () => setRenaming(d.id), onDelete: () => onDelete(d) } : null);
   return [
+    { key: "pick", header: <span className="visually-hidden">Compare</span>, render: (d) => <PickCell dataset={d} picking={picking} />, width: "2.5rem" },
     { key: "name", header: "Name", render: (d) => <NameCell dataset={d} renaming={renaming === d.id} actions={actions(d)} onDone={() => setRenaming(null)} /> },
     { key: "status", header: "Status", render: (d) => <StatusCell dataset={d} /> },
     { key: "requests", header: "Requests", render: (d) => (d.request_count === null || d.request_count === undefined ? NOT_INGESTED : formatCount(d.request_count)), align: "right" },
@@ -139,7 +159,16 @@ function columns(canWrite: boolean, renaming: number | null, setRenaming: (id: n
   ];
 }
 
-function Toolbar({ search, sort, onSearch, onSort }: { search: string; sort: DatasetSort; onSearch: (s: string) => void; onSort: (s: DatasetSort) => void }) {
+interface ToolbarProps {
+  search: string;
+  sort: DatasetSort;
+  onSearch: (s: string) => void;
+  onSort: (s: DatasetSort) => void;
+  picked: number[];
+}
+
+function Toolbar({ search, sort, onSearch, onSort, picked }: ToolbarProps) {
+  const navigate = useNavigate();
   return (
     <div className={styles.toolbar} role="search">
       <TextField label="Search by name" type="search" value={search} onChange={(e) => onSearch(e.target.value)} placeholder="e.g. checkout" />
@@ -155,6 +184,16 @@ function Toolbar({ search, sort, onSearch, onSort }: { search: string; sort: Dat
           ))}
         </select>
       </div>
+      <Button
+        variant="secondary"
+        className={styles.compare}
+        disabled={picked.length < 2}
+        title={picked.length < 2 ? "Tick two or more datasets to compare them" : undefined}
+        onClick={() => void navigate(`/datasets/compare?ids=${picked.join(",")}`)}
+        data-testid="datasets-compare"
+      >
+        Compare{picked.length > 0 ? ` (${picked.length})` : ""}
+      </Button>
     </div>
   );
 }
@@ -185,6 +224,8 @@ export function DatasetsPage() {
   const datasets = useDatasets(current?.id ?? null, { search: debounced, sort });
   const remove = useDeleteDataset();
   const [renaming, setRenaming] = useState<number | null>(null);
+  const [picked, setPicked] = useState<number[]>([]);
+  const picking: Picking = { picked, toggle: (id) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p, id])) };
   useDocumentTitle("Datasets");
   const canWrite = useCanWrite();
   const upload = canWrite ? <ButtonLink to="/upload">Upload a log</ButtonLink> : undefined;
@@ -215,14 +256,14 @@ export function DatasetsPage() {
       )}
       {datasets.data && (datasets.data.items.length > 0 || filtered) && (
         <Card flush>
-          <Toolbar search={search} sort={sort} onSearch={setSearch} onSort={setSort} />
+          <Toolbar search={search} sort={sort} onSearch={setSearch} onSort={setSort} picked={picked} />
           {datasets.data.items.length === 0 ? (
             <p className={styles.footer} data-testid="datasets-no-match">
               No dataset's name contains “{debounced}”.
             </p>
           ) : (
             <div className={styles.scroll}>
-              <Table columns={columns(canWrite, renaming, setRenaming, onDelete)} rows={datasets.data.items} rowKey={(d) => d.id} caption="Datasets" testId="datasets-table" />
+              <Table columns={columns(canWrite, renaming, setRenaming, onDelete, picking)} rows={datasets.data.items} rowKey={(d) => d.id} caption="Datasets" testId="datasets-table" />
             </div>
           )}
           {datasets.data.total > datasets.data.items.length && (
