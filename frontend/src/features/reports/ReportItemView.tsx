@@ -3,7 +3,7 @@ import { TimeSeriesChart } from "../../charts/TimeSeriesChart";
 import { Card } from "../../components/Card";
 import { StatCard } from "../../components/StatCard";
 import { formatDateTime, splitUnit } from "../../lib/format";
-import { chartRows, curveConfig, timeChart, UNIT_FORMAT } from "./chartShape";
+import { chartRows, curveConfig, timeChart, UNIT_FORMAT, yTop } from "./chartShape";
 import styles from "./Reports.module.css";
 import { KIND_LABELS, type Figure, type ReportChart, type ReportItem } from "./types";
 
@@ -13,7 +13,7 @@ export function ReportChartView({ chart, id, chartWidth }: { chart: ReportChart;
     const { config, rows } = timeChart(chart, id);
     return <TimeSeriesChart config={config} rows={rows} />;
   }
-  return <CurveChart config={curveConfig(chart, id)} rows={chartRows(chart)} fixedWidth={chartWidth} />;
+  return <CurveChart config={curveConfig(chart, id)} rows={chartRows(chart)} fixedWidth={chartWidth} yMax={yTop(chart)} />;
 }
 
 export function FigureGrid({ figures }: { figures: Figure[] }) {

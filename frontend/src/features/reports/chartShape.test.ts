@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chartRows, curveConfig, timeChart, valueAt } from "./chartShape";
+import { chartRows, curveConfig, timeChart, valueAt, yTop } from "./chartShape";
 import { expiryFrom, formatChange, moved } from "./reportMath";
 import type { ReportChart, ReportSeries } from "./types";
 
@@ -186,5 +186,20 @@ describe("SCT chart details", () => {
     expect(yUnit(0.0017616)).toBe("0.0018");
     expect(yUnit(0)).toBe("0");
     expect(yUnit(1.5)).toBe("1.5");
+  });
+});
+
+describe("axes a reader can trust", () => {
+  it("starts a time axis in seconds at 0, not 0 µs", () => {
+    const config = curveConfig({ ...chart("line", [{ key: "a", label: "a", x: [0, 600], y: [1, 2], dashed: false }]), x_label: "simulated time", x_unit: "s" }, "c");
+    expect(config.xAxisUnit?.(0)).toBe("0");
+    expect(config.xAxisUnit?.(600)).toBe("600 s");
+  });
+
+  it("ends a CDF's axis at 100%, and leaves other units to the data", () => {
+    const cdf = { ...chart("line", [{ key: "a", label: "a", x: [1, 2], y: [0.4, 1], dashed: false }]), y_unit: "fraction" as const };
+    expect(yTop(cdf)).toBe(1);
+    expect(yTop({ ...cdf, series: [{ key: "a", label: "a", x: [1], y: [1.3], dashed: false, points: false }] })).toBeUndefined();
+    expect(yTop({ ...cdf, y_unit: "s" })).toBeUndefined();
   });
 });

@@ -158,7 +158,7 @@ export function curveConfig(chart: ReportChart, id: string): CurveChartConfig {
     yLabel: `${chart.y_label} (${unitLabel(chart.y_unit)})`,
     xUnit: UNIT_FORMAT[chart.x_unit],
     yUnit: UNIT_FORMAT[chart.y_unit],
-    xAxisUnit: AXIS_FORMAT[chart.x_unit] ?? UNIT_FORMAT[chart.x_unit],
+    xAxisUnit: (v) => (v === 0 ? "0" : (AXIS_FORMAT[chart.x_unit] ?? UNIT_FORMAT[chart.x_unit])(v)),
     yAxisUnit: (v) => (v === 0 ? "0" : (AXIS_FORMAT[chart.y_unit] ?? UNIT_FORMAT[chart.y_unit])(v)),
     series,
     ranges: chart.ranges.map((r, i) => ({ id: `range-${i}`, label: r.label, color: "chart-band" as const, x1: r.x1, x2: r.x2 })),
@@ -194,4 +194,12 @@ export function timeChart(chart: ReportChart, id: string): { config: TimeChartCo
     series: chart.series.map((s, i) => ({ key: s.key, label: s.label, color: seriesColor(chart, s, i) })),
   };
   return { config, rows };
+}
+
+/** A share (CDF, utilisation) tops out at 100%: the y axis ends there rather than at a round
+ * number above it. Undefined for other units, or when a value lies above 1. */
+export function yTop(chart: ReportChart): number | undefined {
+  if (chart.y_unit !== "fraction") return undefined;
+  const fits = chart.series.every((s) => s.y.every((y) => typeof y !== "number" || y <= 1));
+  return fits ? 1 : undefined;
 }
