@@ -155,3 +155,8 @@ RULES: dict[tuple[str, str], Rule] = {
 RULES[("GET", f"{V1}/datasets/{{dataset_id}}/arrivals")] = r("viewer")
 RULES[("GET", f"{V1}/datasets/{{dataset_id}}/forecast")] = r("viewer")
 RULES[("GET", f"{V1}/datasets/formats")] = r("signed_in", False)
+# receivers: they write to the caller's own workspace (or a named one)
+RULES[("POST", f"{V1}/otlp/v1/traces")] = r("editor", False)
+RULES[("POST", f"{V1}/telemetry/streams")] = r("editor", False)
+RULES[("POST", f"{V1}/telemetry/streams/{{dataset_id}}/lines")] = r("editor")
+RULES[("GET", f"{V1}/telemetry/datasets/{{dataset_id}}/services")] = r("viewer")
