@@ -58,8 +58,7 @@ def decoded(body: bytes, encoding: str, limit: int = MAX_DECODED_BYTES) -> bytes
 def _too_large(limit: int, how: str = "") -> FileTooLarge:
     said = f" {how}" if how else ""
     return FileTooLarge(
-        f"the request body{said} is larger than the limit of {limit:,} bytes; send smaller "
-        "batches",
+        f"the request body{said} is larger than the limit of {limit:,} bytes; send smaller batches",
         detail={"max_bytes": limit},
     )
 

@@ -86,7 +86,12 @@ def get_or_create(
 
 def _succeeded_job(session: Session, dataset: Dataset, kind: str) -> Job:
     job = job_service.create(session, dataset.workspace_id, kind, dataset.id)
-    job.status, job.stage, job.progress, job.sent_at = JobStatus.succeeded, LIVE, 1.0, job.created_at
+    job.status, job.stage, job.progress, job.sent_at = (
+        JobStatus.succeeded,
+        LIVE,
+        1.0,
+        job.created_at,
+    )
     job.finished_at = job_service.now_utc()
     return job
 
@@ -125,13 +130,17 @@ def append(
     return document
 
 
-def append_links(session: Session, store: ObjectStore, dataset: Dataset, links: pl.DataFrame) -> None:
+def append_links(
+    session: Session, store: ObjectStore, dataset: Dataset, links: pl.DataFrame
+) -> None:
     """Keep the span links (non-request spans) beside the requests, with the same retention."""
     if not links.height:
         return
     result = _result(session, dataset, LINKS_JOB)
     prefix = f"datasets/{dataset.id}/links"
-    stamped = links.with_columns(pl.from_epoch(pl.col("start_ns"), "ns").dt.replace_time_zone("UTC").alias("ts"))
+    stamped = links.with_columns(
+        pl.from_epoch(pl.col("start_ns"), "ns").dt.replace_time_zone("UTC").alias("ts")
+    )
     keys = _retained([*(result.table_keys or []), write_part(store, prefix, stamped)])
     if len(keys) > COMPACT_AFTER_PARTS:
         keys = [write_part(store, prefix, store.scan_parquet(keys).collect())]
@@ -147,7 +156,13 @@ def _result(session: Session, dataset: Dataset, job_kind: str) -> Result:
     job = repository.latest_job(session, dataset.id, job_kind) or _succeeded_job(
         session, dataset, job_kind
     )
-    result = Result(job_id=job.id, dataset_id=dataset.id, kind=_result_kind(job_kind), document={}, table_keys=[])
+    result = Result(
+        job_id=job.id,
+        dataset_id=dataset.id,
+        kind=_result_kind(job_kind),
+        document={},
+        table_keys=[],
+    )
     session.add(result)
     session.flush()
     return result

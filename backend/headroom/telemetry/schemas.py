@@ -13,8 +13,9 @@ class StreamIn(BaseModel):
     name: str = Field(min_length=1, max_length=200)
     workspace_id: int | None = Field(None, description="needed when you are in several")
     format: str | None = Field(
-        None, description="a known format name (GET /datasets/formats); null or `auto`: "
-        "detected from the first lines received"
+        None,
+        description="a known format name (GET /datasets/formats); null or `auto`: "
+        "detected from the first lines received",
     )
     log_format: str | None = Field(
         None, description="an Apache LogFormat or nginx log_format string (instead of format)"

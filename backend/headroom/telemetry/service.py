@@ -3,6 +3,7 @@ the per-service figures of a trace dataset."""
 
 from dataclasses import asdict
 from datetime import datetime
+
 import polars as pl
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
     ExportTraceServiceResponse,
@@ -94,7 +95,9 @@ def export_traces(
     response = ExportTraceServiceResponse()
     if tables.rejected:
         response.partial_success.rejected_spans = tables.rejected
-        response.partial_success.error_message = f"{tables.rejected} spans rejected: {tables.reason}"
+        response.partial_success.error_message = (
+            f"{tables.rejected} spans rejected: {tables.reason}"
+        )
     return response
 
 

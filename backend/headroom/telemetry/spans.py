@@ -20,7 +20,9 @@ from headroom.engine.logs import REQUEST_SCHEMA
 SERVER, CLIENT = Span.SpanKind.SPAN_KIND_SERVER, Span.SpanKind.SPAN_KIND_CLIENT
 ERROR = Status.StatusCode.STATUS_CODE_ERROR
 UNKNOWN_SERVICE = "unknown_service"
-ID_FIELDS = frozenset({"traceId", "spanId", "parentSpanId", "trace_id", "span_id", "parent_span_id"})
+ID_FIELDS = frozenset(
+    {"traceId", "spanId", "parentSpanId", "trace_id", "span_id", "parent_span_id"}
+)
 EXTRA_SCHEMA: dict[str, pl.DataType] = {
     "service": pl.String(),
     "trace_id": pl.String(),

@@ -43,7 +43,9 @@ def _stats(service: str, group: pl.DataFrame) -> ServiceStats:
     end = start + np.round(took * 1e9).astype(np.int64)
     span_s = max(float(end.max() - start.min()) / 1e9, 1e-9)
     status = group["status"]
-    errors = None if status.null_count() == status.len() else float((status >= 500).mean() or 0)
+    errors = (
+        None if status.null_count() == status.len() else int((status >= 500).sum()) / status.len()
+    )
     q = group["latency_s"]
     return ServiceStats(
         service=service,

@@ -15,7 +15,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
 )
 
 from headroom.telemetry.bodies import MAX_BODY_BYTES
-from tests.support.services import Stack
+from support.services import Stack
 
 T0 = 1_700_000_000_000_000_000
 TRACE = "5b8efff798038103d269b633813fc60c"
@@ -79,9 +79,7 @@ def test_otlp_answers(stack: Stack) -> None:
     assert answer.headers["content-type"] == "application/json"
     assert answer.json().get("partialSuccess") is None
     # protobuf with one bad span (ends before it starts): the other is kept, one rejected
-    mixed = request_json(
-        [span("eee19b7ec3c1b175", 1000, 100), span("eee19b7ec3c1b176", 2000, -5)]
-    )
+    mixed = request_json([span("eee19b7ec3c1b175", 1000, 100), span("eee19b7ec3c1b176", 2000, -5)])
     for item in mixed["resourceSpans"][0]["scopeSpans"][0]["spans"]:  # type: ignore[index]
         for key in ("traceId", "spanId"):
             item[key] = base64.b64encode(bytes.fromhex(item[key])).decode()

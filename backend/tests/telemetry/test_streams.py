@@ -10,7 +10,7 @@ import json
 import numpy as np
 import pytest
 
-from tests.support.services import Stack
+from support.services import Stack
 
 RNG_SEED = 11
 
@@ -20,7 +20,7 @@ def access_lines(n: int, first_s: int, seed: int) -> tuple[list[str], np.ndarray
     $request_time), one a second from `first_s` past 12:00, and their response times."""
     took = np.round(np.random.default_rng(seed).uniform(0.005, 0.900, n), 3)
     lines = [
-        f'10.0.0.{i % 7} - - [26/Nov/2026:12:{(first_s + i) // 60:02d}:{(first_s + i) % 60:02d}'
+        f"10.0.0.{i % 7} - - [26/Nov/2026:12:{(first_s + i) // 60:02d}:{(first_s + i) % 60:02d}"
         f' +0000] "GET /items/{i % 5} HTTP/1.1" 200 {100 + i} "-" "curl/8.5" {took[i]:.3f}'
         for i in range(n)
     ]
@@ -50,9 +50,16 @@ def test_shippers_posts_append_parsed_lines(stack: Stack) -> None:
         )
         assert created.status_code == 201, created.text
         url = created.json()["lines_url"]
-        again = client.post("/api/v1/telemetry/streams", json={"name": "edge", "format": "combined_latency_s"})
-        assert again.status_code == 200 and again.json()["dataset"]["id"] == created.json()["dataset"]["id"]
-        other_options = client.post("/api/v1/telemetry/streams", json={"name": "edge", "format": "common"})
+        again = client.post(
+            "/api/v1/telemetry/streams", json={"name": "edge", "format": "combined_latency_s"}
+        )
+        assert (
+            again.status_code == 200
+            and again.json()["dataset"]["id"] == created.json()["dataset"]["id"]
+        )
+        other_options = client.post(
+            "/api/v1/telemetry/streams", json={"name": "edge", "format": "common"}
+        )
         assert other_options.status_code == 409
         sent = [
             # Vector: json codec, newline-delimited framing, gzip compression
@@ -94,7 +101,9 @@ def test_a_stream_detects_its_format_and_refuses_others(stack: Stack) -> None:
     with stack.client(mine) as client:
         stream = client.post("/api/v1/telemetry/streams", json={"name": "auto"}).json()
         url = stream["lines_url"]
-        first = client.post(url, content=vector_ndjson(lines), headers={"Content-Type": "application/x-ndjson"})
+        first = client.post(
+            url, content=vector_ndjson(lines), headers={"Content-Type": "application/x-ndjson"}
+        )
         assert first.status_code == 200 and first.json()["format"] == "combined_latency_s"
         junk = client.post(url, content=b"[not json", headers={"Content-Type": "application/json"})
         assert junk.status_code == 400
@@ -102,5 +111,7 @@ def test_a_stream_detects_its_format_and_refuses_others(stack: Stack) -> None:
         refused = client.post(url, content=b"x\n", headers={"Content-Type": "text/plain"})
         assert refused.status_code == 403
     with stack.client(theirs) as client:
-        hidden = client.post(url, content=vector_ndjson(lines), headers={"Content-Type": "application/x-ndjson"})
+        hidden = client.post(
+            url, content=vector_ndjson(lines), headers={"Content-Type": "application/x-ndjson"}
+        )
         assert hidden.status_code == 404
