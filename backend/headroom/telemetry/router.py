@@ -19,7 +19,13 @@ from headroom.core.errors import HeadroomError, error_responses
 from headroom.core.ids import Id
 from headroom.telemetry import otlp_answers, service
 from headroom.telemetry.bodies import UnsupportedMediaType, media_type, read_body
-from headroom.telemetry.schemas import LinesAccepted, ServiceStatsList, StreamIn, StreamOut
+from headroom.telemetry.schemas import (
+    CallGraphScenarioOut,
+    LinesAccepted,
+    ServiceStatsList,
+    StreamIn,
+    StreamOut,
+)
 
 router = APIRouter(tags=["telemetry"])
 
@@ -130,3 +136,16 @@ def service_stats(
     """Per service of a trace dataset (per server of another log): requests, error rate,
     latency percentiles and requests in flight (mean and peak)."""
     return service.service_stats(session, store, principal, dataset_id)
+
+
+@router.get(
+    "/telemetry/datasets/{dataset_id}/scenario",
+    response_model=CallGraphScenarioOut,
+    responses={422: {"description": "not_a_trace: the dataset holds no OpenTelemetry spans"}},
+)
+def call_graph_scenario(
+    dataset_id: Id, principal: CurrentPrincipal, session: SessionDep, store: StoreDep
+) -> CallGraphScenarioOut:
+    """A multi-tier scenario from a trace dataset's call graph: a tier per service, in call
+    order, with its self-time demand per root request (POST it to /simulations)."""
+    return service.call_graph_scenario(session, store, principal, dataset_id)

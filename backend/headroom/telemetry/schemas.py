@@ -1,4 +1,5 @@
 from datetime import datetime
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -63,3 +64,26 @@ class ServiceStatsOut(BaseModel):
 class ServiceStatsList(BaseModel):
     dataset_id: int
     items: list[ServiceStatsOut]
+
+
+class TierOut(BaseModel):
+    """One service of the call graph as a tier."""
+
+    service: str
+    depth: int = Field(description="hops below the root requests (the first time it is seen)")
+    instances: int = Field(description="distinct servers (service instances) seen")
+    requests: int
+    self_time_mean_s: float = Field(
+        description="mean of its requests' self times: duration less the child requests' intervals"
+    )
+    demand_mean_s: float = Field(description="mean self time per root request")
+
+
+class CallGraphScenarioOut(BaseModel):
+    """A multi-tier scenario (the simulator's document) built from a trace's call graph."""
+
+    dataset_id: int
+    roots: int = Field(description="root requests: the workload's arrivals")
+    span_s: float
+    tiers: list[TierOut]
+    scenario: dict[str, Any]

@@ -4,6 +4,7 @@ the per-service figures of a trace dataset."""
 from dataclasses import asdict
 from datetime import datetime
 
+import numpy as np
 import polars as pl
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
     ExportTraceServiceResponse,
@@ -21,14 +22,16 @@ from headroom.datasets.ingest_outputs import detection_meta
 from headroom.datasets.models import Dataset
 from headroom.datasets.parse_options import ParseOptions
 from headroom.engine.logs import LogInputError, check_format, detect_format, parse_chunk
-from headroom.telemetry import rolling, shipped, spans, stats
+from headroom.telemetry import callgraph, repository, rolling, shipped, spans, stats
 from headroom.telemetry.bodies import BadPayload
 from headroom.telemetry.schemas import (
+    CallGraphScenarioOut,
     LinesAccepted,
     ServiceStatsList,
     ServiceStatsOut,
     StreamIn,
     StreamOut,
+    TierOut,
 )
 from headroom.workspaces.models import Role
 
@@ -228,3 +231,76 @@ def _trace_table(
     if "server" not in names and "service" not in names:
         service = pl.lit(None, pl.String)
     return lazy.select(*[c for c in columns if c in names], service.alias("service")).collect()
+
+
+TRACE_COLUMNS = ("trace_id", "span_id", "parent_span_id", "service", "server", "ts", "latency_s")
+
+
+class NotATraceDataset(HeadroomError):
+    status_code, code = 422, "not_a_trace"
+
+
+def call_graph_scenario(
+    session: Session, store: ObjectStore, principal: Principal, dataset_id: int
+) -> CallGraphScenarioOut:
+    """The multi-tier scenario of an OpenTelemetry trace dataset: a tier per service (in
+    call order), each with its self-time demand per root request; root requests arrive at
+    their mean rate over the trace."""
+    from headroom.engine.sim.scenario import Scenario
+
+    dataset = dataset_service.get_visible(session, principal, dataset_id)
+    result = dataset_service.ingest_result(session, dataset.id)
+    lazy = store.scan_parquet(list(result.table_keys)) if result and result.table_keys else None
+    if lazy is None or not set(TRACE_COLUMNS) <= set(lazy.collect_schema().names()):
+        raise NotATraceDataset(
+            f"dataset {dataset_id} holds no OpenTelemetry spans (trace and span ids)",
+            field="dataset_id",
+        )
+    links_result = repository.result_of_kind(session, dataset.id, rolling.LINKS_JOB)
+    links = pl.DataFrame(schema=spans.LINK_SCHEMA)
+    if links_result is not None and links_result.table_keys:
+        links = store.scan_parquet(list(links_result.table_keys)).collect()
+    graph = callgraph.call_graph(lazy.select(TRACE_COLUMNS).collect(), links)
+    if not graph.tiers or not graph.roots:
+        raise NotATraceDataset(f"dataset {dataset_id} has no root requests", field="dataset_id")
+    document = _scenario_document(dataset.name, graph)
+    Scenario.model_validate(document)
+    return CallGraphScenarioOut(
+        dataset_id=dataset.id,
+        roots=graph.roots,
+        span_s=graph.span_s,
+        tiers=[_tier_out(t) for t in graph.tiers],
+        scenario=document,
+    )
+
+
+def _scenario_document(name: str, graph: callgraph.CallGraph) -> dict[str, object]:
+    tiers = [
+        {
+            "name": t.service,
+            "vms": {"min": t.instances, "max": t.instances, "start": t.instances},
+            "service_s": {"dist": "empirical", "values": t.demand_s},
+        }
+        for t in graph.tiers
+    ]
+    return {
+        "name": f"{name}: call graph",
+        "duration_s": max(float(np.ceil(graph.span_s)), 1.0),
+        "seed": 0,
+        "workload": {
+            "arrivals": {"rate_per_s": graph.roots / graph.span_s},
+            "service_s": tiers[0]["service_s"],
+        },
+        "cluster": {"tiers": tiers},
+    }
+
+
+def _tier_out(tier: callgraph.TierDemand) -> TierOut:
+    return TierOut(
+        service=tier.service,
+        depth=tier.depth,
+        instances=tier.instances,
+        requests=tier.requests,
+        self_time_mean_s=tier.self_time_mean_s,
+        demand_mean_s=float(np.mean(tier.demand_s)),
+    )

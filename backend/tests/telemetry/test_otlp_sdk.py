@@ -128,6 +128,26 @@ def test_sdk_export_lands_as_a_dataset_with_per_service_figures(stack: Stack) ->
             assert got[key] == pytest.approx(want[key], rel=1e-9), (name, key)
     assert found["frontend"]["concurrency_peak"] >= 2  # the requests do overlap
     assert found["backend"]["error_rate"] == pytest.approx(spans.errors / N)
+    check_scenario(stack, token, dataset_id, spans)
+
+
+def check_scenario(stack: Stack, token: str, dataset_id: int, spans: Generated) -> None:
+    """Tiers in call order; the frontend's self time is its duration less the backend's
+    (the backend's span lies within the frontend's, reached through the client span)."""
+    with stack.client(token) as client:
+        built = client.get(f"/api/v1/telemetry/datasets/{dataset_id}/scenario")
+        assert built.status_code == 200, built.text
+        body = built.json()
+        run = client.post(
+            "/api/v1/simulations", json={"name": "traces", "scenario": body["scenario"]}
+        )
+        assert run.status_code == 202, run.text
+    tiers = body["scenario"]["cluster"]["tiers"]
+    assert [t["name"] for t in tiers] == ["frontend", "backend"] and body["roots"] == N
+    back_took = spans.back_end - spans.back_start
+    front_self = np.sort(spans.front_end - spans.front_start - back_took) / 1e9
+    assert tiers[0]["service_s"]["values"] == pytest.approx(front_self, abs=1e-9)
+    assert tiers[1]["service_s"]["values"] == pytest.approx(np.sort(back_took) / 1e9, abs=1e-9)
 
 
 def test_sct_accepts_a_trace_dataset(stack: Stack) -> None:

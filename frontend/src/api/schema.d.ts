@@ -938,6 +938,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/telemetry/datasets/{dataset_id}/scenario": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Call Graph Scenario
+         * @description A multi-tier scenario from a trace dataset's call graph: a tier per service, in call
+         *     order, with its self-time demand per root request (POST it to /simulations).
+         */
+        get: operations["call_graph_scenario_api_v1_telemetry_datasets__dataset_id__scenario_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/telemetry/datasets/{dataset_id}/services": {
         parameters: {
             query?: never;
@@ -1625,6 +1646,27 @@ export interface components {
             split: number;
             /** Tail Fraction */
             tail_fraction: number;
+        };
+        /**
+         * CallGraphScenarioOut
+         * @description A multi-tier scenario (the simulator's document) built from a trace's call graph.
+         */
+        CallGraphScenarioOut: {
+            /** Dataset Id */
+            dataset_id: number;
+            /**
+             * Roots
+             * @description root requests: the workload's arrivals
+             */
+            roots: number;
+            /** Scenario */
+            scenario: {
+                [key: string]: unknown;
+            };
+            /** Span S */
+            span_s: number;
+            /** Tiers */
+            tiers: components["schemas"]["TierOut"][];
         };
         /** Candidate */
         Candidate: {
@@ -4173,6 +4215,36 @@ export interface components {
             /** Utilization Mean */
             utilization_mean: number;
             vms: components["schemas"]["TierVms"];
+        };
+        /**
+         * TierOut
+         * @description One service of the call graph as a tier.
+         */
+        TierOut: {
+            /**
+             * Demand Mean S
+             * @description mean self time per root request
+             */
+            demand_mean_s: number;
+            /**
+             * Depth
+             * @description hops below the root requests (the first time it is seen)
+             */
+            depth: number;
+            /**
+             * Instances
+             * @description distinct servers (service instances) seen
+             */
+            instances: number;
+            /** Requests */
+            requests: number;
+            /**
+             * Self Time Mean S
+             * @description mean of its requests' self times: duration less the child requests' intervals
+             */
+            self_time_mean_s: number;
+            /** Service */
+            service: string;
         };
         /** TierPool */
         TierPool: {
@@ -9158,6 +9230,72 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    call_graph_scenario_api_v1_telemetry_datasets__dataset_id__scenario_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A row id (1 to 2^31 - 1) */
+                dataset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallGraphScenarioOut"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or token scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_a_trace: the dataset holds no OpenTelemetry spans */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description An unexpected error (its request_id is in the server log) */
             500: {
