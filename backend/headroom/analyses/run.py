@@ -70,7 +70,7 @@ def _analyse(
     """The result kind and the report."""
     try:
         if isinstance(params, SctParamsIn):
-            trace = analyze_trace(scan_for_sct(store, keys), params.to_engine())
+            trace = analyze_trace(scan_for_sct(store, keys, params.service), params.to_engine())
             return SCT_RESULT_KIND, sct_document(trace)
         report = analyze(scan_for_capacity(store, keys), params.to_engine())
         return RESULT_KIND, capacity_document(report)

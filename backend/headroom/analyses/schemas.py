@@ -52,6 +52,12 @@ class SctParamsIn(BaseModel):
         le=86_400.0,
         description="analyse only the most recent window (live use); null: the whole trace",
     )
+    service: str | None = Field(
+        None,
+        max_length=200,
+        description="only this service's requests (a trace with a service column, e.g. "
+        "OpenTelemetry); null: all",
+    )
 
     def to_engine(self) -> SctParams:
         return SctParams(interval_ms=self.interval_ms, window_s=self.window_s)

@@ -37,7 +37,7 @@ from headroom.jobs.schemas import JobOut
 from headroom.workspaces.models import Role
 
 CAPACITY_TASK = "capacity.analyze"  # runs every kind of analysis (run.analysis_body)
-TRACE_FORMATS = ("trace_csv", "trace_jsonl")
+TRACE_FORMATS = ("trace_csv", "trace_jsonl", "otlp")
 PARAMS = TypeAdapter[CapacityParamsIn | SctParamsIn](AnalysisParamsIn)
 RERUN = frozenset({"internal_error", "transient_error"})  # failures that were not the input's
 
@@ -92,7 +92,10 @@ def _check_data(session: Session, dataset: Dataset, params: CapacityParamsIn) ->
 
 def stored_params(params: CapacityParamsIn | SctParamsIn) -> dict[str, object]:
     """The parameters as stored (the kind is the analysis' own column)."""
-    return params.model_dump(mode="json", exclude={"kind"})
+    stored = params.model_dump(mode="json", exclude={"kind"})
+    if stored.get("service", "") is None:
+        del stored["service"]  # the key analyses made before the filter existed keep
+    return stored
 
 
 def params_of(analysis: Analysis) -> CapacityParamsIn | SctParamsIn:

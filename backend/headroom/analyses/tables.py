@@ -55,13 +55,21 @@ def scan_for_capacity(store: ObjectStore, keys: list[str]) -> pl.DataFrame:
     return for_capacity(lazy.select([c for c in COLUMNS if c in names]).collect())
 
 
-def scan_for_sct(store: ObjectStore, keys: list[str]) -> pl.DataFrame:
-    """Read the columns SCT needs from a trace's request table stored as Parquet parts."""
+def scan_for_sct(store: ObjectStore, keys: list[str], service: str | None = None) -> pl.DataFrame:
+    """Read the columns SCT needs from a trace's request table stored as Parquet parts
+    (only `service`'s requests when named: a trace with a service column)."""
     if not keys:
         raise LogInputError("empty_log", "the dataset has no request table")
     lazy = store.scan_parquet(keys)
     names = lazy.collect_schema().names()
-    return for_sct(lazy.select([c for c in ("ts", "latency_s", "server") if c in names]).collect())
+    if service is not None:
+        if "service" not in names:
+            raise LogInputError("no_service", "the trace names no services to choose from")
+        lazy = lazy.filter(pl.col("service") == service)
+    table = lazy.select([c for c in ("ts", "latency_s", "server") if c in names]).collect()
+    if service is not None and table.height == 0:
+        raise LogInputError("unknown_service", f"the trace has no requests of {service!r}")
+    return for_sct(table)
 
 
 def jsonable(value: Any) -> Any:

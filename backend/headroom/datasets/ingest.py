@@ -12,6 +12,7 @@ from typing import Any, BinaryIO
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
 from headroom.core.storage import ObjectStore, open_store
+from headroom.datasets import otlp_files
 from headroom.datasets.ingest_outputs import RejectTally, finish, parts_prefix, write_part
 from headroom.datasets.models import Dataset, DatasetStatus
 from headroom.datasets.parse_options import ParseOptions, ZipMembers, from_meta
@@ -67,6 +68,8 @@ def _detect(store: ObjectStore, key: str, options: ParseOptions) -> Detection:
     cut = sample.rfind(b"\n")
     sample = sample[: cut + 1] if len(sample) == SNIFF_BYTES and cut > 0 else sample
     name = options.parser_name
+    if name is None and (otlp := otlp_files.detection(sample)) is not None:
+        return otlp
     return detect_format(sample) if name is None else check_format(sample, name)
 
 
@@ -78,6 +81,7 @@ def fans_out(settings: Settings, prepared: Prepared) -> bool:
     return (
         parallel
         and not prepared.compressed
+        and prepared.detection.format != otlp_files.FORMAT
         and (prepared.size_bytes > 2 * settings.ingest_chunk_bytes)
     )
 
@@ -95,7 +99,8 @@ def run_sequential(
     ):
         fmt = prepared.detection.format
         for chunk in iter_chunks(stream, settings.ingest_chunk_bytes):
-            parsed = parse_chunk(chunk, fmt)
+            is_otlp = fmt == otlp_files.FORMAT
+            parsed = otlp_files.parse(chunk) if is_otlp else parse_chunk(chunk, fmt)
             fmt = format_after(fmt, chunk.data)
             rejects.add(parsed.rejects, parsed.reject_count, skipped=parsed.skip_count)
             keys.append(write_part(store, prepared.dataset_id, chunk.index, parsed.table))

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from headroom.core.storage import open_store
+from headroom.datasets import otlp_files
 from headroom.datasets.parse_options import ParseOptions, compile_error, refusal
 
 SNIFF_BYTES = 1 << 20
@@ -56,6 +57,8 @@ def _detection(stored: BinaryIO, options: ParseOptions) -> Any:
     with open_log(stored, zip_members=options.zip_members) as stream:
         sample = _whole_lines(stream.read(SNIFF_BYTES))
     name = options.parser_name
+    if name is None and (otlp := otlp_files.detection(sample)) is not None:
+        return otlp
     return detect_format(sample) if name is None else check_format(sample, name)
 
 

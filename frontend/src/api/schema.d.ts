@@ -485,6 +485,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/otlp/v1/traces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export Traces
+         * @description OTLP/HTTP trace export with an API token (write scope): server spans and root spans
+         *     become requests of a live dataset of the token's workspace. Errors are OTLP Status
+         *     messages in the request's encoding.
+         */
+        post: operations["export_traces_api_v1_otlp_v1_traces_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/policies/background/compare": {
         parameters: {
             query?: never;
@@ -910,6 +932,88 @@ export interface paths {
         get: operations["get_sweep_run_api_v1_simulations__simulation_id__runs__index__get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/telemetry/datasets/{dataset_id}/scenario": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Call Graph Scenario
+         * @description A multi-tier scenario from a trace dataset's call graph: a tier per service, in call
+         *     order, with its self-time demand per root request (POST it to /simulations).
+         */
+        get: operations["call_graph_scenario_api_v1_telemetry_datasets__dataset_id__scenario_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/telemetry/datasets/{dataset_id}/services": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Service Stats
+         * @description Per service of a trace dataset (per server of another log): requests, error rate,
+         *     latency percentiles and requests in flight (mean and peak).
+         */
+        get: operations["service_stats_api_v1_telemetry_datasets__dataset_id__services_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/telemetry/streams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create Stream
+         * @description A live dataset that log shippers (Vector, Fluent Bit) post lines to.
+         */
+        post: operations["create_stream_api_v1_telemetry_streams_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/telemetry/streams/{dataset_id}/lines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Post Lines
+         * @description Append shipped lines to the stream's dataset, parsed like an upload of its format.
+         */
+        post: operations["post_lines_api_v1_telemetry_streams__dataset_id__lines_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1542,6 +1646,27 @@ export interface components {
             split: number;
             /** Tail Fraction */
             tail_fraction: number;
+        };
+        /**
+         * CallGraphScenarioOut
+         * @description A multi-tier scenario (the simulator's document) built from a trace's call graph.
+         */
+        CallGraphScenarioOut: {
+            /** Dataset Id */
+            dataset_id: number;
+            /**
+             * Roots
+             * @description root requests: the workload's arrivals
+             */
+            roots: number;
+            /** Scenario */
+            scenario: {
+                [key: string]: unknown;
+            };
+            /** Span S */
+            span_s: number;
+            /** Tiers */
+            tiers: components["schemas"]["TierOut"][];
         };
         /** Candidate */
         Candidate: {
@@ -2585,6 +2710,43 @@ export interface components {
             every_s: number;
             overall: components["schemas"]["PercentileColumns"];
         };
+        /**
+         * LinesAccepted
+         * @description What one post of lines added to the stream's dataset.
+         */
+        LinesAccepted: {
+            /**
+             * Accepted
+             * @description lines parsed into requests
+             */
+            accepted: number;
+            /** Dataset Id */
+            dataset_id: number;
+            /** Format */
+            format: string;
+            /**
+             * Lines
+             * @description log lines in the post (after taking message/log fields)
+             */
+            lines: number;
+            /** Rejected */
+            rejected: number;
+            /**
+             * Request Count
+             * @description the dataset's requests now (after retention)
+             */
+            request_count: number;
+            /**
+             * Skipped
+             * @description structure lines: blank, directives, headers
+             */
+            skipped: number;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+        };
         /** LoginRequest */
         LoginRequest: {
             /** Email */
@@ -3554,6 +3716,11 @@ export interface components {
              */
             kind: "sct";
             /**
+             * Service
+             * @description only this service's requests (a trace with a service column, e.g. OpenTelemetry); null: all
+             */
+            service?: string | null;
+            /**
              * Window S
              * @description analyse only the most recent window (live use); null: the whole trace
              */
@@ -3645,6 +3812,52 @@ export interface components {
              * Format: date-time
              */
             t: string;
+        };
+        /** ServiceStatsList */
+        ServiceStatsList: {
+            /** Dataset Id */
+            dataset_id: number;
+            /** Items */
+            items: components["schemas"]["ServiceStatsOut"][];
+        };
+        /**
+         * ServiceStatsOut
+         * @description One service's requests (server spans and root spans) in a trace dataset.
+         */
+        ServiceStatsOut: {
+            /**
+             * Concurrency Mean
+             * @description requests in flight, time average (Little's law: sum of response times over the span the service's requests cover)
+             */
+            concurrency_mean: number;
+            /**
+             * Concurrency Peak
+             * @description the most requests in flight at one instant
+             */
+            concurrency_peak: number;
+            /**
+             * Error Rate
+             * @description 5xx share; null: no status codes
+             */
+            error_rate: number | null;
+            /** Latency Max S */
+            latency_max_s: number;
+            /** Latency Mean S */
+            latency_mean_s: number;
+            /** Latency P50 S */
+            latency_p50_s: number;
+            /** Latency P95 S */
+            latency_p95_s: number;
+            /** Latency P99 S */
+            latency_p99_s: number;
+            /** Mean Rate Per S */
+            mean_rate_per_s: number;
+            /** Request Count */
+            request_count: number;
+            /** Service */
+            service: string;
+            /** Span S */
+            span_s: number;
         };
         /**
          * SessionSummary
@@ -3819,6 +4032,38 @@ export interface components {
             /** Value */
             value: (number | null)[];
         };
+        /**
+         * StreamIn
+         * @description A live dataset that log shippers post lines to, parsed like an upload.
+         */
+        StreamIn: {
+            /**
+             * Format
+             * @description a known format name (GET /datasets/formats); null or `auto`: detected from the first lines received
+             */
+            format?: string | null;
+            /**
+             * Log Format
+             * @description an Apache LogFormat or nginx log_format string (instead of format)
+             */
+            log_format?: string | null;
+            /** Name */
+            name: string;
+            /**
+             * Workspace Id
+             * @description needed when you are in several
+             */
+            workspace_id?: number | null;
+        };
+        /** StreamOut */
+        StreamOut: {
+            dataset: components["schemas"]["DatasetOut"];
+            /**
+             * Lines Url
+             * @description where shippers post lines (this server's path)
+             */
+            lines_url: string;
+        };
         /** SweepAxis */
         SweepAxis: {
             /** Path */
@@ -3970,6 +4215,36 @@ export interface components {
             /** Utilization Mean */
             utilization_mean: number;
             vms: components["schemas"]["TierVms"];
+        };
+        /**
+         * TierOut
+         * @description One service of the call graph as a tier.
+         */
+        TierOut: {
+            /**
+             * Demand Mean S
+             * @description mean self time per root request
+             */
+            demand_mean_s: number;
+            /**
+             * Depth
+             * @description hops below the root requests (the first time it is seen)
+             */
+            depth: number;
+            /**
+             * Instances
+             * @description distinct servers (service instances) seen
+             */
+            instances: number;
+            /** Requests */
+            requests: number;
+            /**
+             * Self Time Mean S
+             * @description mean of its requests' self times: duration less the child requests' intervals
+             */
+            self_time_mean_s: number;
+            /** Service */
+            service: string;
         };
         /** TierPool */
         TierPool: {
@@ -6689,6 +6964,105 @@ export interface operations {
             };
         };
     };
+    export_traces_api_v1_otlp_v1_traces_post: {
+        parameters: {
+            query?: {
+                workspace_id?: number | null;
+                /** @description the trace dataset to append to (default: OpenTelemetry traces) */
+                dataset?: string | null;
+            };
+            header?: {
+                "x-headroom-dataset"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description An OTLP ExportTraceServiceRequest (protobuf, or OTLP/JSON), optionally with Content-Encoding: gzip */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+                "application/x-protobuf": string;
+            };
+        };
+        responses: {
+            /** @description An ExportTraceServiceResponse (partial_success counts rejected spans), in the request's encoding */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                    "application/x-protobuf": unknown;
+                };
+            };
+            /** @description The body is not an ExportTraceServiceRequest (a Status) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in, or the token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or token scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large (a Status) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not protobuf or JSON, or an unknown Content-Encoding */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request or the uploaded file is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     compare_background_api_v1_policies_background_compare_post: {
         parameters: {
             query?: never;
@@ -8843,6 +9217,318 @@ export interface operations {
             };
             /** @description not_found (no such sweep or run), not_ready (the sweep has not finished), run_not_stored (a sweep from before runs were kept) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request or the uploaded file is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    call_graph_scenario_api_v1_telemetry_datasets__dataset_id__scenario_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A row id (1 to 2^31 - 1) */
+                dataset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallGraphScenarioOut"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or token scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_a_trace: the dataset holds no OpenTelemetry spans */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    service_stats_api_v1_telemetry_datasets__dataset_id__services_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A row id (1 to 2^31 - 1) */
+                dataset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceStatsList"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or token scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request or the uploaded file is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_stream_api_v1_telemetry_streams_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StreamIn"];
+            };
+        };
+        responses: {
+            /** @description The stream exists already */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StreamOut"];
+                };
+            };
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StreamOut"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or token scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request or the uploaded file is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    post_lines_api_v1_telemetry_streams__dataset_id__lines_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A row id (1 to 2^31 - 1) */
+                dataset_id: number;
+            };
+            cookie?: never;
+        };
+        /** @description Log lines: NDJSON records, a JSON array of records (their `message` or `log` field is the line) or raw lines; optionally gzip (Content-Encoding) */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>[];
+                "application/x-ndjson": string;
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinesAccepted"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or token scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The upload is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unknown Content-Encoding */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
