@@ -1,0 +1,26 @@
+"""Request rates, error rates and latency percentiles from Prometheus range queries
+(docs/sources.md): counter increases with Prometheus' reset rule, and quantiles by
+`histogram_quantile`'s bucket interpolation."""
+
+from headroom.engine.prometheus.counters import increases
+from headroom.engine.prometheus.quantile import histogram_quantile
+from headroom.engine.prometheus.grid import Grid, Series
+from headroom.engine.prometheus.series import (
+    IntervalSeries,
+    RangeSummary,
+    Split,
+    interval_series,
+    summarize,
+)
+
+__all__ = [
+    "IntervalSeries",
+    "Grid",
+    "RangeSummary",
+    "Series",
+    "Split",
+    "histogram_quantile",
+    "increases",
+    "interval_series",
+    "summarize",
+]
