@@ -9,6 +9,7 @@ from headroom.engine.prometheus.series import (
     IntervalSeries,
     RangeSummary,
     Split,
+    concat,
     interval_series,
     summarize,
 )
@@ -19,6 +20,7 @@ __all__ = [
     "RangeSummary",
     "Series",
     "Split",
+    "concat",
     "histogram_quantile",
     "increases",
     "interval_series",

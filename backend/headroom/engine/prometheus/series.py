@@ -178,3 +178,30 @@ def _class_summary(series: IntervalSeries, index: int) -> ClassSummary:
         latency_p95_s=None if np.isnan(p95) else float(p95),
         latency_p99_s=None if np.isnan(p99) else float(p99),
     )
+
+
+def concat(parts: Sequence[IntervalSeries]) -> IntervalSeries:
+    """Consecutive pages' series as one: classes and bucket bounds are the union (a class
+    or bucket a page lacks counts nothing there)."""
+    if not parts:
+        raise ValueError("no series to join")
+    names = (ALL, *sorted({c for p in parts for c in p.classes} - {ALL}))
+    bounds = np.unique(np.concatenate([p.bucket_bounds_s for p in parts]))
+    index, histograms = [], []
+    for part in parts:
+        remap = np.array([names.index(c) for c in part.classes], np.int64)
+        index.append(remap[part.class_index])
+        counts = np.full((part.start_s.size, bounds.size), np.nan)
+        counts[:, np.searchsorted(bounds, part.bucket_bounds_s)] = part.bucket_counts
+        histograms.append(counts)
+    order = np.lexsort((np.concatenate([p.start_s for p in parts]), np.concatenate(index)))
+    return IntervalSeries(
+        parts[0].step_s,
+        names,
+        np.concatenate([p.start_s for p in parts])[order],
+        np.concatenate(index)[order],
+        np.concatenate([p.requests for p in parts])[order],
+        np.concatenate([p.errors for p in parts])[order],
+        bounds,
+        np.vstack(histograms)[order],
+    )

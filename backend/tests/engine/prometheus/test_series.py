@@ -87,3 +87,29 @@ def test_classes_sum_every_series_of_the_class():
     two = [s({"route": "/a", "code": "200"}, [0, 10, 20]), s({"route": "/a"}, [0, 5, 10])]
     series = interval_series(two, [], GRID, Split(class_label="route"))
     np.testing.assert_array_equal(series.requests[rows(series, "/a")], [15, 15])
+
+
+def test_pages_joined_equal_the_whole_range():
+    """Pages overlap by one grid point, so no interval is lost between them."""
+    from headroom.engine.prometheus import concat
+
+    whole = interval_series(REQUESTS, BUCKETS, GRID, Split(class_label="route"))
+    first = interval_series(
+        [s(r.labels, r.value[:2], T[:2]) for r in REQUESTS],
+        [s(b.labels, b.value[:2], T[:2]) for b in BUCKETS],
+        Grid(0.0, 60.0, 2),
+        Split(class_label="route"),
+    )
+    second = interval_series(
+        [s(r.labels, r.value[1:], T[1:]) for r in REQUESTS[:1]],  # /b absent from page 2
+        [s(b.labels, b.value[1:], T[1:]) for b in BUCKETS],
+        Grid(60.0, 60.0, 2),
+        Split(class_label="route"),
+    )
+    joined = concat([first, second])
+    assert joined.classes == whole.classes
+    a = rows(joined, "all")
+    np.testing.assert_array_equal(joined.start_s[a], [0, 60])
+    np.testing.assert_array_equal(joined.requests[a], [90, 60])
+    np.testing.assert_allclose(joined.latency_s(0.95)[rows(joined, "/a")], [1.75, 2.0])
+    assert summarize(joined).overall.latency_p95_s == pytest.approx(1.8)
