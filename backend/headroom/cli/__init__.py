@@ -37,6 +37,7 @@ LAZY_COMMANDS = {
     "background": "headroom.cli.background:background_command",
     "export": "headroom.cli.export:export_command",
     "forecast": "headroom.cli.forecast:forecast_command",
+    "import": "headroom.cli.sources:import_group",
 }
 
 

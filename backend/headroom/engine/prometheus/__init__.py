@@ -3,8 +3,8 @@
 `histogram_quantile`'s bucket interpolation."""
 
 from headroom.engine.prometheus.counters import increases
-from headroom.engine.prometheus.quantile import histogram_quantile
 from headroom.engine.prometheus.grid import Grid, Series
+from headroom.engine.prometheus.quantile import histogram_quantile
 from headroom.engine.prometheus.series import (
     IntervalSeries,
     RangeSummary,
@@ -15,8 +15,8 @@ from headroom.engine.prometheus.series import (
 )
 
 __all__ = [
-    "IntervalSeries",
     "Grid",
+    "IntervalSeries",
     "RangeSummary",
     "Series",
     "Split",
