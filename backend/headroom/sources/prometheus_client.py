@@ -178,3 +178,10 @@ def _series(item: dict[str, Any]) -> Series:
 
 def _number(value: float) -> str:
     return f"{value:.3f}".rstrip("0").rstrip(".")
+
+
+def instant_count(http: httpx.Client, selector: str) -> int:
+    """How many series the selector matches at the server's now."""
+    data = _get(http, "/api/v1/query", {"query": f"count({selector})"})
+    result = data.get("result") or []
+    return int(float(result[0]["value"][1])) if result else 0
