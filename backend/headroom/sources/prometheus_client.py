@@ -180,8 +180,9 @@ def _number(value: float) -> str:
     return f"{value:.3f}".rstrip("0").rstrip(".")
 
 
-def instant_count(http: httpx.Client, selector: str) -> int:
-    """How many series the selector matches at the server's now."""
-    data = _get(http, "/api/v1/query", {"query": f"count({selector})"})
+def instant_count(http: httpx.Client, selector: str, window_s: float) -> int:
+    """How many series the selector matches within the last `window_s` seconds."""
+    query = f"count(last_over_time({selector}[{int(window_s)}s]))"
+    data = _get(http, "/api/v1/query", {"query": query})
     result = data.get("result") or []
     return int(float(result[0]["value"][1])) if result else 0

@@ -129,17 +129,18 @@ def to_out(session: Session, source: PrometheusSource) -> PrometheusSourceOut:
 
 
 def test_connection(settings: Settings, source: PrometheusSource) -> ConnectionTestOut:
-    """The server's version and how many request-counter series the selector matches now."""
+    """The server's version and how many request-counter series the selector matches in
+    the source's window."""
     from headroom.sources import prometheus_client as prom
 
     try:
         with prom.client(source.base_url, auth_of(settings, source)) as http:
             version = prom.check(http)
-            found = prom.instant_count(http, source.requests_selector)
+            found = prom.instant_count(http, source.requests_selector, source.window_s)
     except (prom.PrometheusError, secrets.CredentialUnreadable) as error:
         return ConnectionTestOut(ok=False, error=str(error))
     if found == 0:
-        message = f"the selector {source.requests_selector!r} matches no series now"
+        message = f"the selector {source.requests_selector!r} matches no series in the window"
         return ConnectionTestOut(ok=False, version=version, series=0, error=message)
     return ConnectionTestOut(ok=True, version=version, series=found)
 

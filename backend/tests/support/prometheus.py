@@ -21,8 +21,10 @@ SCRAPE_S = 15
 START_S = 1_767_225_600  # 2026-01-01T00:00:00Z
 HOURS = 3
 RATES_PER_S = {("/a", "200"): 10.0, ("/b", "200"): 4.0, ("/b", "500"): 1.0}
-RESET_AT_S = START_S + 3600  # /a restarts right after this scrape
-GAP_S = (START_S + 7200, START_S + 7200 + 1200)  # /b is down (no traffic, no scrapes)
+RESET_AFTER_S = 3600  # /a restarts right after the scrape this long after the start
+GAP_AFTER_S = (7200, 7200 + 1200)  # /b is down (no traffic, no scrapes) in this span
+RESET_AT_S = START_S + RESET_AFTER_S
+GAP_S = (START_S + GAP_AFTER_S[0], START_S + GAP_AFTER_S[1])
 MEAN_LATENCY_S = 0.1  # exponential latencies: the true p95 is 0.1 * ln 20
 BOUNDS_S = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 1.0)
 
@@ -44,26 +46,29 @@ class Truth:
 
 
 def _served_s(route: str, t: int) -> float:
-    """Seconds route has been serving since its counter last started, at time t."""
+    """Seconds route has been serving since its counter last started, at t (from start)."""
     if route == "/a":
-        return t - (RESET_AT_S if t > RESET_AT_S else START_S)
-    down = max(0, min(t, GAP_S[1]) - GAP_S[0])
-    return t - START_S - down
+        return t - (RESET_AFTER_S if t > RESET_AFTER_S else 0)
+    return t - max(0, min(t, GAP_AFTER_S[1]) - GAP_AFTER_S[0])
 
 
 def _up(route: str, t: int) -> bool:
-    return route == "/a" or not GAP_S[0] < t < GAP_S[1]
+    return route == "/a" or not GAP_AFTER_S[0] < t < GAP_AFTER_S[1]
 
 
-def openmetrics() -> tuple[str, Truth]:
-    end = START_S + HOURS * 3600
-    times = range(START_S, end + 1, SCRAPE_S)
+def openmetrics(start_s: int = START_S) -> tuple[str, Truth]:
+    """Series from ``start_s`` (a multiple of 60 s) for HOURS hours."""
+    span = HOURS * 3600
+    end = start_s + span
+    times = range(0, span + 1, SCRAPE_S)
     lines = ["# TYPE http_requests counter"]
     for (route, code), rate in RATES_PER_S.items():
         for t in times:
             if _up(route, t):
                 value = rate * _served_s(route, t)
-                lines.append(f'http_requests_total{{route="{route}",code="{code}"}} {value} {t}')
+                lines.append(
+                    f'http_requests_total{{route="{route}",code="{code}"}} {value} {start_s + t}'
+                )
     lines.append("# TYPE http_request_duration_seconds histogram")
     for route in ("/a", "/b"):
         rate = sum(r for (name, _), r in RATES_PER_S.items() if name == route)
@@ -75,28 +80,25 @@ def openmetrics() -> tuple[str, Truth]:
                     value = rate * _served_s(route, t) * share
                     lines.append(
                         f'http_request_duration_seconds_bucket{{route="{route}",le="{le}"}}'
-                        f" {value} {t}"
+                        f" {value} {start_s + t}"
                     )
     lines.append("# EOF")
-    served = {
-        "/a": (RESET_AT_S - START_S) + (end - RESET_AT_S),
-        "/b": end - START_S - (GAP_S[1] - GAP_S[0]),
-    }
+    served = {"/a": span, "/b": span - (GAP_AFTER_S[1] - GAP_AFTER_S[0])}
     by_route = {
         route: sum(r for (name, _), r in RATES_PER_S.items() if name == route) * s
         for route, s in served.items()
     }
     errors = RATES_PER_S[("/b", "500")] * served["/b"]
-    return "\n".join(lines) + "\n", Truth(START_S, end, by_route, errors)
+    return "\n".join(lines) + "\n", Truth(start_s, end, by_route, errors)
 
 
 @contextlib.contextmanager
-def prometheus_server() -> Iterator[tuple[str, Truth]]:
+def prometheus_server(start_s: int = START_S) -> Iterator[tuple[str, Truth]]:
     binary, promtool = shutil.which("prometheus"), shutil.which("promtool")
     if binary is None or promtool is None:
         raise RuntimeError("prometheus and promtool are not installed (make system-deps)")
     root = Path(tempfile.mkdtemp(prefix="headroom-prometheus-"))
-    text, truth = openmetrics()
+    text, truth = openmetrics(start_s)
     (root / "series.om").write_text(text)
     subprocess.run(
         [
