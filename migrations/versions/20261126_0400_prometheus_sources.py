@@ -34,6 +34,8 @@ def upgrade() -> None:
         sa.Column("step_s", sa.Double(), nullable=False),
         sa.Column("window_s", sa.Double(), nullable=False),
         sa.Column("refresh", sa.Boolean(), nullable=False),
+        sa.Column("range_start", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("range_end", sa.DateTime(timezone=True), nullable=True),
         sa.Column("dataset_id", sa.Integer(), nullable=True),
         sa.Column("job_id", sa.Integer(), nullable=True),
         sa.Column("last_refresh_at", sa.DateTime(timezone=True), nullable=True),

@@ -53,6 +53,13 @@ def import_group() -> None:
 @click.option("--user", envvar="HEADROOM_PROMETHEUS_USER", default=None, help="Basic auth.")
 @click.option("--password", envvar="HEADROOM_PROMETHEUS_PASSWORD", default=None)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.option(
+    "--dataset",
+    default=None,
+    help="On the signed-in server: create or refresh the source and live dataset of this name "
+    "(the server reads Prometheus itself, over a window as long as --start to --end).",
+)
+@click.option("--workspace-id", type=Range(int, 1), default=None, help="With --dataset.")
 def prometheus_command(
     url: str,
     requests: str,
@@ -67,6 +74,8 @@ def prometheus_command(
     user: str | None,
     password: str | None,
     as_json: bool,
+    dataset: str | None,
+    workspace_id: int | None,
 ) -> None:
     """Summarise a Prometheus request counter and latency histogram over a range."""
     from headroom.engine.prometheus import Split, summarize
@@ -90,7 +99,57 @@ def prometheus_command(
     finally:
         bar.done()
     document = summary_document(summarize(series))
+    if dataset is not None:
+        source = {
+            "name": dataset,
+            "base_url": url,
+            "requests_selector": requests,
+            "latency_selector": latency_histogram,
+            "class_label": class_label,
+            "error_label": error_label or None,
+            "error_pattern": error_pattern,
+            "step_s": step_s,
+            "window_s": max((query.end - query.start).total_seconds(), 60.0),
+            # refreshed by the schedule when the range ends now (a rolling window)
+            "refresh": abs((datetime.now(UTC) - query.end).total_seconds()) < 300,
+            **_auth(bearer_token, user, password),
+        }
+        span = {"start": query.start.isoformat(), "end": query.end.isoformat()}
+        document["dataset_id"] = _on_server(source, span, workspace_id)
     click.echo(json.dumps(document) if as_json else _text(document))
+
+
+def _auth(bearer_token: str | None, user: str | None, password: str | None) -> dict[str, Any]:
+    if bearer_token:
+        return {"auth": "bearer", "secret": bearer_token}
+    if user:
+        return {"auth": "basic", "username": user, "secret": password or ""}
+    return {"auth": "none"}
+
+
+def _on_server(source: dict[str, Any], span: dict[str, str], workspace_id: int | None) -> int:
+    """Creates the source named so (or updates it), imports now and waits for the import;
+    returns its dataset's id."""
+    import httpx
+
+    from headroom.client import remote
+
+    base = "/api/v1/sources/prometheus"
+    try:
+        with remote.client(remote.load_credentials()) as http:
+            named = [s for s in remote.checked(http.get(base)) if s["name"] == source["name"]]
+            if named:
+                found = remote.checked(http.patch(f"{base}/{named[0]['id']}", json=source))
+            else:
+                body = {**source, "workspace_id": workspace_id}
+                found = remote.checked(http.post(base, json=body))
+            started = remote.checked(http.post(f"{base}/{found['id']}/import", json=span))
+            job = remote.wait_for_job(http, started["job"]["id"], lambda _: None)
+    except (remote.RemoteError, httpx.HTTPError) as error:
+        fail(str(error))
+    if job["status"] != "succeeded":
+        fail(f"the server's import failed: {job.get('error_message') or job['status']}")
+    return int(started["dataset_id"])
 
 
 def _text(document: dict[str, Any]) -> str:
@@ -98,6 +157,8 @@ def _text(document: dict[str, Any]) -> str:
     lines += [_line(name, c) for name, c in document["classes"].items()]
     gaps = document["gap_intervals"]
     lines.append(f"{document['intervals']} intervals of {document['step_s']:g} s, {gaps} gaps")
+    if document.get("dataset_id") is not None:
+        lines.append(f"dataset {document['dataset_id']} refreshed on the server")
     bounds = ", ".join(str(b) for b in document["bucket_bounds_s"])
     if bounds:
         lines.append(f"percentiles interpolate inside the buckets: {bounds}")

@@ -74,8 +74,7 @@ def _plan(context: JobContext) -> Plan:
             auth = auth_of(context.settings, source)
         except secrets.CredentialUnreadable as error:
             raise prom.PrometheusError(str(error)) from error
-        end = math.floor(datetime.now(UTC).timestamp() / source.step_s) * source.step_s
-        start = end - math.floor(source.window_s / source.step_s) * source.step_s
+        start, end = _range(source)
         query = prom.Query(
             source.requests_selector,
             source.latency_selector or None,
@@ -85,6 +84,17 @@ def _plan(context: JobContext) -> Plan:
             Split(source.class_label or None, source.error_label or None, source.error_pattern),
         )
         return Plan(source.id, job.dataset_id, source.base_url, auth, query)
+
+
+def _range(source: PrometheusSource) -> tuple[float, float]:
+    """The queued range, or the rolling window ending now; on the step grid (the grid of
+    every refresh is the same, so intervals line up)."""
+    step = source.step_s
+    if source.range_start is not None and source.range_end is not None:
+        start = math.floor(source.range_start.timestamp() / step) * step
+        return start, start + math.floor((source.range_end.timestamp() - start) / step) * step
+    end = math.floor(datetime.now(UTC).timestamp() / step) * step
+    return end - math.floor(source.window_s / step) * step, end
 
 
 def interval_table(series: IntervalSeries) -> pl.DataFrame:

@@ -1,6 +1,6 @@
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Body, Response
 
 from headroom.api.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep
 from headroom.core.ids import Id
@@ -8,6 +8,7 @@ from headroom.jobs.outbox import enqueue
 from headroom.sources import service
 from headroom.sources.schemas import (
     ConnectionTestOut,
+    ImportRange,
     PrometheusSourceIn,
     PrometheusSourceOut,
     PrometheusSourceUpdate,
@@ -76,11 +77,16 @@ def test_source(
     "/{source_id}/import", response_model=PrometheusSourceOut, status_code=202, responses=NOT_FOUND
 )
 def import_source(
-    source_id: Id, principal: EditorAccess, session: SessionDep, settings: SettingsDep
+    source_id: Id,
+    principal: EditorAccess,
+    session: SessionDep,
+    settings: SettingsDep,
+    body: Annotated[ImportRange | None, Body()] = None,
 ) -> PrometheusSourceOut:
-    """Queues an import of the source's rolling window now; its job is in the answer."""
+    """Queues an import now, of the given range or else of the source's rolling window;
+    its job is in the answer."""
     source = service.get_visible(session, principal, source_id, Role.editor)
-    job = service.start_import(session, source)
+    job = service.start_import(session, source, body)
     session.commit()
     enqueue(settings, service.IMPORT_TASK, job.id)
     return service.to_out(session, source)

@@ -74,6 +74,15 @@ class PrometheusSourceOut(BaseModel):
     created_at: datetime
 
 
+class ImportRange(BaseModel):
+    """A one-off range to import (both or neither; default: the rolling window ending now)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    start: datetime | None = None
+    end: datetime | None = None
+
+
 class ConnectionTestOut(BaseModel):
     ok: bool
     version: str | None = None

@@ -20,6 +20,7 @@ from headroom.sources import repository, secrets
 from headroom.sources.models import PrometheusSource
 from headroom.sources.schemas import (
     ConnectionTestOut,
+    ImportRange,
     PrometheusSourceIn,
     PrometheusSourceOut,
     PrometheusSourceUpdate,
@@ -160,15 +161,29 @@ def auth_of(settings: Settings, source: PrometheusSource) -> Any:
     return Auth()
 
 
-def start_import(session: Session, source: PrometheusSource) -> Job:
-    """Queues an import of the source's rolling window (creating its dataset the first
-    time); the caller commits, then enqueues the job."""
+def start_import(
+    session: Session, source: PrometheusSource, span: ImportRange | None = None
+) -> Job:
+    """Queues an import of the given range or else of the source's rolling window
+    (creating its dataset the first time); the caller commits, then enqueues the job."""
+    span = span or ImportRange()
+    if (span.start is None) != (span.end is None):
+        raise InvalidInput("invalid_range", "give both start and end, or neither")
+    if span.start is not None and span.end is not None and span.end <= span.start:
+        raise InvalidInput("invalid_range", "the end must be after the start")
+    source.range_start, source.range_end = _utc(span.start), _utc(span.end)
     dataset = session.get(Dataset, source.dataset_id) if source.dataset_id is not None else None
     if dataset is None:
         dataset = _new_dataset(session, source)
     job = job_service.create(session, source.workspace_id, IMPORT_TASK, dataset.id)
     source.job_id = job.id
     return job
+
+
+def _utc(moment: datetime | None) -> datetime | None:
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=UTC)
 
 
 def _new_dataset(session: Session, source: PrometheusSource) -> Dataset:

@@ -2,9 +2,11 @@
 rest and never returned, test connection, and imports run as jobs against a real
 Prometheus server (its data in the last hours, so the rolling window holds it)."""
 
+import json
 import math
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy import select
@@ -143,3 +145,47 @@ def test_the_schedule_queues_each_due_source_once(settings: Settings):
     first = refresh_due(settings)
     assert len(first) == 1
     assert refresh_due(settings) == []  # its import is still queued
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+def test_the_cli_creates_then_refreshes_the_named_dataset(
+    settings: Settings, server, monkeypatch: pytest.MonkeyPatch
+):
+    """`headroom import prometheus ... --dataset NAME` against the API (in process; the
+    job is run where the CLI waits for it)."""
+    from click.testing import CliRunner
+    from fastapi.testclient import TestClient
+    from tests.support.factories import api_token
+
+    from headroom.api.app import create_app
+    from headroom.cli.sources import import_group
+    from headroom.client import remote
+
+    url, truth = server
+    owner = member(settings, "cli@example.com", "Cli")
+    token = api_token(settings, owner, ["write"])
+    api = TestClient(create_app(settings), headers={"Authorization": f"Bearer {token}"})
+    monkeypatch.setattr(remote, "load_credentials", lambda: remote.Credentials("http://t", token))
+    monkeypatch.setattr(remote, "client", lambda _credentials: api)
+
+    def run_then_read(http, job_id, _on_update, poll_s=1.0):
+        run_job(settings, job_id, import_body)
+        return http.get(f"/api/v1/jobs/{job_id}").json()
+
+    monkeypatch.setattr(remote, "wait_for_job", run_then_read)
+    start, end = truth.start_s - 3600, truth.end_s + 600
+    args = ["prometheus", url, "--requests", "http_requests_total", "--dataset", "live"]
+    args += ["--start", iso(start), "--end", iso(end), "--json"]
+    first = CliRunner().invoke(import_group, args)
+    assert first.exit_code == 0, first.output
+    again = CliRunner().invoke(import_group, args)
+    assert again.exit_code == 0, again.output
+    ids = {json.loads(r.output)["dataset_id"] for r in (first, again)}
+    assert len(ids) == 1  # refreshed, not a second dataset
+    sources = api.get(BASE).json()
+    assert [s["name"] for s in sources] == ["live"]
+    assert sources[0]["last_summary"]["requests_total"] == pytest.approx(truth.requests_total)
+
+
+def iso(epoch_s: float) -> str:
+    return datetime.fromtimestamp(epoch_s, UTC).isoformat()
