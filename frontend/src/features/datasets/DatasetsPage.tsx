@@ -67,7 +67,13 @@ function NameCell({ dataset, renaming, actions, onDone }: NameCellProps) {
             {dataset.name}
           </Link>
           {dataset.synthetic && <Badge tone="info">synthetic</Badge>}
+          {dataset.source?.live === true && <Badge tone="success">live</Badge>}
         </span>
+        {dataset.source != null && (
+          <span className={styles.progressCaption} data-testid="dataset-source">
+            {dataset.source.live ? "refreshed" : "last refreshed"} {dataset.source.refreshed_at != null ? formatDateTime(dataset.source.refreshed_at) : "not yet"} from Prometheus
+          </span>
+        )}
         {dataset.format !== null && <span className={styles.progressCaption}>{dataset.format}</span>}
         {actions !== null && (
           <span className={styles.rowActions}>
