@@ -10,12 +10,12 @@ from datetime import UTC, datetime
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from tests.sources.stub import ok, refused, stub
-from tests.support.prometheus import GAP_S, Truth, prometheus_server
 
 from headroom.cli.sources import import_group
 from headroom.engine.prometheus import Grid, Split, summarize
 from headroom.sources import prometheus_client as prom
+from support.prometheus import GAP_S, Truth, prometheus_server
+from support.prometheus_stub import ok, refused, stub
 
 REQUESTS = "http_requests_total"
 BUCKETS = "http_request_duration_seconds_bucket"
@@ -133,7 +133,7 @@ def test_invalid_promql_is_the_servers_400(server):
 
 
 def test_an_unreachable_server():
-    from tests.support.services import free_port
+    from support.services import free_port
 
     t = datetime(2026, 1, 1, tzinfo=UTC)
     unreachable = prom.Query(REQUESTS, None, t, t.replace(hour=1))

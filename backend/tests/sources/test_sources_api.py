@@ -10,8 +10,6 @@ from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy import select
-from tests.support.factories import member, signed_in
-from tests.support.prometheus import Truth, prometheus_server
 
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
@@ -22,6 +20,8 @@ from headroom.sources.imports import import_body
 from headroom.sources.models import PrometheusSource
 from headroom.sources.schedule import refresh_due
 from headroom.workspaces.models import Role
+from support.factories import member, signed_in
+from support.prometheus import Truth, prometheus_server
 
 BASE = "/api/v1/sources/prometheus"
 
@@ -155,11 +155,11 @@ def test_the_cli_creates_then_refreshes_the_named_dataset(
     job is run where the CLI waits for it)."""
     from click.testing import CliRunner
     from fastapi.testclient import TestClient
-    from tests.support.factories import api_token
 
     from headroom.api.app import create_app
     from headroom.cli.sources import import_group
     from headroom.client import remote
+    from support.factories import api_token
 
     url, truth = server
     owner = member(settings, "cli@example.com", "Cli")

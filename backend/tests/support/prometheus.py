@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
-from tests.support.services import die_with_parent, free_port
+
+from support.services import die_with_parent, free_port
 
 SCRAPE_S = 15
 START_S = 1_767_225_600  # 2026-01-01T00:00:00Z
@@ -93,7 +94,9 @@ def openmetrics(start_s: int = START_S) -> tuple[str, Truth]:
 
 
 @contextlib.contextmanager
-def prometheus_server(start_s: int = START_S) -> Iterator[tuple[str, Truth]]:
+def prometheus_server(
+    start_s: int = START_S, port: int | None = None
+) -> Iterator[tuple[str, Truth]]:
     binary, promtool = shutil.which("prometheus"), shutil.which("promtool")
     if binary is None or promtool is None:
         raise RuntimeError("prometheus and promtool are not installed (make system-deps)")
@@ -113,7 +116,7 @@ def prometheus_server(start_s: int = START_S) -> Iterator[tuple[str, Truth]]:
         capture_output=True,
     )
     (root / "prometheus.yml").write_text("global:\n  scrape_interval: 1h\nscrape_configs: []\n")
-    port = free_port()
+    port = port or free_port()
     process = subprocess.Popen(
         [
             binary,

@@ -71,7 +71,9 @@ function NameCell({ dataset, renaming, actions, onDone }: NameCellProps) {
         </span>
         {dataset.source != null && (
           <span className={styles.progressCaption} data-testid="dataset-source">
-            {dataset.source.live ? "refreshed" : "last refreshed"} {dataset.source.refreshed_at != null ? formatDateTime(dataset.source.refreshed_at) : "not yet"} from Prometheus
+            {dataset.source.refreshed_at != null
+              ? `${dataset.source.live ? "refreshed" : "last refreshed"} ${formatDateTime(dataset.source.refreshed_at)} from Prometheus`
+              : "not refreshed yet"}
           </span>
         )}
         {dataset.format !== null && <span className={styles.progressCaption}>{dataset.format}</span>}
@@ -138,7 +140,7 @@ function columns(canWrite: boolean, renaming: number | null, setRenaming: (id: n
       render: (d) => (
         <div className={styles.stacked}>
           <span className={styles.nowrap}>{formatDateTime(d.created_at)}</span>
-          <span className={styles.progressCaption}>by {uploaderName(d.uploaded_by)}</span>
+          <span className={styles.progressCaption}>{d.source != null ? "by a Prometheus source" : `by ${uploaderName(d.uploaded_by)}`}</span>
         </div>
       ),
     },

@@ -9,7 +9,6 @@ import { ErrorBanner } from "../../components/ErrorBanner";
 import { PageHeader } from "../../components/PageHeader";
 import { ProgressBar } from "../../components/ProgressBar";
 import { Loading } from "../../components/Spinner";
-import { Table, type Column } from "../../components/Table";
 import { TextField } from "../../components/TextField";
 import { formatDateTime, formatDecimal, formatLatency } from "../../lib/format";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
@@ -127,52 +126,6 @@ function SourcesCard({ rows, canEdit }: { rows: sources.PrometheusSource[]; canE
   const test = useSourceMutation((s: sources.PrometheusSource) => sources.testSource(s.id).then((result) => setTested({ name: s.name, result })));
   const run = useSourceMutation((id: number) => sources.importNow(id));
   const remove = useSourceMutation((id: number) => sources.deleteSource(id));
-  const columns: Column<sources.PrometheusSource>[] = [
-    {
-      key: "name",
-      header: "Source",
-      render: (s) => (
-        <div className={styles.stack}>
-          <strong>{s.name}</strong>
-          <span className={styles.mono}>{s.base_url}</span>
-          <span className={styles.muted}>
-            {s.auth === "none" ? "no auth" : `${s.auth} auth${s.has_secret ? " (stored)" : ""}`} · every {s.step_s} s · {formatDecimal(s.window_s / 3600, 0)} h window
-          </span>
-        </div>
-      ),
-    },
-    {
-      key: "selectors",
-      header: "Selectors",
-      render: (s) => (
-        <div className={styles.stack}>
-          <span className={styles.mono}>{s.requests_selector}</span>
-          {s.latency_selector != null && <span className={styles.mono}>{s.latency_selector}</span>}
-          {s.class_label != null && <span className={styles.muted}>classes by {s.class_label}</span>}
-        </div>
-      ),
-    },
-    { key: "refresh", header: "Last refresh", render: (s) => <RefreshCell source={s} /> },
-    {
-      key: "actions",
-      header: <span className="visually-hidden">Actions</span>,
-      align: "right",
-      render: (s) =>
-        canEdit ? (
-          <span className={styles.actions}>
-            <Button variant="secondary" size="small" onClick={() => test.mutate(s)} disabled={test.isPending} aria-label={`Test connection of ${s.name}`}>
-              Test connection
-            </Button>
-            <Button size="small" onClick={() => run.mutate(s.id)} disabled={importing(s) || run.isPending} aria-label={`Import ${s.name} now`}>
-              Import now
-            </Button>
-            <Button variant="ghost" size="small" onClick={() => window.confirm(`Delete the source ${s.name}? Its dataset stays, no longer refreshed.`) && remove.mutate(s.id)} aria-label={`Delete ${s.name}`}>
-              Delete
-            </Button>
-          </span>
-        ) : null,
-    },
-  ];
   return (
     <Card title="Prometheus sources" flush testId="sources-card">
       {tested !== null && (
@@ -185,7 +138,38 @@ function SourcesCard({ rows, canEdit }: { rows: sources.PrometheusSource[]; canE
         </div>
       )}
       {(run.error ?? remove.error) && <ErrorBanner error={run.error ?? remove.error} title="The source could not be changed" />}
-      <Table columns={columns} rows={rows} rowKey={(s) => s.id} caption="Prometheus sources" testId="sources-table" />
+      <ul className={styles.list} data-testid="sources-table" aria-label="Prometheus sources">
+        {rows.map((s) => (
+          <li key={s.id} className={styles.row}>
+            <div className={styles.stack}>
+              <strong>{s.name}</strong>
+              <span className={styles.mono}>{s.base_url}</span>
+              <span className={styles.muted}>
+                {s.auth === "none" ? "no auth" : `${s.auth} auth${s.has_secret ? " (stored)" : ""}`} · every {s.step_s} s · {formatDecimal(s.window_s / 3600, 0)} h window
+              </span>
+            </div>
+            <div className={styles.stack}>
+              <span className={styles.mono}>{s.requests_selector}</span>
+              {s.latency_selector != null && <span className={styles.mono}>{s.latency_selector}</span>}
+              {s.class_label != null && <span className={styles.muted}>classes by {s.class_label}</span>}
+            </div>
+            <RefreshCell source={s} />
+            {canEdit && (
+              <span className={styles.actions}>
+                <Button variant="secondary" size="small" onClick={() => test.mutate(s)} disabled={test.isPending} aria-label={`Test connection of ${s.name}`}>
+                  Test connection
+                </Button>
+                <Button size="small" onClick={() => run.mutate(s.id)} disabled={importing(s) || run.isPending} aria-label={`Import ${s.name} now`}>
+                  Import now
+                </Button>
+                <Button variant="ghost" size="small" onClick={() => window.confirm(`Delete the source ${s.name}? Its dataset stays, no longer refreshed.`) && remove.mutate(s.id)} aria-label={`Delete ${s.name}`}>
+                  Delete
+                </Button>
+              </span>
+            )}
+          </li>
+        ))}
+      </ul>
     </Card>
   );
 }
@@ -198,7 +182,7 @@ function RefreshCell({ source }: { source: sources.PrometheusSource }) {
       {importing(source) && job != null && <ProgressBar value={job.progress} label={`Importing ${source.name}`} caption={job.stage ?? "queued"} compact />}
       <span>
         {source.last_refresh_at != null ? formatDateTime(source.last_refresh_at) : "never"}{" "}
-        {source.refresh ? <Badge tone="success">live</Badge> : <Badge tone="neutral">manual</Badge>}
+        {source.refresh ? <Badge tone="info">scheduled</Badge> : <Badge tone="neutral">manual</Badge>}
       </span>
       {summary != null && (
         <span className={styles.figures} data-testid="source-figures">
@@ -207,7 +191,7 @@ function RefreshCell({ source }: { source: sources.PrometheusSource }) {
           {summary.latency_p95_s != null && <span>p95 {formatLatency(summary.latency_p95_s)}</span>}
         </span>
       )}
-      {source.dataset_id != null && (
+      {source.dataset_id != null && source.last_refresh_at != null && (
         <Link to={`/datasets/${source.dataset_id}`} className={styles.muted}>
           its dataset
         </Link>
