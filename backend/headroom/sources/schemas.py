@@ -87,4 +87,4 @@ class ConnectionTestOut(BaseModel):
     ok: bool
     version: str | None = None
     series: int | None = None  # request-counter series the selector matches now
-    error: str | None = None
+    reason: str | None = None  # why the source is not usable

@@ -139,10 +139,10 @@ def test_connection(settings: Settings, source: PrometheusSource) -> ConnectionT
             version = prom.check(http)
             found = prom.instant_count(http, source.requests_selector, source.window_s)
     except (prom.PrometheusError, secrets.CredentialUnreadable) as error:
-        return ConnectionTestOut(ok=False, error=str(error))
+        return ConnectionTestOut(ok=False, reason=str(error))
     if found == 0:
         message = f"the selector {source.requests_selector!r} matches no series in the window"
-        return ConnectionTestOut(ok=False, version=version, series=0, error=message)
+        return ConnectionTestOut(ok=False, version=version, series=0, reason=message)
     return ConnectionTestOut(ok=True, version=version, series=found)
 
 

@@ -1953,10 +1953,10 @@ export interface components {
         };
         /** ConnectionTestOut */
         ConnectionTestOut: {
-            /** Error */
-            error?: string | null;
             /** Ok */
             ok: boolean;
+            /** Reason */
+            reason?: string | null;
             /** Series */
             series?: number | null;
             /** Version */

@@ -133,7 +133,7 @@ function SourcesCard({ rows, canEdit }: { rows: sources.PrometheusSource[]; canE
           <Banner tone={tested.result.ok ? "success" : "error"} title={tested.result.ok ? `${tested.name}: connected` : `${tested.name}: not usable`}>
             {tested.result.ok
               ? `Prometheus ${tested.result.version ?? ""}; the request selector matches ${tested.result.series ?? 0} series in the window.`
-              : tested.result.error}
+              : tested.result.reason}
           </Banner>
         </div>
       )}
