@@ -2,16 +2,22 @@
 and Redis, `headroom migrate`, the API serving the built UI, and a Celery worker. Creates the
 e2e user. Runs until SIGTERM/SIGINT, then stops everything and deletes its files."""
 
+import contextlib
+import math
 import os
+import shutil
 import signal
 import sys
 import tempfile
 import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "backend" / "tests"))
 
+from support.prometheus import prometheus_server  # noqa: E402
 from support.services import Stack, postgres_server, redis_server, stack_env  # noqa: E402
 
 E2E_EMAIL = os.environ.get("E2E_EMAIL", "e2e@headroom.local")
@@ -27,6 +33,7 @@ def main() -> None:
         tempfile.TemporaryDirectory(prefix="headroom-e2e-") as folder,
         postgres_server() as database_url,
         redis_server() as broker_url,
+        _prometheus(port + 1),
     ):
         static_dir = os.environ.get("E2E_STATIC_DIR") or str(REPO / "frontend" / "dist")
         env = stack_env(Path(folder), database_url, broker_url, static_dir=static_dir)
@@ -49,6 +56,18 @@ def main() -> None:
         finally:
             stack.stop()
             _show_logs(Path(folder))
+
+
+@contextlib.contextmanager
+def _prometheus(port: int) -> Iterator[None]:
+    """A Prometheus server for sources.spec.ts on the next port, its data the last hours
+    (skipped where the prometheus package is not installed)."""
+    if shutil.which("prometheus") is None or shutil.which("promtool") is None:
+        yield
+        return
+    start = (math.floor(time.time() / 3600) - 4) * 3600
+    with prometheus_server(start, port):
+        yield
 
 
 def _show_logs(folder: Path) -> None:

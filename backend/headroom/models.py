@@ -8,6 +8,7 @@ from headroom.datasets.models import Dataset
 from headroom.jobs.models import Job, Result
 from headroom.reports.models import Report, ReportItem, ShareLink
 from headroom.simulations.models import SimulationRun
+from headroom.sources.models import PrometheusSource
 from headroom.uploads.models import Upload
 from headroom.workloads.models import Characterization
 from headroom.workspaces.models import Invitation, Membership, Workspace
@@ -22,6 +23,7 @@ __all__ = [
     "Invitation",
     "Job",
     "Membership",
+    "PrometheusSource",
     "Report",
     "ReportItem",
     "Result",

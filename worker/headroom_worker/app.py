@@ -29,6 +29,14 @@ app = make_celery(get_settings())
 app.conf.include = ["headroom_worker.tasks"]
 app.conf.worker_consumer = "headroom_worker.app:PromptConsumer"
 app.conf.broker_connection_max_retries = None
+# run by a worker started with --beat (headroom worker --beat): re-import each Prometheus
+# source's window every HEADROOM_SOURCE_REFRESH_INTERVAL_S (docs/sources.md)
+app.conf.beat_schedule = {
+    "refresh-sources": {
+        "task": "sources.refresh_due",
+        "schedule": get_settings().source_refresh_interval_s,
+    }
+}
 
 
 @worker_process_init.connect

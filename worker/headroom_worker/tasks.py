@@ -27,6 +27,8 @@ from headroom.jobs.service import JobLost
 from headroom.simulations.run import Plan, guarded, run_inline, run_point
 from headroom.simulations.run import fail as fail_simulation
 from headroom.simulations.run import merge as merge_sweep
+from headroom.sources.imports import import_body
+from headroom.sources.schedule import refresh_due
 from headroom_worker.app import app
 
 log = logging.getLogger(__name__)
@@ -194,3 +196,17 @@ def characterize_after_ingest(dataset_id: int) -> None:
         log.warning("characterization job %s left in the outbox", job_id, exc_info=True)
         return
     outbox.sent(settings, job_id)
+
+
+@app.task(name="sources.prometheus_import", bind=True, max_retries=None)
+def import_prometheus(self: Task, job_id: int) -> None:
+    def retry(error: Exception, attempts: int) -> None:
+        raise self.retry(exc=error, countdown=min(2**attempts, 300))
+
+    run_job(get_settings(), job_id, import_body, on_transient=retry)
+
+
+@app.task(name="sources.refresh_due")
+def refresh_sources() -> list[int]:
+    """The schedule's tick: queue an import for every source due a refresh."""
+    return refresh_due(get_settings())

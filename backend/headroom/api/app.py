@@ -34,6 +34,7 @@ from headroom.jobs.router import router as jobs_router
 from headroom.policies.router import router as policies_router
 from headroom.reports.router import router as reports_router
 from headroom.simulations.router import router as simulations_router
+from headroom.sources.router import router as sources_router
 from headroom.telemetry.router import router as telemetry_router
 from headroom.uploads.router import router as uploads_router
 from headroom.workloads.router import router as workloads_router
@@ -69,6 +70,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         reports_router,
         policies_router,
         exports_router,
+        sources_router,
         telemetry_router,
     ):
         api.include_router(router)

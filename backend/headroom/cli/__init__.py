@@ -37,6 +37,7 @@ LAZY_COMMANDS = {
     "background": "headroom.cli.background:background_command",
     "export": "headroom.cli.export:export_command",
     "forecast": "headroom.cli.forecast:forecast_command",
+    "import": "headroom.cli.sources:import_group",
 }
 
 
@@ -134,7 +135,7 @@ def _log_config() -> dict[str, object]:
 
 
 def _spawn_worker() -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "headroom.cli", "worker", "--concurrency", "1"]
+    command = [sys.executable, "-m", "headroom.cli", "worker", "--concurrency", "1", "--beat"]
     return subprocess.Popen(command, preexec_fn=_die_with_parent)
 
 
@@ -159,11 +160,15 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 @click.option("--concurrency", default=2, show_default=True, type=Range(int, 1))
 @click.option("--loglevel", default="INFO", show_default=True)
 @click.option("--hostname", default=None, help="Celery node name (default: worker@host.pid).")
-def worker(concurrency: int, loglevel: str, hostname: str | None) -> None:
+@click.option(
+    "--beat", is_flag=True, help="Also run the schedule (source refreshes); in one worker only."
+)
+def worker(concurrency: int, loglevel: str, hostname: str | None, beat: bool) -> None:
     """Run a Celery worker that executes ingest and analysis jobs."""
     from headroom_worker.app import app
 
     node = hostname or f"worker{os.getpid()}@%h"
+    schedule = get_settings().data_dir / "celerybeat-schedule"
     app.worker_main(
         [
             "worker",
@@ -172,6 +177,7 @@ def worker(concurrency: int, loglevel: str, hostname: str | None) -> None:
             f"--hostname={node}",
             "--without-gossip",
             "--without-mingle",
+            *(["--beat", f"--schedule={schedule}"] if beat else []),
         ]
     )
 

@@ -64,6 +64,9 @@ class Settings(BaseSettings):
     uploads_per_credential: int = 4  # concurrent upload requests per token or session; 0: off
     trusted_proxies: str = ""  # comma-separated proxy addresses whose X-Forwarded-For is read
 
+    # data sources (Prometheus): how often the schedule re-imports each source's window
+    source_refresh_interval_s: float = Field(default=300.0, gt=0)
+
     def resolved_database_url(self) -> str:
         return self.database_url or f"sqlite:///{(self.data_dir / 'headroom.db').resolve()}"
 

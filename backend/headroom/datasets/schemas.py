@@ -52,6 +52,18 @@ class DatasetOut(BaseModel):
         default=None, description="Whether the log records response times; null: not ingested"
     )
     synthetic: bool = Field(default=False, description="Generated data, not a real server's log")
+    source: "DatasetSourceOut | None" = Field(
+        default=None, description="The data source that keeps this dataset (null: an upload)"
+    )
+
+
+class DatasetSourceOut(BaseModel):
+    """Where a dataset kept by a source comes from and when it was last refreshed."""
+
+    kind: str = Field(description="prometheus")
+    source_id: int
+    live: bool = Field(description="Refreshed by the schedule (false: its source was deleted)")
+    refreshed_at: datetime | None = None
 
 
 class DatasetSort(StrEnum):

@@ -17,6 +17,7 @@ from headroom.datasets.schemas import (
     DatasetOut,
     DatasetPage,
     DatasetSort,
+    DatasetSourceOut,
     ParseOptionsOut,
     TrafficSummaryOut,
 )
@@ -222,4 +223,12 @@ def _out(dataset: Dataset, job: Job | None, uploader: User | None) -> DatasetOut
         span_s=dataset.span_s,
         has_latency=dataset.has_latency,
         synthetic=dataset.synthetic,
+        source=_source(dataset.meta),
     )
+
+
+def _source(meta: dict[str, Any] | None) -> DatasetSourceOut | None:
+    found = (meta or {}).get("source")
+    if not isinstance(found, dict):
+        return None
+    return DatasetSourceOut.model_validate(found)

@@ -13,9 +13,10 @@ from headroom.auth.principal import Principal
 from headroom.core.errors import InvalidInput
 from headroom.core.storage import ObjectStore
 from headroom.datasets.arrivals import DatasetNotReady
-from headroom.datasets.models import DatasetStatus
+from headroom.datasets.models import Dataset, DatasetStatus
 from headroom.datasets.service import get_visible, ingest_result
 from headroom.forecasts.schemas import ForecastOut
+from headroom.sources import service as sources
 
 
 def dataset_forecast(
@@ -26,27 +27,34 @@ def dataset_forecast(
     horizon_days: int,
     limit_per_s: float | None,
 ) -> ForecastOut:
-    from headroom.engine.forecast import (
-        ForecastInputError,
-        forecast,
-        hourly_from_requests,
-        to_document,
-    )
+    from headroom.engine.forecast import ForecastInputError, forecast, to_document
     from headroom.engine.forecast.scenario import peak_week_scenario
 
     dataset = get_visible(session, principal, dataset_id)
-    keys = _table_keys(session, dataset.id, str(dataset.status))
     source = "given" if limit_per_s is not None else None
     if limit_per_s is None:
         limit_per_s, source = default_limit(session, principal, dataset.id)
     try:
-        result = forecast(hourly_from_requests(store.scan_parquet(keys)), horizon_days, limit_per_s)
+        result = forecast(_hourly(session, store, dataset), horizon_days, limit_per_s)
     except ForecastInputError as error:
         raise InvalidInput("cannot_forecast", str(error)) from error
     document = to_document(result, horizon_days)
     document["runway"]["limit_source"] = source
     scenario = peak_week_scenario(result.fit, f"forecast peak week of {dataset.name}")
     return ForecastOut(dataset_id=dataset.id, peak_week_scenario=scenario, **document)
+
+
+def _hourly(session: Session, store: ObjectStore, dataset: Dataset) -> Any:
+    """The hourly rate series: from a log's request table, or from the interval rates of a
+    dataset a Prometheus source keeps (docs/sources.md)."""
+    from headroom.engine.forecast import hourly, hourly_from_requests
+    from headroom.sources.imports import rate_points
+
+    if dataset.format == sources.FORMAT:
+        result = sources.interval_result(session, dataset.id, str(dataset.status))
+        return hourly(*rate_points(store, result))
+    keys = _table_keys(session, dataset.id, str(dataset.status))
+    return hourly_from_requests(store.scan_parquet(keys))
 
 
 def _table_keys(session: Session, dataset_id: int, status: str) -> list[str]:

@@ -63,6 +63,14 @@ RULES: dict[tuple[str, str], Rule] = {
     ("POST", f"{V1}/invitations/{{token}}/accept"): Rule(
         "public", params={"token": "invitation_token"}, status=401, member_status=403
     ),
+    # Prometheus sources
+    ("GET", f"{V1}/sources/prometheus"): r("viewer", False),
+    ("POST", f"{V1}/sources/prometheus"): r("editor", False),
+    ("GET", f"{V1}/sources/prometheus/{{source_id}}"): r("viewer"),
+    ("PATCH", f"{V1}/sources/prometheus/{{source_id}}"): r("editor"),
+    ("DELETE", f"{V1}/sources/prometheus/{{source_id}}"): r("editor"),
+    ("POST", f"{V1}/sources/prometheus/{{source_id}}/test"): r("editor"),
+    ("POST", f"{V1}/sources/prometheus/{{source_id}}/import"): r("editor"),
     # datasets and uploads
     ("GET", f"{V1}/datasets"): r("viewer", False),
     ("POST", f"{V1}/datasets"): r("editor", False),

@@ -201,6 +201,12 @@ FRESH: dict[str, Callable[[World, TestClient], Any]] = {
         {"kind": "capacity", "source_id": w.ids["analysis_id"]},
     ),
     "link_id": lambda w, c: _json(c, f"/api/v1/reports/{w.ids['report_id']}/links", {}),
+    # nothing listens on port 9 (discard): a connection test is refused at once
+    "source_id": lambda w, c: _json(
+        c,
+        "/api/v1/sources/prometheus",
+        {"name": "p", "base_url": "http://127.0.0.1:9", "requests_selector": "up"},
+    ),
 }
 
 

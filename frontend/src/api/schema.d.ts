@@ -938,6 +938,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sources/prometheus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Sources
+         * @description The Prometheus sources of the caller's workspaces (credentials never included).
+         */
+        get: operations["list_sources_api_v1_sources_prometheus_get"];
+        put?: never;
+        /** Create Source */
+        post: operations["create_source_api_v1_sources_prometheus_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sources/prometheus/{source_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Source */
+        get: operations["get_source_api_v1_sources_prometheus__source_id__get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete Source
+         * @description The source goes; its dataset stays, no longer refreshed.
+         */
+        delete: operations["delete_source_api_v1_sources_prometheus__source_id__delete"];
+        options?: never;
+        head?: never;
+        /** Update Source */
+        patch: operations["update_source_api_v1_sources_prometheus__source_id__patch"];
+        trace?: never;
+    };
+    "/api/v1/sources/prometheus/{source_id}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import Source
+         * @description Queues an import now, of the given range or else of the source's rolling window;
+         *     its job is in the answer.
+         */
+        post: operations["import_source_api_v1_sources_prometheus__source_id__import_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sources/prometheus/{source_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test Source
+         * @description Asks the server for its version and counts the series the request selector matches.
+         */
+        post: operations["test_source_api_v1_sources_prometheus__source_id__test_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/telemetry/datasets/{dataset_id}/scenario": {
         parameters: {
             query?: never;
@@ -1992,6 +2076,17 @@ export interface components {
             /** Only In B */
             only_in_b: string[];
         };
+        /** ConnectionTestOut */
+        ConnectionTestOut: {
+            /** Ok */
+            ok: boolean;
+            /** Reason */
+            reason?: string | null;
+            /** Series */
+            series?: number | null;
+            /** Version */
+            version?: string | null;
+        };
         /** ConstantDist */
         ConstantDist: {
             /**
@@ -2059,6 +2154,8 @@ export interface components {
             sha256: string;
             /** Size Bytes */
             size_bytes: number;
+            /** @description The data source that keeps this dataset (null: an upload) */
+            source?: components["schemas"]["DatasetSourceOut"] | null;
             /**
              * Span S
              * @description From the first request to the last; null: not ingested
@@ -2101,6 +2198,26 @@ export interface components {
          * @enum {string}
          */
         DatasetSort: "newest" | "oldest" | "name" | "requests" | "span" | "size";
+        /**
+         * DatasetSourceOut
+         * @description Where a dataset kept by a source comes from and when it was last refreshed.
+         */
+        DatasetSourceOut: {
+            /**
+             * Kind
+             * @description prometheus
+             */
+            kind: string;
+            /**
+             * Live
+             * @description Refreshed by the schedule (false: its source was deleted)
+             */
+            live: boolean;
+            /** Refreshed At */
+            refreshed_at?: string | null;
+            /** Source Id */
+            source_id: number;
+        };
         /**
          * DatasetStatus
          * @enum {string}
@@ -2426,6 +2543,16 @@ export interface components {
              * Format: date-time
              */
             t: string;
+        };
+        /**
+         * ImportRange
+         * @description A one-off range to import (both or neither; default: the rolling window ending now).
+         */
+        ImportRange: {
+            /** End */
+            end?: string | null;
+            /** Start */
+            start?: string | null;
         };
         /**
          * InvitationAccept
@@ -3117,6 +3244,147 @@ export interface components {
             };
             /** @description The comparison the preset is made for (class policies) */
             sweep?: components["schemas"]["SweepIn"] | null;
+        };
+        /**
+         * PrometheusSourceIn
+         * @description A Prometheus server and what to read from it. ``secret``: the bearer token or the
+         *     basic-auth password; stored encrypted and never returned.
+         */
+        PrometheusSourceIn: {
+            /**
+             * Auth
+             * @default none
+             * @enum {string}
+             */
+            auth: "none" | "bearer" | "basic";
+            /**
+             * Base Url
+             * Format: uri
+             */
+            base_url: string;
+            /** Class Label */
+            class_label?: string | null;
+            /**
+             * Error Label
+             * @default code
+             */
+            error_label: string | null;
+            /**
+             * Error Pattern
+             * @default 5..
+             */
+            error_pattern: string;
+            /** Latency Selector */
+            latency_selector?: string | null;
+            /** Name */
+            name: string;
+            /**
+             * Refresh
+             * @default true
+             */
+            refresh: boolean;
+            /** Requests Selector */
+            requests_selector: string;
+            /** Secret */
+            secret?: string | null;
+            /**
+             * Step S
+             * @default 60
+             */
+            step_s: number;
+            /** Username */
+            username?: string | null;
+            /**
+             * Window S
+             * @default 604800
+             */
+            window_s: number;
+            /** Workspace Id */
+            workspace_id?: number | null;
+        };
+        /** PrometheusSourceOut */
+        PrometheusSourceOut: {
+            /**
+             * Auth
+             * @enum {string}
+             */
+            auth: "none" | "bearer" | "basic";
+            /** Base Url */
+            base_url: string;
+            /** Class Label */
+            class_label: string | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Dataset Id */
+            dataset_id: number | null;
+            /** Error Label */
+            error_label: string | null;
+            /** Error Pattern */
+            error_pattern: string;
+            /** Has Secret */
+            has_secret: boolean;
+            /** Id */
+            id: number;
+            job: components["schemas"]["JobOut"] | null;
+            /** Last Error */
+            last_error: string | null;
+            /** Last Refresh At */
+            last_refresh_at: string | null;
+            /** Last Summary */
+            last_summary: {
+                [key: string]: unknown;
+            } | null;
+            /** Latency Selector */
+            latency_selector: string | null;
+            /** Name */
+            name: string;
+            /** Refresh */
+            refresh: boolean;
+            /** Requests Selector */
+            requests_selector: string;
+            /** Step S */
+            step_s: number;
+            /** Username */
+            username: string | null;
+            /** Window S */
+            window_s: number;
+            /** Workspace Id */
+            workspace_id: number;
+        };
+        /**
+         * PrometheusSourceUpdate
+         * @description Fields to change; ``secret`` left out keeps the stored one (null clears it).
+         */
+        PrometheusSourceUpdate: {
+            /** Auth */
+            auth?: ("none" | "bearer" | "basic") | null;
+            /** Base Url */
+            base_url?: string | null;
+            /** Class Label */
+            class_label?: string | null;
+            /** Error Label */
+            error_label?: string | null;
+            /** Error Pattern */
+            error_pattern?: string | null;
+            /** Latency Selector */
+            latency_selector?: string | null;
+            /** Name */
+            name?: string | null;
+            /** Refresh */
+            refresh?: boolean | null;
+            /** Requests Selector */
+            requests_selector?: string | null;
+            /** Secret */
+            secret?: string | null;
+            /** Step S */
+            step_s?: number | null;
+            /** Username */
+            username?: string | null;
+            /** Window S */
+            window_s?: number | null;
         };
         /**
          * PublicReportOut
@@ -9216,6 +9484,476 @@ export interface operations {
                 };
             };
             /** @description not_found (no such sweep or run), not_ready (the sweep has not finished), run_not_stored (a sweep from before runs were kept) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request or the uploaded file is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_sources_api_v1_sources_prometheus_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrometheusSourceOut"][];
+                };
+            };
+            /** @description Not signed in, or the token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or token scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request or the uploaded file is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_source_api_v1_sources_prometheus_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PrometheusSourceIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrometheusSourceOut"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or token scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request or the uploaded file is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_source_api_v1_sources_prometheus__source_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A row id (1 to 2^31 - 1) */
+                source_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrometheusSourceOut"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or token scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such source in your workspaces */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request or the uploaded file is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_source_api_v1_sources_prometheus__source_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A row id (1 to 2^31 - 1) */
+                source_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in, or the token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or token scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such source in your workspaces */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request or the uploaded file is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_source_api_v1_sources_prometheus__source_id__patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A row id (1 to 2^31 - 1) */
+                source_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PrometheusSourceUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrometheusSourceOut"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or token scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such source in your workspaces */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request or the uploaded file is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    import_source_api_v1_sources_prometheus__source_id__import_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A row id (1 to 2^31 - 1) */
+                source_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ImportRange"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrometheusSourceOut"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or token scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such source in your workspaces */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request or the uploaded file is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    test_source_api_v1_sources_prometheus__source_id__test_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A row id (1 to 2^31 - 1) */
+                source_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionTestOut"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or token scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such source in your workspaces */
             404: {
                 headers: {
                     [name: string]: unknown;

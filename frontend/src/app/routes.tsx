@@ -39,6 +39,7 @@ export const routes: RouteObject[] = [
       { path: "policies/connections", ...page(() => import("../pages/ConnectionsRoute")) },
       { path: "policies/classes", ...page(() => import("../pages/ClassPoliciesRoute")) },
       { path: "policies/virtual-queue", ...page(() => import("../pages/VirtualQueueRoute")) },
+      { path: "sources", ...page(() => import("../pages/SourcesRoute")) },
       { path: "settings/team", ...page(() => import("../pages/TeamRoute")) },
       { path: "*", ...page(() => import("../pages/NotFoundRoute")) },
     ],

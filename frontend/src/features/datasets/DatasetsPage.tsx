@@ -67,7 +67,15 @@ function NameCell({ dataset, renaming, actions, onDone }: NameCellProps) {
             {dataset.name}
           </Link>
           {dataset.synthetic && <Badge tone="info">synthetic</Badge>}
+          {dataset.source?.live === true && <Badge tone="success">live</Badge>}
         </span>
+        {dataset.source != null && (
+          <span className={styles.progressCaption} data-testid="dataset-source">
+            {dataset.source.refreshed_at != null
+              ? `${dataset.source.live ? "refreshed" : "last refreshed"} ${formatDateTime(dataset.source.refreshed_at)} from Prometheus`
+              : "not refreshed yet"}
+          </span>
+        )}
         {dataset.format !== null && <span className={styles.progressCaption}>{dataset.format}</span>}
         {actions !== null && (
           <span className={styles.rowActions}>
@@ -152,7 +160,7 @@ function columns(canWrite: boolean, renaming: number | null, setRenaming: (id: n
       render: (d) => (
         <div className={styles.stacked}>
           <span className={styles.nowrap}>{formatDateTime(d.created_at)}</span>
-          <span className={styles.progressCaption}>by {uploaderName(d.uploaded_by)}</span>
+          <span className={styles.progressCaption}>{d.source != null ? "by a Prometheus source" : `by ${uploaderName(d.uploaded_by)}`}</span>
         </div>
       ),
     },

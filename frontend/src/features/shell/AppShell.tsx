@@ -41,6 +41,9 @@ export function AppShell({ user }: { user: User }) {
                 Datasets
               </NavLink>
               <UploadNavLink />
+              <NavLink to="/sources" className={navClass}>
+                Sources
+              </NavLink>
               <NavLink to="/simulations" className={navClass}>
                 Simulations
               </NavLink>

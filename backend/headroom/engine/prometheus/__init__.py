@@ -1,0 +1,28 @@
+"""Request rates, error rates and latency percentiles from Prometheus range queries
+(docs/sources.md): counter increases with Prometheus' reset rule, and quantiles by
+`histogram_quantile`'s bucket interpolation."""
+
+from headroom.engine.prometheus.counters import increases
+from headroom.engine.prometheus.grid import Grid, Series
+from headroom.engine.prometheus.quantile import histogram_quantile
+from headroom.engine.prometheus.series import (
+    IntervalSeries,
+    RangeSummary,
+    Split,
+    concat,
+    interval_series,
+    summarize,
+)
+
+__all__ = [
+    "Grid",
+    "IntervalSeries",
+    "RangeSummary",
+    "Series",
+    "Split",
+    "concat",
+    "histogram_quantile",
+    "increases",
+    "interval_series",
+    "summarize",
+]

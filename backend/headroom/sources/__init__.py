@@ -1,0 +1,1 @@
+"""Data sources a workspace reads from directly (Prometheus), kept current by a schedule."""

@@ -1,0 +1,35 @@
+"""A Prometheus range's summary as JSON (the CLI's output and a source's last import)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from headroom.engine.prometheus import RangeSummary
+from headroom.engine.prometheus.series import ClassSummary
+
+
+def _seconds(value: float | None) -> float | None:
+    return None if value is None or math.isnan(value) else value
+
+
+def class_document(summary: ClassSummary) -> dict[str, Any]:
+    return {
+        "requests_total": summary.requests_total,
+        "rate_per_s": {"mean": summary.rate_per_s_mean, "peak": summary.rate_per_s_peak},
+        "errors_total": summary.errors_total,
+        "latency_p95_s": _seconds(summary.latency_p95_s),
+        "latency_p99_s": _seconds(summary.latency_p99_s),
+    }
+
+
+def summary_document(summary: RangeSummary) -> dict[str, Any]:
+    """JSON-safe: the +Inf bucket bound is written "+Inf" (JSON has no infinity)."""
+    return {
+        **class_document(summary.overall),
+        "classes": {name: class_document(c) for name, c in summary.classes.items()},
+        "step_s": summary.step_s,
+        "intervals": summary.intervals,
+        "gap_intervals": summary.gap_intervals,
+        "bucket_bounds_s": [b if math.isfinite(b) else "+Inf" for b in summary.bucket_bounds_s],
+    }

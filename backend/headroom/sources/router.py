@@ -1,0 +1,92 @@
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Response
+
+from headroom.api.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep
+from headroom.core.ids import Id
+from headroom.jobs.outbox import enqueue
+from headroom.sources import service
+from headroom.sources.schemas import (
+    ConnectionTestOut,
+    ImportRange,
+    PrometheusSourceIn,
+    PrometheusSourceOut,
+    PrometheusSourceUpdate,
+)
+from headroom.workspaces.models import Role
+
+router = APIRouter(prefix="/sources/prometheus", tags=["sources"])
+NOT_FOUND: dict[int | str, dict[str, Any]] = {
+    404: {"description": "not_found: no such source in your workspaces"}
+}
+
+
+@router.get("", response_model=list[PrometheusSourceOut])
+def list_sources(principal: CurrentPrincipal, session: SessionDep) -> list[PrometheusSourceOut]:
+    """The Prometheus sources of the caller's workspaces (credentials never included)."""
+    return service.list_sources(session, principal)
+
+
+@router.post("", response_model=PrometheusSourceOut, status_code=201)
+def create_source(
+    body: PrometheusSourceIn, principal: EditorAccess, session: SessionDep, settings: SettingsDep
+) -> PrometheusSourceOut:
+    source = service.create(session, settings, principal, body)
+    session.commit()
+    return service.to_out(session, source)
+
+
+@router.get("/{source_id}", response_model=PrometheusSourceOut, responses=NOT_FOUND)
+def get_source(
+    source_id: Id, principal: CurrentPrincipal, session: SessionDep
+) -> PrometheusSourceOut:
+    return service.to_out(session, service.get_visible(session, principal, source_id))
+
+
+@router.patch("/{source_id}", response_model=PrometheusSourceOut, responses=NOT_FOUND)
+def update_source(
+    source_id: Id,
+    body: PrometheusSourceUpdate,
+    principal: EditorAccess,
+    session: SessionDep,
+    settings: SettingsDep,
+) -> PrometheusSourceOut:
+    source = service.update(session, settings, principal, source_id, body)
+    session.commit()
+    return service.to_out(session, source)
+
+
+@router.delete("/{source_id}", status_code=204, responses=NOT_FOUND)
+def delete_source(source_id: Id, principal: EditorAccess, session: SessionDep) -> Response:
+    """The source goes; its dataset stays, no longer refreshed."""
+    service.delete(session, principal, source_id)
+    session.commit()
+    return Response(status_code=204)
+
+
+@router.post("/{source_id}/test", response_model=ConnectionTestOut, responses=NOT_FOUND)
+def test_source(
+    source_id: Id, principal: EditorAccess, session: SessionDep, settings: SettingsDep
+) -> ConnectionTestOut:
+    """Asks the server for its version and counts the series the request selector matches."""
+    source = service.get_visible(session, principal, source_id, Role.editor)
+    return service.test_connection(settings, source)
+
+
+@router.post(
+    "/{source_id}/import", response_model=PrometheusSourceOut, status_code=202, responses=NOT_FOUND
+)
+def import_source(
+    source_id: Id,
+    principal: EditorAccess,
+    session: SessionDep,
+    settings: SettingsDep,
+    body: Annotated[ImportRange | None, Body()] = None,
+) -> PrometheusSourceOut:
+    """Queues an import now, of the given range or else of the source's rolling window;
+    its job is in the answer."""
+    source = service.get_visible(session, principal, source_id, Role.editor)
+    job = service.start_import(session, source, body)
+    session.commit()
+    enqueue(settings, service.IMPORT_TASK, job.id)
+    return service.to_out(session, source)

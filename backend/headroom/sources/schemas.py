@@ -1,0 +1,90 @@
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, HttpUrl
+
+from headroom.jobs.schemas import JobOut
+
+Auth = Literal["none", "bearer", "basic"]
+
+
+class PrometheusSourceIn(BaseModel):
+    """A Prometheus server and what to read from it. ``secret``: the bearer token or the
+    basic-auth password; stored encrypted and never returned."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    workspace_id: int | None = None
+    name: str = Field(min_length=1, max_length=255)
+    base_url: HttpUrl
+    auth: Auth = "none"
+    username: str | None = Field(default=None, max_length=255)
+    secret: str | None = Field(default=None, max_length=4096)
+    requests_selector: str = Field(min_length=1, max_length=4000)
+    latency_selector: str | None = Field(default=None, max_length=4000)
+    class_label: str | None = Field(default=None, max_length=255)
+    error_label: str | None = Field(default="code", max_length=255)
+    error_pattern: str = Field(default="5..", max_length=255)
+    step_s: float = Field(default=60.0, ge=1, le=86400)
+    window_s: float = Field(default=7 * 86400.0, ge=60, le=400 * 86400)
+    refresh: bool = True
+
+
+class PrometheusSourceUpdate(BaseModel):
+    """Fields to change; ``secret`` left out keeps the stored one (null clears it)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str | None = Field(default=None, min_length=1, max_length=255)
+    base_url: HttpUrl | None = None
+    auth: Auth | None = None
+    username: str | None = Field(default=None, max_length=255)
+    secret: str | None = Field(default=None, max_length=4096)
+    requests_selector: str | None = Field(default=None, min_length=1, max_length=4000)
+    latency_selector: str | None = Field(default=None, max_length=4000)
+    class_label: str | None = Field(default=None, max_length=255)
+    error_label: str | None = Field(default=None, max_length=255)
+    error_pattern: str | None = Field(default=None, max_length=255)
+    step_s: float | None = Field(default=None, ge=1, le=86400)
+    window_s: float | None = Field(default=None, ge=60, le=400 * 86400)
+    refresh: bool | None = None
+
+
+class PrometheusSourceOut(BaseModel):
+    id: int
+    workspace_id: int
+    name: str
+    base_url: str
+    auth: Auth
+    username: str | None
+    has_secret: bool
+    requests_selector: str
+    latency_selector: str | None
+    class_label: str | None
+    error_label: str | None
+    error_pattern: str
+    step_s: float
+    window_s: float
+    refresh: bool
+    dataset_id: int | None
+    job: JobOut | None
+    last_refresh_at: datetime | None
+    last_error: str | None
+    last_summary: dict[str, Any] | None
+    created_at: datetime
+
+
+class ImportRange(BaseModel):
+    """A one-off range to import (both or neither; default: the rolling window ending now)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    start: datetime | None = None
+    end: datetime | None = None
+
+
+class ConnectionTestOut(BaseModel):
+    ok: bool
+    version: str | None = None
+    series: int | None = None  # request-counter series the selector matches now
+    reason: str | None = None  # why the source is not usable

@@ -1,0 +1,24 @@
+/** The REST calls of data sources (Prometheus). */
+import { api, unwrap } from "../../api/client";
+import type { components } from "../../api/schema";
+
+type S = components["schemas"];
+export type PrometheusSource = S["PrometheusSourceOut"];
+export type PrometheusSourceIn = S["PrometheusSourceIn"];
+export type ConnectionTest = S["ConnectionTestOut"];
+
+export const listSources = (): Promise<PrometheusSource[]> => unwrap(api.GET("/api/v1/sources/prometheus"));
+
+export const createSource = (body: PrometheusSourceIn): Promise<PrometheusSource> =>
+  unwrap(api.POST("/api/v1/sources/prometheus", { body }));
+
+const path = (id: number) => ({ params: { path: { source_id: id } } });
+
+export const testSource = (id: number): Promise<ConnectionTest> =>
+  unwrap(api.POST("/api/v1/sources/prometheus/{source_id}/test", path(id)));
+
+export const importNow = (id: number): Promise<PrometheusSource> =>
+  unwrap(api.POST("/api/v1/sources/prometheus/{source_id}/import", path(id)));
+
+export const deleteSource = (id: number): Promise<unknown> =>
+  unwrap(api.DELETE("/api/v1/sources/prometheus/{source_id}", path(id)));

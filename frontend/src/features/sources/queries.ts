@@ -1,0 +1,28 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import * as sources from "./api";
+
+const KEY = ["sources", "prometheus"] as const;
+
+/** Busy while an import is queued or running: polled until it ends. */
+export function importing(source: sources.PrometheusSource): boolean {
+  return source.job?.status === "queued" || source.job?.status === "running";
+}
+
+export const useSources = () =>
+  useQuery({
+    queryKey: KEY,
+    queryFn: sources.listSources,
+    refetchInterval: (query) => ((query.state.data ?? []).some(importing) ? 1500 : false),
+  });
+
+/** A mutation that refreshes the sources (and the datasets list: imports make datasets). */
+export function useSourceMutation<Args, Out>(call: (args: Args) => Promise<Out>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: KEY });
+      void client.invalidateQueries({ queryKey: ["datasets"] });
+    },
+  });
+}

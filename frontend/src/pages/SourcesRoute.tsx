@@ -1,0 +1,5 @@
+import { SourcesPage } from "../features/sources/SourcesPage";
+
+export default function SourcesRoute() {
+  return <SourcesPage />;
+}
