@@ -3,10 +3,10 @@
 Their `--json` output is a contract pipelines rely on (keys listed in the README).
 Unusable input exits with status 2 and one line on stderr."""
 
+import os
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 from tempfile import TemporaryDirectory

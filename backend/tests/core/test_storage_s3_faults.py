@@ -32,9 +32,7 @@ def direct(s3_url: str) -> Any:
 
 
 @pytest.fixture
-def store(
-    s3_url: str, proxy: FaultyS3, direct: Any, monkeypatch: pytest.MonkeyPatch
-) -> S3Store:
+def store(s3_url: str, proxy: FaultyS3, direct: Any, monkeypatch: pytest.MonkeyPatch) -> S3Store:
     monkeypatch.setattr(storage_s3, "PART_BYTES", PART)
     monkeypatch.setattr(storage_s3, "MAX_ATTEMPTS", 3)  # backoff stays within seconds
     monkeypatch.setattr(storage_s3, "READ_TIMEOUT_S", 0.5)
