@@ -26,7 +26,9 @@ from headroom.cli.analysis import (
 REQUESTS_FILE = "requests.parquet"
 MIN_CHUNK_BYTES = 1 << 20
 MAX_CHUNK_BYTES = 64 << 20
-PARSE_THREADS = min(os.cpu_count() or 1, 2)  # each holds a chunk and its table
+# `headroom parse` (whose chunks are dropped once written) parses two chunks at once; the
+# commands that go on to characterize keep one, for their memory budget's sake
+PARSE_THREADS = min(os.cpu_count() or 1, 2)
 
 if TYPE_CHECKING:  # the documents load with the characterization, on first use
     from headroom.workloads.documents import CharacterizationCore
@@ -85,16 +87,16 @@ def _budget_chunk_bytes() -> int:
 
 
 def _parse_chunks(
-    path: Path, name: str, chunk_bytes: int, keep: Callable[[Any], None]
+    path: Path, name: str, chunk_bytes: int, keep: Callable[[Any], None], threads: int = 1
 ) -> ParsedLog:
-    """Parse the log chunk by chunk, handing each chunk's table to ``keep``; the
-    ParsedLog's table is left for the caller to fill."""
+    """Parse the log chunk by chunk (``threads`` chunks at once), handing each chunk's
+    table to ``keep``; the ParsedLog's table is left for the caller to fill."""
     from headroom.engine.logs.records import REJECTS_KEPT
 
     detected, confidence = _detected(path, name)
     rejects: list[dict[str, Any]] = []  # as ParsedLog.rejects
     lines, rejected, skipped, parsed_rows = 0, 0, 0, 0
-    for parsed in _parsed_chunks(path, detected, chunk_bytes):
+    for parsed in _parsed_chunks(path, detected, chunk_bytes, threads):
         keep(parsed.table)
         parsed_rows += parsed.table.height
         rejects += [
@@ -108,21 +110,21 @@ def _parse_chunks(
     return ParsedLog(detected, None, lines, rejected, rejects, confidence, skipped)
 
 
-def _parsed_chunks(path: Path, fmt: str, chunk_bytes: int) -> Iterator[Any]:
-    """Each chunk's ParsedChunk, in the file's order, PARSE_THREADS chunks parsed at once
-    (the scanner releases the GIL): the chunk after the one being handed on is parsed
-    meanwhile. At most PARSE_THREADS + 1 chunks are held."""
+def _parsed_chunks(path: Path, fmt: str, chunk_bytes: int, threads: int) -> Iterator[Any]:
+    """Each chunk's ParsedChunk, in the file's order, ``threads`` chunks parsed at once
+    (the scanner releases the GIL): with 2, the chunk after the one being handed on is
+    parsed meanwhile. At most ``threads`` + 1 chunks are held."""
     from headroom.engine.logs import iter_chunks, open_log, parse_chunk
     from headroom.engine.logs.w3c import format_after
 
-    pool = ThreadPoolExecutor(PARSE_THREADS, thread_name_prefix="parse")
+    pool = ThreadPoolExecutor(threads, thread_name_prefix="parse")
     pending: deque[Future[Any]] = deque()
     try:
         with open_log(path) as stream:
             for chunk in iter_chunks(stream, chunk_bytes):
                 pending.append(pool.submit(parse_chunk, chunk, fmt))
                 fmt = format_after(fmt, chunk.data)  # W3C: the next chunk's #Fields
-                if len(pending) >= PARSE_THREADS:
+                if len(pending) >= threads:
                     yield pending.popleft().result()
         while pending:
             yield pending.popleft().result()
@@ -276,7 +278,7 @@ def _parse_streaming(file: str, name: str, out_dir: str | None) -> dict[str, Any
             _writing(out_dir, sink.write, table)
 
     try:
-        parsed = _parse_chunks(path, name, _budget_chunk_bytes(), keep)
+        parsed = _parse_chunks(path, name, _budget_chunk_bytes(), keep, PARSE_THREADS)
         if sink is not None:
             _writing(out_dir, sink.close, tally.in_time_order)
     except BaseException as error:
