@@ -3,7 +3,10 @@
 Their `--json` output is a contract pipelines rely on (keys listed in the README).
 Unusable input exits with status 2 and one line on stderr."""
 
-from collections.abc import Callable
+import os
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 from tempfile import TemporaryDirectory
@@ -23,6 +26,9 @@ from headroom.cli.analysis import (
 REQUESTS_FILE = "requests.parquet"
 MIN_CHUNK_BYTES = 1 << 20
 MAX_CHUNK_BYTES = 64 << 20
+# `headroom parse` (whose chunks are dropped once written) parses two chunks at once; the
+# commands that go on to characterize keep one, for their memory budget's sake
+PARSE_THREADS = min(os.cpu_count() or 1, 2)
 
 if TYPE_CHECKING:  # the documents load with the characterization, on first use
     from headroom.workloads.documents import CharacterizationCore
@@ -75,38 +81,55 @@ def chunk_bytes_for(memory_budget_mb: int) -> int:
 
 
 def _budget_chunk_bytes() -> int:
-    from headroom.core.settings import get_settings
+    from headroom.core.memory import memory_budget_mb
 
-    return chunk_bytes_for(get_settings().memory_budget_mb)
+    return chunk_bytes_for(memory_budget_mb())
 
 
 def _parse_chunks(
-    path: Path, name: str, chunk_bytes: int, keep: Callable[[Any], None]
+    path: Path, name: str, chunk_bytes: int, keep: Callable[[Any], None], threads: int = 1
 ) -> ParsedLog:
-    """Parse the log chunk by chunk, handing each chunk's table to ``keep``; the
-    ParsedLog's table is left for the caller to fill."""
-    from headroom.engine.logs import iter_chunks, open_log, parse_chunk
+    """Parse the log chunk by chunk (``threads`` chunks at once), handing each chunk's
+    table to ``keep``; the ParsedLog's table is left for the caller to fill."""
     from headroom.engine.logs.records import REJECTS_KEPT
-    from headroom.engine.logs.w3c import format_after
 
     detected, confidence = _detected(path, name)
     rejects: list[dict[str, Any]] = []  # as ParsedLog.rejects
-    fmt, lines, rejected, skipped, parsed_rows = detected, 0, 0, 0, 0
-    with open_log(path) as stream:
-        for chunk in iter_chunks(stream, chunk_bytes):
-            parsed = parse_chunk(chunk, fmt)
-            fmt = format_after(fmt, chunk.data)  # W3C: the next chunk's #Fields
-            keep(parsed.table)
-            parsed_rows += parsed.table.height
-            rejects += [
-                {"line": r.line_number, "reason": r.reason, "text": r.text}
-                for r in parsed.rejects[: max(REJECTS_KEPT - len(rejects), 0)]
-            ]
-            lines, rejected = lines + parsed.line_count, rejected + parsed.reject_count
-            skipped += parsed.skip_count
+    lines, rejected, skipped, parsed_rows = 0, 0, 0, 0
+    for parsed in _parsed_chunks(path, detected, chunk_bytes, threads):
+        keep(parsed.table)
+        parsed_rows += parsed.table.height
+        rejects += [
+            {"line": r.line_number, "reason": r.reason, "text": r.text}
+            for r in parsed.rejects[: max(REJECTS_KEPT - len(rejects), 0)]
+        ]
+        lines, rejected = lines + parsed.line_count, rejected + parsed.reject_count
+        skipped += parsed.skip_count
     if parsed_rows == 0:
         raise ValueError(f"no line of the file could be parsed as {detected}")
     return ParsedLog(detected, None, lines, rejected, rejects, confidence, skipped)
+
+
+def _parsed_chunks(path: Path, fmt: str, chunk_bytes: int, threads: int) -> Iterator[Any]:
+    """Each chunk's ParsedChunk, in the file's order, ``threads`` chunks parsed at once
+    (the scanner releases the GIL): with 2, the chunk after the one being handed on is
+    parsed meanwhile. At most ``threads`` + 1 chunks are held."""
+    from headroom.engine.logs import iter_chunks, open_log, parse_chunk
+    from headroom.engine.logs.w3c import format_after
+
+    pool = ThreadPoolExecutor(threads, thread_name_prefix="parse")
+    pending: deque[Future[Any]] = deque()
+    try:
+        with open_log(path) as stream:
+            for chunk in iter_chunks(stream, chunk_bytes):
+                pending.append(pool.submit(parse_chunk, chunk, fmt))
+                fmt = format_after(fmt, chunk.data)  # W3C: the next chunk's #Fields
+                if len(pending) >= threads:
+                    yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+    finally:
+        pool.shutdown(cancel_futures=True)
 
 
 def parse_log(path: Path, name: str = "auto", chunk_bytes: int = 32 << 20) -> ParsedLog:
@@ -255,7 +278,7 @@ def _parse_streaming(file: str, name: str, out_dir: str | None) -> dict[str, Any
             _writing(out_dir, sink.write, table)
 
     try:
-        parsed = _parse_chunks(path, name, _budget_chunk_bytes(), keep)
+        parsed = _parse_chunks(path, name, _budget_chunk_bytes(), keep, PARSE_THREADS)
         if sink is not None:
             _writing(out_dir, sink.close, tally.in_time_order)
     except BaseException as error:

@@ -6,6 +6,8 @@ from pathlib import Path
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from headroom.core.memory import DEFAULT_MEMORY_BUDGET_MB
+
 REPO_ROOT = Path(__file__).resolve().parents[3]
 
 
@@ -25,7 +27,8 @@ class Settings(BaseSettings):
     cookie_secure: bool = False
 
     ingest_chunk_bytes: int = 32 * 1024**2
-    memory_budget_mb: int = 768  # the peak a CLI or worker process aims to stay under
+    # the peak a CLI or worker process aims to stay under
+    memory_budget_mb: int = DEFAULT_MEMORY_BUDGET_MB
     parallel_ingest: bool | None = None  # None: parallel ranges when the broker is Redis
     # A running job whose heartbeat is older is re-queued: a killed worker's job runs again
     # within lease + reaper interval (+ a second to send it). Heartbeats come every lease/5.

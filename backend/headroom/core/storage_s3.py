@@ -29,6 +29,18 @@ PART_BYTES = 16 * 1024**2  # 10,000 parts (S3's limit) hold 160 GB
 WINDOW_BYTES_MIN = 1024**2
 WINDOW_BYTES_MAX = 64 * 1024**2
 MISSING = ("404", "NoSuchKey", "NotFound")
+# botocore's defaults are 60 s each; a store that stops answering fails a request sooner,
+# and the standard retry mode tries it again (5 attempts in all, with backoff)
+CONNECT_TIMEOUT_S = 10.0
+READ_TIMEOUT_S = 60.0
+MAX_ATTEMPTS = 5
+# errors that pass: the store is busy or failing for now, not refusing (a job retries)
+PASSING = ("InternalError", "ServiceUnavailable", "SlowDown", "RequestTimeout", "Throttling")
+
+
+class StoreUnavailable(ConnectionError):
+    """The store still failed after boto3's retries (5xx, throttling, timeouts): transient,
+    a worker retries the job later (a ConnectionError, as the job runner counts them)."""
 
 
 @functools.lru_cache(maxsize=8)
@@ -44,7 +56,9 @@ class S3Store:
         self.bucket = parsed.netloc
         self.prefix = parsed.path.strip("/")
         config = Config(
-            retries={"max_attempts": 5, "mode": "standard"},
+            retries={"total_max_attempts": MAX_ATTEMPTS, "mode": "standard"},
+            connect_timeout=CONNECT_TIMEOUT_S,
+            read_timeout=READ_TIMEOUT_S,
             s3={"addressing_style": "path"},
             # plain requests that every S3-compatible server accepts
             request_checksum_calculation="when_required",
@@ -79,12 +93,30 @@ class S3Store:
         try:
             yield cast(BinaryIO, upload)
             upload.finish()
-        except ClientError as error:
+        except (ClientError, BotoCoreError) as error:
             upload.abort()
-            raise StorageError(f"the store refused to write {key!r}: {error}") from error
+            raise self._write_error(error, key) from error
         except BaseException:
             upload.abort()
             raise
+
+    def _write_error(self, error: ClientError | BotoCoreError, key: str) -> Exception:
+        """A refusal (403, a bucket gone, ...) is the store's answer: StorageError; a store
+        failing or silent after the retries is StoreUnavailable. Both name the object."""
+        where = f"s3://{self.bucket}/{self._key(key)}"
+        if not isinstance(error, ClientError):
+            endpoint = self.client.meta.endpoint_url
+            return StoreUnavailable(
+                f"the store at {endpoint} did not take {where} after {MAX_ATTEMPTS} attempts: "
+                f"{error}"
+            )
+        code = str(error.response.get("Error", {}).get("Code", ""))
+        status = int(error.response.get("ResponseMetadata", {}).get("HTTPStatusCode") or 0)
+        if status >= 500 or code in PASSING:
+            return StoreUnavailable(
+                f"the store failed to write {where} after {MAX_ATTEMPTS} attempts: {error}"
+            )
+        return StorageError(f"the store refused to write {key!r} ({where}): {error}")
 
     def open(self, key: str) -> BinaryIO:
         full_key = self._key(key)

@@ -1,5 +1,6 @@
-"""On a real S3 API server: a store that refuses a write mid-ingest (a clear job error, no
-parts left), and a resumable upload completed after a crash at each step of /complete."""
+"""On a real S3 API server: a store that refuses or keeps failing a write mid-ingest (a
+clear job error, no parts left), and a resumable upload completed after a crash at each
+step of /complete."""
 
 import shutil
 from pathlib import Path
@@ -121,3 +122,35 @@ def test_complete_on_s3_finishes_after_a_crash_at_any_step(
     assert [store.read_range(k, 0, len(data) + 1) for k in stored] == [data]
     assert store.list("uploads") == []
     assert restarted.get("/api/v1/datasets").json()["total"] == 1
+
+
+def test_a_store_failing_every_part_fails_the_job_as_transient_naming_the_object(
+    s3_settings: Settings, sample_log: Path, s3_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Through a proxy in front of the real S3 server that answers 503 SlowDown to every
+    Parquet part: after the retries, the job fails as transient (a worker would run it
+    again) with the object's s3:// address in its message, and no part is left."""
+    from headroom.core import storage_s3
+    from support.s3_faults import Fault, FaultyS3
+
+    proxy = FaultyS3(s3_env["AWS_ENDPOINT_URL"])
+    monkeypatch.setenv("AWS_ENDPOINT_URL", proxy.url)
+    monkeypatch.setattr(storage_s3, "MAX_ATTEMPTS", 2)
+    try:
+        client = signed_in(s3_settings, member(s3_settings, "slow@example.com", "Slow"))
+        created = client.post(
+            "/api/v1/datasets", params={"name": "a.log"}, content=sample_log.read_bytes()
+        ).json()
+        proxy.faults.append(Fault("PutObject", 503, "SlowDown"))
+        run_job(s3_settings, created["job"]["id"], ingest_body)
+        job = client.get(f"/api/v1/jobs/{created['job']['id']}").json()
+        proxy.faults.clear()
+        left = open_store(s3_settings.resolved_storage_url()).list(f"datasets/{created['id']}")
+    finally:
+        proxy.close()
+    bucket = s3_settings.resolved_storage_url().removeprefix("s3://").split("/")[0]
+    assert job["status"] == "failed" and job["error_code"] == "transient_error", job
+    assert f"s3://{bucket}/headroom/datasets/{created['id']}/" in job["error_message"]
+    assert "SlowDown" in job["error_message"]
+    assert proxy.seen["PutObject"] >= storage_s3.MAX_ATTEMPTS  # the part was retried
+    assert [k for k in left if "/requests" in k] == []  # the uploaded log alone is kept

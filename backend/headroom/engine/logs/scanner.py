@@ -379,7 +379,7 @@ def _convert(
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def line_count(buf: np.ndarray) -> int:
     """Lines in buf: newlines, plus an unterminated last line (vectorised by LLVM)."""
     c = 0
@@ -409,7 +409,7 @@ def _after_end(buf: np.ndarray, e: int) -> int:
     return e + 1 if e < buf.size else e
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # chunks are scanned by several threads at once
 def scan_template(
     buf: np.ndarray, n: int, prog: tuple, conv: np.ndarray, fast: np.ndarray, cols: tuple
 ) -> tuple:

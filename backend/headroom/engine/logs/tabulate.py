@@ -8,7 +8,6 @@ from typing import Protocol
 
 import numpy as np
 import polars as pl
-import pyarrow as pa
 
 from . import scanner as sc
 from .clf import clf_shape
@@ -117,8 +116,12 @@ def null_series(name: str, dtype: pl.DataType, n: int) -> pl.Series:
 
 
 def _masked(name: str, values: np.ndarray, valid: np.ndarray, dtype: pl.DataType) -> pl.Series:
-    mask = None if valid.all() else ~valid
-    return pl.Series(name, pa.array(values, mask=mask)).cast(dtype)
+    """values as a polars series, null where not valid. Built by polars from numpy, not
+    through `pyarrow.array`: that imports pandas (a second of a command's start-up)."""
+    series = pl.Series(name, values).cast(dtype)
+    if valid.all():
+        return series
+    return pl.select(pl.when(pl.Series(valid)).then(series)).to_series().alias(name)
 
 
 def _time_ns(

@@ -1,0 +1,18 @@
+"""The memory budget read without the settings agrees with the settings."""
+
+import pytest
+
+from headroom.core.memory import memory_budget_mb
+from headroom.core.settings import Settings
+
+
+@pytest.mark.parametrize("name", [None, "HEADROOM_MEMORY_BUDGET_MB", "headroom_memory_budget_mb"])
+def test_the_light_reader_agrees_with_the_settings(
+    name: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for key in ("HEADROOM_MEMORY_BUDGET_MB", "headroom_memory_budget_mb"):
+        monkeypatch.delenv(key, raising=False)
+    if name is not None:
+        monkeypatch.setenv(name, "240")
+    assert memory_budget_mb() == Settings().memory_budget_mb
+    assert memory_budget_mb() == (768 if name is None else 240)
