@@ -1,6 +1,7 @@
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Response
+from pydantic.json_schema import JsonSchemaValue
 
 from headroom.api.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep, StoreDep
 from headroom.core.ids import Id, Index
@@ -53,8 +54,8 @@ def list_simulations(
     return service.list_page(session, principal, workspace_id, limit, offset)
 
 
-@router.get("/schema", response_model=dict[str, Any])  # a JSON Schema: any JSON object
-def simulation_schema(_: CurrentPrincipal) -> dict[str, Any]:
+@router.get("/schema", response_model=JsonSchemaValue)
+def simulation_schema(_: CurrentPrincipal) -> JsonSchemaValue:
     """The JSON Schema of the scenario document."""
     return service.scenario_json_schema()
 

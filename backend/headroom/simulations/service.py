@@ -1,8 +1,7 @@
 """Simulations: create (the scenario and any sweep validated by the engine), list, read,
 cancel."""
 
-from typing import Any
-
+from pydantic.json_schema import JsonSchemaValue
 from sqlalchemy.orm import Session
 
 from headroom.auth.models import User
@@ -49,7 +48,7 @@ class RunNotStored(HeadroomError):
     status_code, code = 404, "run_not_stored"
 
 
-def scenario_json_schema() -> dict[str, Any]:  # a JSON Schema: any JSON object
+def scenario_json_schema() -> JsonSchemaValue:
     """The JSON Schema of the scenario document."""
     return engine_scenario_schema()
 

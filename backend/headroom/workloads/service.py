@@ -3,8 +3,11 @@ the rules stored per dataset (absent: the defaults) and the characterization und
 
 import hashlib
 import json
+from collections.abc import Mapping
 from typing import Any
 
+from pydantic import JsonValue
+from pydantic.json_schema import JsonSchemaValue
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -22,6 +25,7 @@ from headroom.jobs import repository as job_repository
 from headroom.jobs import service as job_service
 from headroom.jobs.models import Job, JobStatus
 from headroom.jobs.schemas import JobOut
+from headroom.simulations.scenario_json import ScenarioJson
 from headroom.workloads import repository
 from headroom.workloads.documents import CharacterizationDoc
 from headroom.workloads.models import Characterization, DatasetRules
@@ -39,20 +43,20 @@ def default_rules_of() -> Rules:
     return default_rules()
 
 
-def rules_document(rules: Rules | None) -> dict[str, Any]:  # the stored JSON column
+def rules_document(rules: Rules | None) -> dict[str, JsonValue]:  # the stored JSON column
     """The rules as stored and served: the default rules when none are given."""
     return (rules or default_rules()).model_dump(mode="json")
 
 
-def rules_json_schema() -> dict[str, Any]:  # a JSON Schema document
+def rules_json_schema() -> JsonSchemaValue:
     return rules_schema()
 
 
-def model_json_schema() -> dict[str, Any]:  # a JSON Schema document
+def model_json_schema() -> JsonSchemaValue:
     return workload_model_schema()
 
 
-def rules_key(document: dict[str, object]) -> str:
+def rules_key(document: Mapping[str, object]) -> str:
     """The hash of the canonical rules (defaults filled in, keys sorted)."""
     canonical = json.dumps(document, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode()).hexdigest()
@@ -124,7 +128,7 @@ def document_of(session: Session, item: Characterization) -> CharacterizationDoc
     return None if stored is None else CharacterizationDoc.model_validate(stored)
 
 
-def result_of(session: Session, item: Characterization) -> dict[str, Any] | None:
+def result_of(session: Session, item: Characterization) -> dict[str, JsonValue] | None:
     """The stored JSON as is (the simulations domain reads it so)."""
     job = session.get(Job, item.job_id) if item.job_id else None
     if job is None or job.status != JobStatus.succeeded:
@@ -209,7 +213,7 @@ def current(session: Session, principal: Principal, dataset_id: int) -> Characte
 
 def scenario_from_model(  # documents of the simulations domain, validated by the engine
     model: dict[str, Any], duration_s: float | None
-) -> dict[str, Any]:
+) -> ScenarioJson:
     """The scenario document a workload model becomes (engine.sim.presets): 422 naming the
     model's field when the document is not a valid workload model."""
     try:
