@@ -28,8 +28,10 @@ from headroom.auth.models import User
 from headroom.auth.principal import Principal
 from headroom.auth.schemas import UserRef
 from headroom.core.errors import HeadroomError, NotFound
+from headroom.core.settings import Settings
 from headroom.datasets import service as dataset_service
 from headroom.datasets.models import Dataset, DatasetStatus
+from headroom.jobs import outbox
 from headroom.jobs import repository as job_repository
 from headroom.jobs import service as job_service
 from headroom.jobs.models import Job, JobStatus
@@ -152,6 +154,20 @@ def create(
     except IntegrityError as error:  # the same request raced this one and won
         raise AnalysisConflict("the same analysis was created just now; retry") from error
     return analysis, job
+
+
+def start(
+    session: Session,
+    principal: Principal,
+    settings: Settings,
+    dataset_id: int,
+    params: CapacityParamsIn | SctParamsIn,
+) -> tuple[Analysis, bool]:
+    """`create`, its job (if any) started after the commit; True when a job was started."""
+    analysis, job = create(session, principal, dataset_id, params)
+    if job is not None:
+        outbox.start(session, settings, job)
+    return analysis, job is not None
 
 
 def _rerun_if_broken(session: Session, analysis: Analysis) -> Job | None:

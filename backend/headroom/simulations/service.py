@@ -8,9 +8,11 @@ from headroom.auth.models import User
 from headroom.auth.principal import Principal
 from headroom.auth.schemas import UserRef
 from headroom.core.errors import HeadroomError, InvalidInput, NotFound, NotReady
+from headroom.core.settings import Settings
 from headroom.core.storage import ObjectStore
 from headroom.datasets.service import resolve_workspace
 from headroom.engine.sim import scenario_json_schema as engine_scenario_schema
+from headroom.jobs import outbox
 from headroom.jobs import repository as job_repository
 from headroom.jobs import service as job_service
 from headroom.jobs.models import Job, JobStatus
@@ -95,6 +97,15 @@ def create(session: Session, principal: Principal, body: SimulationIn) -> tuple[
     session.add(simulation)
     session.flush()
     return simulation, job
+
+
+def start(
+    session: Session, principal: Principal, settings: Settings, body: SimulationIn
+) -> SimulationRun:
+    """`create`, its job started after the commit."""
+    simulation, job = create(session, principal, body)
+    outbox.start(session, settings, job)
+    return simulation
 
 
 def get_visible(session: Session, principal: Principal, simulation_id: int) -> SimulationRun:

@@ -6,7 +6,6 @@ from pydantic.json_schema import JsonSchemaValue
 
 from headroom.api.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep
 from headroom.core.ids import Id
-from headroom.jobs.outbox import enqueue
 from headroom.simulations.scenario_json import ScenarioJson
 from headroom.workloads import service
 from headroom.workloads.schemas import (
@@ -41,12 +40,10 @@ def create_characterization(
     body: Annotated[CharacterizationCreate | None, Body()] = None,
 ) -> CharacterizationOut:
     rules = body.rules if body is not None else None
-    item, job = service.create(session, principal, dataset_id, rules)
-    if job is None:
+    item, started = service.start(session, principal, settings, dataset_id, rules)
+    if not started:
         response.status_code = 200
     else:
-        session.commit()
-        enqueue(settings, service.CHARACTERIZE_TASK, job.id)
         response.headers["Location"] = f"/api/v1/characterizations/{item.id}"
     return service.to_out(session, item)
 
@@ -96,10 +93,7 @@ def put_rules(
     settings: SettingsDep,
 ) -> RulesSaved:
     """Store the rules and characterize the dataset under them (a job unless done)."""
-    item, job = service.save_rules(session, principal, dataset_id, rules)
-    session.commit()
-    if job is not None:
-        enqueue(settings, service.CHARACTERIZE_TASK, job.id)
+    item = service.save_rules_and_start(session, principal, settings, dataset_id, rules)
     return RulesSaved(
         rules=service.rules_out(session, principal, dataset_id),
         characterization=service.to_out(session, item),

@@ -16,11 +16,13 @@ from headroom.auth.models import User
 from headroom.auth.principal import Principal
 from headroom.auth.schemas import UserRef
 from headroom.core.errors import InvalidInput, NotFound, NotReady
+from headroom.core.settings import Settings
 from headroom.datasets import service as dataset_service
 from headroom.datasets.models import DatasetStatus
 from headroom.engine.sim.presets import from_workload_model
 from headroom.engine.workload import Rules, default_rules, rules_schema, workload_model_schema
 from headroom.engine.workload.model import ModelError, WorkloadModel
+from headroom.jobs import outbox
 from headroom.jobs import repository as job_repository
 from headroom.jobs import service as job_service
 from headroom.jobs.models import Job, JobStatus
@@ -94,6 +96,16 @@ def create(
     except IntegrityError as error:  # the same request raced this one and won
         raise AnalysisConflict("the same characterization was created just now; retry") from error
     return item, job
+
+
+def start(
+    session: Session, principal: Principal, settings: Settings, dataset_id: int, rules: Rules | None
+) -> tuple[Characterization, bool]:
+    """`create`, its job (if any) started after the commit; True when a job was started."""
+    item, job = create(session, principal, dataset_id, rules)
+    if job is not None:
+        outbox.start(session, settings, job)
+    return item, job is not None
 
 
 def _rerun_if_broken(session: Session, item: Characterization) -> Job | None:
@@ -199,6 +211,16 @@ def save_rules(
     session.add(row)
     session.flush()
     return create(session, principal, dataset.id, rules)
+
+
+def save_rules_and_start(
+    session: Session, principal: Principal, settings: Settings, dataset_id: int, rules: Rules
+) -> Characterization:
+    """`save_rules`, the characterization's job (if any) started after the commit."""
+    item, job = save_rules(session, principal, dataset_id, rules)
+    if job is not None:
+        outbox.start(session, settings, job)
+    return item
 
 
 def current(session: Session, principal: Principal, dataset_id: int) -> Characterization:
