@@ -31,7 +31,7 @@ from headroom.core.errors import HeadroomError, NotFound
 from headroom.core.settings import Settings
 from headroom.datasets import service as dataset_service
 from headroom.datasets.models import Dataset, DatasetStatus
-from headroom.jobs import outbox
+from headroom.jobs import derived
 from headroom.jobs import repository as job_repository
 from headroom.jobs import service as job_service
 from headroom.jobs.models import Job, JobStatus
@@ -41,7 +41,6 @@ from headroom.workspaces.models import Role
 CAPACITY_TASK = "capacity.analyze"  # runs every kind of analysis (run.analysis_body)
 TRACE_FORMATS = ("trace_csv", "trace_jsonl")
 PARAMS = TypeAdapter[CapacityParamsIn | SctParamsIn](AnalysisParamsIn)
-RERUN = frozenset({"internal_error", "transient_error"})  # failures that were not the input's
 
 
 class DatasetNotReady(HeadroomError):
@@ -137,7 +136,7 @@ def create(
     key = params_key(params)
     existing = repository.by_params(session, dataset.id, params.kind, key)
     if existing is not None:
-        return existing, _rerun_if_broken(session, existing)
+        return existing, derived.rerun_if_broken(session, existing, CAPACITY_TASK)
     job = job_service.create(session, dataset.workspace_id, CAPACITY_TASK, dataset.id)
     analysis = Analysis(
         workspace_id=dataset.workspace_id,
@@ -164,21 +163,7 @@ def start(
     params: CapacityParamsIn | SctParamsIn,
 ) -> tuple[Analysis, bool]:
     """`create`, its job (if any) started after the commit; True when a job was started."""
-    analysis, job = create(session, principal, dataset_id, params)
-    if job is not None:
-        outbox.start(session, settings, job)
-    return analysis, job is not None
-
-
-def _rerun_if_broken(session: Session, analysis: Analysis) -> Job | None:
-    """A new job when the last one died of our fault (a bug, an outage), never for bad input:
-    asking again is then how a user retries; the failed job stays on record."""
-    job = session.get(Job, analysis.job_id) if analysis.job_id else None
-    if job is not None and not (job.status == JobStatus.failed and job.error_code in RERUN):
-        return None
-    job = job_service.create(session, analysis.workspace_id, CAPACITY_TASK, analysis.dataset_id)
-    analysis.job_id = job.id
-    return job
+    return derived.start(session, settings, *create(session, principal, dataset_id, params))
 
 
 def get_visible(session: Session, principal: Principal, analysis_id: int) -> Analysis:

@@ -11,7 +11,7 @@ from pydantic.json_schema import JsonSchemaValue
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from headroom.analyses.service import RERUN, AnalysisConflict, DatasetNotReady
+from headroom.analyses.service import AnalysisConflict, DatasetNotReady
 from headroom.auth.models import User
 from headroom.auth.principal import Principal
 from headroom.auth.schemas import UserRef
@@ -22,7 +22,7 @@ from headroom.datasets.models import DatasetStatus
 from headroom.engine.sim.presets import from_workload_model
 from headroom.engine.workload import Rules, default_rules, rules_schema, workload_model_schema
 from headroom.engine.workload.model import ModelError, WorkloadModel
-from headroom.jobs import outbox
+from headroom.jobs import derived
 from headroom.jobs import repository as job_repository
 from headroom.jobs import service as job_service
 from headroom.jobs.models import Job, JobStatus
@@ -80,7 +80,7 @@ def create(
     key = rules_key(document)
     existing = repository.by_rules(session, dataset.id, key)
     if existing is not None:
-        return existing, _rerun_if_broken(session, existing)
+        return existing, derived.rerun_if_broken(session, existing, CHARACTERIZE_TASK)
     job = job_service.create(session, dataset.workspace_id, CHARACTERIZE_TASK, dataset.id)
     item = Characterization(
         workspace_id=dataset.workspace_id,
@@ -102,20 +102,7 @@ def start(
     session: Session, principal: Principal, settings: Settings, dataset_id: int, rules: Rules | None
 ) -> tuple[Characterization, bool]:
     """`create`, its job (if any) started after the commit; True when a job was started."""
-    item, job = create(session, principal, dataset_id, rules)
-    if job is not None:
-        outbox.start(session, settings, job)
-    return item, job is not None
-
-
-def _rerun_if_broken(session: Session, item: Characterization) -> Job | None:
-    """A new job when the last one died of our fault, never for bad input."""
-    job = session.get(Job, item.job_id) if item.job_id else None
-    if job is not None and not (job.status == JobStatus.failed and job.error_code in RERUN):
-        return None
-    job = job_service.create(session, item.workspace_id, CHARACTERIZE_TASK, item.dataset_id)
-    item.job_id = job.id
-    return job
+    return derived.start(session, settings, *create(session, principal, dataset_id, rules))
 
 
 def get_visible(session: Session, principal: Principal, item_id: int) -> Characterization:
@@ -217,9 +204,7 @@ def save_rules_and_start(
     session: Session, principal: Principal, settings: Settings, dataset_id: int, rules: Rules
 ) -> Characterization:
     """`save_rules`, the characterization's job (if any) started after the commit."""
-    item, job = save_rules(session, principal, dataset_id, rules)
-    if job is not None:
-        outbox.start(session, settings, job)
+    item, _ = derived.start(session, settings, *save_rules(session, principal, dataset_id, rules))
     return item
 
 
