@@ -5,7 +5,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 
 const BUDGET_KB = 250;
-const FIRST_PAGE = "src/pages/DatasetsRoute.tsx";
+const FIRST_PAGE = "src/features/datasets/DatasetsPage.tsx";
 const dist = process.argv[2] ?? "dist";
 const manifest = JSON.parse(readFileSync(path.join(dist, ".vite", "manifest.json"), "utf8"));
 

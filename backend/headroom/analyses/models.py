@@ -1,7 +1,7 @@
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
 
+from pydantic import JsonValue
 from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -31,7 +31,7 @@ class Analysis(Base):
         ForeignKey("dataset.id", ondelete="CASCADE"), index=True
     )
     kind: Mapped[str] = mapped_column(String(50))
-    params: Mapped[dict[str, Any]] = mapped_column(JSON)  # the params, as stored
+    params: Mapped[dict[str, JsonValue]] = mapped_column(JSON)  # the params, as stored
     params_key: Mapped[str] = mapped_column(String(64))
     job_id: Mapped[int | None] = mapped_column(ForeignKey("job.id", ondelete="SET NULL"))
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))

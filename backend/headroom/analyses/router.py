@@ -16,7 +16,6 @@ from headroom.api.deps import CurrentPrincipal, EditorAccess, SessionDep, Settin
 from headroom.auth.principal import Principal
 from headroom.core.ids import Id
 from headroom.core.settings import Settings
-from headroom.jobs.outbox import enqueue
 
 router = APIRouter(tags=["analyses"])
 
@@ -77,12 +76,10 @@ def _create(
     params: CapacityParamsIn | SctParamsIn,
     response: Response,
 ) -> AnalysisOut:
-    analysis, job = service.create(session, principal, dataset_id, params)
-    if job is None:
+    analysis, started = service.start(session, principal, settings, dataset_id, params)
+    if not started:
         response.status_code = 200
     else:
-        session.commit()
-        enqueue(settings, service.CAPACITY_TASK, job.id)
         response.headers["Location"] = f"/api/v1/analyses/{analysis.id}"
     return service.to_out(session, analysis)
 

@@ -1,5 +1,5 @@
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -7,6 +7,7 @@ from headroom.analyses.documents import CapacityReportDoc, SctReportDoc
 from headroom.auth.schemas import UserRef
 from headroom.engine.capacity import CapacityParams, SctParams
 from headroom.jobs.schemas import JobOut
+from headroom.simulations.scenario_json import ScenarioJson
 
 
 class CapacityParamsIn(BaseModel):
@@ -109,7 +110,7 @@ class RecommendationLink(BaseModel):
     to: str = Field(..., description="the page to act on the recommendation")
     label: str
     # a scenario document: the simulations domain's, passed through to its editor
-    scenario: dict[str, Any] | None = Field(
+    scenario: ScenarioJson | None = Field(
         None, description="a scenario document to open the simulation editor with"
     )
 

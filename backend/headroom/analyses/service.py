@@ -28,8 +28,10 @@ from headroom.auth.models import User
 from headroom.auth.principal import Principal
 from headroom.auth.schemas import UserRef
 from headroom.core.errors import HeadroomError, NotFound
+from headroom.core.settings import Settings
 from headroom.datasets import service as dataset_service
 from headroom.datasets.models import Dataset, DatasetStatus
+from headroom.jobs import derived
 from headroom.jobs import repository as job_repository
 from headroom.jobs import service as job_service
 from headroom.jobs.models import Job, JobStatus
@@ -39,7 +41,6 @@ from headroom.workspaces.models import Role
 CAPACITY_TASK = "capacity.analyze"  # runs every kind of analysis (run.analysis_body)
 TRACE_FORMATS = ("trace_csv", "trace_jsonl", "otlp")
 PARAMS = TypeAdapter[CapacityParamsIn | SctParamsIn](AnalysisParamsIn)
-RERUN = frozenset({"internal_error", "transient_error"})  # failures that were not the input's
 
 
 class DatasetNotReady(HeadroomError):
@@ -138,7 +139,7 @@ def create(
     key = params_key(params)
     existing = repository.by_params(session, dataset.id, params.kind, key)
     if existing is not None:
-        return existing, _rerun_if_broken(session, existing)
+        return existing, derived.rerun_if_broken(session, existing, CAPACITY_TASK)
     job = job_service.create(session, dataset.workspace_id, CAPACITY_TASK, dataset.id)
     analysis = Analysis(
         workspace_id=dataset.workspace_id,
@@ -157,15 +158,15 @@ def create(
     return analysis, job
 
 
-def _rerun_if_broken(session: Session, analysis: Analysis) -> Job | None:
-    """A new job when the last one died of our fault (a bug, an outage), never for bad input:
-    asking again is then how a user retries; the failed job stays on record."""
-    job = session.get(Job, analysis.job_id) if analysis.job_id else None
-    if job is not None and not (job.status == JobStatus.failed and job.error_code in RERUN):
-        return None
-    job = job_service.create(session, analysis.workspace_id, CAPACITY_TASK, analysis.dataset_id)
-    analysis.job_id = job.id
-    return job
+def start(
+    session: Session,
+    principal: Principal,
+    settings: Settings,
+    dataset_id: int,
+    params: CapacityParamsIn | SctParamsIn,
+) -> tuple[Analysis, bool]:
+    """`create`, its job (if any) started after the commit; True when a job was started."""
+    return derived.start(session, settings, *create(session, principal, dataset_id, params))
 
 
 def get_visible(session: Session, principal: Principal, analysis_id: int) -> Analysis:

@@ -19,6 +19,7 @@ from headroom.analyses.router import router as analyses_router
 from headroom.api.upload_access import RedisUploadSlots, UploadSlots
 from headroom.auth.router import router as auth_router
 from headroom.auth.throttle import LoginThrottle, RedisLoginThrottle
+from headroom.core import heavy_calls
 from headroom.core.db import get_engine
 from headroom.core.errors import HeadroomError, envelope, error_responses
 from headroom.core.middleware import ApiGuard
@@ -27,7 +28,6 @@ from headroom.core.settings import Settings, get_settings
 from headroom.core.storage import open_store
 from headroom.core.unexpected_errors import UnexpectedErrors
 from headroom.datasets.router import router as datasets_router
-from headroom.datasets.sniffing import shutdown_pool
 from headroom.exports.router import router as exports_router
 from headroom.forecasts.router import router as forecasts_router
 from headroom.jobs.router import router as jobs_router
@@ -89,13 +89,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 @asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     open_store(app.state.settings.resolved_storage_url())  # a bucket that is not there stops it
+    heavy_calls.open_pool()
     # The modules and settings loaded so far live as long as the process: out of the
     # collector's sight; and a collection per 50,000 new objects rather than 700, since the
     # pauses of frequent ones land in the slowest requests' latency.
     gc.freeze()
     gc.set_threshold(50_000, 20, 20)
     yield
-    shutdown_pool()
+    heavy_calls.shutdown_pool()
 
 
 def health(request: Request) -> dict[str, str]:

@@ -12,6 +12,7 @@ from headroom.cli.options import Range
 
 if TYPE_CHECKING:  # the documents load with the analyses, on first use
     from headroom.analyses.documents import CapacityReportDoc, SctReportDoc
+    from headroom.engine.capacity.partitions import PartitionReport
 
 SNIFF_BYTES = 1 << 20
 MIN_WINDOWS = 5  # windows a knee curve needs at the least (one load bin)
@@ -258,19 +259,19 @@ def partition_command(
         report = partition_report(servers, top_fraction, maxconn_sla, maxconn)
     except ValueError as error:
         raise InputError(str(error)) from error
-    document = report.to_dict()
-    _emit(document, as_json, partition_text(document))
+    _emit(report.to_dict(), as_json, partition_text(report))
 
 
-def partition_text(doc: dict[str, Any]) -> str:  # the engine's partition report as is
+def partition_text(report: "PartitionReport") -> str:
+    part = report.partition
     lines = [
-        f"K = {doc['K']} (safety factor {doc['safety_factor']:.3g}, "
-        f"largest serviceable top fraction {doc['max_top_fraction']:.3g})"
+        f"K = {part.k} (safety factor {part.safety_factor:.3g}, "
+        f"largest serviceable top fraction {report.max_top_fraction:.3g})"
     ]
-    if doc["warning"]:
-        lines.append(f"warning: {doc['warning']}")
+    if part.warning:
+        lines.append(f"warning: {part.warning}")
     lines.append("top fraction  K")
-    lines += [f"{p['top_fraction']:>12.2f}  {p['K']}" for p in doc["curve"]]
+    lines += [f"{p.top_fraction:>12.2f}  {p.k}" for p in report.curve]
     return "\n".join(lines)
 
 

@@ -5,13 +5,14 @@ Exit codes: 0 every check holds, 1 a check is violated (each printed with by how
 
 import json
 import sys
-from typing import Any, NoReturn
+from typing import NoReturn
 
 import click
 import httpx
 
 from headroom.cli.options import Range
 from headroom.client import check, remote
+from headroom.client.responses import DatasetJson
 
 
 def fail(message: str) -> NoReturn:
@@ -87,8 +88,8 @@ def _checks(
 
 def _knee_check(
     http: httpx.Client,
-    current: dict[str, Any],
-    earlier: dict[str, Any],
+    current: DatasetJson,
+    earlier: DatasetJson,
     request_class: str | None,
     label: str,
     max_regression: float,

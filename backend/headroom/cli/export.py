@@ -5,7 +5,10 @@ Exit codes: 0 printed, 2 usage errors, unsupported combinations and refusals."""
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from headroom.engine.export import ExportOptions
 
 import click
 
@@ -43,6 +46,7 @@ def export_command(kind: str, source: str, slo_format: str, **options: Any) -> N
     click.echo(f"# {note}", err=True)
 
 
+# params: the command's options by name, as click passes them (**options: Any)
 def _local(kind: str, source: str, params: dict[str, Any]) -> tuple[str, str]:
     from headroom.engine import export
     from headroom.engine.sim.scenario import ScenarioError, load_scenario
@@ -52,16 +56,18 @@ def _local(kind: str, source: str, params: dict[str, Any]) -> tuple[str, str]:
         raise InputError(f"no such file: {source} (or give run:ID or analysis:ID)")
     try:
         scenario = load_scenario(path.read_text())
-        options = export.ExportOptions(**_engine_options(params))
+        options = _engine_options(params)
         file = export.from_scenario(kind, scenario, options)  # type: ignore[arg-type]
     except (ScenarioError, export.ExportError) as error:
         raise InputError(f"{source}: {error}") from error
     return file.content, file.note
 
 
-def _engine_options(params: dict[str, Any]) -> dict[str, Any]:
+def _engine_options(params: dict[str, Any]) -> "ExportOptions":
+    from headroom.engine.export import ExportOptions
+
     engine = {k: v for k, v in params.items() if k != "format"}
-    return {**engine, "slo_format": params["format"]}
+    return ExportOptions(**engine, slo_format=params["format"])
 
 
 def _remote(kind: str, what: str, number: int, params: dict[str, Any]) -> tuple[str, str]:

@@ -7,7 +7,7 @@ rate reader knows) or else as an access log; anything else names a dataset on th
 
 from pathlib import Path
 from tempfile import TemporaryDirectory
-from typing import Any
+from typing import Any, TypedDict, cast
 
 import click
 import httpx
@@ -17,6 +17,29 @@ from headroom.cli.options import Range
 from headroom.cli.workload import _read, format_name
 
 MAX_HORIZON_DAYS = 366
+
+
+class RunwayJson(TypedDict):
+    limit_per_s: float | None
+    date: str | None
+
+
+class BacktestJson(TypedDict):
+    mape: float
+    hours: int
+
+
+class ForecastJson(TypedDict):
+    """What the text reads of a forecast: the engine's `to_document`, or the server's
+    `ForecastOut` as JSON (which adds keys; --json prints either as it came)."""
+
+    horizon_days: int
+    peak_per_s: float
+    growth: dict[str, float]
+    seasonality: dict[str, bool]
+    runway: RunwayJson
+    backtest: BacktestJson | None
+    warnings: list[str]
 
 
 @click.command("forecast", cls=OneLineCommand)
@@ -65,33 +88,33 @@ def _history(path: Path, log_format: str) -> Any:
 
 def local_forecast(
     path: Path, horizon_days: int, limit_per_s: float | None, log_format: str = "auto"
-) -> dict[str, Any]:
+) -> ForecastJson:
     from headroom.engine.forecast import ForecastInputError, forecast, to_document
 
     try:
         result = forecast(_history(path, log_format), horizon_days, limit_per_s)
     except ForecastInputError as error:
         raise InputError(f"{path}: {error}") from error
-    return to_document(result, horizon_days)
+    return cast(ForecastJson, to_document(result, horizon_days))
 
 
-def _remote(ref: str, horizon_days: int, limit_per_s: float | None) -> dict[str, Any]:
+def _remote(ref: str, horizon_days: int, limit_per_s: float | None) -> ForecastJson:
     from headroom.client import remote
 
-    query: dict[str, Any] = {"horizon_days": horizon_days}
+    query: dict[str, float] = {"horizon_days": horizon_days}
     if limit_per_s is not None:
         query["limit_per_s"] = limit_per_s
     try:
         with remote.client(remote.load_credentials()) as http:
             dataset = remote.find_dataset(http, ref)
             url = f"/api/v1/datasets/{dataset['id']}/forecast"
-            document: dict[str, Any] = remote.checked(http.get(url, params=query))
+            document: ForecastJson = remote.checked(http.get(url, params=query))
     except (remote.RemoteError, httpx.HTTPError) as error:
         raise InputError(f"{ref}: not a file, and the server says: {error}") from error
     return document
 
 
-def forecast_text(doc: dict[str, Any]) -> str:
+def forecast_text(doc: ForecastJson) -> str:
     cycles = [name for name, found in doc["seasonality"].items() if found] or ["none"]
     runway = doc["runway"]
     if runway["limit_per_s"] is None:

@@ -6,7 +6,7 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import cast
 
 import click
 import httpx
@@ -14,6 +14,7 @@ import httpx
 from headroom.cli.check import check_command, fail
 from headroom.cli.options import Range
 from headroom.client import remote
+from headroom.client.responses import UploadOptions, UploadResult
 
 
 class Bar:
@@ -97,7 +98,7 @@ def upload(
     if log_format not in (None, "auto") and spec is not None:
         fail("give --format or --log-format, not both")
     given = (("format", log_format), ("log_format", spec), ("zip_members", zip_members))
-    options = {k: v for k, v in given if v is not None}
+    options = cast(UploadOptions, {k: v for k, v in given if v is not None})
     try:
         with remote.client(remote.load_credentials()) as http:
             result = _upload(http, file, workspace_id, wait, chunk_bytes, options)
@@ -114,8 +115,8 @@ def _upload(
     workspace_id: int | None,
     wait: bool,
     chunk_bytes: int,
-    options: dict[str, str] | None = None,
-) -> dict[str, Any]:
+    options: UploadOptions | None = None,
+) -> UploadResult:
     bar = Bar("uploading")
     dataset = remote.upload_file(
         http,
@@ -126,27 +127,25 @@ def _upload(
         options,
     )
     bar.done()
-    job = dataset.get("job") or {}
-    result = {
+    job = dataset.get("job")
+    result: UploadResult = {
         "dataset_id": dataset["id"],
-        "job_id": job.get("id"),
-        "status": job.get("status", dataset["status"]),
+        "job_id": None if job is None else job["id"],
+        "status": dataset["status"] if job is None else job["status"],
     }
-    if wait and job.get("id") is not None:
+    if wait and job is not None:
         bar = Bar("ingesting")
         final = remote.wait_for_job(
             http, job["id"], lambda j: bar.show(j["progress"], j.get("stage") or "")
         )
         bar.done()
-        result.update(
-            status=final["status"],
-            error_code=final.get("error_code"),
-            error_message=final.get("error_message"),
-        )
+        result["status"] = final["status"]
+        result["error_code"] = final.get("error_code")
+        result["error_message"] = final.get("error_message")
     return result
 
 
-def _report(result: dict[str, Any], as_json: bool) -> None:
+def _report(result: UploadResult, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps({k: result.get(k) for k in ("dataset_id", "job_id", "status")}))
         return

@@ -5,7 +5,7 @@ refusals by the server."""
 import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import click
 import httpx
@@ -17,7 +17,13 @@ from headroom.client import remote
 KINDS = ("capacity", "characterization", "simulation", "traffic", "sct", "sweep")
 
 
-def _item(spec: str) -> dict[str, Any]:
+class ItemJson(TypedDict):  # reports.schemas' item to add, as JSON
+    kind: str
+    source_id: int
+    view: str | None
+
+
+def _item(spec: str) -> ItemJson:
     """KIND:ID, capacity:ID:CLASS or sct:ID:SERVER (traffic takes a dataset id; simulation
     a single run's id, sweep a sweep's)."""
     kind, _, rest = spec.partition(":")

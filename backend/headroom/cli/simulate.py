@@ -5,12 +5,20 @@ exits with status 2 and one line on stderr naming the field."""
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
 from headroom.cli.analysis import InputError, OneLineCommand
 from headroom.cli.options import Range
+
+if TYPE_CHECKING:
+    from numpy import float64
+    from numpy.typing import NDArray
+    from pydantic import JsonValue
+
+    from headroom.simulations.result_models import RunSummary
+    from headroom.simulations.scenario_json import ScenarioJson
 
 
 @click.command("simulate", cls=OneLineCommand)
@@ -52,13 +60,14 @@ def simulate_command(
         result = Simulation(loaded, max_events=get_settings().max_sim_events).run(seed)
     except (ScenarioError, KeyError) as error:
         raise InputError(f"{source}: {error}") from error
-    document = stored(summary(result))
+    run = summary(result)
+    document = stored(run)
     if out_dir is not None:
         _write_out(Path(out_dir), document, result.series.downsample())
     if as_json:
         click.echo(json.dumps(document, indent=2, allow_nan=False))
     else:
-        click.echo(_text(document))
+        click.echo(_text(run))
 
 
 def _source(scenario: str | None, model: str | None, duration_s: float | None) -> str:
@@ -72,7 +81,7 @@ def _source(scenario: str | None, model: str | None, duration_s: float | None) -
     return found
 
 
-def _model_scenario(path: str, duration_s: float | None) -> dict[str, Any]:
+def _model_scenario(path: str, duration_s: float | None) -> "ScenarioJson":
     """The scenario a workload model file becomes; InputError naming the model's field."""
     from headroom.engine.sim.presets import from_workload_model
     from headroom.engine.workload.model import ModelError
@@ -111,7 +120,9 @@ def _read(path: str) -> str:
         raise InputError(f"{path}: {error}") from error
 
 
-def _write_out(folder: Path, document: dict[str, Any], series: dict[str, Any]) -> None:
+def _write_out(
+    folder: Path, document: "dict[str, JsonValue]", series: "dict[str, NDArray[float64]]"
+) -> None:
     """summary.json, and series.csv in long form (series, t_s, value): each series has its
     own downsampled instants."""
     import polars as pl
@@ -129,48 +140,46 @@ def _write_out(folder: Path, document: dict[str, Any], series: dict[str, Any]) -
         raise InputError(f"--out {folder}: {error}") from error
 
 
-def _text(document: dict[str, Any]) -> str:
-    lat, vms = document["latency_s"], document["vms"]
+def _text(run: "RunSummary") -> str:
+    lat, vms = run.latency_s, run.vms
     lines = [
-        f"requests {document['requests']}, pages {document['pages']}, events {document['events']}",
-        f"latency_s mean {lat['mean']:.4g} median {lat['median']:.4g} "
-        f"p95 {lat['p95']:.4g} p99 {lat['p99']:.4g}",
+        f"requests {run.requests}, pages {run.pages}, events {run.events}",
+        f"latency_s mean {lat.mean:.4g} median {lat.median:.4g} "
+        f"p95 {lat.p95:.4g} p99 {lat.p99:.4g}",
     ]
-    if document["plt_s"] is not None:
-        plt = document["plt_s"]
+    if run.plt_s is not None:
+        plt = run.plt_s
         lines.append(
-            f"plt_s mean {plt['mean']:.4g} median {plt['median']:.4g} "
-            f"p95 {plt['p95']:.4g} p99 {plt['p99']:.4g}"
+            f"plt_s mean {plt.mean:.4g} median {plt.median:.4g} p95 {plt.p95:.4g} p99 {plt.p99:.4g}"
         )
     lines.append(
-        f"vms mean allocated {vms['mean_allocated']:.3g}, max {vms['max_allocated']}, "
-        f"{vms['vm_hours']:.3g} VM-hours, {vms['scaling_actions']} scaling actions"
+        f"vms mean allocated {vms.mean_allocated:.3g}, max {vms.max_allocated}, "
+        f"{vms.vm_hours:.3g} VM-hours, {vms.scaling_actions} scaling actions"
     )
-    lines += _class_lines(document)
-    sla = document["sla_violation_fraction"]
+    lines += _class_lines(run)
+    sla = run.sla_violation_fraction
     lines.append(
-        f"rejected {document['rejected_fraction']:.3%}"
+        f"rejected {run.rejected_fraction:.3%}"
         + (f", SLA windows violated {sla:.3%}" if sla is not None else "")
-        + f"; wall {document['wall_s']:.2f} s"
+        + f"; wall {run.wall_s:.2f} s"
     )
     return "\n".join(lines)
 
 
-def _class_lines(document: dict[str, Any]) -> list[str]:
+def _class_lines(run: "RunSummary") -> list[str]:
     """Per class (when there are several) p95 and refusals; a partition policy's K."""
-    classes = document["classes"]
+    from headroom.simulations.result_models import PartitionFigures
+
     lines = []
-    if len(classes) > 1:
+    if len(run.classes) > 1:
         lines += [
-            f"class {name}: latency p95 {c['latency_s']['p95']:.4g} s, "
-            f"rejected {c['rejected_fraction']:.3%}"
-            for name, c in classes.items()
+            f"class {name}: latency p95 {c.latency_s.p95:.4g} s, rejected {c.rejected_fraction:.3%}"
+            for name, c in run.classes.items()
         ]
-    admission = document.get("admission") or {}
-    if "k_mean" in admission:
+    admission = run.admission
+    if isinstance(admission, PartitionFigures):
         lines.append(
-            f"High Set K mean {admission['k_mean']:.3g}, "
-            f"min {admission['k_min']}, max {admission['k_max']}"
+            f"High Set K mean {admission.k_mean:.3g}, min {admission.k_min}, max {admission.k_max}"
         )
     return lines
 

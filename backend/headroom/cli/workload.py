@@ -10,7 +10,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 from tempfile import TemporaryDirectory
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import click
 
@@ -32,6 +32,26 @@ PARSE_THREADS = min(os.cpu_count() or 1, 2)
 
 if TYPE_CHECKING:  # the documents load with the characterization, on first use
     from headroom.workloads.documents import CharacterizationCore
+
+
+class ParseReport(TypedDict):
+    """The `headroom parse --json` document, as printed."""
+
+    format: str
+    lines_total: int
+    lines_parsed: int
+    lines_rejected: int
+    lines_skipped: int
+    rejects: list[dict[str, Any]]  # as ParsedLog.rejects
+    first_ts: str | None
+    last_ts: str | None
+    requests_by_status: dict[str, int]
+    bytes_total: int | None
+    has_latency: bool
+    latency_p50_s: float | None
+    latency_p95_s: float | None
+    latency_p99_s: float | None
+    format_confidence: float | None
 
 
 @dataclass(frozen=True)
@@ -168,7 +188,7 @@ def _iso(value: Any) -> str | None:
     return None if value is None else value.isoformat().replace("+00:00", "Z")
 
 
-def parse_report(parsed: ParsedLog) -> dict[str, Any]:  # `headroom parse --json`, as printed
+def parse_report(parsed: ParsedLog) -> ParseReport:
     """The `headroom parse --json` document (aggregates over the table, lazily)."""
     import polars as pl
 
@@ -214,7 +234,7 @@ def parse_report(parsed: ParsedLog) -> dict[str, Any]:  # `headroom parse --json
     }
 
 
-def parse_text(doc: dict[str, Any]) -> str:  # of parse_report's document
+def parse_text(doc: ParseReport) -> str:
     lines = [
         f"format: {doc['format']}",
         f"lines: {doc['lines_total']} ({doc['lines_parsed']} parsed, "
@@ -262,7 +282,7 @@ def parse_command(
     _emit(document, as_json, parse_text(document))
 
 
-def _parse_streaming(file: str, name: str, out_dir: str | None) -> dict[str, Any]:  # parse --json
+def _parse_streaming(file: str, name: str, out_dir: str | None) -> ParseReport:
     """The report of one pass over the log, each chunk also appended to the Parquet file
     (given out_dir) and then dropped: no table of the whole log is held or read back."""
     from headroom.cli.parse_stream import ParquetSink, ReportTally
@@ -308,7 +328,7 @@ def _writing(out_dir: str | None, action: Callable[[Any], None], arg: Any) -> No
         raise InputError(f"{out_dir}: {error}") from error
 
 
-def tally_report(parsed: ParsedLog, tally: Any) -> dict[str, Any]:  # parse --json, streamed
+def tally_report(parsed: ParsedLog, tally: Any) -> ParseReport:
     """The `headroom parse --json` document from a ReportTally (parse_report's keys)."""
     quantiles = tally.latency_quantiles()
     return {

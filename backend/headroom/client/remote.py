@@ -15,6 +15,8 @@ from typing import Any
 
 import httpx
 
+from headroom.client.responses import DatasetJson, JobJson, UploadJson, UploadOptions
+
 CHUNK_BYTES = 8 * 1024**2
 RETRIES = 6
 RATE_LIMIT_ATTEMPTS = 5  # requests sent in all when the server keeps answering 429
@@ -165,8 +167,8 @@ def upload_file(
     workspace_id: int | None,
     progress: Progress,
     chunk_bytes: int = CHUNK_BYTES,
-    options: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+    options: UploadOptions | None = None,
+) -> DatasetJson:
     """Upload (or resume uploading) a file; returns the dataset. `options`: the upload's
     parse options (format, log_format, zip_members), sent when the upload starts."""
     size = path.stat().st_size
@@ -179,7 +181,7 @@ def upload_file(
             handle.seek(offset)
             offset = _send_chunk(http, upload["id"], offset, handle.read(chunk_bytes))
     progress(size, size)
-    dataset: dict[str, Any] = checked(http.post(f"/api/v1/uploads/{upload['id']}/complete"))
+    dataset: DatasetJson = checked(http.post(f"/api/v1/uploads/{upload['id']}/complete"))
     state.unlink(missing_ok=True)
     return dataset
 
@@ -190,7 +192,7 @@ def _state_file(http: httpx.Client, path: Path) -> Path:
     return state_dir() / f"{hashlib.sha256(identity.encode()).hexdigest()[:32]}.json"
 
 
-def _resume(http: httpx.Client, state: Path) -> dict[str, Any] | None:
+def _resume(http: httpx.Client, state: Path) -> UploadJson | None:
     if not state.is_file():
         return None
     upload_id = json.loads(state.read_text())["upload_id"]
@@ -204,10 +206,10 @@ def _start(
     size: int,
     workspace_id: int | None,
     state: Path,
-    options: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+    options: UploadOptions | None = None,
+) -> UploadJson:
     body = {"name": path.name, "size_bytes": size, "workspace_id": workspace_id, **(options or {})}
-    upload: dict[str, Any] = checked(http.post("/api/v1/uploads", json=body))
+    upload: UploadJson = checked(http.post("/api/v1/uploads", json=body))
     state.parent.mkdir(parents=True, exist_ok=True)
     state.write_text(json.dumps({"upload_id": upload["id"]}))
     return upload
@@ -245,24 +247,24 @@ def _send_chunk(http: httpx.Client, upload_id: str, offset: int, chunk: bytes) -
 def wait_for_job(
     http: httpx.Client,
     job_id: int,
-    on_update: Callable[[dict[str, Any]], None],
+    on_update: Callable[[JobJson], None],
     poll_s: float = 1.0,
-) -> dict[str, Any]:
+) -> JobJson:
     while True:
-        job: dict[str, Any] = checked(http.get(f"/api/v1/jobs/{job_id}"))
+        job: JobJson = checked(http.get(f"/api/v1/jobs/{job_id}"))
         on_update(job)
         if job["status"] in ("succeeded", "failed", "cancelled"):
             return job
         time.sleep(poll_s)
 
 
-def find_dataset(http: httpx.Client, ref: str) -> dict[str, Any]:
+def find_dataset(http: httpx.Client, ref: str) -> DatasetJson:
     """A dataset by id, or the newest one with that name; waits until it is ingested."""
     if ref.isdigit():
         response = http.get(f"/api/v1/datasets/{ref}")
         if response.status_code == 404:
             raise RemoteError(f"no dataset {ref} (or not visible to this token)")
-        dataset: dict[str, Any] = checked(response)
+        dataset: DatasetJson = checked(response)
     else:
         page = checked(http.get("/api/v1/datasets", params={"limit": 200}))
         named = [d for d in page["items"] if d["name"] == ref]
@@ -272,18 +274,19 @@ def find_dataset(http: httpx.Client, ref: str) -> dict[str, Any]:
     return _ready(http, dataset)
 
 
-def _ready(http: httpx.Client, dataset: dict[str, Any]) -> dict[str, Any]:
-    job = dataset.get("job") or {}
-    if dataset["status"] in ("uploaded", "processing") and job.get("id") is not None:
+def _ready(http: httpx.Client, dataset: DatasetJson) -> DatasetJson:
+    job = dataset.get("job")
+    if dataset["status"] in ("uploaded", "processing") and job is not None:
         wait_for_job(http, job["id"], lambda _: None)
         dataset = checked(http.get(f"/api/v1/datasets/{dataset['id']}"))
     if dataset["status"] != "ready":
-        reason = (dataset.get("job") or {}).get("error_message") or dataset["status"]
+        final = dataset.get("job")
+        reason = (final and final.get("error_message")) or dataset["status"]
         raise RemoteError(f"dataset {dataset['id']} ({dataset['name']}) is not usable: {reason}")
     return dataset
 
 
-def p95_s(http: httpx.Client, dataset: dict[str, Any], request_class: str | None) -> float:
+def p95_s(http: httpx.Client, dataset: DatasetJson, request_class: str | None) -> float:
     """The dataset's p95 response time: overall from its summary, or of one request class
     from its workload characterization (default rules; created when missing)."""
     label = f"dataset {dataset['id']} ({dataset['name']})"
@@ -303,7 +306,7 @@ def p95_s(http: httpx.Client, dataset: dict[str, Any], request_class: str | None
 
 
 def knee_per_s(
-    http: httpx.Client, dataset: dict[str, Any], request_class: str | None
+    http: httpx.Client, dataset: DatasetJson, request_class: str | None
 ) -> tuple[float | None, list[str]]:
     """The load at the knee of the latency curve (default capacity analysis), if any, and
     the classes that analysis has (a class missing from it has no knee either)."""

@@ -4,15 +4,16 @@ A stored document may have been written by an earlier version: a field added sin
 is optional with a default, and a field this version does not know is kept as it is
 (``extra="allow"``), so reading a document and serving it never drops data."""
 
-from typing import Any, ClassVar, TypeAlias
+from typing import ClassVar, TypeAlias
 
 from pydantic import BaseModel, ConfigDict
+from pydantic.json_schema import JsonSchemaValue
 
 # a JSON number kept as written (an int stays an int), so a document is served as stored
 Real: TypeAlias = int | float
 
 
-def _contract_only(schema: dict[str, Any]) -> None:  # a JSON Schema document
+def _contract_only(schema: JsonSchemaValue) -> None:
     """Kept keys of other versions are served but are no part of the published contract."""
     schema.pop("additionalProperties", None)
 

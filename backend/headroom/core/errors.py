@@ -1,6 +1,7 @@
 """Typed errors with stable codes; the API turns them into {"error": {...}} bodies."""
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypedDict
 
 from pydantic import BaseModel, Field
 
@@ -10,27 +11,45 @@ class HeadroomError(Exception):
     code = "bad_request"
 
     def __init__(
-        self, message: str, *, field: str | None = None, detail: dict[str, Any] | None = None
+        self, message: str, *, field: str | None = None, detail: Mapping[str, object] | None = None
     ) -> None:
         super().__init__(message)
         self.message = message
         self.field = field
         self.detail = detail
 
-    def to_body(self, request_id: str | None = None) -> dict[str, Any]:
+    def to_body(self, request_id: str | None = None) -> "ErrorBodyJson":
         return envelope(self.code, self.message, self.field, self.detail, request_id)
+
+
+class ErrorJson(TypedDict):  # ErrorDetail, as JSON
+    code: str
+    message: str
+    field: str | None
+    detail: Mapping[str, object] | None
+    request_id: str | None
+
+
+class ErrorBodyJson(TypedDict):  # ErrorBody, as JSON
+    error: ErrorJson
 
 
 def envelope(
     code: str,
     message: str,
     field: str | None = None,
-    detail: dict[str, Any] | None = None,
+    detail: Mapping[str, object] | None = None,
     request_id: str | None = None,
-) -> dict[str, Any]:
+) -> ErrorBodyJson:
     """The body of every error answer (ErrorBody)."""
-    error = {"code": code, "message": message, "field": field, "detail": detail}
-    return {"error": {**error, "request_id": request_id}}
+    error: ErrorJson = {
+        "code": code,
+        "message": message,
+        "field": field,
+        "detail": detail,
+        "request_id": request_id,
+    }
+    return {"error": error}
 
 
 class NotAuthenticated(HeadroomError):
@@ -71,7 +90,7 @@ class ErrorDetail(BaseModel):
     code: str
     message: str
     field: str | None = None
-    detail: dict[str, Any] | None = None
+    detail: dict[str, Any] | None = None  # the error's own facts (offset_bytes, max_bytes...)
     request_id: str | None = Field(
         default=None, description="Also in the server's log and the X-Request-ID header"
     )
@@ -83,7 +102,7 @@ class ErrorBody(BaseModel):
     error: ErrorDetail
 
 
-def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:  # FastAPI's `responses`
     return {
         status: {"model": ErrorBody, "description": _DESCRIPTIONS[status]} for status in statuses
     }

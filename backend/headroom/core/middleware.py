@@ -3,7 +3,7 @@ the size of JSON request bodies (413), Idempotency-Key on POST, and how many req
 run at once."""
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from anyio import CapacityLimiter, to_thread
@@ -273,7 +273,7 @@ async def _error(
     code: str,
     message: str,
     retry_after_s: int | None = None,
-    detail: dict[str, Any] | None = None,
+    detail: Mapping[str, object] | None = None,
     request_id: str | None = None,
 ) -> None:
     body = json.dumps(envelope(code, message, None, detail, request_id)).encode()

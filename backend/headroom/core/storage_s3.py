@@ -13,7 +13,8 @@ import functools
 import io
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, BinaryIO, cast
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, BinaryIO, TypedDict, cast
 from urllib.parse import urlparse
 
 import boto3
@@ -41,6 +42,16 @@ PASSING = ("InternalError", "ServiceUnavailable", "SlowDown", "RequestTimeout", 
 class StoreUnavailable(ConnectionError):
     """The store still failed after boto3's retries (5xx, throttling, timeouts): transient,
     a worker retries the job later (a ConnectionError, as the job runner counts them)."""
+
+
+class HeadJson(TypedDict):  # what this store reads of a HeadObject reply
+    ContentLength: int
+    LastModified: datetime
+
+
+class PartJson(TypedDict):  # a CompleteMultipartUpload part
+    PartNumber: int
+    ETag: str
 
 
 @functools.lru_cache(maxsize=8)
@@ -136,9 +147,9 @@ class S3Store:
             raise _missing(error, key) from error
         return cast(bytes, reply["Body"].read())
 
-    def _head(self, full_key: str) -> dict[str, Any]:
+    def _head(self, full_key: str) -> HeadJson:
         try:
-            return cast(dict[str, Any], self.client.head_object(Bucket=self.bucket, Key=full_key))
+            return cast(HeadJson, self.client.head_object(Bucket=self.bucket, Key=full_key))
         except ClientError as error:
             raise _missing(error, full_key) from error
 
@@ -283,7 +294,7 @@ class _MultipartWriter(io.RawIOBase):
         self.buffer = bytearray()
         self.written = 0
         self.upload_id: str | None = None
-        self.parts: list[dict[str, Any]] = []
+        self.parts: list[PartJson] = []
 
     def writable(self) -> bool:
         return True

@@ -4,7 +4,7 @@ polars and the engine are imported inside the function: the API process loads th
 when a zoom is asked for (``import headroom.api.app`` stays light)."""
 
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict, cast
 
 from sqlalchemy.orm import Session
 
@@ -56,19 +56,23 @@ def arrivals(
     return ArrivalWindowOut(dataset_id=dataset_id, **window.to_dict())
 
 
-def _table_keys(
-    session: Session, principal: Principal, dataset_id: int
-) -> tuple[list[str], dict[str, Any]]:
+class _Span(TypedDict, total=False):  # what _cover reads of the ingest's traffic summary
+    timestamp_granularity_s: float | None
+    first_ts: str | None
+    last_ts: str | None
+
+
+def _table_keys(session: Session, principal: Principal, dataset_id: int) -> tuple[list[str], _Span]:
     dataset = get_visible(session, principal, dataset_id)
     result = ingest_result(session, dataset.id)
     if dataset.status != DatasetStatus.ready or result is None or not result.table_keys:
         raise DatasetNotReady(
             f"dataset {dataset_id} is {dataset.status}; its request table is not ready"
         )
-    return list(result.table_keys), result.document or {}
+    return list(result.table_keys), cast(_Span, result.document or {})
 
 
-def _cover(summary: dict[str, Any]) -> "Coverage | None":
+def _cover(summary: _Span) -> "Coverage | None":
     """The log's coverage as its traffic summary found it (no second scan of the table);
     None (found from the table) when the summary predates it or the timestamps are finer
     than a millisecond (its times keep microseconds)."""
@@ -76,7 +80,11 @@ def _cover(summary: dict[str, Any]) -> "Coverage | None":
 
     from headroom.engine.workload.coverage import coverage
 
-    g_s, first, last = (summary.get(k) for k in ("timestamp_granularity_s", "first_ts", "last_ts"))
+    g_s, first, last = (
+        summary.get("timestamp_granularity_s"),
+        summary.get("first_ts"),
+        summary.get("last_ts"),
+    )
     if not g_s or not first or not last:
         return None
     ns = [_epoch_ns(t) for t in (first, last)]

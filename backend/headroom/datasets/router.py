@@ -5,12 +5,8 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 
 from headroom.api.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep, StoreDep
 from headroom.api.upload_access import UploadAccess, body_chunks
-from headroom.auth.principal import Principal
-from headroom.core.db import session_scope
 from headroom.core.errors import FileTooLarge, error_responses
 from headroom.core.ids import Id
-from headroom.core.settings import Settings
-from headroom.core.storage import ObjectStore
 from headroom.datasets import arrivals, formats, parse_options, service, uploads
 from headroom.datasets.formats import KnownFormatsOut
 from headroom.datasets.multipart import MultipartFile
@@ -23,9 +19,7 @@ from headroom.datasets.schemas import (
     DatasetUpdate,
     TrafficSummaryOut,
 )
-from headroom.datasets.sniffing import Sniffed, checked_options
-from headroom.datasets.uploads import StagedUpload
-from headroom.jobs.outbox import enqueue
+from headroom.datasets.sniffing import checked_options
 
 router = APIRouter(prefix="/datasets", tags=["datasets"])
 
@@ -125,34 +119,20 @@ async def upload_dataset(
         staged = await uploads.stage(store, body, name, settings.max_upload_bytes)
     sniffed = await uploads.sniff(store, staged, options)
     out, created = await to_thread.run_sync(
-        _register, settings, store, principal, workspace_id, staged, sniffed, options
+        service.register_and_start,
+        settings,
+        store,
+        principal,
+        workspace_id,
+        staged,
+        sniffed,
+        options,
     )
     if created:
         response.headers["Location"] = f"/api/v1/datasets/{out.id}"
     else:
         response.status_code = 200
     return out
-
-
-def _register(
-    settings: Settings,
-    store: ObjectStore,
-    principal: Principal,
-    workspace_id: int,
-    staged: StagedUpload,
-    sniffed: Sniffed,
-    options: ParseOptions,
-) -> tuple[DatasetOut, bool]:
-    """The upload's short transaction and the ingest's sending, in a thread: both wait on
-    servers (database, broker), which the event loop, serving every request, must not."""
-    with session_scope(settings.resolved_database_url()) as session:
-        dataset, job = service.register_upload(
-            session, store, principal, workspace_id, staged, sniffed, options
-        )
-        out = service.to_out(session, dataset)
-    if job is not None:
-        enqueue(settings, service.INGEST, job.id)
-    return out, job is not None
 
 
 @router.get("/{dataset_id}", response_model=DatasetOut)

@@ -8,7 +8,9 @@ from headroom.auth import repository as auth_repository
 from headroom.auth.models import User
 from headroom.auth.principal import Principal
 from headroom.auth.schemas import UserRef
+from headroom.core.db import session_scope
 from headroom.core.errors import HeadroomError, InvalidInput, NotFound, NotReady
+from headroom.core.settings import Settings
 from headroom.core.storage import ObjectStore
 from headroom.datasets import parse_options, repository, uploads
 from headroom.datasets.models import Dataset, DatasetStatus
@@ -26,6 +28,7 @@ from headroom.datasets.uploads import StagedUpload
 from headroom.jobs import repository as job_repository
 from headroom.jobs import service as job_service
 from headroom.jobs.models import Job, Result
+from headroom.jobs.outbox import enqueue
 from headroom.jobs.schemas import JobOut
 from headroom.workspaces.models import Role
 
@@ -71,6 +74,27 @@ def register_upload(
     except Exception:
         store.delete(staged.key)
         raise
+
+
+def register_and_start(
+    settings: Settings,
+    store: ObjectStore,
+    principal: Principal,
+    workspace_id: int,
+    staged: StagedUpload,
+    sniffed: Sniffed,
+    options: ParseOptions,
+) -> tuple[DatasetOut, bool]:
+    """The upload's short transaction and the ingest's sending, in a thread: both wait on
+    servers (database, broker), which the event loop, serving every request, must not."""
+    with session_scope(settings.resolved_database_url()) as session:
+        dataset, job = register_upload(
+            session, store, principal, workspace_id, staged, sniffed, options
+        )
+        out = to_out(session, dataset)
+    if job is not None:
+        enqueue(settings, INGEST, job.id)
+    return out, job is not None
 
 
 class ParseOptionsDiffer(HeadroomError):

@@ -1,21 +1,15 @@
-"""A first look at an uploaded file, in a helper process.
+"""A first look at an uploaded file, in a helper process (core.heavy_calls): the parser
+(numba, polars) stays out of the API process. The child returns plain data."""
 
-The parser (numba, polars) costs the API process ~150 MB of memory it does not otherwise
-need, and its CPU time would block the event loop; so the API hands sniffing to a small
-process pool and stays light. The child returns plain data, never exceptions with state."""
-
-import asyncio
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
+from headroom.core import heavy_calls
 from headroom.core.storage import open_store
 from headroom.datasets import otlp_files
 from headroom.datasets.parse_options import ParseOptions, compile_error, refusal
 
 SNIFF_BYTES = 1 << 20
-_pool: ProcessPoolExecutor | None = None
 
 
 @dataclass(frozen=True)
@@ -83,32 +77,14 @@ def _unparseable(error: Any, given: str | None = None) -> str:
 
 
 async def sniff_in_pool(store_url: str, key: str, options: ParseOptions | None = None) -> Sniffed:
-    loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(_executor(), sniff_file, store_url, key, options)
+    return await heavy_calls.run(sniff_file, store_url, key, options)
 
 
 async def checked_options(options: ParseOptions) -> ParseOptions:
     """The options, once the parser has compiled them (in the child); else a 422."""
     if options.log_format is None:
         return options
-    loop = asyncio.get_running_loop()
-    error = await loop.run_in_executor(_executor(), check_options, options)
+    error = await heavy_calls.run(check_options, options)
     if error is not None:
         raise refusal(error)
     return options
-
-
-def _executor() -> ProcessPoolExecutor:
-    global _pool
-    if _pool is None:
-        _pool = ProcessPoolExecutor(
-            max_workers=1, mp_context=multiprocessing.get_context("spawn"), max_tasks_per_child=500
-        )
-    return _pool
-
-
-def shutdown_pool() -> None:
-    global _pool
-    if _pool is not None:
-        _pool.shutdown(wait=False, cancel_futures=True)
-        _pool = None

@@ -8,7 +8,7 @@ from headroom.exports import service
 from headroom.exports.schemas import ExportKind, ExportOut, ExportParams
 
 router = APIRouter(tags=["exports"])
-REFUSED: dict[int | str, dict[str, Any]] = {
+REFUSED: dict[int | str, dict[str, Any]] = {  # FastAPI's `responses`
     422: {"description": "unsupported_export: this source has no such file (why)"}
 }
 

@@ -1,7 +1,8 @@
 import datetime as dt
-from typing import Any
 
 from pydantic import BaseModel, Field
+
+from headroom.simulations.scenario_json import ScenarioJson
 
 
 class ForecastPoint(BaseModel):
@@ -50,6 +51,6 @@ class ForecastOut(BaseModel):
     runway: Runway
     backtest: BacktestOut | None
     warnings: list[str]
-    peak_week_scenario: dict[str, Any] = Field(
+    peak_week_scenario: ScenarioJson = Field(
         description="a scenario of the forecast's peak week (linear arrival profile)"
     )

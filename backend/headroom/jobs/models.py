@@ -67,6 +67,6 @@ class Result(Base):
         ForeignKey("dataset.id", ondelete="CASCADE"), index=True
     )
     kind: Mapped[str] = mapped_column(String(50))
-    document: Mapped[dict[str, Any]] = mapped_column(JSON)
+    document: Mapped[dict[str, Any]] = mapped_column(JSON)  # any kind's result, as stored
     table_keys: Mapped[list[str]] = mapped_column(JSON, default=list)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)

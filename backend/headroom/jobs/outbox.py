@@ -170,6 +170,13 @@ _lock = threading.Lock()
 _dispatchers: dict[tuple[str, str], Dispatcher] = {}
 
 
+def start(session: Session, settings: Settings, job: Job) -> None:
+    """Commit the request's unit of work, then have the job sent: a worker must find it
+    queued. Services call it; routers neither commit nor enqueue."""
+    session.commit()
+    enqueue(settings, job.kind, job.id)
+
+
 def enqueue(settings: Settings, task_name: str, job_id: int) -> None:
     """The job (committed as queued; its kind is `task_name`) goes to the broker from the
     outbox, in the background: this returns at once, whether or not the broker is up."""

@@ -5,8 +5,8 @@ job back in the queue when it is not, so a killed worker's job is finished by an
 """
 
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
+from pydantic import JsonValue
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
@@ -84,7 +84,7 @@ def save_result(
     job_id: int,
     worker: str,
     kind: str,
-    document: dict[str, Any],
+    document: dict[str, JsonValue],
     dataset_id: int | None = None,
     table_keys: list[str] | None = None,
 ) -> Job:

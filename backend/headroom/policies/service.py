@@ -1,14 +1,12 @@
 """Policy calculators. The engine's background policies are compiled (numba), which the
-API process never imports: runs go to a one-process pool, as sniffing does."""
+API process never imports: runs go to a helper process (core.heavy_calls)."""
 
-import asyncio
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from sqlalchemy.orm import Session
 
 from headroom.auth.principal import Principal
+from headroom.core import heavy_calls
 from headroom.core.errors import InvalidInput, NotReady
 from headroom.core.settings import REPO_ROOT
 from headroom.policies.schemas import BackgroundCompare, BackgroundComparison, BackgroundDemo
@@ -35,7 +33,6 @@ DEMOS = (
         )
     ),
 )
-_pool: ProcessPoolExecutor | None = None
 
 
 def _run(text: str, static_quota: float | None, min_multiplier: float, rates: bool) -> Any:
@@ -102,18 +99,8 @@ async def compare_background(
     session: Session, principal: Principal, body: BackgroundCompare
 ) -> BackgroundComparison:
     text, rates = _input(session, principal, body)
-    loop = asyncio.get_running_loop()
     args = (text, body.static_quota, body.min_multiplier, rates)
-    result = await loop.run_in_executor(_executor(), _run, *args)
+    result = await heavy_calls.run(_run, *args)
     if "error" in result:
         raise InvalidInput("bad_series", result["error"], field="csv")
     return BackgroundComparison.model_validate(result)
-
-
-def _executor() -> ProcessPoolExecutor:
-    global _pool
-    if _pool is None:
-        _pool = ProcessPoolExecutor(
-            max_workers=1, mp_context=multiprocessing.get_context("spawn"), max_tasks_per_child=200
-        )
-    return _pool

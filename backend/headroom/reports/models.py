@@ -1,7 +1,7 @@
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
 
+from pydantic import JsonValue
 from sqlalchemy import JSON, ForeignKey, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -44,7 +44,7 @@ class ReportItem(Base):
     source_id: Mapped[int]
     view: Mapped[str | None] = mapped_column(String(200))
     title: Mapped[str] = mapped_column(String(200))
-    content: Mapped[dict[str, Any]] = mapped_column(JSON)
+    content: Mapped[dict[str, JsonValue]] = mapped_column(JSON)  # an ItemContent
     captured_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
 
 

@@ -77,6 +77,7 @@ class ItemContent(BaseModel):
     """What was copied from the source when the item was added."""
 
     source_label: str = Field(description="where it came from, e.g. 'capacity analysis 3 of x.log'")
+    # each kind's own parameters (a capacity analysis', a scenario...): any JSON object
     params: dict[str, Any] = Field(description="the parameters that produced the result")
     figures: list[Figure]
     charts: list[Chart]

@@ -2,14 +2,12 @@
 and the app's two scatters (throughput and response time against concurrency) with the
 rational range [Q_lower, Q_upper] shaded."""
 
-from typing import Any
-
 from headroom.analyses.documents import SctReportDoc, SctServer, UslFit
 from headroom.analyses.schemas import SctParamsIn
 from headroom.reports.schemas import Chart, Figure, ItemContent, Mark, Range, Series
-from headroom.reports.snapshots import SnapshotError, fig
+from headroom.reports.snapshots import SnapshotError, XAxis, fig
 
-X_AXIS: dict[str, Any] = {  # Chart's keyword arguments, as ** accepts them
+X_AXIS: XAxis = {
     "x_label": "concurrency (requests in the server)",
     "x_unit": "count",
 }

@@ -2,13 +2,14 @@
 turned into report items: the figures and charts a reader needs, with units."""
 
 import itertools
-from typing import Any
+from typing import Any, TypedDict
 
 from headroom.analyses.documents import CapacityReportDoc, ClassReport, MeasuredPoint, ModelPoint
 from headroom.analyses.schemas import CapacityParamsIn
 from headroom.datasets.schemas import TrafficSummaryOut
 from headroom.engine.workload import Rules
 from headroom.reports.schemas import Better, Chart, Figure, ItemContent, Mark, Series, Unit
+from headroom.simulations.scenario_json import ScenarioJson
 from headroom.workloads.documents import (
     CharacterizationDoc,
     FittedHistogram,
@@ -158,7 +159,8 @@ def _throughput_chart(cls: ClassReport, name: str) -> Chart:
     )
 
 
-def simulation(document: dict[str, Any], scenario: dict[str, Any], seed: int | None) -> ItemContent:
+# a run document as stored (its JSON, non-finite figures null), read key by key
+def simulation(document: dict[str, Any], scenario: ScenarioJson, seed: int | None) -> ItemContent:
     if document.get("kind") != "run":
         raise SnapshotError("a sweep cannot be added yet: add one of its runs instead")
     summary, series = document["summary"], document.get("series") or {}
@@ -211,7 +213,12 @@ def simulation(document: dict[str, Any], scenario: dict[str, Any], seed: int | N
     )
 
 
-SIM_TIME: dict[str, Any] = {"x_label": "simulated time", "x_unit": "s"}
+class XAxis(TypedDict):  # Chart's x-axis keyword arguments, as ** passes them
+    x_label: str
+    x_unit: str
+
+
+SIM_TIME: XAxis = {"x_label": "simulated time", "x_unit": "s"}
 
 
 def _columns(table: dict[str, Any] | None, x_key: str, names: dict[str, str]) -> list[Series]:

@@ -25,9 +25,7 @@ the backlog and the burst's 1,800 extra requests over the spare capacity instead
 queueing them in the server.
 """
 
-from typing import Any
-
-from headroom.simulations.scenario_json import ScenarioJson
+from headroom.simulations.scenario_json import ScenarioJson, SweepJson
 
 CLASS_POLICIES_LOADS_PER_S = [100.0, 150.0, 200.0, 250.0, 300.0]
 CLASS_POLICIES = ["none", "switch_adm", "static_part", "dynamic_part"]
@@ -71,7 +69,7 @@ def admission_for(policy: str, limits: ScenarioJson | None = None) -> ScenarioJs
 
 def class_policies_sweep(
     loads_per_s: list[float] | None = None, limits: ScenarioJson | None = None
-) -> dict[str, Any]:  # a SweepIn as JSON
+) -> SweepJson:
     """The comparison as one sweep: the admission block x the offered load."""
     return {
         "path": "admission",

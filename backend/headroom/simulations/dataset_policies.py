@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from headroom.simulations import class_presets
-from headroom.simulations.scenario_json import ScenarioJson
+from headroom.simulations.scenario_json import ScenarioJson, SweepJson
 
 SERVERS = 6
 SLA_S = 1.0
@@ -161,7 +161,7 @@ def _normalised_shares(classes: list[ScenarioJson]) -> list[ScenarioJson]:
 class PolicyPreset:
     scenario: ScenarioJson
     description: str
-    sweep: dict[str, Any] | None = None  # a SweepIn as JSON
+    sweep: SweepJson | None = None
 
 
 def class_policies_from(characterization: Mapping[str, Any], name: str) -> PolicyPreset:

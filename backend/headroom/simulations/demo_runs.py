@@ -8,8 +8,8 @@ stage). Named with the pages' prefixes (ClassPoliciesPage.tsx, VirtualQueuePage.
 each is created once per workspace."""
 
 from dataclasses import dataclass
-from typing import Any
 
+from pydantic import JsonValue
 from sqlalchemy import select
 
 from headroom.auth.principal import Principal
@@ -17,7 +17,7 @@ from headroom.core.db import session_scope
 from headroom.core.settings import Settings
 from headroom.simulations import class_presets, dataset_policies, service
 from headroom.simulations.models import SimulationRun
-from headroom.simulations.scenario_json import ScenarioJson
+from headroom.simulations.scenario_json import ScenarioJson, SweepJson
 from headroom.simulations.schemas import SimulationIn, SweepIn
 
 SWEEP_PREFIX = "Class policies · "
@@ -28,7 +28,7 @@ QUEUED_PREFIX, BARE_PREFIX = "Virtual queue · ", "No queue · "
 class DemoRun:
     name: str
     scenario: ScenarioJson
-    sweep: dict[str, Any] | None = None  # a SweepIn as JSON
+    sweep: SweepJson | None = None
 
 
 def _shortened(scenario: ScenarioJson, duration_s: float | None) -> ScenarioJson:
@@ -36,7 +36,7 @@ def _shortened(scenario: ScenarioJson, duration_s: float | None) -> ScenarioJson
 
 
 def demo_runs(
-    characterization: dict[str, Any],  # workloads' result document
+    characterization: dict[str, JsonValue],  # workloads' result document
     dataset_name: str,
     class_duration_s: float | None = None,
     queue_duration_s: float | None = None,

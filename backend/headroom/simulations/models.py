@@ -1,12 +1,11 @@
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from headroom.core.db import Base
 from headroom.core.types import UtcDateTime, utcnow
-from headroom.simulations.scenario_json import ScenarioJson
+from headroom.simulations.scenario_json import ScenarioJson, SweepJson
 
 
 class SimulationRun(Base):
@@ -24,7 +23,7 @@ class SimulationRun(Base):
     name: Mapped[str] = mapped_column(String(200))
     scenario: Mapped[ScenarioJson] = mapped_column(JSON)
     seed: Mapped[int | None]
-    sweep: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # a SweepIn as JSON
+    sweep: Mapped[SweepJson | None] = mapped_column(JSON)
     job_id: Mapped[int | None] = mapped_column(ForeignKey("job.id", ondelete="SET NULL"))
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)

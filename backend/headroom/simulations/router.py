@@ -1,10 +1,10 @@
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Response
+from pydantic.json_schema import JsonSchemaValue
 
 from headroom.api.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep, StoreDep
 from headroom.core.ids import Id, Index
-from headroom.jobs.outbox import enqueue
 from headroom.simulations import scenarios, service
 from headroom.simulations.schemas import (
     Preset,
@@ -35,9 +35,7 @@ def create_simulation(
     session: SessionDep,
     settings: SettingsDep,
 ) -> SimulationOut:
-    simulation, job = service.create(session, principal, body)
-    session.commit()
-    enqueue(settings, service.SIM_TASK, job.id)
+    simulation = service.start(session, principal, settings, body)
     response.headers["Location"] = f"/api/v1/simulations/{simulation.id}"
     return service.to_out(session, simulation)
 
@@ -53,8 +51,8 @@ def list_simulations(
     return service.list_page(session, principal, workspace_id, limit, offset)
 
 
-@router.get("/schema", response_model=dict[str, Any])  # a JSON Schema: any JSON object
-def simulation_schema(_: CurrentPrincipal) -> dict[str, Any]:
+@router.get("/schema", response_model=JsonSchemaValue)
+def simulation_schema(_: CurrentPrincipal) -> JsonSchemaValue:
     """The JSON Schema of the scenario document."""
     return service.scenario_json_schema()
 
@@ -128,8 +126,7 @@ def list_saved(
 def save_scenario(
     body: SavedScenarioIn, principal: EditorAccess, session: SessionDep
 ) -> SavedScenarioOut:
-    saved = scenarios.create(session, principal, body)
-    session.commit()
+    saved = scenarios.create(session, principal, body)  # SessionDep commits before the answer
     return SavedScenarioOut.model_validate(saved)
 
 
@@ -149,14 +146,12 @@ def update_saved(
     scenario_id: Id, body: SavedScenarioUpdate, principal: EditorAccess, session: SessionDep
 ) -> SavedScenarioOut:
     saved = scenarios.update(session, principal, scenario_id, body)
-    session.commit()
     return SavedScenarioOut.model_validate(saved)
 
 
 @router.delete("/scenarios/{scenario_id}", status_code=204)
 def delete_saved(scenario_id: Id, principal: EditorAccess, session: SessionDep) -> None:
     scenarios.delete(session, principal, scenario_id)
-    session.commit()
 
 
 @router.get("/{simulation_id}", response_model=SimulationOut)
@@ -175,7 +170,6 @@ def cancel_simulation(
     simulation_id: Id, principal: EditorAccess, session: SessionDep
 ) -> SimulationOut:
     simulation = service.cancel(session, principal, simulation_id)
-    session.commit()
     return service.to_out(session, simulation)
 
 

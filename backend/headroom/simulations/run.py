@@ -28,7 +28,7 @@ from headroom.simulations.result_models import (
     SweepValue,
     stored,
 )
-from headroom.simulations.scenario_json import ScenarioJson
+from headroom.simulations.scenario_json import ScenarioJson, SweepJson
 
 log = logging.getLogger(__name__)
 RUN_KIND, SWEEP_KIND = "simulation_run", "simulation_sweep"
@@ -43,7 +43,7 @@ class SimulationCancelled(job_service.JobLost):
 class Plan:
     scenario: ScenarioJson
     seed: int | None
-    sweep: Mapping[str, SweepValue] | None
+    sweep: SweepJson | None
     workspace_id: int | None = None  # whose datasets the scenario may refer to
 
     def points(self) -> list[dict[str, SweepValue]]:

@@ -1,7 +1,6 @@
 """Saved scenarios (named documents per workspace) and the editor's presets."""
 
-from typing import Any
-
+from pydantic import JsonValue
 from sqlalchemy.orm import Session
 
 from headroom.analyses import service as analysis_service
@@ -131,6 +130,7 @@ def dataset_preset(session: Session, principal: Principal, dataset_id: int) -> P
     dataset's own data gives (:func:`dataset_sla`)."""
     dataset = dataset_service.get_visible(session, principal, dataset_id)
     model = characterization(session, dataset.id)["model"]
+    assert isinstance(model, dict)  # a characterization's workload model is a JSON object
     return _model_preset(dataset.id, dataset.name, model, dataset_sla(session, dataset.id))
 
 
@@ -149,7 +149,7 @@ def dataset_sla(session: Session, dataset_id: int) -> tuple[dict[str, float] | N
     return None, "none: the log records no response times"
 
 
-def characterization(session: Session, dataset_id: int) -> dict[str, Any]:  # workloads' result
+def characterization(session: Session, dataset_id: int) -> dict[str, JsonValue]:  # workloads'
     """The dataset's newest finished characterization (the whole result document)."""
     rows, _ = workload_repository.page_for_dataset(session, dataset_id, 50, 0)
     for item in rows:

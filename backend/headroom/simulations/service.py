@@ -1,17 +1,18 @@
 """Simulations: create (the scenario and any sweep validated by the engine), list, read,
 cancel."""
 
-from typing import Any
-
+from pydantic.json_schema import JsonSchemaValue
 from sqlalchemy.orm import Session
 
 from headroom.auth.models import User
 from headroom.auth.principal import Principal
 from headroom.auth.schemas import UserRef
 from headroom.core.errors import HeadroomError, InvalidInput, NotFound, NotReady
+from headroom.core.settings import Settings
 from headroom.core.storage import ObjectStore
 from headroom.datasets.service import resolve_workspace
 from headroom.engine.sim import scenario_json_schema as engine_scenario_schema
+from headroom.jobs import outbox
 from headroom.jobs import repository as job_repository
 from headroom.jobs import service as job_service
 from headroom.jobs.models import Job, JobStatus
@@ -49,7 +50,7 @@ class RunNotStored(HeadroomError):
     status_code, code = 404, "run_not_stored"
 
 
-def scenario_json_schema() -> dict[str, Any]:  # a JSON Schema: any JSON object
+def scenario_json_schema() -> JsonSchemaValue:
     """The JSON Schema of the scenario document."""
     return engine_scenario_schema()
 
@@ -96,6 +97,15 @@ def create(session: Session, principal: Principal, body: SimulationIn) -> tuple[
     session.add(simulation)
     session.flush()
     return simulation, job
+
+
+def start(
+    session: Session, principal: Principal, settings: Settings, body: SimulationIn
+) -> SimulationRun:
+    """`create`, its job started after the commit."""
+    simulation, job = create(session, principal, body)
+    outbox.start(session, settings, job)
+    return simulation
 
 
 def get_visible(session: Session, principal: Principal, simulation_id: int) -> SimulationRun:

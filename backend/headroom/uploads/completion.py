@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 from headroom.auth.principal import Principal
 from headroom.core.db import session_scope
 from headroom.core.errors import HeadroomError, NotFound
+from headroom.core.settings import Settings
 from headroom.core.storage import ObjectStore
 from headroom.datasets import service as dataset_service
 from headroom.datasets import uploads as staging
@@ -32,6 +33,7 @@ from headroom.datasets.uploads import StagedUpload
 from headroom.jobs import repository as job_repository
 from headroom.jobs import service as job_service
 from headroom.jobs.models import Job
+from headroom.jobs.outbox import enqueue
 from headroom.uploads import service
 from headroom.uploads.models import Upload
 
@@ -59,6 +61,16 @@ async def complete(
             _register(session, principal, upload_id, staged, sniffed)
     with session_scope(url) as session:
         return _finish(session, store, principal, upload_id)
+
+
+async def complete_and_start(
+    settings: Settings, store: ObjectStore, principal: Principal, upload_id: str
+) -> Completion:
+    """`complete`, then the ingest job it queued (if any) sent: its rows are committed."""
+    done = await complete(settings.resolved_database_url(), store, principal, upload_id)
+    if done.job_id is not None:
+        enqueue(settings, dataset_service.INGEST, done.job_id)
+    return done
 
 
 async def _sniffed(

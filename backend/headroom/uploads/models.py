@@ -1,6 +1,6 @@
 from datetime import datetime
-from typing import Any
 
+from pydantic import JsonValue
 from sqlalchemy import JSON, BigInteger, ForeignKey, String
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -26,4 +26,4 @@ class Upload(Base):
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
     expires_at: Mapped[datetime] = mapped_column(UtcDateTime, index=True)
     completed_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
-    parse_options: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # format, zip members
+    parse_options: Mapped[dict[str, JsonValue] | None] = mapped_column(JSON)  # format, zip members

@@ -7,10 +7,8 @@ from headroom.api.deps import CurrentPrincipal, EditorAccess, SessionDep, Settin
 from headroom.api.upload_access import UploadAccess, body_chunks
 from headroom.core.db import session_scope
 from headroom.core.errors import FileTooLarge, error_responses
-from headroom.datasets import service as dataset_service
 from headroom.datasets.schemas import DatasetOut
 from headroom.datasets.sniffing import checked_options
-from headroom.jobs.outbox import enqueue
 from headroom.uploads import completion, service
 from headroom.uploads.schemas import UploadCreate, UploadOut
 
@@ -82,12 +80,9 @@ async def complete_upload(
     settings: SettingsDep,
 ) -> DatasetOut:
     """Idempotent, and safe to call again after any failure (uploads.completion)."""
-    url = settings.resolved_database_url()
-    done = await completion.complete(url, store, principal, upload_id)
+    done = await completion.complete_and_start(settings, store, principal, upload_id)
     if not done.created:
         response.status_code = 200
-    if done.job_id is not None:
-        enqueue(settings, dataset_service.INGEST, done.job_id)
     if done.created:
         response.headers["Location"] = f"/api/v1/datasets/{done.dataset.id}"
     return done.dataset

@@ -1,11 +1,12 @@
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Body, Query, Response
 from fastapi.responses import JSONResponse
+from pydantic.json_schema import JsonSchemaValue
 
 from headroom.api.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep
 from headroom.core.ids import Id
-from headroom.jobs.outbox import enqueue
+from headroom.simulations.scenario_json import ScenarioJson
 from headroom.workloads import service
 from headroom.workloads.schemas import (
     CharacterizationCreate,
@@ -39,12 +40,10 @@ def create_characterization(
     body: Annotated[CharacterizationCreate | None, Body()] = None,
 ) -> CharacterizationOut:
     rules = body.rules if body is not None else None
-    item, job = service.create(session, principal, dataset_id, rules)
-    if job is None:
+    item, started = service.start(session, principal, settings, dataset_id, rules)
+    if not started:
         response.status_code = 200
     else:
-        session.commit()
-        enqueue(settings, service.CHARACTERIZE_TASK, job.id)
         response.headers["Location"] = f"/api/v1/characterizations/{item.id}"
     return service.to_out(session, item)
 
@@ -94,10 +93,7 @@ def put_rules(
     settings: SettingsDep,
 ) -> RulesSaved:
     """Store the rules and characterize the dataset under them (a job unless done)."""
-    item, job = service.save_rules(session, principal, dataset_id, rules)
-    session.commit()
-    if job is not None:
-        enqueue(settings, service.CHARACTERIZE_TASK, job.id)
+    item = service.save_rules_and_start(session, principal, settings, dataset_id, rules)
     return RulesSaved(
         rules=service.rules_out(session, principal, dataset_id),
         characterization=service.to_out(session, item),
@@ -127,14 +123,14 @@ def download_model(item_id: Id, principal: CurrentPrincipal, session: SessionDep
     )
 
 
-@router.get("/workloads/rules/schema")  # a JSON Schema document: free-form by nature
-def get_rules_schema(principal: CurrentPrincipal) -> dict[str, Any]:
+@router.get("/workloads/rules/schema")
+def get_rules_schema(principal: CurrentPrincipal) -> JsonSchemaValue:
     """The JSON Schema of classification rules."""
     return service.rules_json_schema()
 
 
-@router.get("/workloads/model/schema")  # a JSON Schema document: free-form by nature
-def get_model_schema(principal: CurrentPrincipal) -> dict[str, Any]:
+@router.get("/workloads/model/schema")
+def get_model_schema(principal: CurrentPrincipal) -> JsonSchemaValue:
     """The JSON Schema of the workload model document (versioned)."""
     return service.model_json_schema()
 
@@ -148,7 +144,7 @@ def get_model_schema(principal: CurrentPrincipal) -> dict[str, Any]:
 )
 def scenario_from_model(  # the scenario document is the simulations domain's
     body: ModelScenarioIn, principal: CurrentPrincipal
-) -> dict[str, Any]:
+) -> ScenarioJson:
     """A simulation scenario from a workload model document (downloaded, perhaps edited):
     its class profiles, page shapes and service times on the reference cluster."""
     return service.scenario_from_model(body.model, body.duration_s)

@@ -3,25 +3,31 @@ the rules stored per dataset (absent: the defaults) and the characterization und
 
 import hashlib
 import json
+from collections.abc import Mapping
 from typing import Any
 
+from pydantic import JsonValue
+from pydantic.json_schema import JsonSchemaValue
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from headroom.analyses.service import RERUN, AnalysisConflict, DatasetNotReady
+from headroom.analyses.service import AnalysisConflict, DatasetNotReady
 from headroom.auth.models import User
 from headroom.auth.principal import Principal
 from headroom.auth.schemas import UserRef
 from headroom.core.errors import InvalidInput, NotFound, NotReady
+from headroom.core.settings import Settings
 from headroom.datasets import service as dataset_service
 from headroom.datasets.models import DatasetStatus
 from headroom.engine.sim.presets import from_workload_model
 from headroom.engine.workload import Rules, default_rules, rules_schema, workload_model_schema
 from headroom.engine.workload.model import ModelError, WorkloadModel
+from headroom.jobs import derived
 from headroom.jobs import repository as job_repository
 from headroom.jobs import service as job_service
 from headroom.jobs.models import Job, JobStatus
 from headroom.jobs.schemas import JobOut
+from headroom.simulations.scenario_json import ScenarioJson
 from headroom.workloads import repository
 from headroom.workloads.documents import CharacterizationDoc
 from headroom.workloads.models import Characterization, DatasetRules
@@ -39,20 +45,20 @@ def default_rules_of() -> Rules:
     return default_rules()
 
 
-def rules_document(rules: Rules | None) -> dict[str, Any]:  # the stored JSON column
+def rules_document(rules: Rules | None) -> dict[str, JsonValue]:  # the stored JSON column
     """The rules as stored and served: the default rules when none are given."""
     return (rules or default_rules()).model_dump(mode="json")
 
 
-def rules_json_schema() -> dict[str, Any]:  # a JSON Schema document
+def rules_json_schema() -> JsonSchemaValue:
     return rules_schema()
 
 
-def model_json_schema() -> dict[str, Any]:  # a JSON Schema document
+def model_json_schema() -> JsonSchemaValue:
     return workload_model_schema()
 
 
-def rules_key(document: dict[str, object]) -> str:
+def rules_key(document: Mapping[str, object]) -> str:
     """The hash of the canonical rules (defaults filled in, keys sorted)."""
     canonical = json.dumps(document, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode()).hexdigest()
@@ -74,7 +80,7 @@ def create(
     key = rules_key(document)
     existing = repository.by_rules(session, dataset.id, key)
     if existing is not None:
-        return existing, _rerun_if_broken(session, existing)
+        return existing, derived.rerun_if_broken(session, existing, CHARACTERIZE_TASK)
     job = job_service.create(session, dataset.workspace_id, CHARACTERIZE_TASK, dataset.id)
     item = Characterization(
         workspace_id=dataset.workspace_id,
@@ -92,14 +98,11 @@ def create(
     return item, job
 
 
-def _rerun_if_broken(session: Session, item: Characterization) -> Job | None:
-    """A new job when the last one died of our fault, never for bad input."""
-    job = session.get(Job, item.job_id) if item.job_id else None
-    if job is not None and not (job.status == JobStatus.failed and job.error_code in RERUN):
-        return None
-    job = job_service.create(session, item.workspace_id, CHARACTERIZE_TASK, item.dataset_id)
-    item.job_id = job.id
-    return job
+def start(
+    session: Session, principal: Principal, settings: Settings, dataset_id: int, rules: Rules | None
+) -> tuple[Characterization, bool]:
+    """`create`, its job (if any) started after the commit; True when a job was started."""
+    return derived.start(session, settings, *create(session, principal, dataset_id, rules))
 
 
 def get_visible(session: Session, principal: Principal, item_id: int) -> Characterization:
@@ -124,7 +127,7 @@ def document_of(session: Session, item: Characterization) -> CharacterizationDoc
     return None if stored is None else CharacterizationDoc.model_validate(stored)
 
 
-def result_of(session: Session, item: Characterization) -> dict[str, Any] | None:
+def result_of(session: Session, item: Characterization) -> dict[str, JsonValue] | None:
     """The stored JSON as is (the simulations domain reads it so)."""
     job = session.get(Job, item.job_id) if item.job_id else None
     if job is None or job.status != JobStatus.succeeded:
@@ -197,6 +200,14 @@ def save_rules(
     return create(session, principal, dataset.id, rules)
 
 
+def save_rules_and_start(
+    session: Session, principal: Principal, settings: Settings, dataset_id: int, rules: Rules
+) -> Characterization:
+    """`save_rules`, the characterization's job (if any) started after the commit."""
+    item, _ = derived.start(session, settings, *save_rules(session, principal, dataset_id, rules))
+    return item
+
+
 def current(session: Session, principal: Principal, dataset_id: int) -> Characterization:
     """The characterization under the dataset's stored (or default) rules."""
     dataset = dataset_service.get_visible(session, principal, dataset_id)
@@ -209,7 +220,7 @@ def current(session: Session, principal: Principal, dataset_id: int) -> Characte
 
 def scenario_from_model(  # documents of the simulations domain, validated by the engine
     model: dict[str, Any], duration_s: float | None
-) -> dict[str, Any]:
+) -> ScenarioJson:
     """The scenario document a workload model becomes (engine.sim.presets): 422 naming the
     model's field when the document is not a valid workload model."""
     try:

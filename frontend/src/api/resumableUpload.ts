@@ -7,7 +7,7 @@
 import { API_PREFIX } from "./client";
 import { ApiError, networkError, parseJson, toApiError } from "./errors";
 import type { Dataset } from "./models";
-import type { UploadOptions, UploadResult } from "./upload";
+import type { UploadOptions, UploadResult } from "./uploadTypes";
 
 export const CHUNK_BYTES = 8 * 1024 * 1024;
 const RETRIES = 5;

@@ -1,5 +1,5 @@
 import { useLocation } from "react-router";
-import { ScenarioEditorPage } from "../features/simulations/ScenarioEditor";
+import { ScenarioEditorPage } from "../features/simulations/editor/ScenarioEditor";
 import type { Scenario } from "../features/simulations/scenarioDoc";
 
 /** The editor; "Edit a copy" passes the scenario to start from in the navigation state. */

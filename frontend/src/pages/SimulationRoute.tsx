@@ -1,5 +1,5 @@
 import { useParams } from "react-router";
-import { SimulationView } from "../features/simulations/SimulationView";
+import { SimulationView } from "../features/simulations/run/SimulationView";
 import { NotFoundPage } from "./NotFoundRoute";
 
 export default function SimulationRoute() {

@@ -1,5 +1,5 @@
 import { useParams } from "react-router";
-import { SweepRunView } from "../features/simulations/SweepRunView";
+import { SweepRunView } from "../features/simulations/sweep/SweepRunView";
 import { NotFoundPage } from "./NotFoundRoute";
 
 export default function SimulationSweepRunRoute() {

@@ -13,7 +13,7 @@ import { Loading } from "../../components/Spinner";
 import { StatCard } from "../../components/StatCard";
 import { TextField } from "../../components/TextField";
 import { useDebounced } from "../../lib/useDebounced";
-import { SelectField } from "../simulations/fields";
+import { SelectField } from "../simulations/editor/fields";
 import { SimChart } from "../../charts/SimChart";
 import type { SimChartConfig } from "../../charts/simConfig";
 import { formatDateTime, formatPercent } from "../../lib/format";

@@ -13,7 +13,7 @@ import { formatLatency, formatPercent } from "../../lib/format";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import type { Simulation, SweepIn } from "../simulations/api";
 import { useCreateSimulation, useSweepRun } from "../simulations/queries";
-import { asRun } from "../simulations/runDoc";
+import { asRun } from "../simulations/run/runDoc";
 import { getPath, setPath, textOf, type Json, type Scenario } from "../simulations/scenarioDoc";
 import { SimChart } from "../../charts/SimChart";
 import { useCanWrite } from "../workspaces/useRole";

@@ -13,7 +13,7 @@ import { formatCount, formatDuration, formatLatency, formatRatePerS } from "../.
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import type { Simulation } from "../simulations/api";
 import { useCreateSimulation } from "../simulations/queries";
-import { asRun } from "../simulations/runDoc";
+import { asRun } from "../simulations/run/runDoc";
 import type { RunDocument } from "../simulations/results";
 import { getPath, textOf, type Scenario } from "../simulations/scenarioDoc";
 import { SimChart } from "../../charts/SimChart";

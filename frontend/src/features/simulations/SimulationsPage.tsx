@@ -17,7 +17,7 @@ import type { Simulation } from "./api";
 import { progressCaption, STATUS_TONES } from "./progress";
 import { textOf } from "./scenarioDoc";
 import { useSimulations } from "./queries";
-import { describeValues } from "./frontier";
+import { describeValues } from "./sweep/frontier";
 import type { RunSummary } from "./results";
 import styles from "./Simulations.module.css";
 import { useCanWrite } from "../workspaces/useRole";

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../api/errors";
-import { frontierPoints, paretoFront, scenarioAt } from "./frontier";
+import { frontierPoints, paretoFront, scenarioAt } from "./sweep/frontier";
 import { parseNumberList, fieldErrorOf, getPath, parseYaml, setPath, toYaml, type Scenario } from "./scenarioDoc";
-import { fieldSpec, numberProblem, objectFields } from "./schemaFields";
+import { fieldSpec, numberProblem, objectFields } from "./editor/fieldSpecs";
 import { decadeTicks, formatSimClock, mergeRows, roundTicks, timeTicksS, type SimSeries } from "../../charts/simConfig";
-import { buildSweep, runCount } from "./sweep";
+import { buildSweep, runCount } from "./sweep/sweep";
 import type { SweepDocument, SweepRow } from "./results";
 
 describe("scenario documents", () => {

@@ -1,5 +1,0 @@
-import { AcceptInvitePage } from "../features/settings/AcceptInvitePage";
-
-export default function AcceptInviteRoute() {
-  return <AcceptInvitePage />;
-}

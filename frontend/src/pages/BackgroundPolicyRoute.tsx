@@ -1,5 +1,0 @@
-import { BackgroundPage } from "../features/policies/BackgroundPage";
-
-export default function BackgroundPolicyRoute() {
-  return <BackgroundPage />;
-}

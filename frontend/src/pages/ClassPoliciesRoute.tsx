@@ -1,5 +1,0 @@
-import { ClassPoliciesPage } from "../features/policies/ClassPoliciesPage";
-
-export default function ClassPoliciesRoute() {
-  return <ClassPoliciesPage />;
-}

@@ -1,5 +1,0 @@
-import { ComparePage } from "../features/simulations/ComparePage";
-
-export default function CompareRoute() {
-  return <ComparePage />;
-}

@@ -1,5 +1,0 @@
-import { ConnectionsPage } from "../features/policies/ConnectionsPage";
-
-export default function ConnectionsRoute() {
-  return <ConnectionsPage />;
-}

@@ -1,5 +1,0 @@
-import { CompareDatasetsPage } from "../features/datasets/compare/CompareDatasetsPage";
-
-export default function DatasetsCompareRoute() {
-  return <CompareDatasetsPage />;
-}

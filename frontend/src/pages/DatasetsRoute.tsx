@@ -1,5 +1,0 @@
-import { DatasetsPage } from "../features/datasets/DatasetsPage";
-
-export default function DatasetsRoute() {
-  return <DatasetsPage />;
-}

@@ -1,5 +1,0 @@
-import { LoginPage } from "../features/auth/LoginPage";
-
-export default function LoginRoute() {
-  return <LoginPage />;
-}

@@ -1,5 +1,0 @@
-import { ComparePage } from "../features/reports/ComparePage";
-
-export default function ReportCompareRoute() {
-  return <ComparePage />;
-}

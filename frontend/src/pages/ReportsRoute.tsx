@@ -1,5 +1,0 @@
-import { ReportsPage } from "../features/reports/ReportsPage";
-
-export default function ReportsRoute() {
-  return <ReportsPage />;
-}

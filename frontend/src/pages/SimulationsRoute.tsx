@@ -1,5 +1,0 @@
-import { SimulationsPage } from "../features/simulations/SimulationsPage";
-
-export default function SimulationsRoute() {
-  return <SimulationsPage />;
-}

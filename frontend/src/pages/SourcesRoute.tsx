@@ -1,5 +1,0 @@
-import { SourcesPage } from "../features/sources/SourcesPage";
-
-export default function SourcesRoute() {
-  return <SourcesPage />;
-}

@@ -1,5 +1,0 @@
-import { TeamPage } from "../features/settings/TeamPage";
-
-export default function TeamRoute() {
-  return <TeamPage />;
-}

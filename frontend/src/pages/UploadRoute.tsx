@@ -1,5 +1,0 @@
-import { UploadPage } from "../features/upload/UploadPage";
-
-export default function UploadRoute() {
-  return <UploadPage />;
-}

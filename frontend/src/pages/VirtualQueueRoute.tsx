@@ -1,5 +1,0 @@
-import { VirtualQueuePage } from "../features/policies/VirtualQueuePage";
-
-export default function VirtualQueueRoute() {
-  return <VirtualQueuePage />;
-}
