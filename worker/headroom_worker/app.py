@@ -4,6 +4,7 @@ import functools
 import os
 import threading
 
+from celery.schedules import crontab
 from celery.signals import worker_process_init, worker_ready, worker_shutting_down
 from celery.worker.consumer import Consumer
 from kombu import Connection
@@ -29,6 +30,17 @@ app = make_celery(get_settings())
 app.conf.include = ["headroom_worker.tasks"]
 app.conf.worker_consumer = "headroom_worker.app:PromptConsumer"
 app.conf.broker_connection_max_retries = None
+# run `celery -A headroom_worker.app beat` (or a worker with -B) for the weekly report
+app.conf.beat_schedule = {
+    "alerts-weekly-report": {
+        "task": "alerts.weekly_report",
+        "schedule": crontab(
+            minute=0,
+            hour=get_settings().weekly_report_hour,
+            day_of_week=get_settings().weekly_report_day,
+        ),
+    }
+}
 
 
 @worker_process_init.connect
