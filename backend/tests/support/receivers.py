@@ -2,6 +2,8 @@
 that keeps every message, and a threaded HTTP server that records each request's body and
 headers (or answers 500 to every request, to show retries and the final failure)."""
 
+import hashlib
+import hmac
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -21,7 +23,7 @@ class Mailbox:
     messages: list[Message] = field(default_factory=list)
     envelopes: list[tuple[str, list[str]]] = field(default_factory=list)
 
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         self.envelopes.append((envelope.mail_from, list(envelope.rcpt_tos)))
         self.messages.append(message_from_bytes(envelope.content))
         return "250 OK"
@@ -51,6 +53,16 @@ class Received:
 class Receiver:
     url: str
     requests: list[Received] = field(default_factory=list)
+    secret: str | None = None  # set: each request's signature is checked on arrival
+    verified: list[bool] = field(default_factory=list)
+
+    def check(self, headers: dict[str, str], body: bytes) -> None:
+        """How a receiver verifies a signed webhook (docs/alerts.md), written here anew."""
+        if self.secret is None:
+            return
+        expected = hmac.new(self.secret.encode(), body, hashlib.sha256).hexdigest()
+        given = headers.get("x-headroom-signature", "")
+        self.verified.append(hmac.compare_digest(given, "sha256=" + expected))
 
 
 @contextmanager
@@ -60,11 +72,12 @@ def http_receiver(status: int = 200) -> Iterator[Receiver]:
     receiver = Receiver(url=f"http://127.0.0.1:{port}/hook")
 
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802
+        def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length)
             headers = {k.lower(): v for k, v in self.headers.items()}
             receiver.requests.append(Received(self.path, headers, body))
+            receiver.check(headers, body)
             self.send_response(status)
             self.send_header("Content-Length", "0")
             self.end_headers()
