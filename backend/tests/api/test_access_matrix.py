@@ -201,6 +201,16 @@ FRESH: dict[str, Callable[[World, TestClient], Any]] = {
         {"kind": "capacity", "source_id": w.ids["analysis_id"]},
     ),
     "link_id": lambda w, c: _json(c, f"/api/v1/reports/{w.ids['report_id']}/links", {}),
+    "alert_rule_id": lambda w, c: _json(
+        c,
+        f"/api/v1/datasets/{w.ids['dataset_id']}/alert-rules",
+        {"name": "r", "kind": "error_rate_above", "threshold": 0.5},
+    ),
+    "alert_channel_id": lambda w, c: _json(
+        c,
+        f"/api/v1/workspaces/{w.ids['workspace_id']}/alert-channels",
+        {"name": "c", "kind": "email", "target": "a@b.example"},
+    ),
 }
 
 
