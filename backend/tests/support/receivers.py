@@ -8,7 +8,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from email import message_from_bytes
+from email import message_from_bytes, policy
 from email.message import Message
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -25,7 +25,7 @@ class Mailbox:
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         self.envelopes.append((envelope.mail_from, list(envelope.rcpt_tos)))
-        self.messages.append(message_from_bytes(envelope.content))
+        self.messages.append(message_from_bytes(envelope.content, policy=policy.default))
         return "250 OK"
 
 
