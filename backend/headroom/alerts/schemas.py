@@ -1,13 +1,15 @@
 """Alerts: rules per dataset, delivery channels per workspace, evaluations and deliveries."""
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from headroom.alerts.models import ChannelKind, DeliveryStatus, Outcome, RuleKind
+from headroom.core.ids import ID_MAX
 
 Purpose = Literal["alert", "test", "weekly"]
+ChannelId = Annotated[int, Field(ge=1, le=ID_MAX)]
 
 
 class RuleIn(BaseModel):
@@ -23,7 +25,7 @@ class RuleIn(BaseModel):
         "knee_below_baseline: requests/s (null: the previous evaluation's knee); "
         "error_rate_above: a share of 5xx responses, above 0 and at most 1",
     )
-    channel_ids: list[int] = Field(default_factory=list, max_length=20)
+    channel_ids: list[ChannelId] = Field(default_factory=list, max_length=20)
     enabled: bool = True
 
     @model_validator(mode="after")
@@ -40,7 +42,7 @@ class RuleUpdate(BaseModel):
     name: str | None = Field(None, min_length=1, max_length=200)
     threshold: float | None = Field(None, gt=0.0, le=1e9)
     clear_threshold: bool = Field(False, description="set the threshold back to null")
-    channel_ids: list[int] | None = Field(None, max_length=20)
+    channel_ids: list[ChannelId] | None = Field(None, max_length=20)
     enabled: bool | None = None
 
 
