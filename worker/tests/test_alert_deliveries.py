@@ -192,7 +192,7 @@ def test_the_weekly_report_mails_the_datasets_with_links(world: World) -> None:
     assert message["To"] == "team@shop.example"
     assert message["Subject"] == "[Headroom] Weekly report: Deliveries"
     body = message.get_payload(decode=True).decode()
-    assert "- shop.log: " in body
+    assert "- shop.log: " in body and " requests, p95 " in body
     assert f"https://headroom.example/datasets/{world.dataset_id}" in body
     fired = body.split("Alerts fired this week: ")[1].split("\n")[0]
     assert int(fired) >= 1

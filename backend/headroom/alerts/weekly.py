@@ -15,7 +15,7 @@ from headroom.core.db import session_scope
 from headroom.core.settings import Settings
 from headroom.core.types import utcnow
 from headroom.datasets import repository as dataset_repository
-from headroom.datasets.models import DatasetStatus
+from headroom.datasets.models import Dataset, DatasetStatus
 from headroom.workspaces.models import Workspace
 
 WEEK = timedelta(days=7)
@@ -62,7 +62,7 @@ def report_text(
     lines = [f"Headroom weekly report for {name}, {since:%d %b} to {now:%d %b %Y}.", ""]
     lines.append(f"Datasets ({total}):" if datasets else "No datasets yet.")
     for dataset in datasets:
-        lines.append(f"- {dataset.name}: {_dataset_line(session, dataset.id, dataset.status)}")
+        lines.append(f"- {dataset.name}: {_dataset_line(session, dataset)}")
         lines.append(f"  {dataset_link(settings, dataset.id)}")
     fired = repository.fired_since(session, channel.workspace_id, since)
     lines += ["", f"Alerts fired this week: {len(fired)}"]
@@ -74,11 +74,11 @@ def report_text(
     return f"[Headroom] Weekly report: {name}", "\n".join(lines) + "\n"
 
 
-def _dataset_line(session: Session, dataset_id: int, status: str) -> str:
-    if status != DatasetStatus.ready:
-        return status
-    f = read(session, dataset_id)
-    parts = []
+def _dataset_line(session: Session, dataset: Dataset) -> str:
+    if dataset.status != DatasetStatus.ready:
+        return str(dataset.status)
+    f = read(session, dataset.id)
+    parts = [f"{dataset.request_count:,} requests"] if dataset.request_count else []
     if f.p95_s is not None:
         parts.append(f"p95 {f.p95_s * 1000:.0f} ms")
     if f.error_rate is not None:
