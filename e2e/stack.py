@@ -36,7 +36,15 @@ def main() -> None:
         _prometheus(port + 1),
     ):
         static_dir = os.environ.get("E2E_STATIC_DIR") or str(REPO / "frontend" / "dist")
-        env = stack_env(Path(folder), database_url, broker_url, static_dir=static_dir)
+        # alert deliveries retry within seconds here (alerts.spec.ts waits for a failure)
+        env = stack_env(
+            Path(folder),
+            database_url,
+            broker_url,
+            static_dir=static_dir,
+            alert_retry_base_s="1",
+            alert_max_retries="2",
+        )
         stack = Stack(env=env, base_url=f"http://127.0.0.1:{port}", log_dir=Path(folder))
         stack.headroom("migrate")
         stack.headroom(

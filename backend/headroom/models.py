@@ -1,5 +1,6 @@
 """Every table, imported in one place for Alembic and the tests."""
 
+from headroom.alerts.models import AlertChannel, AlertDelivery, AlertEvaluation, AlertRule
 from headroom.analyses.models import Analysis
 from headroom.auth.models import ApiToken, User, UserSession
 from headroom.core.db import Base
@@ -14,6 +15,10 @@ from headroom.workloads.models import Characterization
 from headroom.workspaces.models import Invitation, Membership, Workspace
 
 __all__ = [
+    "AlertChannel",
+    "AlertDelivery",
+    "AlertEvaluation",
+    "AlertRule",
     "Analysis",
     "ApiToken",
     "Base",

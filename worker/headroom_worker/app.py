@@ -4,6 +4,7 @@ import functools
 import os
 import threading
 
+from celery.schedules import crontab
 from celery.signals import worker_process_init, worker_ready, worker_shutting_down
 from celery.worker.consumer import Consumer
 from kombu import Connection
@@ -29,12 +30,21 @@ app = make_celery(get_settings())
 app.conf.include = ["headroom_worker.tasks"]
 app.conf.worker_consumer = "headroom_worker.app:PromptConsumer"
 app.conf.broker_connection_max_retries = None
-# run by a worker started with --beat (headroom worker --beat): re-import each Prometheus
-# source's window every HEADROOM_SOURCE_REFRESH_INTERVAL_S (docs/sources.md)
+# run by one worker started with --beat (headroom worker --beat): re-import each Prometheus
+# source's window every HEADROOM_SOURCE_REFRESH_INTERVAL_S (docs/sources.md), and the
+# weekly report (docs/alerts.md)
 app.conf.beat_schedule = {
     "refresh-sources": {
         "task": "sources.refresh_due",
         "schedule": get_settings().source_refresh_interval_s,
+    },
+    "alerts-weekly-report": {
+        "task": "alerts.weekly_report",
+        "schedule": crontab(
+            minute=0,
+            hour=get_settings().weekly_report_hour,
+            day_of_week=get_settings().weekly_report_day,
+        ),
     }
 }
 

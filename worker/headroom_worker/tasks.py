@@ -5,6 +5,9 @@ from typing import Any
 
 from celery import Task, chord, group
 
+from headroom.alerts import delivery
+from headroom.alerts.evaluation import evaluate_after_ingest
+from headroom.alerts.weekly import queue_weekly_reports
 from headroom.analyses.run import capacity_body
 from headroom.core.queue import result_backend
 from headroom.core.settings import get_settings
@@ -184,9 +187,11 @@ def characterize_workload(self: Task, job_id: int) -> None:
 
 
 def characterize_after_ingest(dataset_id: int) -> None:
-    """The link after an ingest (sequential, or the chord's merge): characterize the new
-    dataset under its rules, so its workload tabs fill in with no extra click."""
+    """The link after an ingest (sequential, or the chord's merge): evaluate the dataset's
+    alert rules, and characterize the new dataset under its rules, so its workload tabs
+    fill in with no extra click."""
     settings = get_settings()
+    evaluate_after_ingest(settings, dataset_id)
     job_id = queue_characterization(settings, dataset_id)
     if job_id is None:
         return
@@ -210,3 +215,19 @@ def import_prometheus(self: Task, job_id: int) -> None:
 def refresh_sources() -> list[int]:
     """The schedule's tick: queue an import for every source due a refresh."""
     return refresh_due(get_settings())
+
+
+@app.task(name="alerts.deliver", bind=True, max_retries=None)
+def deliver_alert(self: Task, delivery_id: int) -> None:
+    """One delivery; a failure is retried with backoff, and after the last retry the
+    delivery is marked failed (alerts/delivery.py)."""
+    settings = get_settings()
+    retries = self.request.retries or 0
+    final = retries >= settings.alert_max_retries
+    if not delivery.attempt(settings, delivery_id, final):
+        raise self.retry(countdown=delivery.backoff_s(settings, retries))
+
+
+@app.task(name="alerts.weekly_report")
+def weekly_report() -> list[int]:
+    return queue_weekly_reports(get_settings())

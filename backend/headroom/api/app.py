@@ -15,6 +15,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from swagger_ui_bundle import swagger_ui_path
 
 from headroom import __version__
+from headroom.alerts.router import router as alerts_router
 from headroom.analyses.router import router as analyses_router
 from headroom.api.upload_access import RedisUploadSlots, UploadSlots
 from headroom.auth.router import router as auth_router
@@ -72,6 +73,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         exports_router,
         sources_router,
         telemetry_router,
+        alerts_router,
     ):
         api.include_router(router)
     app.include_router(api)

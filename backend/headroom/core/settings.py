@@ -45,6 +45,12 @@ class Settings(BaseSettings):
     invitation_ttl_s: int = 7 * 24 * 3600
     smtp_url: str = ""  # smtp://user:pass@host:port (optional): invitations are e-mailed too
     smtp_from: str = "headroom@localhost"
+    # alerts and the weekly report (docs/alerts.md); e-mail goes through smtp_url too
+    alert_max_retries: int = Field(default=4, ge=0)  # a delivery is tried this many times more
+    alert_retry_base_s: float = Field(default=30.0, ge=0)  # then 2x, 4x... (capped at an hour)
+    alert_timeout_s: float = Field(default=10.0, gt=0)  # per SMTP or webhook attempt
+    weekly_report_day: str = "mon"  # the weekly report's day (mon..sun) and hour (UTC)
+    weekly_report_hour: int = Field(default=8, ge=0, le=23)
     rate_limit_ip_per_min: int = 1200  # requests without a token, per client address; 0: off
     rate_limit_token_per_min: int = 1200  # requests with an API token or session; 0: off
     # counters shared by API processes (rate limits, login throttle, uploads per credential);

@@ -161,6 +161,19 @@ RULES: dict[tuple[str, str], Rule] = {
     ("POST", f"{V1}/policies/background/compare"): r("signed_in", False),
 }
 RULES[("GET", f"{V1}/datasets/{{dataset_id}}/arrivals")] = r("viewer")
+# alerts: rules of a dataset, channels of a workspace
+RULES[("GET", f"{V1}/datasets/{{dataset_id}}/alert-rules")] = r("viewer")
+RULES[("POST", f"{V1}/datasets/{{dataset_id}}/alert-rules")] = r("editor")
+RULES[("POST", f"{V1}/datasets/{{dataset_id}}/alert-rules/evaluate")] = r("editor")
+RULES[("PATCH", f"{V1}/alert-rules/{{rule_id}}")] = r("editor", rule_id="alert_rule_id")
+RULES[("DELETE", f"{V1}/alert-rules/{{rule_id}}")] = r("editor", rule_id="alert_rule_id")
+RULES[("GET", f"{V1}/alert-rules/{{rule_id}}/evaluations")] = r("viewer", rule_id="alert_rule_id")
+_CHANNELS = f"{V1}/workspaces/{{workspace_id}}/alert-channels"
+RULES[("GET", _CHANNELS)] = r("viewer")
+RULES[("POST", _CHANNELS)] = r("editor")
+RULES[("PATCH", _CHANNELS + "/{channel_id}")] = r("editor", channel_id="alert_channel_id")
+RULES[("DELETE", _CHANNELS + "/{channel_id}")] = r("editor", channel_id="alert_channel_id")
+RULES[("POST", _CHANNELS + "/{channel_id}/test")] = r("editor", channel_id="alert_channel_id")
 RULES[("GET", f"{V1}/datasets/{{dataset_id}}/forecast")] = r("viewer")
 RULES[("GET", f"{V1}/datasets/formats")] = r("signed_in", False)
 # receivers: they write to the caller's own workspace (or a named one)

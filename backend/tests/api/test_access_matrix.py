@@ -207,6 +207,16 @@ FRESH: dict[str, Callable[[World, TestClient], Any]] = {
         "/api/v1/sources/prometheus",
         {"name": "p", "base_url": "http://127.0.0.1:9", "requests_selector": "up"},
     ),
+    "alert_rule_id": lambda w, c: _json(
+        c,
+        f"/api/v1/datasets/{w.ids['dataset_id']}/alert-rules",
+        {"name": "r", "kind": "error_rate_above", "threshold": 0.5},
+    ),
+    "alert_channel_id": lambda w, c: _json(
+        c,
+        f"/api/v1/workspaces/{w.ids['workspace_id']}/alert-channels",
+        {"name": "c", "kind": "email", "target": "a@b.example"},
+    ),
 }
 
 

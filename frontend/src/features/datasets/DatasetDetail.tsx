@@ -11,6 +11,7 @@ import { PageHeader } from "../../components/PageHeader";
 import { Loading } from "../../components/Spinner";
 import { formatBytes, formatDateTime } from "../../lib/format";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
+import { AlertsTab } from "../alerts/AlertsTab";
 import { CapacitySection } from "../capacity/CapacitySection";
 import { ConcurrencyTab } from "../capacity/ConcurrencySection";
 import { CharacterizationGate } from "../characterization/Gate";
@@ -57,6 +58,7 @@ const TABS = [
   { id: "capacity", label: "Capacity" },
   { id: "concurrency", label: "Concurrency" },
   { id: "forecast", label: "Forecast" },
+  { id: "alerts", label: "Alerts" },
 ] as const;
 
 type TabId = (typeof TABS)[number]["id"];
@@ -86,6 +88,8 @@ function TabPanel({ tab, dataset }: { tab: TabId; dataset: Dataset }) {
       return <ConcurrencyTab dataset={dataset} />;
     case "forecast":
       return <ForecastTab datasetId={id} />;
+    case "alerts":
+      return <AlertsTab datasetId={id} />;
   }
 }
 

@@ -35,6 +35,7 @@ function stubApi(members: ReturnType<typeof member>[], answer: Answer = () => nu
       if (/\/invitations$/.test(path)) return jsonResponse(201, { ...invitation, id: 5, email: "dee@example.org", url: "http://x/invite/SECRET-LINK", emailed: false });
       if (/\/tokens$/.test(path) && call.method === "GET") return jsonResponse(200, [token]);
       if (/\/tokens$/.test(path)) return jsonResponse(201, { ...token, id: 6, name: "deploy", token: "hr_SECRET_TOKEN" });
+      if (/\/alert-channels$/.test(path) && call.method === "GET") return jsonResponse(200, []);
       if (call.method === "DELETE") return jsonResponse(204, null);
       if (call.method === "PATCH") return jsonResponse(200, member(2, "bob@example.org", "viewer"));
       return jsonResponse(404, { error: { code: "not_found", message: `no ${path}` } });

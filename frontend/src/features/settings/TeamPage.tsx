@@ -6,6 +6,7 @@ import { ErrorBanner } from "../../components/ErrorBanner";
 import { PageHeader } from "../../components/PageHeader";
 import { TextField } from "../../components/TextField";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
+import { ChannelsCard } from "../alerts/ChannelsCard";
 import { useMe } from "../auth/useAuth";
 import { useWorkspace } from "../workspaces/workspaceContext";
 import * as teams from "./api";
@@ -29,6 +30,7 @@ export function TeamPage() {
       <MembersCard workspaceId={current.id} isOwner={isOwner} myId={me.data.id} />
       {isOwner && <InvitationsCard workspaceId={current.id} />}
       <TokensCard workspaceId={current.id} role={current.role} />
+      <ChannelsCard workspaceId={current.id} canWrite={current.role !== "viewer"} />
       <NewWorkspaceCard />
       <LeaveCard workspaceId={current.id} workspaceName={current.name} myId={me.data.id} />
     </div>

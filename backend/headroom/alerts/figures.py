@@ -1,0 +1,84 @@
+"""The figures rules read, as the product already stores them: the latest ingest's traffic
+summary (p95 latency, 5xx share) and the newest finished capacity analysis' report (the
+knee, the SLA target it derived)."""
+
+from dataclasses import dataclass
+
+from sqlalchemy.orm import Session
+
+from headroom.analyses import repository as analyses_repository
+from headroom.analyses.documents import CapacityReportDoc
+from headroom.analyses.models import AnalysisKind
+from headroom.datasets import service as dataset_service
+from headroom.jobs import repository as job_repository
+from headroom.jobs.models import Job, JobStatus
+
+RECENT_ANALYSES = 50
+
+
+@dataclass(frozen=True)
+class Figures:
+    has_summary: bool
+    p95_s: float | None
+    error_rate: float | None
+    analysis_id: int | None  # the newest finished capacity analysis
+    knee_per_s: float | None
+    knee_class: str | None
+    sla_threshold_s: float | None
+    sla_percentile: float | None
+
+    def as_dict(self) -> dict[str, object]:
+        return {k: v for k, v in self.__dict__.items() if v is not None}
+
+
+def read(session: Session, dataset_id: int) -> Figures:
+    stored = dataset_service.ingest_result(session, dataset_id)
+    summary = stored.document if stored is not None and isinstance(stored.document, dict) else {}
+    latency = summary.get("latency") if isinstance(summary.get("latency"), dict) else None
+    error_rate = summary.get("error_rate")
+    found = latest_capacity(session, dataset_id)
+    analysis_id, report = found if found is not None else (None, None)
+    knee_class, knee, sla_s, sla_pct = _from_report(report)
+    return Figures(
+        has_summary=bool(summary),
+        p95_s=float(latency["p95_s"]) if latency and latency.get("count") else None,
+        error_rate=float(error_rate) if isinstance(error_rate, int | float) else None,
+        analysis_id=analysis_id,
+        knee_per_s=knee,
+        knee_class=knee_class,
+        sla_threshold_s=sla_s,
+        sla_percentile=sla_pct,
+    )
+
+
+def latest_capacity(session: Session, dataset_id: int) -> tuple[int, CapacityReportDoc] | None:
+    """The dataset's newest capacity analysis whose job succeeded, with its report."""
+    rows, _ = analyses_repository.page_for_dataset(session, dataset_id, RECENT_ANALYSES, 0)
+    for analysis in rows:
+        if analysis.kind != AnalysisKind.capacity or analysis.job_id is None:
+            continue
+        job = session.get(Job, analysis.job_id)
+        if job is None or job.status != JobStatus.succeeded:
+            continue
+        stored = job_repository.result_for_job(session, job.id)
+        if stored is not None:
+            return analysis.id, CapacityReportDoc.model_validate(stored.document)
+    return None
+
+
+def _from_report(
+    report: CapacityReportDoc | None,
+) -> tuple[str | None, float | None, float | None, float | None]:
+    """(class, knee load, SLA threshold, SLA percentile) of all requests' class when it has
+    them, else of the first class that does."""
+    if report is None:
+        return None, None, None, None
+    ordered = sorted(report.classes.items(), key=lambda item: item[0] != "all")
+    knee = next(((n, c.knee.load_per_s) for n, c in ordered if c.knee is not None), None)
+    sla = next((c.sla for _, c in ordered if c.sla is not None and c.sla.threshold_s), None)
+    return (
+        knee[0] if knee else None,
+        float(knee[1]) if knee else None,
+        float(sla.threshold_s) if sla else None,
+        float(sla.percentile) if sla else None,
+    )
