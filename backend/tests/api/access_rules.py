@@ -153,5 +153,6 @@ RULES: dict[tuple[str, str], Rule] = {
     ("POST", f"{V1}/policies/background/compare"): r("signed_in", False),
 }
 RULES[("GET", f"{V1}/datasets/{{dataset_id}}/arrivals")] = r("viewer")
+RULES[("GET", f"{V1}/datasets/{{dataset_id}}/requests")] = r("viewer")
 RULES[("GET", f"{V1}/datasets/{{dataset_id}}/forecast")] = r("viewer")
 RULES[("GET", f"{V1}/datasets/formats")] = r("signed_in", False)
