@@ -70,7 +70,7 @@ export function ChartFigure({ id, title, description, legend, height, fixedSize 
         <Legend entries={legend} />
       </figcaption>
       <div
-        className={[styles.plot, quietFocus ? styles.quietFocus : "", interactive ? styles.interactive : ""].join(" ").trim()}
+        className={[styles.plot, quietFocus || interactive ? styles.quietFocus : "", interactive ? styles.interactive : ""].join(" ").trim()}
         style={{ height }}
         data-interactive={interactive || undefined}
       >

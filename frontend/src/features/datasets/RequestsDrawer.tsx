@@ -4,14 +4,19 @@ import { Button } from "../../components/Button";
 import { ErrorBanner } from "../../components/ErrorBanner";
 import { Loading } from "../../components/Spinner";
 import { Table, type Column } from "../../components/Table";
-import { formatBytes, formatCount, formatLatency, formatTimeLabel } from "../../lib/format";
+import { formatBytes, formatCount, formatLatency } from "../../lib/format";
 import { useRequestPage } from "./queries";
 import styles from "./RequestsDrawer.module.css";
 
 export const PAGE_SIZE = 50;
 
+/** "2015-01-13 22:29:53.125" (UTC, milliseconds only when there are some). */
+function shortTime(iso: string): string {
+  return new Date(Date.parse(iso)).toISOString().replace("T", " ").replace(".000Z", "").replace("Z", "");
+}
+
 const COLUMNS: Column<RequestRow>[] = [
-  { key: "ts", header: "Time (UTC)", render: (r) => (r.ts === null ? "—" : formatTimeLabel(Date.parse(r.ts)).replace(" UTC", "")), mono: true },
+  { key: "ts", header: "Time (UTC)", render: (r) => (r.ts === null ? "—" : shortTime(r.ts)), mono: true },
   { key: "method", header: "Method", render: (r) => r.method ?? "—" },
   { key: "path", header: "Path", render: (r) => <span className={styles.path}>{`${r.path ?? "—"}${r.query ? `?${r.query}` : ""}`}</span>, mono: true },
   { key: "status", header: "Status", render: (r) => r.status ?? "—", align: "right" },
