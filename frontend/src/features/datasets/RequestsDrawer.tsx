@@ -36,8 +36,10 @@ interface RequestsDrawerProps {
 /** The requests behind a point, a bar or the page's slice, a page at a time, read by the API
  * from the request table. */
 export function RequestsDrawer({ datasetId, slice, title, onClose }: RequestsDrawerProps) {
-  const [tokens, setTokens] = useState<string[]>([]);
-  const token = tokens[tokens.length - 1];
+  // the pages after the first: each one's token and the place of its first request
+  const [pages, setPages] = useState<{ token: string; first: number }[]>([]);
+  const current = pages[pages.length - 1];
+  const token = current?.token;
   const page = useRequestPage(datasetId, { ...slice, limit: PAGE_SIZE, ...(token === undefined ? {} : { page_token: token }) });
   const drawer = useRef<HTMLElement>(null);
   useEffect(() => drawer.current?.querySelector("button")?.focus(), []);
@@ -47,7 +49,7 @@ export function RequestsDrawer({ datasetId, slice, title, onClose }: RequestsDra
     return () => window.removeEventListener("keydown", onKey);
   }, [onClose]);
   const data = page.data;
-  const first = tokens.length * PAGE_SIZE;
+  const first = current?.first ?? 0;
   return (
     <aside ref={drawer} className={styles.drawer} role="dialog" aria-label={`Requests: ${title}`} data-testid="requests-drawer">
       <header className={styles.head}>
@@ -72,14 +74,14 @@ export function RequestsDrawer({ datasetId, slice, title, onClose }: RequestsDra
             <Table columns={COLUMNS} rows={data.items} rowKey={(r) => r.row} caption="Requests" testId="requests-table" />
           </div>
           <footer className={styles.pager}>
-            <Button variant="secondary" size="small" disabled={tokens.length === 0} onClick={() => setTokens(tokens.slice(0, -1))}>
+            <Button variant="secondary" size="small" disabled={pages.length === 0} onClick={() => setPages(pages.slice(0, -1))}>
               Previous
             </Button>
             <Button
               variant="secondary"
               size="small"
               disabled={data.next_page_token === null || page.isPlaceholderData}
-              onClick={() => data.next_page_token !== null && setTokens([...tokens, data.next_page_token])}
+              onClick={() => data.next_page_token !== null && setPages([...pages, { token: data.next_page_token, first: first + data.items.length }])}
               data-testid="requests-next"
             >
               Next
