@@ -141,6 +141,12 @@ test("screenshots at 1440 and 390 px; at 390 px no sideways scroll and a menu bu
     await noSidewaysScroll(page);
     await shot(page, `${name}-390`);
   }
+  for (const tab of ["traffic", "latency"]) {
+    await page.goto(`${datasetUrl}?tab=${tab}`);
+    await expect(page.getByTestId(`${tab}-tab`)).toBeVisible({ timeout: 150_000 });
+    await noSidewaysScroll(page);
+    await shot(page, `${tab}-390`);
+  }
   await page.goto(datasetUrl);
   await expect(page.getByRole("link", { name: "Simulations" })).toBeHidden();
   await page.getByTestId("menu-button").click();
