@@ -45,7 +45,7 @@ app.conf.beat_schedule = {
             hour=get_settings().weekly_report_hour,
             day_of_week=get_settings().weekly_report_day,
         ),
-    }
+    },
 }
 
 

@@ -7,7 +7,7 @@ from headroom.api.deps import CurrentPrincipal, EditorAccess, SessionDep, Settin
 from headroom.api.upload_access import UploadAccess, body_chunks
 from headroom.core.errors import FileTooLarge, error_responses
 from headroom.core.ids import Id
-from headroom.datasets import arrivals, formats, parse_options, service, uploads
+from headroom.datasets import arrivals, formats, parse_options, service, slices, uploads
 from headroom.datasets.formats import KnownFormatsOut
 from headroom.datasets.multipart import MultipartFile
 from headroom.datasets.parse_options import ParseOptions
@@ -17,6 +17,7 @@ from headroom.datasets.schemas import (
     DatasetPage,
     DatasetSort,
     DatasetUpdate,
+    RequestPageOut,
     TrafficSummaryOut,
 )
 from headroom.datasets.sniffing import checked_options
@@ -155,11 +156,69 @@ def delete_dataset(
     service.delete(session, store, principal, dataset_id)
 
 
-@router.get("/{dataset_id}/summary", response_model=TrafficSummaryOut)
+StatusClass = Literal["1xx", "2xx", "3xx", "4xx", "5xx"]
+
+
+class SliceQuery:
+    """The slice of a dataset a view shows: a time range, a path prefix, a status class."""
+
+    def __init__(
+        self,
+        from_ms: Annotated[
+            int | None, Query(alias="from", description="Start of the range (epoch ms, UTC)")
+        ] = None,
+        to_ms: Annotated[
+            int | None, Query(alias="to", description="End of the range, excluded (epoch ms)")
+        ] = None,
+        path_prefix: Annotated[
+            str | None, Query(max_length=1000, description="Only paths starting with this")
+        ] = None,
+        status_class: Annotated[
+            StatusClass | None, Query(description="Only responses of this class")
+        ] = None,
+    ) -> None:
+        self.where = slices.request_slice(from_ms, to_ms, path_prefix, status_class)
+
+
+Slice = Annotated[SliceQuery, Depends()]
+
+
+@router.get(
+    "/{dataset_id}/summary",
+    response_model=TrafficSummaryOut,
+    responses=error_responses(409, 422),
+)
 def get_summary(
-    dataset_id: Id, principal: CurrentPrincipal, session: SessionDep
+    dataset_id: Id,
+    principal: CurrentPrincipal,
+    session: SessionDep,
+    store: StoreDep,
+    slice_: Slice,
 ) -> TrafficSummaryOut:
-    return service.summary(session, principal, dataset_id)
+    """The traffic summary; with a range or a filter, recomputed for that slice from the
+    request table (rates over the range's seconds the log covers)."""
+    return slices.summary(session, store, principal, dataset_id, slice_.where)
+
+
+@router.get(
+    "/{dataset_id}/requests",
+    response_model=RequestPageOut,
+    responses=error_responses(409, 422),
+)
+def list_requests(
+    dataset_id: Id,
+    principal: CurrentPrincipal,
+    session: SessionDep,
+    store: StoreDep,
+    slice_: Slice,
+    page_token: Annotated[str | None, Query(max_length=32)] = None,
+    limit: Annotated[int, Query(ge=1, le=500)] = 50,
+) -> RequestPageOut:
+    """The requests of a slice in the log's order, a page at a time (read from the request
+    table with the slice's filter and a limit)."""
+    return slices.requests_page(
+        session, store, principal, dataset_id, slice_.where, page_token, limit
+    )
 
 
 @router.get(
@@ -176,11 +235,17 @@ def get_arrivals(
     end_ms: int | None = None,
     every_s: Annotated[int, Query(ge=1, le=86_400)] = 1,
     max_points: Annotated[int, Query(ge=3, le=20_000)] = 2000,
+    path_prefix: Annotated[str | None, Query(max_length=1000)] = None,
+    status_class: StatusClass | None = None,
 ) -> ArrivalWindowOut:
     """Requests per bucket of `every_s` seconds in [start_ms, end_ms) (epoch ms; omitted:
-    the log's first / last request), at most `max_points` points (LTTB beyond that)."""
+    the log's first / last request), at most `max_points` points (LTTB beyond that); only
+    those whose path starts with `path_prefix` and of `status_class` when given."""
     window = (start_ms, end_ms)
-    return arrivals.arrivals(session, store, principal, dataset_id, window, every_s, max_points)
+    where = slices.request_slice(None, None, path_prefix, status_class)
+    return arrivals.arrivals(
+        session, store, principal, dataset_id, window, every_s, max_points, where
+    )
 
 
 def _refuse_declared_oversize(request: Request, max_bytes: int) -> None:

@@ -126,3 +126,27 @@ class ArrivalWindowOut(BaseModel):
     rate_per_s: list[float]
     buckets: int
     downsampled: bool
+
+
+class RequestRow(BaseModel):
+    """One request of the table; ``row`` its place in the table (the log's order)."""
+
+    row: int
+    ts: datetime | None
+    method: str | None = None
+    path: str | None = None
+    query: str | None = None
+    status: int | None = None
+    latency_s: float | None = None
+    bytes: int | None = None
+    client: str | None = None
+
+
+class RequestPageOut(BaseModel):
+    """A page of the requests in a slice (time range, path prefix, status class), in the
+    log's order; ``next_page_token`` asks for the next page (null: this is the last)."""
+
+    dataset_id: int
+    items: list[RequestRow]
+    total: int = Field(description="Requests in the slice")
+    next_page_token: str | None

@@ -17,6 +17,8 @@ import type {
   RecommendationList,
   Rules,
   RulesSaved,
+  RequestPage,
+  SliceParams,
   TrafficSummary,
   User,
 } from "./models";
@@ -66,10 +68,16 @@ export function getDataset(datasetId: number): Promise<Dataset> {
   return unwrap(api.GET("/api/v1/datasets/{dataset_id}", { params: { path: { dataset_id: datasetId } } }));
 }
 
-export function getSummary(datasetId: number): Promise<TrafficSummary> {
+/** The traffic summary; for a slice (range, path prefix, status class), recomputed by the API. */
+export function getSummary(datasetId: number, query: SliceParams = {}): Promise<TrafficSummary> {
   return unwrap(
-    api.GET("/api/v1/datasets/{dataset_id}/summary", { params: { path: { dataset_id: datasetId } } }),
+    api.GET("/api/v1/datasets/{dataset_id}/summary", { params: { path: { dataset_id: datasetId }, query } }),
   );
+}
+
+/** A page of the requests of a slice, in the log's order. */
+export function listRequests(datasetId: number, query: SliceParams): Promise<RequestPage> {
+  return unwrap(api.GET("/api/v1/datasets/{dataset_id}/requests", { params: { path: { dataset_id: datasetId }, query } }));
 }
 
 export function getJob(jobId: number): Promise<Job> {
@@ -148,7 +156,7 @@ export function getRulesSchema(): Promise<Record<string, unknown>> {
 /** Requests per bucket of `every_s` seconds in [start_ms, end_ms), at full resolution (the chart's zoom). */
 export function getArrivalWindow(
   datasetId: number,
-  query: { start_ms: number; end_ms: number; every_s: number; max_points?: number },
+  query: { start_ms: number; end_ms: number; every_s: number; max_points?: number; path_prefix?: string; status_class?: SliceParams["status_class"] },
 ) {
   return unwrap(api.GET("/api/v1/datasets/{dataset_id}/arrivals", { params: { path: { dataset_id: datasetId }, query } }));
 }

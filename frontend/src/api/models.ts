@@ -15,6 +15,10 @@ export type DatasetSort = Schemas["DatasetSort"];
 export type Job = Schemas["JobOut"];
 export type TrafficSummary = Schemas["TrafficSummaryOut"];
 export type SeriesPoint = Schemas["SeriesPoint"];
+export type RequestPage = Schemas["RequestPageOut"];
+export type RequestRow = Schemas["RequestRow"];
+/** A slice of a dataset for the API: range (epoch ms), path prefix, status class, page. */
+export type SliceParams = NonNullable<paths["/api/v1/datasets/{dataset_id}/requests"]["get"]["parameters"]["query"]>;
 export type Reject = Schemas["Reject"];
 export type LatencySummary = Schemas["LatencyStats"];
 export type UserRef = Schemas["UserRef"];

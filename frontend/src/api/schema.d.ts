@@ -397,7 +397,8 @@ export interface paths {
         /**
          * Get Arrivals
          * @description Requests per bucket of `every_s` seconds in [start_ms, end_ms) (epoch ms; omitted:
-         *     the log's first / last request), at most `max_points` points (LTTB beyond that).
+         *     the log's first / last request), at most `max_points` points (LTTB beyond that); only
+         *     those whose path starts with `path_prefix` and of `status_class` when given.
          */
         get: operations["get_arrivals_api_v1_datasets__dataset_id__arrivals_get"];
         put?: never;
@@ -469,6 +470,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/datasets/{dataset_id}/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Requests
+         * @description The requests of a slice in the log's order, a page at a time (read from the request
+         *     table with the slice's filter and a limit).
+         */
+        get: operations["list_requests_api_v1_datasets__dataset_id__requests_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/datasets/{dataset_id}/rules": {
         parameters: {
             query?: never;
@@ -500,7 +522,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get Summary */
+        /**
+         * Get Summary
+         * @description The traffic summary; with a range or a filter, recomputed for that slice from the
+         *     request table (rates over the range's seconds the log covers).
+         */
         get: operations["get_summary_api_v1_datasets__dataset_id__summary_get"];
         put?: never;
         post?: never;
@@ -3094,6 +3120,11 @@ export interface components {
             mean_s: number;
             /** P50 S */
             p50_s: number;
+            /**
+             * P90 S
+             * @description null: summarised before this
+             */
+            p90_s?: number | null;
             /** P95 S */
             p95_s: number;
             /** P99 S */
@@ -4050,6 +4081,48 @@ export interface components {
             title?: string | null;
             /** Visibility */
             visibility?: ("private" | "workspace") | null;
+        };
+        /**
+         * RequestPageOut
+         * @description A page of the requests in a slice (time range, path prefix, status class), in the
+         *     log's order; ``next_page_token`` asks for the next page (null: this is the last).
+         */
+        RequestPageOut: {
+            /** Dataset Id */
+            dataset_id: number;
+            /** Items */
+            items: components["schemas"]["RequestRow"][];
+            /** Next Page Token */
+            next_page_token: string | null;
+            /**
+             * Total
+             * @description Requests in the slice
+             */
+            total: number;
+        };
+        /**
+         * RequestRow
+         * @description One request of the table; ``row`` its place in the table (the log's order).
+         */
+        RequestRow: {
+            /** Bytes */
+            bytes?: number | null;
+            /** Client */
+            client?: string | null;
+            /** Latency S */
+            latency_s?: number | null;
+            /** Method */
+            method?: string | null;
+            /** Path */
+            path?: string | null;
+            /** Query */
+            query?: string | null;
+            /** Row */
+            row: number;
+            /** Status */
+            status?: number | null;
+            /** Ts */
+            ts: string | null;
         };
         /**
          * Rule
@@ -7207,6 +7280,8 @@ export interface operations {
                 end_ms?: number | null;
                 every_s?: number;
                 max_points?: number;
+                path_prefix?: string | null;
+                status_class?: ("1xx" | "2xx" | "3xx" | "4xx" | "5xx") | null;
             };
             header?: never;
             path: {
@@ -7587,6 +7662,94 @@ export interface operations {
             };
         };
     };
+    list_requests_api_v1_datasets__dataset_id__requests_get: {
+        parameters: {
+            query?: {
+                page_token?: string | null;
+                limit?: number;
+                /** @description Start of the range (epoch ms, UTC) */
+                from?: number | null;
+                /** @description End of the range, excluded (epoch ms) */
+                to?: number | null;
+                /** @description Only paths starting with this */
+                path_prefix?: string | null;
+                /** @description Only responses of this class */
+                status_class?: ("1xx" | "2xx" | "3xx" | "4xx" | "5xx") | null;
+            };
+            header?: never;
+            path: {
+                /** @description A row id (1 to 2^31 - 1) */
+                dataset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestPageOut"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or token scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request or the uploaded file is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     get_rules_api_v1_datasets__dataset_id__rules_get: {
         parameters: {
             query?: never;
@@ -7734,7 +7897,16 @@ export interface operations {
     };
     get_summary_api_v1_datasets__dataset_id__summary_get: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Start of the range (epoch ms, UTC) */
+                from?: number | null;
+                /** @description End of the range, excluded (epoch ms) */
+                to?: number | null;
+                /** @description Only paths starting with this */
+                path_prefix?: string | null;
+                /** @description Only responses of this class */
+                status_class?: ("1xx" | "2xx" | "3xx" | "4xx" | "5xx") | null;
+            };
             header?: never;
             path: {
                 /** @description A row id (1 to 2^31 - 1) */
@@ -7773,6 +7945,15 @@ export interface operations {
             };
             /** @description Not found (or not visible to you) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -46,12 +46,14 @@ interface ChartFigureProps {
   fixedSize?: boolean;
   /** No focus ring when a pointer click focuses the chart (keyboard focus keeps it). */
   quietFocus?: boolean;
+  /** The plot takes drags and clicks (a crosshair cursor, no text selection). */
+  interactive?: boolean;
   /** The Recharts chart element. */
   children: ReactElement;
 }
 
 /** A figure named by its title, described by its description, with the legend beside the title. */
-export function ChartFigure({ id, title, description, legend, height, fixedSize = false, quietFocus = false, children }: ChartFigureProps) {
+export function ChartFigure({ id, title, description, legend, height, fixedSize = false, quietFocus = false, interactive = false, children }: ChartFigureProps) {
   const titleId = useId();
   const descId = useId();
   return (
@@ -67,7 +69,11 @@ export function ChartFigure({ id, title, description, legend, height, fixedSize 
         </div>
         <Legend entries={legend} />
       </figcaption>
-      <div className={quietFocus ? `${styles.plot} ${styles.quietFocus}` : styles.plot} style={{ height }}>
+      <div
+        className={[styles.plot, quietFocus || interactive ? styles.quietFocus : "", interactive ? styles.interactive : ""].join(" ").trim()}
+        style={{ height }}
+        data-interactive={interactive || undefined}
+      >
         {fixedSize ? (
           children
         ) : (

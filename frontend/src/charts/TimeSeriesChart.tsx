@@ -1,15 +1,25 @@
-import { useMemo, type ReactNode } from "react";
-import { Area, AreaChart, Bar, BarChart, CartesianGrid, Line, LineChart } from "recharts";
+import { useMemo, useState, type ReactNode } from "react";
+import { Area, AreaChart, Bar, BarChart, CartesianGrid, Line, LineChart, ReferenceArea } from "recharts";
+import type { MouseHandlerDataParam } from "recharts/types/synchronisation/types";
 import { formatTimeLabel, formatTimeTick } from "../lib/format";
 import { ChartFigure } from "./ChartFigure";
 import { buildChartModel, tooltipRows, type ChartPoint, type TimeChartConfig } from "./config";
 import { tooltip, xAxis, yAxis } from "./elements";
 import { colorVar } from "./tokens";
 
+/** What a drag and a click on the chart do: a drag across buckets zooms to them, a click on
+ * one picks it (both as [from, to) in epoch ms, the last bucket included whole). */
+export interface ChartSelect {
+  bucketMs: number;
+  onZoom: (fromMs: number, toMs: number) => void;
+  onPick: (fromMs: number, toMs: number) => void;
+}
+
 interface TimeSeriesChartProps<Row> {
   config: TimeChartConfig<Row>;
   rows: Row[];
   height?: number;
+  select?: ChartSelect;
 }
 
 function renderSeries<Row>(config: TimeChartConfig<Row>) {
@@ -47,19 +57,65 @@ interface FrameProps {
 }
 
 /** The Recharts container for the chart kind; axes, grid and series are its children. */
-function ChartFrame({ kind, data, title, children }: FrameProps) {
-  const props = { data, title, margin: { top: 8, right: 16, bottom: 4, left: 4 } };
+type Handler = (state: MouseHandlerDataParam) => void;
+
+interface FrameHandlers {
+  onMouseDown?: Handler;
+  onMouseMove?: Handler;
+  onMouseUp?: Handler;
+  onMouseLeave?: () => void;
+}
+
+function ChartFrame({ kind, data, title, children, handlers }: FrameProps & { handlers: FrameHandlers }) {
+  const props = { data, title, margin: { top: 8, right: 16, bottom: 4, left: 4 }, ...handlers };
   if (kind === "line") return <LineChart {...props}>{children}</LineChart>;
   if (kind === "stacked-bar") return <BarChart {...props}>{children}</BarChart>;
   return <AreaChart {...props}>{children}</AreaChart>;
 }
 
-/** The chart of values against time (epoch ms): lines, areas or stacked bars. */
-export function TimeSeriesChart<Row>({ config, rows, height = 280 }: TimeSeriesChartProps<Row>) {
+/** The time of the bucket under the pointer; null off the data. */
+function pointerTime(points: readonly ChartPoint[], state: MouseHandlerDataParam): number | null {
+  const index = Number(state.activeTooltipIndex);
+  return Number.isInteger(index) ? (points[index]?.t ?? null) : null;
+}
+
+/** Drag to zoom, click to pick: the span under the drag, shaded while it is dragged. */
+function useDragSelect(points: readonly ChartPoint[], select: ChartSelect | undefined) {
+  const [drag, setDrag] = useState<{ a: number; b: number } | null>(null);
+  if (select === undefined) return { drag: null, handlers: {} };
+  const end = (state: MouseHandlerDataParam) => {
+    const t = pointerTime(points, state) ?? drag?.b ?? null;
+    if (drag !== null && t !== null) {
+      const lo = Math.min(drag.a, t);
+      const hi = Math.max(drag.a, t) + select.bucketMs;
+      if (lo === Math.max(drag.a, t)) select.onPick(lo, hi);
+      else select.onZoom(lo, hi);
+    }
+    setDrag(null);
+  };
+  const handlers: FrameHandlers = {
+    onMouseDown: (state) => {
+      const t = pointerTime(points, state);
+      if (t !== null) setDrag({ a: t, b: t });
+    },
+    onMouseMove: (state) => {
+      const t = pointerTime(points, state);
+      if (drag !== null && t !== null && t !== drag.b) setDrag({ ...drag, b: t });
+    },
+    onMouseUp: end,
+    onMouseLeave: () => setDrag(null),
+  };
+  return { drag, handlers };
+}
+
+/** The chart of values against time (epoch ms): lines, areas or stacked bars; with `select`,
+ * a drag zooms and a click picks a bucket. */
+export function TimeSeriesChart<Row>({ config, rows, height = 280, select }: TimeSeriesChartProps<Row>) {
   const model = useMemo(() => buildChartModel(config, rows), [config, rows]);
+  const { drag, handlers } = useDragSelect(model.points, select);
   return (
-    <ChartFigure id={config.id} title={config.title} description={config.description} legend={config.series} height={height}>
-      <ChartFrame kind={config.kind} data={model.points} title={config.title}>
+    <ChartFigure id={config.id} title={config.title} description={config.description} legend={config.series} height={height} interactive={select !== undefined}>
+      <ChartFrame kind={config.kind} data={model.points} title={config.title} handlers={handlers}>
         <CartesianGrid stroke={colorVar("chart-grid")} vertical={false} />
         {xAxis({
           dataKey: "t",
@@ -72,6 +128,9 @@ export function TimeSeriesChart<Row>({ config, rows, height = 280 }: TimeSeriesC
         {yAxis({ format: config.axisUnit ?? config.unit, label: config.yLabel, labelOffset: 4, width: 64 })}
         {tooltip((point: ChartPoint) => ({ heading: formatTimeLabel(point.t), rows: tooltipRows(config, point) }))}
         {renderSeries(config)}
+        {drag !== null && drag.a !== drag.b && (
+          <ReferenceArea x1={drag.a} x2={drag.b} fill={colorVar("chart-requests")} fillOpacity={0.15} stroke={colorVar("chart-requests")} ifOverflow="hidden" />
+        )}
       </ChartFrame>
     </ChartFigure>
   );

@@ -31,6 +31,7 @@ class LatencyStats(_Frozen):
     count: int
     mean_s: float
     p50_s: float
+    p90_s: float | None = Field(default=None, description="null: summarised before this")
     p95_s: float
     p99_s: float
     max_s: float

@@ -42,12 +42,16 @@ def bucket_width_s(span_s: float, max_points: int, finest_s: float = 0.0) -> int
     return max(int(span_s // max_points) + 1, math.ceil(finest_s))
 
 
-def summarize(requests: pl.LazyFrame, max_points: int = 2000) -> TrafficSummary:
+def summarize(
+    requests: pl.LazyFrame, max_points: int = 2000, cover: Coverage | None = None
+) -> TrafficSummary:
+    """``cover``: the time the requests cover (a slice's window within the log's coverage,
+    slices.py); None: found from their timestamps."""
     totals = _totals(requests)
     count = int(totals["count"])
     if count == 0:
         return _empty()
-    cover = _coverage(requests)
+    cover = cover if cover is not None else _coverage(requests)
     span_s = cover.span_s
     bucket_s = bucket_width_s(span_s, max_points, cover.granularity_s)
     peak_bucket_s = supported_every_s(cover.granularity_s, BUCKET_CHOICES_S)
@@ -128,6 +132,7 @@ def _latency(requests: pl.LazyFrame) -> LatencyStats | None:
             latency.len().alias("count"),
             latency.mean().alias("mean_s"),
             latency.quantile(0.5, "linear").alias("p50_s"),
+            latency.quantile(0.9, "linear").alias("p90_s"),
             latency.quantile(0.95, "linear").alias("p95_s"),
             latency.quantile(0.99, "linear").alias("p99_s"),
             latency.max().alias("max_s"),
@@ -141,6 +146,7 @@ def _latency(requests: pl.LazyFrame) -> LatencyStats | None:
         count=int(row["count"]),
         mean_s=float(row["mean_s"]),
         p50_s=float(row["p50_s"]),
+        p90_s=float(row["p90_s"]),
         p95_s=float(row["p95_s"]),
         p99_s=float(row["p99_s"]),
         max_s=float(row["max_s"]),

@@ -1,11 +1,16 @@
-import { useMemo, useState } from "react";
-import { TimeSeriesChart } from "../../charts/TimeSeriesChart";
+import { useContext, useMemo, useState } from "react";
+import { TimeSeriesChart, type ChartSelect } from "../../charts/TimeSeriesChart";
 import { Banner } from "../../components/Banner";
 import { Card } from "../../components/Card";
 import { NotRecorded } from "../../components/NotRecorded";
 import { StatCard } from "../../components/StatCard";
 import { formatCountOf, formatLatency, splitUnit } from "../../lib/format";
 import styles from "./Characterization.module.css";
+import { useDrill } from "../datasets/drill";
+import { hasFilter, hasRange } from "../datasets/slice";
+import { SliceStatCards } from "../datasets/SliceStatCards";
+import { useDatasetSlice } from "../datasets/useSlice";
+import { DatasetIdContext } from "./datasetContext";
 import { PathsTable } from "./PathsTable";
 import type { CharacterizationResult, LatencyPercentiles, LatencyView } from "./result";
 import { Segmented } from "./Segmented";
@@ -25,13 +30,25 @@ function PercentileCards({ p }: { p: LatencyPercentiles }) {
   );
 }
 
+/** Percentiles per bucket, cut to the page's range; a drag zooms it, a click lists the bucket's requests. */
 function OverTime({ view, scope }: { view: LatencyView; scope: string }) {
+  const [slice, setSlice] = useDatasetSlice();
   const cols = scope === OVERALL ? view.overall : view.by_class[scope];
-  const rows = useMemo(() => (cols === undefined ? [] : latencyRows(cols)), [cols]);
+  const { from, to } = slice;
+  const rows = useMemo(() => {
+    const all = cols === undefined ? [] : latencyRows(cols);
+    return all.filter((r) => (from === null || r.t + view.every_s * 1000 > from) && (to === null || r.t < to));
+  }, [cols, from, to, view.every_s]);
   const config = useMemo(() => latencyChartConfig(view.every_s, scope === OVERALL ? "all requests" : `class ${scope}`), [view.every_s, scope]);
+  const drill = useDrill();
+  const select = useMemo<ChartSelect>(
+    () => ({ bucketMs: view.every_s * 1000, onZoom: (a, b) => setSlice({ from: a, to: b }), onPick: drill ?? (() => undefined) }),
+    [view.every_s, setSlice, drill],
+  );
   return (
     <Card>
-      <TimeSeriesChart config={config} rows={rows} />
+      <TimeSeriesChart config={config} rows={rows} select={select} />
+      {hasFilter(slice) && <p className={styles.muted}>The chart shows every request of the range; the cards above follow the filters.</p>}
     </Card>
   );
 }
@@ -54,6 +71,9 @@ export function LatencyTab({ result }: { result: CharacterizationResult }) {
   const options = [{ value: OVERALL, label: "All requests" }, ...classes.map((c) => ({ value: c, label: c }))];
   const percentiles = scope === OVERALL ? result.latency : result.latency_by_class[scope];
   const paths = result.fields_recorded?.path !== false;
+  const [slice] = useDatasetSlice();
+  const sliced = hasRange(slice) || hasFilter(slice);
+  const datasetId = useContext(DatasetIdContext);
   return (
     <div className={styles.stack} data-testid="latency-tab">
       {view === null ? (
@@ -64,7 +84,11 @@ export function LatencyTab({ result }: { result: CharacterizationResult }) {
             <span className={styles.muted}>Response times seen at the server, per request class.</span>
             <Segmented label="Request class" options={options} value={scope} onChange={setScope} testId="latency-scope" />
           </div>
-          {percentiles !== null && percentiles !== undefined && <PercentileCards p={percentiles} />}
+          {sliced && scope === OVERALL && datasetId !== null ? (
+            <SliceStatCards datasetId={datasetId} kind="latency" />
+          ) : (
+            percentiles !== null && percentiles !== undefined && <PercentileCards p={percentiles} />
+          )}
           <OverTime view={view} scope={scope} />
         </>
       )}

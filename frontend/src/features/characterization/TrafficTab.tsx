@@ -1,7 +1,7 @@
-import { useContext, useMemo, useState } from "react";
+import { useContext, useEffect, useMemo, useRef, useState } from "react";
 import { CurveChart } from "../../charts/CurveChart";
 import type { CurveChartConfig } from "../../charts/curveConfig";
-import { TimeSeriesChart } from "../../charts/TimeSeriesChart";
+import { TimeSeriesChart, type ChartSelect } from "../../charts/TimeSeriesChart";
 import { Button } from "../../components/Button";
 import { Card } from "../../components/Card";
 import { NotRecorded } from "../../components/NotRecorded";
@@ -13,7 +13,13 @@ import { RangeNavigator, type IndexRange } from "./RangeNavigator";
 import type { ArrivalView, CharacterizationResult } from "./result";
 import { Segmented } from "./Segmented";
 import { bucketName, dailyProfileRows, formatHourOfDay, RESOLUTIONS } from "./shaping";
-import { useZoomedArrivals } from "./useZoomedArrivals";
+import { useDebounced } from "../../lib/useDebounced";
+import { useDrill } from "../datasets/drill";
+import { hasFilter, hasRange, sliceQuery } from "../datasets/slice";
+import { SliceStatCards } from "../datasets/SliceStatCards";
+import { useDatasetSlice } from "../datasets/useSlice";
+import { useZoomedArrivals, ZOOM_SETTLE_MS } from "./useZoomedArrivals";
+import { indexRange } from "./zoom";
 
 function ArrivalStatsCards({ view }: { view: ArrivalView }) {
   const s = view.stats;
@@ -31,14 +37,44 @@ function ArrivalStatsCards({ view }: { view: ArrivalView }) {
   );
 }
 
+/** The rows' range as [from, to) ms: the first row's start to the end of the last row's bucket. */
+function rangeMs(view: ArrivalView, range: IndexRange): { from: number; to: number } | null {
+  const first = view.t_ms[Math.min(range.start, range.end)];
+  const last = view.t_ms[Math.max(range.start, range.end)];
+  return first === undefined || last === undefined ? null : { from: first, to: last + view.every_s * 1000 };
+}
+
+/** The arrivals chart, zoomed to the page's range (the URL's); dragging the navigator's
+ * handles or across the chart sets the range once the drag settles. */
 function ArrivalsCard({ view }: { view: ArrivalView }) {
-  const [range, setRange] = useState<IndexRange | null>(null);
+  const [slice, setSlice] = useDatasetSlice();
+  const fromUrl = useMemo(() => indexRange(view.t_ms, view.every_s, slice.from, slice.to), [view, slice.from, slice.to]);
+  const [dragged, setDragged] = useState<IndexRange | null | undefined>(undefined);
+  const settled = useDebounced(dragged, ZOOM_SETTLE_MS * 2);
+  const pushed = useRef<IndexRange | null | undefined>(undefined);
+  useEffect(() => {
+    if (settled === undefined || settled === pushed.current) return;
+    pushed.current = settled; // once per drag: each settled drag is one entry of the history
+    const ms = settled === null ? null : rangeMs(view, settled);
+    setSlice({ from: ms?.from ?? null, to: ms?.to ?? null });
+    setDragged(undefined);
+  }, [settled, view, setSlice]);
+  const range = dragged === undefined ? fromUrl : dragged;
   const datasetId = useContext(DatasetIdContext);
-  const zoom = useZoomedArrivals(datasetId, view, range);
+  const filter = useMemo(() => {
+    const q = sliceQuery(slice);
+    return { path_prefix: q.path_prefix, status_class: q.status_class };
+  }, [slice]);
+  const zoom = useZoomedArrivals(datasetId, view, range, filter);
+  const drill = useDrill();
+  const select = useMemo<ChartSelect>(
+    () => ({ bucketMs: view.every_s * 1000, onZoom: (from, to) => setSlice({ from, to }), onPick: drill ?? (() => undefined) }),
+    [view.every_s, setSlice, drill],
+  );
   return (
     <Card
       actions={
-        range !== null && (
+        (range !== null || filter.path_prefix !== undefined || filter.status_class !== undefined) && (
           <div className={styles.zoomActions}>
             {zoom.loading && (
               <span className={styles.zoomStatus} role="status" data-testid="zoom-loading">
@@ -56,15 +92,17 @@ function ArrivalsCard({ view }: { view: ArrivalView }) {
                 Could not load the full resolution: showing the overview
               </span>
             )}
-            <Button variant="secondary" size="small" onClick={() => setRange(null)}>
-              Reset zoom
-            </Button>
+            {range !== null && (
+              <Button variant="secondary" size="small" onClick={() => setSlice({ from: null, to: null })}>
+                Reset zoom
+              </Button>
+            )}
           </div>
         )
       }
     >
-      <TimeSeriesChart config={zoom.config} rows={zoom.rows} />
-      {zoom.overview.length > 2 && <RangeNavigator rows={zoom.overview} range={range} onChange={setRange} />}
+      <TimeSeriesChart config={zoom.config} rows={zoom.rows} select={select} />
+      {zoom.overview.length > 2 && <RangeNavigator rows={zoom.overview} range={range} onChange={setDragged} />}
     </Card>
   );
 }
@@ -89,8 +127,13 @@ function profileConfig(days: number): CurveChartConfig {
 }
 
 export function TrafficTab({ result }: { result: CharacterizationResult }) {
-  const [everyS, setEveryS] = useState<number>(result.display.default_every_s ?? 60);
+  const [slice, setSlice] = useDatasetSlice();
+  const fallback = result.display.default_every_s ?? 60;
+  const everyS = slice.res !== null && String(slice.res) in result.display.arrivals ? slice.res : fallback;
+  const setEveryS = (res: number) => setSlice({ res: res === fallback ? null : res });
   const view = result.display.arrivals[String(everyS)];
+  const sliced = hasRange(slice) || hasFilter(slice);
+  const datasetId = useContext(DatasetIdContext);
   const profile = result.display.daily_profile;
   const profileRows = useMemo(() => (profile === null ? [] : dailyProfileRows(profile.mean_per_min)), [profile]);
   const span = result.fields_recorded?.span_s;
@@ -98,7 +141,7 @@ export function TrafficTab({ result }: { result: CharacterizationResult }) {
   return (
     <div className={styles.stack} data-testid="traffic-tab">
       <div className={styles.toolbar}>
-        <span className={styles.muted}>Arrivals per interval, by request class. Drag the handles under the chart to zoom.</span>
+        <span className={styles.muted}>Arrivals per interval, by request class. Drag across the chart or the handles under it to zoom; click a bucket to list its requests.</span>
         <Segmented label="Resolution" options={options} value={everyS} onChange={setEveryS} testId="resolution" />
       </div>
       {result.display.timestamp_notice && (
@@ -108,7 +151,7 @@ export function TrafficTab({ result }: { result: CharacterizationResult }) {
       )}
       {view !== undefined && (
         <>
-          <ArrivalStatsCards view={view} />
+          {sliced && datasetId !== null ? <SliceStatCards datasetId={datasetId} kind="traffic" /> : <ArrivalStatsCards view={view} />}
           <ArrivalsCard key={everyS} view={view} />
         </>
       )}

@@ -7,7 +7,7 @@ import { jsonResponse, testQueryClient } from "../../test/render";
 import type { ArrivalView } from "./result";
 import type { IndexRange } from "./RangeNavigator";
 import { useZoomedArrivals, type ZoomedArrivals } from "./useZoomedArrivals";
-import { windowChartConfig, windowRows, ZOOM_MAX_POINTS, zoomWindow } from "./zoom";
+import { filteredWindow, indexRange, windowChartConfig, windowRows, ZOOM_MAX_POINTS, zoomWindow } from "./zoom";
 
 const T0 = Date.UTC(2015, 4, 17, 10, 0);
 
@@ -121,5 +121,29 @@ describe("useZoomedArrivals", () => {
       expect(r.current.loading).toBe(false);
       expect(r.current.rows.map((row) => row.total)).toEqual([9, 0]);
     }
+  });
+});
+
+describe("the URL's range as overview rows", () => {
+  const t = [0, 60_000, 120_000, 180_000, 240_000];
+  it("covers the rows holding the range, the end excluded", () => {
+    expect(indexRange(t, 60, 60_000, 180_000)).toEqual({ start: 1, end: 2 });
+    expect(indexRange(t, 60, 90_000, 180_001)).toEqual({ start: 1, end: 3 });
+  });
+  it("is null for the whole series or no range", () => {
+    expect(indexRange(t, 60, null, null)).toBeNull();
+    expect(indexRange(t, 60, -5, 400_000)).toBeNull();
+  });
+  it("is null for a range off the series", () => {
+    expect(indexRange(t, 60, 900_000, 960_000)).toBeNull();
+  });
+});
+
+describe("a filtered chart's window", () => {
+  const view = { every_s: 60, downsampled: false, t_ms: [0, 60_000, 120_000] };
+  it("fetches the whole series when filtered, nothing when not", () => {
+    expect(filteredWindow(view, null, false)).toBeNull();
+    expect(filteredWindow(view, null, true)).toMatchObject({ start_ms: 0, end_ms: 180_000, every_s: 60 });
+    expect(filteredWindow(view, { start: 1, end: 1 }, true)).toMatchObject({ start_ms: 60_000, end_ms: 120_000 });
   });
 });

@@ -12,6 +12,9 @@ export interface ArrivalWindowQuery {
   end_ms: number;
   every_s: number;
   max_points: number;
+  /** Only the requests of a path prefix and a status class (the page's filters). */
+  path_prefix?: string;
+  status_class?: "1xx" | "2xx" | "3xx" | "4xx" | "5xx";
 }
 
 export interface ArrivalWindowData {
@@ -64,4 +67,30 @@ export function windowChartConfig(data: ArrivalWindowData): TimeChartConfig<Arri
     yLabel: unit,
     series: [{ key: "total", label: "All requests", color: "chart-requests" }],
   };
+}
+
+/** The overview rows from the one holding `fromMs` to the one holding the instant before
+ * `toMs` (null bounds: the first / last row); null when that is every row or the range
+ * misses the rows. */
+export function indexRange(tMs: readonly number[], everyS: number, fromMs: number | null, toMs: number | null): { start: number; end: number } | null {
+  if (tMs.length === 0 || (fromMs === null && toMs === null)) return null;
+  const last = tMs.length - 1;
+  let start = 0;
+  while (fromMs !== null && start < last && (tMs[start + 1] ?? Infinity) <= fromMs) start += 1;
+  let end = last;
+  while (toMs !== null && end > start && (tMs[end] ?? -Infinity) >= toMs) end -= 1;
+  const missed = (toMs !== null && (tMs[0] ?? 0) >= toMs) || (fromMs !== null && (tMs[last] ?? 0) + everyS * 1000 <= fromMs);
+  if (missed || (start === 0 && end === last)) return null;
+  return { start, end };
+}
+
+/** The window a filtered chart fetches: the zoom's, or the whole overview's (the overview
+ * counts every request, so a filter always asks the API). */
+export function filteredWindow(
+  view: Pick<ArrivalView, "every_s" | "downsampled" | "t_ms">,
+  range: { start: number; end: number } | null,
+  filtered: boolean,
+): ArrivalWindowQuery | null {
+  if (!filtered) return zoomWindow(view, range);
+  return zoomWindow({ ...view, downsampled: true }, range ?? { start: 0, end: view.t_ms.length - 1 });
 }

@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { Link, useLocation, useSearchParams } from "react-router";
 import { isDatasetBusy, uploaderName, type Dataset, type Job } from "../../api/models";
 import { isNotFound } from "../../api/client";
@@ -9,7 +9,7 @@ import { Card } from "../../components/Card";
 import { ErrorBanner } from "../../components/ErrorBanner";
 import { PageHeader } from "../../components/PageHeader";
 import { Loading } from "../../components/Spinner";
-import { formatBytes, formatDateTime } from "../../lib/format";
+import { formatBytes, formatDateTime, formatTimeLabel } from "../../lib/format";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { AlertsTab } from "../alerts/AlertsTab";
 import { CapacitySection } from "../capacity/CapacitySection";
@@ -25,9 +25,14 @@ import { jobFailure, jobFailureHint } from "../jobs/jobFailure";
 import { useJob } from "../jobs/useJob";
 import { useCanWrite } from "../workspaces/useRole";
 import styles from "./DatasetDetail.module.css";
+import { DrillContext } from "./drill";
 import { ParseReport } from "./ParseReport";
 import { datasetKeys, useDataset, useSummary } from "./queries";
+import { RequestsDrawer } from "./RequestsDrawer";
+import { hasFilter, hasRange, sliceQuery, type DatasetSlice } from "./slice";
+import { SliceBar } from "./SliceBar";
 import { SummaryView } from "./SummaryView";
+import { useDatasetSlice } from "./useSlice";
 
 export interface DatasetLocationState {
   duplicate?: boolean;
@@ -63,6 +68,9 @@ const TABS = [
 
 type TabId = (typeof TABS)[number]["id"];
 
+/** The tabs whose figures follow the page's time range and filters. */
+const SLICED_TABS: readonly TabId[] = ["overview", "traffic", "latency"];
+
 function tabFromSearch(value: string | null): TabId {
   return TABS.find((t) => t.id === value)?.id ?? "overview";
 }
@@ -93,12 +101,26 @@ function TabPanel({ tab, dataset }: { tab: TabId; dataset: Dataset }) {
   }
 }
 
-/** The dataset's views as tabs; the tab is in the URL (?tab=latency), Overview without one. */
+function drillTitle(from: number | null, to: number | null, slice: DatasetSlice): string {
+  const range = from === null && to === null ? "the whole log" : `${formatTimeLabel(from ?? 0)} → ${to === null ? "the end" : formatTimeLabel(to)}`;
+  const filters = [slice.path !== "" && `path ${slice.path}*`, slice.status !== null && `status ${slice.status}`].filter(Boolean);
+  return filters.length === 0 ? range : `${range}, ${filters.join(", ")}`;
+}
+
+/** The dataset's views as tabs; the tab is in the URL (?tab=latency), Overview without one,
+ * beside the time range and filters every tab follows (?from=…&to=…&path=…&status=…). */
 function ReadyView({ dataset }: { dataset: Dataset }) {
   const [search, setSearch] = useSearchParams();
   const tab = tabFromSearch(search.get("tab"));
+  const [slice, setSlice] = useDatasetSlice();
+  const [drill, setDrill] = useState<{ from: number | null; to: number | null } | null>(null);
+  const openDrill = useCallback((from: number, to: number) => setDrill({ from, to }), []);
+  const drillSlice =
+    drill === null ? null : { ...sliceQuery(slice), ...(drill.from === null ? {} : { from: drill.from }), ...(drill.to === null ? {} : { to: drill.to }) };
+  const wholeLogTab = !SLICED_TABS.includes(tab) && (hasRange(slice) || hasFilter(slice));
   return (
     <div className={styles.stack}>
+      <SliceBar slice={slice} onChange={setSlice} onList={() => setDrill({ from: slice.from, to: slice.to })} />
       <div className={styles.tabs} role="tablist" aria-label="Dataset views">
         {TABS.map((t) => (
           <button
@@ -110,24 +132,50 @@ function ReadyView({ dataset }: { dataset: Dataset }) {
             aria-selected={tab === t.id}
             aria-controls="dataset-tabpanel"
             data-testid={`tab-${t.id}`}
-            onClick={() => setSearch(t.id === "overview" ? {} : { tab: t.id }, { replace: true, state: null })}
+            onClick={() => setSearch((current) => withTab(current, t.id), { replace: true, state: null })}
           >
             {t.label}
           </button>
         ))}
       </div>
-      <div role="tabpanel" id="dataset-tabpanel" aria-labelledby={`tab-${tab}`}>
-        <TabPanel tab={tab} dataset={dataset} />
+      <div role="tabpanel" id="dataset-tabpanel" aria-labelledby={`tab-${tab}`} className={styles.stack}>
+        {wholeLogTab && (
+          <Banner tone="info" title="Whole log" testId="slice-not-followed">
+            This tab covers the whole log: the range and filters apply to Overview, Traffic and Latency.
+          </Banner>
+        )}
+        <DrillContext.Provider value={openDrill}>
+          <TabPanel tab={tab} dataset={dataset} />
+        </DrillContext.Provider>
       </div>
+      {drill !== null && drillSlice !== null && (
+        <RequestsDrawer
+          key={JSON.stringify(drillSlice)}
+          datasetId={dataset.id}
+          slice={drillSlice}
+          title={drillTitle(drill.from, drill.to, slice)}
+          onClose={() => setDrill(null)}
+        />
+      )}
     </div>
   );
 }
 
+/** The search params with the tab set (none for Overview), the range and filters kept. */
+function withTab(current: URLSearchParams, tab: TabId): URLSearchParams {
+  const next = new URLSearchParams(current);
+  if (tab === "overview") next.delete("tab");
+  else next.set("tab", tab);
+  return next;
+}
+
 function TrafficView({ dataset }: { dataset: Dataset }) {
-  const summary = useSummary(dataset.id, true);
+  const [slice, setSlice] = useDatasetSlice();
+  const summary = useSummary(dataset.id, true, sliceQuery(slice));
+  const zoom = useCallback((from: number, to: number) => setSlice({ from, to }), [setSlice]);
   if (summary.isPending) return <Loading label="Loading the traffic summary…" />;
   if (summary.isError) return <ErrorBanner error={summary.error} title="Could not load the traffic summary" />;
-  return <SummaryView summary={summary.data} />;
+  return <SummaryView summary={summary.data} onZoom={zoom} sliced={hasRange(slice) || hasFilter(slice)} updating={summary.isPlaceholderData} />;
 }
 
 function Body({ dataset }: { dataset: Dataset }) {

@@ -42,10 +42,10 @@ function peakInterval(seconds: number): string {
   return formatDuration(seconds);
 }
 
-export function StatGrid({ summary: s }: { summary: TrafficSummary }) {
+export function StatGrid({ summary: s, sliced = false }: { summary: TrafficSummary; sliced?: boolean }) {
   const bytes = s.bytes_total ?? null;
   const perRequest = bytes !== null && s.request_count > 0 ? bytes / s.request_count : null;
-  const rejected = s.rejected_count > 0 ? `${formatCountOf(s.rejected_count, "line")} rejected` : "every line parsed";
+  const rejected = sliced ? "in the range and filters" : s.rejected_count > 0 ? `${formatCountOf(s.rejected_count, "line")} rejected` : "every line parsed";
   const errors = s.error_rate ?? null;
   const clientErrors = s.client_error_rate ?? null;
   return (

@@ -3,9 +3,10 @@ import type { TrafficSummary } from "../../api/models";
 import { Banner } from "../../components/Banner";
 import { Card } from "../../components/Card";
 import { NotRecorded } from "../../components/NotRecorded";
-import { TimeSeriesChart } from "../../charts/TimeSeriesChart";
+import { TimeSeriesChart, type ChartSelect } from "../../charts/TimeSeriesChart";
 import { formatDateTime, formatPercent } from "../../lib/format";
 import styles from "./DatasetDetail.module.css";
+import { useDrill } from "./drill";
 import { RejectsCard } from "./RejectsCard";
 import { StatGrid } from "./StatGrid";
 import { requestsChartConfig, statusChartConfig, WHY } from "./summaryCharts";
@@ -35,13 +36,33 @@ function FormatCard({ summary: s }: { summary: TrafficSummary }) {
   );
 }
 
-export function SummaryView({ summary }: { summary: TrafficSummary }) {
+interface SummaryViewProps {
+  summary: TrafficSummary;
+  /** A drag across a chart zooms the page's range to it (none: the charts take no drags). */
+  onZoom?: (fromMs: number, toMs: number) => void;
+  /** The summary is of a slice (range or filters), not the whole log. */
+  sliced?: boolean;
+  /** A newer slice's summary is loading; this one stays on screen meanwhile. */
+  updating?: boolean;
+}
+
+export function SummaryView({ summary, onZoom, sliced = false, updating = false }: SummaryViewProps) {
   const requests = useMemo(() => requestsChartConfig(summary.bucket_s), [summary.bucket_s]);
   const counts = summary.status_counts ?? null;
   const status = useMemo(() => (counts === null ? null : statusChartConfig(summary.bucket_s, counts)), [summary.bucket_s, counts]);
+  const drill = useDrill();
+  const select = useMemo<ChartSelect | undefined>(
+    () => (onZoom === undefined ? undefined : { bucketMs: summary.bucket_s * 1000, onZoom, onPick: drill ?? (() => undefined) }),
+    [onZoom, drill, summary.bucket_s],
+  );
   return (
-    <div className={styles.stack}>
-      <StatGrid summary={summary} />
+    <div className={styles.stack} aria-busy={updating} data-testid="summary-view">
+      {select !== undefined && (
+        <p className={styles.hint}>
+          Drag across a chart to zoom to that time; click a bucket to list its requests.{updating && " Updating…"}
+        </p>
+      )}
+      <StatGrid summary={summary} sliced={sliced} />
       {summary.latency === null && (
         <Banner tone="info" title="No latency in this log" testId="no-latency">
           <p>
@@ -52,13 +73,13 @@ export function SummaryView({ summary }: { summary: TrafficSummary }) {
       )}
       <div className={styles.charts}>
         <Card>
-          <TimeSeriesChart config={requests} rows={summary.series} />
+          <TimeSeriesChart config={requests} rows={summary.series} select={select} />
         </Card>
         {status === null ? (
           <NotRecorded title="Responses by status class" why={WHY.status} testId="chart-status-not-recorded" />
         ) : (
           <Card>
-            <TimeSeriesChart config={status} rows={summary.series} />
+            <TimeSeriesChart config={status} rows={summary.series} select={select} />
           </Card>
         )}
       </div>

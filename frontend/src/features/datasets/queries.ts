@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { deleteDataset, getDataset, getSummary, listDatasets, renameDataset, type DatasetListQuery } from "../../api/endpoints";
+import { deleteDataset, getDataset, getSummary, listDatasets, listRequests, renameDataset, type DatasetListQuery } from "../../api/endpoints";
+import type { SliceParams } from "../../api/models";
 import { isDatasetBusy } from "../../api/models";
 
 export const DATASET_POLL_MS = 1000;
@@ -8,7 +9,8 @@ export const datasetKeys = {
   all: ["datasets"] as const,
   list: (workspaceId: number | null, query: DatasetListQuery = {}) => ["datasets", "list", workspaceId, query] as const,
   detail: (id: number) => ["datasets", "detail", id] as const,
-  summary: (id: number) => ["datasets", "summary", id] as const,
+  summary: (id: number, slice: SliceParams = {}) => ["datasets", "summary", id, slice] as const,
+  requests: (id: number, slice: SliceParams) => ["datasets", "requests", id, slice] as const,
 };
 
 /** The workspace's datasets (newest first unless sorted; optionally those whose name contains
@@ -32,11 +34,25 @@ export function useDataset(datasetId: number) {
   });
 }
 
-export function useSummary(datasetId: number, enabled: boolean) {
+/** The traffic summary of the whole log, or of a slice (recomputed by the API); the previous
+ * slice's stays on screen while the next one loads. */
+export function useSummary(datasetId: number, enabled: boolean, slice: SliceParams = {}) {
   return useQuery({
-    queryKey: datasetKeys.summary(datasetId),
-    queryFn: () => getSummary(datasetId),
+    queryKey: datasetKeys.summary(datasetId, slice),
+    queryFn: () => getSummary(datasetId, slice),
     enabled,
+    placeholderData: keepPreviousData,
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** One page of the requests of a slice (`page_token` from the previous page). */
+export function useRequestPage(datasetId: number, slice: SliceParams | null) {
+  return useQuery({
+    queryKey: datasetKeys.requests(datasetId, slice ?? {}),
+    queryFn: () => listRequests(datasetId, slice ?? {}),
+    enabled: slice !== null,
+    placeholderData: keepPreviousData,
     staleTime: 5 * 60_000,
   });
 }

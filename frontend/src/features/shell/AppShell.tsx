@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { NavLink, Outlet, useNavigate, Link, useLocation } from "react-router";
 import type { User } from "../../api/models";
 import { Button } from "../../components/Button";
@@ -26,6 +27,9 @@ export function AppShell({ user }: { user: User }) {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const signOut = () => logout.mutate(undefined, { onSettled: () => void navigate("/login", { replace: true }) });
+  // narrow screens: the navigation folds behind a menu button, and folds again on each page
+  const [menu, setMenu] = useState<string | null>(null);
+  const menuOpen = menu === pathname;
 
   return (
     <WorkspaceProvider workspaces={user.workspaces}>
@@ -36,7 +40,17 @@ export function AppShell({ user }: { user: User }) {
               <Logo size={26} />
               Headroom
             </Link>
-            <nav className={styles.nav} aria-label="Main">
+            <button
+              type="button"
+              className={styles.menuButton}
+              aria-expanded={menuOpen}
+              aria-controls="main-nav"
+              onClick={() => setMenu(menuOpen ? null : pathname)}
+              data-testid="menu-button"
+            >
+              <span aria-hidden="true">☰</span> Menu
+            </button>
+            <nav id="main-nav" className={[styles.nav, menuOpen ? styles.navOpen : ""].join(" ")} aria-label="Main" onClick={() => setMenu(null)}>
               <NavLink to="/datasets" className={navClass} end={false}>
                 Datasets
               </NavLink>
