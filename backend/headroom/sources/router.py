@@ -4,7 +4,6 @@ from fastapi import APIRouter, Body, Response
 
 from headroom.api.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep
 from headroom.core.ids import Id
-from headroom.jobs.outbox import enqueue
 from headroom.sources import service
 from headroom.sources.schemas import (
     ConnectionTestOut,
@@ -32,7 +31,6 @@ def create_source(
     body: PrometheusSourceIn, principal: EditorAccess, session: SessionDep, settings: SettingsDep
 ) -> PrometheusSourceOut:
     source = service.create(session, settings, principal, body)
-    session.commit()
     return service.to_out(session, source)
 
 
@@ -52,7 +50,6 @@ def update_source(
     settings: SettingsDep,
 ) -> PrometheusSourceOut:
     source = service.update(session, settings, principal, source_id, body)
-    session.commit()
     return service.to_out(session, source)
 
 
@@ -60,7 +57,6 @@ def update_source(
 def delete_source(source_id: Id, principal: EditorAccess, session: SessionDep) -> Response:
     """The source goes; its dataset stays, no longer refreshed."""
     service.delete(session, principal, source_id)
-    session.commit()
     return Response(status_code=204)
 
 
@@ -85,8 +81,5 @@ def import_source(
 ) -> PrometheusSourceOut:
     """Queues an import now, of the given range or else of the source's rolling window;
     its job is in the answer."""
-    source = service.get_visible(session, principal, source_id, Role.editor)
-    job = service.start_import(session, source, body)
-    session.commit()
-    enqueue(settings, service.IMPORT_TASK, job.id)
+    source = service.import_now(session, settings, principal, source_id, body)
     return service.to_out(session, source)

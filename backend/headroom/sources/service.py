@@ -13,6 +13,7 @@ from headroom.core.errors import InvalidInput, NotFound
 from headroom.core.settings import Settings
 from headroom.datasets.models import Dataset, DatasetStatus
 from headroom.datasets.service import resolve_workspace
+from headroom.jobs import outbox
 from headroom.jobs import service as job_service
 from headroom.jobs.models import Job
 from headroom.jobs.schemas import JobOut
@@ -63,6 +64,7 @@ def update(
         if value is not None or name in ("latency_selector", "class_label", "error_label"):
             setattr(source, name, value)
     _check_auth(source)
+    session.flush()
     return source
 
 
@@ -159,6 +161,19 @@ def auth_of(settings: Settings, source: PrometheusSource) -> Any:
     if source.auth == "basic":
         return Auth(username=source.username, password=secret)
     return Auth()
+
+
+def import_now(
+    session: Session,
+    settings: Settings,
+    principal: Principal,
+    source_id: int,
+    span: ImportRange | None = None,
+) -> PrometheusSource:
+    """Queues an import of the source now (an editor's request): committed, then sent."""
+    source = get_visible(session, principal, source_id, Role.editor)
+    outbox.start(session, settings, start_import(session, source, span))
+    return source
 
 
 def start_import(
