@@ -79,9 +79,11 @@ def result_document(result: Characterization) -> CharacterizationDoc:
     """to_dict() plus, per fitted quantity, its histogram with the fitted pdf (bins only),
     and the dataset page's chart data (``display``: series capped in points)."""
     histograms = {name: result.histogram(name, HISTOGRAM_BINS).to_dict() for name in result.fits}
-    display = display_document(
-        result.tables["annotated"], result.tables["sessions"], held=result.fields_recorded
-    )
+    display = result.display
+    if display is None:
+        display = display_document(
+            result.tables["annotated"], result.tables["sessions"], held=result.fields_recorded
+        )
     return characterization_document(result, histograms, display)
 
 
