@@ -315,14 +315,15 @@ def tally_report(parsed: ParsedLog, tally: Any) -> dict[str, Any]:  # parse --js
 def characterize_command(file: str, log_format: str, spec: str | None, as_json: bool) -> None:
     """Arrivals, classes, pages, sessions, fitted distributions and the workload model."""
     from headroom.core.settings import get_settings
-    from headroom.engine.workload import characterize
+    from headroom.engine.workload.mapreduce import characterize_parts
     from headroom.workloads.documents import characterization_core
 
     budget_mb = get_settings().memory_budget_mb
     with TemporaryDirectory(prefix="headroom-characterize-") as parts_dir:
         parsed = _read(file, format_name(log_format, spec), Path(parts_dir))
         try:  # sessions order ties by input order: the file's
-            document = characterization_core(characterize(parsed.table, memory_budget_mb=budget_mb))
+            result = characterize_parts(parsed.table, memory_budget_mb=budget_mb)
+            document = characterization_core(result)
         except ValueError as error:
             raise InputError(f"{file}: {error}") from error
     _emit(document.model_dump(mode="json"), as_json, characterize_text(document))

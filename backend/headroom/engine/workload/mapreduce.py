@@ -20,7 +20,7 @@ the worker runs one task per partition and reduces in a chord.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
@@ -305,3 +305,38 @@ def _observed(frames: dict[str, pl.DataFrame], quantity: str) -> np.ndarray:
     positive = n - zeros
     scaled = round(zeros * len(values) / positive) if positive else zeros
     return np.concatenate([np.zeros(scaled), np.sort(values)])
+
+
+def scan_to_json(found: Scan) -> dict[str, Any]:
+    """The scan without its frame (``quiet``, stored apart) and rules, as JSON."""
+    cover = found.cover
+    context = found.context
+    return {
+        "cover": None if cover is None else [cover.start_ns, cover.end_ns, cover.granularity_s],
+        "held": asdict(found.held),
+        "requests": found.requests,
+        "parts": found.parts,
+        "latency_every_s": context.latency_every_s,
+        "top_paths": list(context.top_paths),
+        "sample_size": context.sample_size,
+        "classify": context.classify,
+    }
+
+
+def scan_from_json(data: dict[str, Any], quiet: pl.DataFrame, rules: Rules | None) -> Scan:
+    cover = data["cover"]
+    context = PartContext(
+        latency_every_s=int(data["latency_every_s"]),
+        top_paths=tuple(data["top_paths"]),
+        quiet=quiet,
+        sample_size=int(data["sample_size"]),
+        rules=rules,
+        classify=bool(data["classify"]),
+    )
+    return Scan(
+        cover=None if cover is None else Coverage(int(cover[0]), int(cover[1]), float(cover[2])),
+        held=FieldsRecorded(**data["held"]),
+        requests=int(data["requests"]),
+        parts=int(data["parts"]),
+        context=context,
+    )
