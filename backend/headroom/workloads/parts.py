@@ -51,7 +51,7 @@ def folder(dataset_id: int, job_id: int) -> str:
 def plan(settings: Settings, job_id: int, worker: str) -> Planned:
     """The scan of the whole table (streaming), stored for the maps and the reduce."""
     store = open_store(settings.resolved_storage_url())
-    inputs = _inputs(settings, job_id, worker, 0.0, "planning")
+    inputs = _inputs(settings, job_id, worker, (0.0, "planning"))
     table = run.load_table(store, inputs.table_keys)
     with _usable():
         found = scan(table, inputs.rules, memory_budget_mb=settings.memory_budget_mb)
@@ -65,7 +65,7 @@ def plan(settings: Settings, job_id: int, worker: str) -> Planned:
 def map_one(settings: Settings, job_id: int, worker: str, index: int) -> dict[str, Any]:
     """Partition ``index``'s partial results, stored; returns its index (a Celery result)."""
     store = open_store(settings.resolved_storage_url())
-    inputs = _inputs(settings, job_id, worker, None, None)
+    inputs = _inputs(settings, job_id, worker)
     found = _load_scan(store, folder(inputs.dataset_id, job_id), inputs.rules)
     table = run.load_table(store, inputs.table_keys)
     with _usable():
@@ -83,7 +83,7 @@ def reduce_parts(settings: Settings, job_id: int, worker: str) -> None:
     """Merge every part's partial results (one at a time), save the Result, remove the
     intermediate files."""
     store = open_store(settings.resolved_storage_url())
-    inputs = _inputs(settings, job_id, worker, 0.9, "merging")
+    inputs = _inputs(settings, job_id, worker, (0.9, "merging"))
     base = folder(inputs.dataset_id, job_id)
     found = _load_scan(store, base, inputs.rules)
     merged: Partial | None = None
@@ -110,12 +110,12 @@ def run_inline(settings: Settings, job_id: int, worker: str) -> None:
 
 
 def _inputs(
-    settings: Settings, job_id: int, worker: str, progress: float | None, stage: str | None
+    settings: Settings, job_id: int, worker: str, progress: tuple[float, str] | None = None
 ) -> run.Inputs:
     with session_scope(settings.resolved_database_url()) as session:
         inputs = run.job_inputs(session, job_id)
         if progress is not None:
-            job_service.report(session, job_id, worker, progress, stage, None)
+            job_service.report(session, job_id, worker, progress[0], progress[1], None)
     return inputs
 
 
