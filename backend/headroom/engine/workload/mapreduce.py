@@ -4,7 +4,7 @@
 1. :func:`scan`: streaming aggregations over the whole table (never all of a column in
    memory): coverage (from the distinct timestamps), the fields recorded, the requests
    per minute and user class (which minutes are quiet, for the service time), the top
-   paths, and the number of partitions for the memory budget.
+   paths, and the number of partitions for the memory budget (:func:`partition_rows`).
 2. :func:`map_partition`: the requests whose ``hash(client) mod parts`` is the partition's
    (a filter pushed down to the Parquet scan), annotated and reduced (partial.py).
 3. :func:`partial.merge` of the partials, in any order and grouping, then
@@ -29,7 +29,7 @@ import polars as pl
 from headroom.engine.logs.recorded import FieldsRecorded, fields_recorded
 
 from .arrivals import arrival_series, arrival_stats
-from .buckets import bucket_rows
+from .buckets import MIN_BUCKET_ROWS
 from .characterization import (
     Characterization,
     _unclassified,
@@ -57,6 +57,8 @@ FITTED = (
     "service_time_s",
 )
 MIN_LOW_LOAD = 50
+MAP_BYTES_PER_ROW = 1400
+MAP_BUDGET_SHARE = 0.35
 
 
 @dataclass(frozen=True)
@@ -89,7 +91,7 @@ def scan(
         .collect(engine="streaming")
     )
     requests = int(per_minute["n"].sum())
-    rows = bucket_rows(memory_budget_mb)
+    rows = partition_rows(memory_budget_mb)
     parts = 1 if rows is None else max(math.ceil(requests / rows), 1)
     context = PartContext(
         latency_every_s=_latency_every_s(held.span_s),
@@ -101,6 +103,17 @@ def scan(
         settings=settings,
     )
     return Scan(cover, held, requests, parts, context)
+
+
+def partition_rows(memory_budget_mb: int | None) -> int | None:
+    """Requests per partition for a memory budget (None: the whole table at once): a
+    partition's map holds about MAP_BYTES_PER_ROW a request at its peak (measured on
+    Combined logs), and may use MAP_BUDGET_SHARE of the budget (the rest: the process
+    itself and the merged partial)."""
+    if memory_budget_mb is None:
+        return None
+    budget_bytes = memory_budget_mb * (1 << 20) * MAP_BUDGET_SHARE
+    return max(int(budget_bytes // MAP_BYTES_PER_ROW), MIN_BUCKET_ROWS)
 
 
 def _latency_every_s(span_s: float) -> int:

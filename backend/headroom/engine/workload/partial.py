@@ -62,6 +62,17 @@ HISTOGRAM_KEYS: dict[str, tuple[str, ...]] = {
     "lat_path": ("path_group",),
 }
 OTHER_PATHS = "other"
+QUANTITIES = (
+    "requests_per_session",
+    "think_time_s",
+    "objects_per_page",
+    "html_bytes",
+    "object_bytes",
+    "object_gap_s",
+    "latency_quiet_class",
+    "latency_quiet_all",
+    "latency_any",
+)
 
 
 @dataclass(frozen=True)
@@ -199,29 +210,39 @@ def _fit_values(part: Annotated, reqs: pl.DataFrame) -> pl.DataFrame:
 
 
 def _quantity(frame: pl.DataFrame, name: str, value: pl.Expr) -> pl.DataFrame:
-    return frame.select(
-        pl.lit(name).alias("quantity"),
-        pl.col("cls_user").cast(pl.String),
+    """``quantity, cls_user, key, value``: the key a hash of the value and its request
+    (the same in whichever part the request is), made here so no string is copied."""
+    ident = pl.struct(
         pl.col("client").cast(pl.String),
         pl.col("user_agent").cast(pl.String),
         pl.col("ts"),
         value.cast(pl.Float64).alias("value"),
     )
+    return (
+        frame.lazy()
+        .select(
+            pl.lit(name).cast(pl.Categorical).alias("quantity"),
+            pl.col("cls_user").cast(pl.String),
+            ident.hash(SAMPLE_SEED + QUANTITIES.index(name)).alias("key"),
+            value.cast(pl.Float64).alias("value"),
+        )
+        .collect()
+    )
 
 
 def _sample_counts(values: pl.DataFrame) -> pl.DataFrame:
-    return values.group_by("quantity", "cls_user").agg(
-        pl.len().cast(pl.Int64).alias("n"),
-        (pl.col("value") == 0).sum().cast(pl.Int64).alias("zeros"),
+    return (
+        values.with_columns(pl.col("quantity").cast(pl.String))
+        .group_by("quantity", "cls_user")
+        .agg(
+            pl.len().cast(pl.Int64).alias("n"),
+            (pl.col("value") == 0).sum().cast(pl.Int64).alias("zeros"),
+        )
     )
 
 
 def _keyed(values: pl.DataFrame) -> pl.DataFrame:
-    """The positive values with their sample key: a hash of the value and its request,
-    the same in whichever part the request is."""
-    positive = values.filter(pl.col("value") > 0)
-    key = pl.struct("quantity", "client", "user_agent", "ts", "value").hash(SAMPLE_SEED)
-    return positive.select("quantity", "cls_user", key.alias("key"), "value")
+    return values.filter(pl.col("value") > 0).with_columns(pl.col("quantity").cast(pl.String))
 
 
 def bottom_k(samples: pl.DataFrame, k: int) -> pl.DataFrame:
