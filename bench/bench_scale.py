@@ -134,14 +134,15 @@ def run_ingest(path: Path, parts: Path, workers: int) -> dict[str, Any]:
 def run_characterize(parts: Path) -> dict[str, Any]:
     """The characterization job's work on the ingested parts, in this process."""
     from headroom.core.settings import get_settings
-    from headroom.engine.workload import characterize
+    from headroom.engine.workload.mapreduce import characterize_parts
     from headroom.workloads.run import load_table, result_document
 
     store = _store(parts)
     keys = sorted(store.list("datasets/"))
     wall0, cpu0 = time.perf_counter(), time.process_time()
     budget_mb = get_settings().memory_budget_mb
-    document = result_document(characterize(load_table(store, keys), memory_budget_mb=budget_mb))
+    table = load_table(store, keys)
+    document = result_document(characterize_parts(table, memory_budget_mb=budget_mb))
     wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
     process = {"role": "characterize", "cpu_s": cpu, "peak_rss": peak_rss_bytes()}
     return {"wall_s": wall, "rows": document.requests, "processes": [process]}

@@ -178,12 +178,76 @@ def simulate_failed(
 
 @app.task(name="workload.characterize", bind=True, max_retries=None)
 def characterize_workload(self: Task, job_id: int) -> None:
-    from headroom.workloads.run import characterize_body
-
     def retry(error: Exception, attempts: int) -> None:
         raise self.retry(exc=error, countdown=min(2**attempts, 300))
 
-    run_job(get_settings(), job_id, characterize_body, on_transient=retry)
+    run_job(get_settings(), job_id, _characterize, on_transient=retry)
+
+
+def _characterize(context: JobContext) -> None:
+    """The plan here, then one task per partition of clients and the reduce in a chord
+    (without a result backend, as on the filesystem broker, all of it in this task)."""
+    from headroom.workloads import parts
+    from headroom.workloads.run import guarded
+
+    def work() -> None:
+        if result_backend(context.settings) is None:
+            parts.run_inline(context.settings, context.job_id, context.worker)
+            return
+        planned = parts.plan(context.settings, context.job_id, context.worker)
+        args = (context.job_id, context.worker)
+        header = group(characterize_part.s(*args, index) for index in range(planned.parts))
+        chord(header)(characterize_merge.s(*args).on_error(characterize_failed.s(*args)))
+
+    guarded(context, work)
+
+
+@app.task(
+    name="workload.characterize_part",
+    ignore_result=False,
+    autoretry_for=TRANSIENT,
+    retry_backoff=True,
+    max_retries=5,
+)
+def characterize_part(job_id: int, worker: str, index: int) -> dict[str, Any]:
+    from headroom.workloads import parts
+
+    settings = get_settings()
+    with Heartbeat(JobContext(settings, job_id, worker)):
+        return parts.map_one(settings, job_id, worker, index)
+
+
+@app.task(
+    name="workload.characterize_merge", autoretry_for=TRANSIENT, retry_backoff=True, max_retries=5
+)
+def characterize_merge(outcomes: list[dict[str, Any]], job_id: int, worker: str) -> None:
+    from headroom.workloads import parts
+    from headroom.workloads.run import fail
+
+    settings = get_settings()
+    try:
+        with Heartbeat(JobContext(settings, job_id, worker)):
+            parts.reduce_parts(settings, job_id, worker)
+    except JobLost:
+        return
+    except LogInputError as error:
+        fail(settings, job_id, worker, error.code, error.message)
+
+
+@app.task(name="workload.characterize_failed")
+def characterize_failed(
+    request: Any, exc: BaseException, traceback: Any, job_id: int, worker: str
+) -> None:
+    """A part failed for good: the job fails (unless it already went to another worker).
+    Celery passes (request, exc, traceback) first, then the signature's own arguments."""
+    from headroom.workloads.run import fail
+
+    if isinstance(exc, JobLost):
+        return
+    code, message = "internal_error", f"a part of the characterization failed: {exc}"
+    if isinstance(exc, LogInputError):
+        code, message = exc.code, exc.message
+    fail(get_settings(), job_id, worker, code, message)
 
 
 def characterize_after_ingest(dataset_id: int) -> None:

@@ -4,6 +4,7 @@ Idempotent: a retry replaces its own Result. Bad input fails the job once with a
 code and never touches the dataset's status."""
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import polars as pl
@@ -11,10 +12,10 @@ from sqlalchemy.orm import Session
 
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
-from headroom.core.storage import ObjectStore, open_store
+from headroom.core.storage import ObjectStore
 from headroom.datasets.service import ingest_result
 from headroom.engine.logs import LogInputError
-from headroom.engine.workload import Characterization, Rules, characterize
+from headroom.engine.workload import Characterization, Rules
 from headroom.engine.workload.display import display_document
 from headroom.jobs import service as job_service
 from headroom.jobs.runner import TRANSIENT, JobContext
@@ -34,9 +35,15 @@ class Inputs:
 
 
 def characterize_body(context: JobContext) -> None:
-    """The job body for jobs.runner.run_job; input errors end the job here."""
+    """The job body for jobs.runner.run_job: every part in this process."""
+    guarded(context, lambda: run(context.settings, context.job_id, context.worker))
+
+
+def guarded(context: JobContext, work: Callable[[], None]) -> None:
+    """Runs ``work``; input errors (and unexpected ones) end the job here, transient
+    errors and a lost job propagate."""
     try:
-        run(context.settings, context.job_id, context.worker)
+        work()
     except (job_service.JobLost, *TRANSIENT):
         raise
     except LogInputError as error:
@@ -47,21 +54,11 @@ def characterize_body(context: JobContext) -> None:
 
 
 def run(settings: Settings, job_id: int, worker: str) -> None:
-    url = settings.resolved_database_url()
-    store = open_store(settings.resolved_storage_url())
-    with session_scope(url) as session:
-        inputs = _inputs(session, job_id)
-        job_service.report(session, job_id, worker, 0.0, "loading", None)
-    table = load_table(store, inputs.table_keys)
-    with session_scope(url) as session:
-        job_service.report(session, job_id, worker, 0.2, "characterizing", None)
-    try:
-        result = characterize(table, inputs.rules, memory_budget_mb=settings.memory_budget_mb)
-    except ValueError as error:  # the engine's refusals of unusable data
-        raise LogInputError("unusable_data", str(error)) from error
-    document = result_document(result).model_dump(mode="json")
-    with session_scope(url) as session:
-        job_service.save_result(session, job_id, worker, RESULT_KIND, document, inputs.dataset_id)
+    """The characterization as a map over partitions of clients and a reduce (parts.py),
+    in this process."""
+    from headroom.workloads import parts  # parts builds on this module
+
+    parts.run_inline(settings, job_id, worker)
 
 
 def load_table(store: ObjectStore, keys: list[str]) -> pl.LazyFrame:
@@ -79,13 +76,15 @@ def result_document(result: Characterization) -> CharacterizationDoc:
     """to_dict() plus, per fitted quantity, its histogram with the fitted pdf (bins only),
     and the dataset page's chart data (``display``: series capped in points)."""
     histograms = {name: result.histogram(name, HISTOGRAM_BINS).to_dict() for name in result.fits}
-    display = display_document(
-        result.tables["annotated"], result.tables["sessions"], held=result.fields_recorded
-    )
+    display = result.display
+    if display is None:
+        display = display_document(
+            result.tables["annotated"], result.tables["sessions"], held=result.fields_recorded
+        )
     return characterization_document(result, histograms, display)
 
 
-def _inputs(session: Session, job_id: int) -> Inputs:
+def job_inputs(session: Session, job_id: int) -> Inputs:
     item = repository.by_job(session, job_id)
     if item is None:
         raise LookupError(f"the characterization of job {job_id} vanished")
@@ -94,6 +93,11 @@ def _inputs(session: Session, job_id: int) -> Inputs:
         raise LogInputError("dataset_not_ready", "the dataset has no request table yet")
     rules = Rules.model_validate(item.rules)
     return Inputs(item.dataset_id, rules, list(ingested.table_keys))
+
+
+def fail(settings: Settings, job_id: int, worker: str, code: str, message: str) -> None:
+    with session_scope(settings.resolved_database_url()) as session:
+        job_service.fail_owned(session, job_id, worker, code, message)
 
 
 def _fail(context: JobContext, code: str, message: str) -> None:

@@ -76,7 +76,9 @@ PEAK_OF_CHILD = (
 
 
 @pytest.mark.xfail(
-    strict=True, reason="the parse of a chunk and the annotated table still exceed the budget"
+    strict=False,
+    reason="the peak now sits at the budget (730 to 820 MB over runs at 600,000 lines), "
+    "not yet reliably under it",
 )
 def test_characterize_stays_within_the_memory_budget(tmp_path: Path) -> None:
     """The peak RSS of the whole `headroom characterize` process (kernel accounting of

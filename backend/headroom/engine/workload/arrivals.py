@@ -60,14 +60,21 @@ class ArrivalStats:
 
 
 def arrival_series(
-    table: Frame, every_s: int = 60, by: str | None = None, cover: Coverage | None = None
+    table: Frame,
+    every_s: int = 60,
+    by: str | None = None,
+    cover: Coverage | None = None,
+    weight: str | None = None,
 ) -> pl.DataFrame:
-    """Columns ``t`` (bucket start, UTC), [``by``], ``count``; zero buckets included."""
+    """Columns ``t`` (bucket start, UTC), [``by``], ``count``; zero buckets included.
+    With ``weight``, each row stands for that column's number of arrivals (a table of
+    counts per finer bucket, as the map/reduce characterization keeps)."""
     lazy = table.lazy()
     keys = [pl.col("ts").dt.truncate(f"{every_s}s").alias("t")]
     if by is not None:
         keys.append(pl.col(by).fill_null("(none)"))
-    counts = lazy.group_by(keys).agg(pl.len().cast(pl.Int64).alias("count")).collect()
+    count = pl.len() if weight is None else pl.col(weight).sum()
+    counts = lazy.group_by(keys).agg(count.cast(pl.Int64).alias("count")).collect()
     grid = _grid(counts, every_s, by, cover)
     on = ["t"] if by is None else ["t", by]
     sort = on if by is None else [by, "t"]
@@ -147,10 +154,13 @@ def series_stats(series: pl.DataFrame, every_s: int, cover: Coverage | None = No
     )
 
 
-def arrival_stats(table: Frame, every_s: int = 60, cover: Coverage | None = None) -> ArrivalStats:
+def arrival_stats(
+    table: Frame, every_s: int = 60, cover: Coverage | None = None, weight: str | None = None
+) -> ArrivalStats:
     """The statistics over the table's own coverage (or ``cover``, the log's)."""
     cover = cover or frame_coverage(table)
-    return series_stats(arrival_series(table, every_s, cover=cover), every_s, cover)
+    series = arrival_series(table, every_s, cover=cover, weight=weight)
+    return series_stats(series, every_s, cover)
 
 
 def stats_by_class(
@@ -164,7 +174,13 @@ def stats_by_class(
     }
 
 
-def daily_profile(table: Frame, by: str | None = None, every_s: int = 60) -> pl.DataFrame:
+def daily_profile(
+    table: Frame,
+    by: str | None = None,
+    every_s: int = 60,
+    cover: Coverage | None = None,
+    weight: str | None = None,
+) -> pl.DataFrame:
     """Mean arrivals per bucket of ``every_s`` (a divisor of a day) across the days the
     log covers, keyed by the bucket's first minute-of-day (0..1439).
 
@@ -172,8 +188,8 @@ def daily_profile(table: Frame, by: str | None = None, every_s: int = 60) -> pl.
     seconds of it the log covers, so a partial first or last day (or bucket) does not
     dilute the buckets it lacks or only starts.
     """
-    cover = frame_coverage(table)
-    series = arrival_series(table, every_s, by, cover)
+    cover = cover or frame_coverage(table)
+    series = arrival_series(table, every_s, by, cover, weight)
     if cover is not None:
         starts_ns = series["t"].dt.epoch("ns").to_numpy()
         series = series.with_columns(covered_s=pl.Series(cover.covered_s(starts_ns, every_s)))

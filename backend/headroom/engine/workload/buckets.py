@@ -136,20 +136,18 @@ def _parts(
     session_offset = page_offset = 0
     for client_range in ranges:
         chunk = table if client_range is None else table.filter(client_range.condition())
-        part = _annotated_part(
-            chunk.collect(engine="streaming"), rules, classify, settings, strings
-        )
+        part = annotated_part(chunk.collect(engine="streaming"), rules, classify, settings, strings)
         yield _offset(part, session_offset, page_offset)
         session_offset += part.sessions.height
         page_offset += part.pages.height
 
 
-def _annotated_part(
+def annotated_part(
     df: pl.DataFrame,
     rules: Rules | None,
     classify: bool,
     settings: SessionSettings | None,
-    strings: pl.Categorical,
+    strings: pl.DataType,
 ) -> Annotated:
     if classify:
         df = apply_rules(df, rules)

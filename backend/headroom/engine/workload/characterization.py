@@ -20,7 +20,7 @@ latencies when that leaves fewer than 50.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -82,6 +82,8 @@ class Characterization:
     timestamp_granularity_s: float = 0.0
     tables: dict[str, pl.DataFrame] = field(repr=False, compare=False, default_factory=dict)
     observed: dict[str, np.ndarray] = field(repr=False, compare=False, default_factory=dict)
+    # the chart data (display.py) when made from partial results, without request tables
+    display: dict[str, Any] | None = field(repr=False, compare=False, default=None)
 
     def histogram(self, name: str, bins: int = 40) -> Histogram:
         """The histogram of one fitted quantity (a key of ``fits``) with its fitted pdf."""
@@ -315,12 +317,29 @@ def build_model(
     model starts where the log's coverage starts and lasts its covered span; each step's
     rate is its pages over the seconds of the step the log covers."""
     cover = cover or frame_coverage(page_table)
-    grid = arrival_series(
-        page_table.with_columns(pl.col("cls_user").fill_null("normal")),
-        profile_step_s,
-        "cls_user",
-        cover,
-    )
+    pages_by_class = page_table.with_columns(pl.col("cls_user").fill_null("normal"))
+    grid = arrival_series(pages_by_class, profile_step_s, "cls_user", cover)
+
+    def class_fits(cls: str) -> dict[str, FitReport]:
+        pages_c = page_table.filter(pl.col("cls_user") == cls)
+        ann_c = ann.select(CLASS_FIT_COLUMNS).filter(
+            pl.col("page_id").is_in(pages_c["page_id"].implode())
+        )
+        return fit_all(ann_c, pages_c, sessions(ann_c, pages_c), rng)
+
+    return model_from_grid(grid, fits, class_fits, profile_step_s, name, cover)
+
+
+def model_from_grid(
+    grid: pl.DataFrame,
+    fits: dict[str, FitReport],
+    class_fits: Callable[[str], dict[str, FitReport]],
+    profile_step_s: int,
+    name: str,
+    cover: Coverage | None,
+) -> WorkloadModel:
+    """The model of a gap-filled page grid (``t``, ``cls_user``, ``count``): the whole
+    log's ``fits`` with one class, ``class_fits(name)`` per class with several."""
     if cover is None or grid.height == 0:
         start, duration_s = None, float(profile_step_s)
         grid = grid.with_columns(pl.lit(0.0).alias("t_s"), pl.lit(0.0).alias("rate"))
@@ -333,7 +352,8 @@ def build_model(
         rate = grid["count"].to_numpy() / np.maximum(covered, 1e-9)
         grid = grid.with_columns(pl.Series("t_s", t_s), pl.Series("rate", rate))
     names = sorted(set(grid["cls_user"].to_list())) or ["normal"]
-    classes = [_class_model(c, ann, page_table, grid, fits, rng, len(names) == 1) for c in names]
+    only = len(names) == 1
+    classes = [_class_model(c, grid, fits if only else class_fits(c)) for c in names]
     return WorkloadModel(
         name=name,
         start=start,
@@ -347,24 +367,10 @@ def _utc(epoch_ns: int) -> datetime:
     return datetime(1970, 1, 1, tzinfo=UTC) + timedelta(microseconds=epoch_ns // 1000)
 
 
-def _class_model(
-    name: str,
-    ann: pl.DataFrame,
-    page_table: pl.DataFrame,
-    grid: pl.DataFrame,
-    fits: dict[str, FitReport],
-    rng: np.random.Generator,
-    only_class: bool,
-) -> ClassModel:
+def _class_model(name: str, grid: pl.DataFrame, fits: dict[str, FitReport]) -> ClassModel:
     mine = grid.filter(pl.col("cls_user") == name).sort("t_s")
     profile = [(float(t), float(r)) for t, r in mine.select("t_s", "rate").iter_rows()]
     profile = profile or [(0.0, 0.0)]
-    if not only_class:
-        pages_c = page_table.filter(pl.col("cls_user") == name)
-        ann_c = ann.select(CLASS_FIT_COLUMNS).filter(
-            pl.col("page_id").is_in(pages_c["page_id"].implode())
-        )
-        fits = fit_all(ann_c, pages_c, sessions(ann_c, pages_c), rng)
     share = int(mine["count"].sum()) / max(int(grid["count"].sum()), 1)
     service = fits["service_time_s"]
     has_service = service.n > 0

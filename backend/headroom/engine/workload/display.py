@@ -88,10 +88,14 @@ def _epoch_ms(frame: pl.DataFrame) -> list[int]:
 
 
 def arrival_view(
-    requests: pl.DataFrame, every_s: int, max_points: int, cover: Coverage | None = None
+    requests: pl.DataFrame,
+    every_s: int,
+    max_points: int,
+    cover: Coverage | None = None,
+    weight: str | None = None,
 ) -> dict[str, Any]:
-    total = arrival_series(requests, every_s, cover=cover)
-    by_class = arrival_series(requests, every_s, CLASS_COLUMN, cover)
+    total = arrival_series(requests, every_s, cover=cover, weight=weight)
+    by_class = arrival_series(requests, every_s, CLASS_COLUMN, cover, weight)
     counts = total["count"].to_numpy()
     rates = bucket_rates(total, every_s, cover) if cover else counts / every_s
     kept = lttb_indices(np.arange(len(counts)), counts, max_points)
@@ -111,11 +115,16 @@ def arrival_view(
     }
 
 
-def daily_profile_view(requests: pl.DataFrame, every_s: int = 60) -> dict[str, Any]:
+def daily_profile_view(
+    requests: pl.DataFrame,
+    every_s: int = 60,
+    cover: Coverage | None = None,
+    weight: str | None = None,
+) -> dict[str, Any]:
     """Mean requests per minute of day over buckets of ``every_s`` (the finest the
     timestamps support): each minute of a bucket holds the bucket's mean per minute, so
     hourly-stamped requests spread over their hour instead of spiking at one minute."""
-    profile = daily_profile(requests, every_s=every_s)
+    profile = daily_profile(requests, every_s=every_s, cover=cover, weight=weight)
     minutes = every_s // 60
     mean: list[float | None] = [None] * MINUTES_PER_DAY
     for minute, value in zip(profile["minute_of_day"], profile["mean_count"], strict=True):

@@ -354,12 +354,33 @@ def fit_distribution(
     arr = arr[np.isfinite(arr) & (arr >= 0)]
     n = len(arr)
     pos = arr[arr > 0]
-    zero = 1 - len(pos) / n if n else 0.0
+    zero = _zero_fraction(n, len(pos))
     reason = unfittable(pos, n)
     if reason is not None:
         return FitReport(n, zero, (), None, _fallback(arr), reason=reason)
     if len(pos) > max_n:
         pos = (rng or np.random.default_rng(0)).choice(pos, size=max_n, replace=False)
+    return _fit_positive(pos, n, zero, arr, body_tail)
+
+
+def fit_sample(sample: ArrayLike, n: int, zeros: int, *, body_tail: bool = False) -> FitReport:
+    """:func:`fit_distribution` of ``n`` values (``zeros`` of them 0) known by a uniform
+    sample of their positive values (all of them when there are at most ``MAX_FIT_N``,
+    so the fit is then the one-pass fit): the map/reduce characterization's fits."""
+    pos = np.asarray(sample, dtype=np.float64)
+    arr = np.concatenate([np.zeros(min(zeros, 1000)), pos])
+    zero = _zero_fraction(n, n - zeros)
+    reason = unfittable(pos, n)
+    if reason is not None:
+        return FitReport(n, zero, (), None, _fallback(arr), reason=reason)
+    return _fit_positive(pos, n, zero, arr, body_tail)
+
+
+def _zero_fraction(n: int, positive: int) -> float:
+    return 1 - positive / n if n else 0.0
+
+
+def _fit_positive(pos: F64, n: int, zero: float, arr: F64, body_tail: bool) -> FitReport:
     fits: list[Fit] = []
     failed: dict[str, str] = {}
     for dist in FAMILIES:

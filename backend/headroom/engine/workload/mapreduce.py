@@ -1,0 +1,355 @@
+"""Characterization in bounded memory, as a map over partitions of the clients and a reduce
+(docs/methods/workload.md, "Bounded memory").
+
+1. :func:`scan`: streaming aggregations over the whole table (never all of a column in
+   memory): coverage (from the distinct timestamps), the fields recorded, the requests
+   per minute and user class (which minutes are quiet, for the service time), the top
+   paths, and the number of partitions for the memory budget (:func:`partition_rows`).
+2. :func:`map_partition`: the requests whose ``hash(client) mod parts`` is the partition's
+   (a filter pushed down to the Parquet scan), annotated and reduced (partial.py).
+3. :func:`partial.merge` of the partials, in any order and grouping, then
+   :func:`finish`: the same :class:`Characterization` document as the one-pass
+   :func:`characterize` (exact counts, means and arrival statistics; percentiles within
+   the sketch's relative error; fits on a uniform sample of at most ``MAX_FIT_N`` values,
+   as the one-pass fits are) and the dataset page's chart data.
+
+The CLI runs the map in its own process, one partition after another, merging as it goes;
+the worker runs one task per partition and reduces in a chord.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from headroom.engine.logs.recorded import FieldsRecorded, fields_recorded
+
+from .arrivals import arrival_series, arrival_stats
+from .buckets import MIN_BUCKET_ROWS
+from .characterization import (
+    Characterization,
+    _unclassified,
+    model_from_grid,
+    profile_step_for,
+)
+from .classify import Rules, apply_rules
+from .coverage import Coverage, coverage, supported_every_s
+from .display import LATENCY_BUCKETS_S, MAX_POINTS, TOP_PATHS
+from .fitting import MAX_FIT_N, FitReport, fit_sample, not_fitted
+from .partial import PartContext, Partial, map_part, merge
+from .reduce_display import display_from
+from .sessions import SessionSettings
+from .sketch import merge_histograms, percentiles
+
+PARTITION_SEED = 0x5CA1E
+SIZE_FITS = ("html_bytes", "object_bytes")
+FITTED = (
+    "requests_per_session",
+    "think_time_s",
+    "objects_per_page",
+    "html_bytes",
+    "object_bytes",
+    "object_gap_s",
+    "service_time_s",
+)
+MIN_LOW_LOAD = 50
+MAP_BYTES_PER_ROW = 1400
+MAP_BUDGET_SHARE = 0.35
+
+
+@dataclass(frozen=True)
+class Scan:
+    cover: Coverage | None
+    held: FieldsRecorded
+    requests: int
+    parts: int
+    context: PartContext
+
+
+def scan(
+    table: pl.LazyFrame,
+    rules: Rules | None = None,
+    settings: SessionSettings | None = None,
+    memory_budget_mb: int | None = None,
+    sample_size: int = MAX_FIT_N,
+) -> Scan:
+    classify = _unclassified(table, rules)
+    held = fields_recorded(table)
+    distinct = table.select(pl.col("ts").dt.epoch("ns")).drop_nulls().unique()
+    ts = distinct.collect(engine="streaming")["ts"]
+    cover = coverage(ts.to_numpy()) if ts.len() else None
+    del ts
+    classified = apply_rules(table, rules) if classify else table
+    minute = pl.col("ts").dt.truncate("1m").alias("minute")
+    per_minute = (
+        classified.group_by(minute, pl.col("cls_user").cast(pl.String))
+        .agg(pl.len().alias("n"))
+        .collect(engine="streaming")
+    )
+    requests = int(per_minute["n"].sum())
+    rows = partition_rows(memory_budget_mb)
+    parts = 1 if rows is None else max(math.ceil(requests / rows), 1)
+    context = PartContext(
+        latency_every_s=_latency_every_s(held.span_s),
+        top_paths=_top_paths(table),
+        quiet=_quiet(per_minute),
+        sample_size=sample_size,
+        rules=rules,
+        classify=classify,
+        settings=settings,
+    )
+    return Scan(cover, held, requests, parts, context)
+
+
+def partition_rows(memory_budget_mb: int | None) -> int | None:
+    """Requests per partition for a memory budget (None: the whole table at once): a
+    partition's map holds about MAP_BYTES_PER_ROW a request at its peak (measured on
+    Combined logs), and may use MAP_BUDGET_SHARE of the budget (the rest: the process
+    itself and the merged partial)."""
+    if memory_budget_mb is None:
+        return None
+    budget_bytes = memory_budget_mb * (1 << 20) * MAP_BUDGET_SHARE
+    return max(int(budget_bytes // MAP_BYTES_PER_ROW), MIN_BUCKET_ROWS)
+
+
+def _latency_every_s(span_s: float) -> int:
+    fits = (b for b in LATENCY_BUCKETS_S if span_s / b < MAX_POINTS)
+    return next(fits, LATENCY_BUCKETS_S[-1])
+
+
+def _top_paths(table: pl.LazyFrame) -> tuple[str, ...]:
+    counts = table.group_by("path").agg(pl.len().alias("n")).collect(engine="streaming")
+    ranked = counts.sort(["n", "path"], descending=[True, False]).head(TOP_PATHS)
+    return tuple(ranked["path"].drop_nulls().to_list())
+
+
+def _quiet(per_minute: pl.DataFrame) -> pl.DataFrame:
+    """Per (minute, user class): whether the minute is among the quietest quarter of the
+    busy minutes, of all requests (``quiet_all``) and of the class's (``quiet_class``)."""
+    overall = per_minute.group_by("minute").agg(pl.col("n").sum())
+    low = overall.filter(pl.col("n") <= pl.col("n").quantile(0.25, "lower"))
+    per_class = per_minute.filter(
+        pl.col("n") <= pl.col("n").quantile(0.25, "lower").over("cls_user")
+    )
+    return per_minute.select(
+        "minute",
+        "cls_user",
+        pl.col("minute").is_in(low["minute"].implode()).alias("quiet_all"),
+        pl.struct("minute", "cls_user")
+        .is_in(per_class.select(pl.struct("minute", "cls_user"))["minute"].implode())
+        .alias("quiet_class"),
+    )
+
+
+def partition(table: pl.LazyFrame, index: int, parts: int) -> pl.LazyFrame:
+    """The requests of partition ``index`` of ``parts``: all of the clients hashed there."""
+    if parts == 1:
+        return table
+    bucket = pl.col("client").hash(PARTITION_SEED) % parts
+    return table.filter(bucket == index)
+
+
+def map_partition(table: pl.LazyFrame, index: int, found: Scan) -> Partial:
+    part = partition(table, index, found.parts).collect(engine="streaming")
+    return map_part(part, found.context)
+
+
+def characterize_parts(
+    table: pl.DataFrame | pl.LazyFrame,
+    rules: Rules | None = None,
+    settings: SessionSettings | None = None,
+    memory_budget_mb: int | None = None,
+    name: str = "workload",
+) -> Characterization:
+    """The characterization of ``table``, one partition of clients at a time (as many as
+    the memory budget asks), merging each partial into the running one."""
+    lazy = table.lazy()
+    del table
+    found = scan(lazy, rules, settings, memory_budget_mb)
+    merged: Partial | None = None
+    for index in range(found.parts):
+        partial = map_partition(lazy, index, found)
+        merged = partial if merged is None else merge([merged, partial], MAX_FIT_N)
+    if merged is None or found.requests == 0:
+        raise ValueError("the request table is empty")
+    return finish(merged, found, name)
+
+
+def finish(merged: Partial, found: Scan, name: str = "workload") -> Characterization:
+    """The characterization document of the merged partial of every partition."""
+    frames, held, cover = merged.frames, found.held, found.cover
+    granularity_s = cover.granularity_s if cover else 0.0
+    fits = {q: _fit(frames, q, None) for q in FITTED}
+    pages = frames["pages_60s"].with_columns(pl.col("cls_user").fill_null("normal"))
+    step_s = profile_step_for(cover)
+    grid = arrival_series(pages, step_s, "cls_user", cover, weight="n")
+
+    def class_fits(cls: str) -> dict[str, FitReport]:
+        return {q: _fit(frames, q, cls) for q in FITTED}
+
+    model = model_from_grid(grid, fits, class_fits, step_s, name, cover)
+    totals = frames["totals"].row(0, named=True)
+    lat = merge_histograms([frames["lat_time"]], ["cls_request", "t"])
+    units = {
+        "pages": (frames["pages_60s"], held.path),
+        "sessions": (frames["sessions_60s"], held.sessions),
+    }
+    classes = frames["classes"]
+    return Characterization(
+        requests=found.requests,
+        arrivals=arrival_stats(
+            frames["requests_1s"], supported_every_s(granularity_s, (60, 3600)), cover, "n"
+        ),
+        arrivals_hourly=arrival_stats(frames["requests_1s"], 3600, cover, "n"),
+        classes={"request": _shares(classes, "cls_request"), "user": _shares(classes, "cls_user")},
+        pages=_page_summary(totals, held),
+        sessions=_session_summary(totals, held),
+        latency=_latency(lat),
+        latency_by_class=_latency_by_class(lat),
+        fits=fits,
+        model=model,
+        unit_arrivals_hourly={
+            k: arrival_stats(t, 3600, cover, "n") for k, (t, ok) in units.items() if ok
+        },
+        fields_recorded=held,
+        timestamp_granularity_s=granularity_s,
+        observed={q: _observed(frames, q) for q in FITTED},
+        display=display_from(frames, cover, held, found.context.latency_every_s),
+    )
+
+
+def _shares(classes: pl.DataFrame, column: str) -> dict[str, float]:
+    counts = classes.group_by(column).agg(pl.col("n").sum()).sort(column)
+    total = max(int(classes["n"].sum()), 1)
+    return {str(k): n / total for k, n in counts.iter_rows()}
+
+
+def _mean(total: float, n: int) -> float | None:
+    return total / n if n else None
+
+
+def _page_summary(t: dict[str, Any], held: FieldsRecorded) -> dict[str, float | int | None]:
+    if not held.path and t["pages"]:
+        return dict.fromkeys(
+            (
+                "count",
+                "with_base",
+                "objects_per_page_mean",
+                "bytes_per_page_mean",
+                "load_time_s_mean",
+            )
+        )
+    return {
+        "count": t["pages"],
+        "with_base": t["with_base"],
+        "objects_per_page_mean": _mean(t["page_objects"], t["pages"]),
+        "bytes_per_page_mean": _mean(t["page_bytes"], t["pages"]) if held.bytes else None,
+        "load_time_s_mean": _mean(t["load_time_sum_s"], t["load_times"]),
+    }
+
+
+def _session_summary(t: dict[str, Any], held: FieldsRecorded) -> dict[str, float | int | None]:
+    if not held.sessions and t["sessions"]:
+        return dict.fromkeys(("count", "pages_per_session_mean", "requests_per_session_mean"))
+    return {
+        "count": t["sessions"],
+        "pages_per_session_mean": _mean(t["session_pages"], t["sessions"]) if held.path else None,
+        "requests_per_session_mean": _mean(t["session_requests"], t["sessions"]),
+    }
+
+
+def _latency(lat: pl.DataFrame) -> dict[str, float] | None:
+    if lat.height == 0:
+        return None
+    return percentiles(lat, []).row(0, named=True)
+
+
+def _latency_by_class(lat: pl.DataFrame) -> dict[str, dict[str, float]]:
+    if lat.height == 0:
+        return {}
+    rows = percentiles(lat, ["cls_request"]).iter_rows(named=True)
+    return {str(r.pop("cls_request")): r for r in rows}
+
+
+def _sample_of(
+    frames: dict[str, pl.DataFrame], quantity: str, cls: str | None
+) -> tuple[np.ndarray, int, int]:
+    """The merged sample of a quantity (of one user class, or of all) with its exact
+    count of values and of zeros."""
+    mine = pl.col("quantity") == quantity
+    if cls is not None:
+        mine = mine & (pl.col("cls_user").fill_null("normal") == cls)
+    counts = frames["sample_counts"].filter(mine)
+    chosen = frames["samples"].filter(mine).sort("key", "value").head(MAX_FIT_N)
+    return chosen["value"].to_numpy(), int(counts["n"].sum()), int(counts["zeros"].sum())
+
+
+def _service_sample(
+    frames: dict[str, pl.DataFrame], cls: str | None
+) -> tuple[np.ndarray, int, int]:
+    """Latencies of the quietest quarter of the busy minutes, or all of them when that
+    leaves fewer than MIN_LOW_LOAD (as the one-pass characterization chooses)."""
+    quiet = "latency_quiet_all" if cls is None else "latency_quiet_class"
+    sample = _sample_of(frames, quiet, cls)
+    return sample if sample[1] >= MIN_LOW_LOAD else _sample_of(frames, "latency_any", cls)
+
+
+def _fit(frames: dict[str, pl.DataFrame], quantity: str, cls: str | None) -> FitReport:
+    if quantity == "service_time_s":
+        values, n, zeros = _service_sample(frames, cls)
+    else:
+        values, n, zeros = _sample_of(frames, quantity, cls)
+    try:
+        return fit_sample(values, n, zeros, body_tail=quantity in SIZE_FITS)
+    except (ValueError, ArithmeticError, RuntimeError, np.linalg.LinAlgError) as exc:
+        return not_fitted(values, f"the fit failed on these values ({exc})")
+
+
+def _observed(frames: dict[str, pl.DataFrame], quantity: str) -> np.ndarray:
+    """The sample with zeros in the whole quantity's proportion (for the histograms)."""
+    if quantity == "service_time_s":
+        values, n, zeros = _service_sample(frames, None)
+    else:
+        values, n, zeros = _sample_of(frames, quantity, None)
+    positive = n - zeros
+    scaled = round(zeros * len(values) / positive) if positive else zeros
+    return np.concatenate([np.zeros(scaled), np.sort(values)])
+
+
+def scan_to_json(found: Scan) -> dict[str, Any]:
+    """The scan without its frame (``quiet``, stored apart) and rules, as JSON."""
+    cover = found.cover
+    context = found.context
+    return {
+        "cover": None if cover is None else [cover.start_ns, cover.end_ns, cover.granularity_s],
+        "held": asdict(found.held),
+        "requests": found.requests,
+        "parts": found.parts,
+        "latency_every_s": context.latency_every_s,
+        "top_paths": list(context.top_paths),
+        "sample_size": context.sample_size,
+        "classify": context.classify,
+    }
+
+
+def scan_from_json(data: dict[str, Any], quiet: pl.DataFrame, rules: Rules | None) -> Scan:
+    cover = data["cover"]
+    context = PartContext(
+        latency_every_s=int(data["latency_every_s"]),
+        top_paths=tuple(data["top_paths"]),
+        quiet=quiet,
+        sample_size=int(data["sample_size"]),
+        rules=rules,
+        classify=bool(data["classify"]),
+    )
+    return Scan(
+        cover=None if cover is None else Coverage(int(cover[0]), int(cover[1]), float(cover[2])),
+        held=FieldsRecorded(**data["held"]),
+        requests=int(data["requests"]),
+        parts=int(data["parts"]),
+        context=context,
+    )

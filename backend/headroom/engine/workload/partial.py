@@ -1,0 +1,276 @@
+"""The map of a bounded-memory characterization (docs/methods/workload.md, "Bounded
+memory"): one part of the log (the requests of one partition of clients, by hash) reduced
+to mergeable partial results, a few frames whose size follows the log's span and its
+distinct values, never its number of requests.
+
+A :class:`Partial` is a dict of frames, each with its merge rule (:func:`merge`):
+
+- counts, added by key: ``totals`` (requests, distinct clients, pages, sessions and
+  their sums), ``requests_1s`` (requests per second and request class), ``classes``,
+  ``pages_60s`` and ``sessions_60s`` (starts per minute and user class),
+  ``pages_per_session``, ``path_requests`` and ``sample_counts``;
+- log-bucket histograms (sketch.py), added by key and bucket: ``lat_time`` (per latency
+  bucket of time and request class) and ``lat_path`` (per top path);
+- bottom-k samples: ``samples`` keeps, per fitted quantity and user class, the values of
+  the ``k`` smallest hash keys (a hash of the value's request, never of the part): a
+  uniform sample of ``k`` without replacement that merges by keeping the ``k`` smallest
+  of the union, so it is the same whatever the parts and their order.
+
+Sessions never cross a (client, user agent) pair and pages never cross a session, so a
+part holding all of its clients' requests annotates them exactly (the distinct clients of
+disjoint partitions add up exactly, too).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import polars as pl
+
+from .buckets import Annotated, annotated_part
+from .classify import Rules
+from .sessions import SessionSettings
+from .sketch import histogram_of, merge_histograms
+
+SAMPLE_SEED = 0x5EED
+TOTALS = (
+    "requests",
+    "clients",
+    "pages",
+    "with_base",
+    "page_objects",
+    "page_bytes",
+    "load_time_sum_s",
+    "load_times",
+    "sessions",
+    "session_pages",
+    "session_requests",
+)
+SUM_KEYS: dict[str, tuple[str, ...]] = {
+    "totals": (),
+    "requests_1s": ("ts", "cls_request"),
+    "classes": ("cls_request", "cls_user"),
+    "pages_60s": ("ts", "cls_user"),
+    "sessions_60s": ("ts", "cls_user"),
+    "pages_per_session": ("pages",),
+    "path_requests": ("path_group",),
+    "sample_counts": ("quantity", "cls_user"),
+}
+HISTOGRAM_KEYS: dict[str, tuple[str, ...]] = {
+    "lat_time": ("t", "cls_request"),
+    "lat_path": ("path_group",),
+}
+OTHER_PATHS = "other"
+QUANTITIES = (
+    "requests_per_session",
+    "think_time_s",
+    "objects_per_page",
+    "html_bytes",
+    "object_bytes",
+    "object_gap_s",
+    "latency_quiet_class",
+    "latency_quiet_all",
+    "latency_any",
+)
+
+
+@dataclass(frozen=True)
+class PartContext:
+    """What every part needs of the whole log (found by one streaming scan first)."""
+
+    latency_every_s: int
+    top_paths: tuple[str, ...]
+    quiet: pl.DataFrame  # minute, cls_user, quiet_all, quiet_class
+    sample_size: int
+    rules: Rules | None = None
+    classify: bool = False
+    settings: SessionSettings | None = field(default=None)
+
+
+@dataclass(frozen=True)
+class Partial:
+    frames: dict[str, pl.DataFrame]
+
+
+def map_part(df: pl.DataFrame, context: PartContext) -> Partial:
+    """The partial results of one part: every request of the clients it holds."""
+    part = annotated_part(df, context.rules, context.classify, context.settings, pl.String())
+    del df
+    reqs = part.requests
+    minute = pl.col("ts").dt.truncate("1m")
+    reqs = reqs.with_columns(minute.alias("minute")).join(
+        context.quiet, on=["minute", "cls_user"], how="left", nulls_equal=True
+    )
+    paths = pl.Series(context.top_paths, dtype=pl.String).implode()
+    group = pl.when(pl.col("path").is_in(paths)).then(pl.col("path")).otherwise(pl.lit(OTHER_PATHS))
+    reqs = reqs.with_columns(group.alias("path_group"))
+    frames = {
+        "totals": _totals(part, reqs),
+        "requests_1s": _counts(reqs, pl.col("ts").dt.truncate("1s"), "cls_request"),
+        "classes": reqs.group_by("cls_request", "cls_user").agg(pl.len().cast(pl.Int64).alias("n")),
+        "pages_60s": _counts(part.pages, pl.col("ts").dt.truncate("60s"), "cls_user"),
+        "sessions_60s": _counts(
+            _session_classes(part), pl.col("ts").dt.truncate("60s"), "cls_user"
+        ),
+        "pages_per_session": part.sessions.group_by("pages").agg(
+            pl.len().cast(pl.Int64).alias("n")
+        ),
+        "path_requests": reqs.group_by("path_group").agg(pl.len().cast(pl.Int64).alias("n")),
+        "lat_time": histogram_of(
+            reqs.with_columns(pl.col("ts").dt.truncate(f"{context.latency_every_s}s").alias("t")),
+            HISTOGRAM_KEYS["lat_time"],
+            "latency_s",
+        ),
+        "lat_path": histogram_of(reqs, HISTOGRAM_KEYS["lat_path"], "latency_s"),
+    }
+    values = _fit_values(part, reqs)
+    frames["sample_counts"] = _sample_counts(values)
+    frames["samples"] = bottom_k(_keyed(values), context.sample_size)
+    return Partial(frames)
+
+
+def _counts(frame: pl.DataFrame, t: pl.Expr, by: str) -> pl.DataFrame:
+    return frame.group_by(t.alias("ts"), pl.col(by)).agg(pl.len().cast(pl.Int64).alias("n"))
+
+
+def _totals(part: Annotated, reqs: pl.DataFrame) -> pl.DataFrame:
+    pages, sessions = part.pages, part.sessions
+    load = pages["load_time_s"].drop_nulls()
+    row = {
+        "requests": reqs.height,
+        "clients": reqs["client"].n_unique() - (1 if reqs["client"].null_count() else 0),
+        "pages": pages.height,
+        "with_base": int(pages["has_base"].sum()),
+        "page_objects": int(pages["objects"].sum()),
+        "page_bytes": int(pages["bytes"].sum()),
+        "load_time_sum_s": float(load.sum()),
+        "load_times": load.len(),
+        "sessions": sessions.height,
+        "session_pages": int(sessions["pages"].sum()),
+        "session_requests": int(sessions["requests"].sum()),
+    }
+    schema = {k: (pl.Float64 if k == "load_time_sum_s" else pl.Int64) for k in TOTALS}
+    return pl.DataFrame([row], schema=schema)
+
+
+def _session_classes(part: Annotated) -> pl.DataFrame:
+    """Sessions with the user class of their first page."""
+    first = part.pages.group_by("session_id").agg(pl.col("cls_user").sort_by("page_id").first())
+    return part.sessions.join(first, on="session_id", how="left")
+
+
+def _fit_values(part: Annotated, reqs: pl.DataFrame) -> pl.DataFrame:
+    """``quantity, cls_user, client, user_agent, ts, value``: every observed value of
+    every fitted quantity (and of the latencies service time is chosen from)."""
+    ident = ["cls_user", "client", "user_agent", "ts"]
+    pages = part.pages.sort("page_id")
+    sessions = _session_classes(part)
+    same_page = pl.col("page_id") == pl.col("page_id").shift(1)
+    gaps = reqs.select(*ident, "page_id").sort("page_id", maintain_order=True)
+    gap = (pl.col("ts") - pl.col("ts").shift(1)).dt.total_nanoseconds() / 1e9
+    same_session = pl.col("session_id") == pl.col("session_id").shift(1)
+    think = (pl.col("ts") - pl.col("end_ts").shift(1)).dt.total_nanoseconds() / 1e9
+    role = pl.col("page_role")
+    latency = reqs.filter(pl.col("latency_s").is_not_null())
+    frames = [
+        _quantity(
+            sessions.with_columns(user_agent=pl.lit(None, pl.String)),
+            "requests_per_session",
+            pl.col("requests"),
+        ),
+        _quantity(
+            pages.with_columns(
+                pl.lit(None, pl.String).alias("user_agent"), think.alias("v")
+            ).filter(same_session.fill_null(False) & (pl.col("v") >= 0)),
+            "think_time_s",
+            pl.col("v"),
+        ),
+        _quantity(
+            pages.with_columns(user_agent=pl.lit(None, pl.String)),
+            "objects_per_page",
+            pl.col("objects"),
+        ),
+        _quantity(reqs.filter(role == "base"), "html_bytes", pl.col("bytes")),
+        _quantity(reqs.filter(role != "base"), "object_bytes", pl.col("bytes")),
+        _quantity(
+            gaps.with_columns(gap.alias("v")).filter(same_page.fill_null(False)),
+            "object_gap_s",
+            pl.col("v"),
+        ),
+        _quantity(
+            latency.filter(pl.col("quiet_class")), "latency_quiet_class", pl.col("latency_s")
+        ),
+        _quantity(latency.filter(pl.col("quiet_all")), "latency_quiet_all", pl.col("latency_s")),
+        _quantity(latency, "latency_any", pl.col("latency_s")),
+    ]
+    return pl.concat(frames, how="vertical_relaxed").filter(
+        pl.col("value").is_finite() & (pl.col("value") >= 0)
+    )
+
+
+def _quantity(frame: pl.DataFrame, name: str, value: pl.Expr) -> pl.DataFrame:
+    """``quantity, cls_user, key, value``: the key a hash of the value and its request
+    (the same in whichever part the request is), made here so no string is copied."""
+    ident = pl.struct(
+        pl.col("client").cast(pl.String),
+        pl.col("user_agent").cast(pl.String),
+        pl.col("ts"),
+        value.cast(pl.Float64).alias("value"),
+    )
+    return (
+        frame.lazy()
+        .select(
+            pl.lit(name).cast(pl.Categorical).alias("quantity"),
+            pl.col("cls_user").cast(pl.String),
+            ident.hash(SAMPLE_SEED + QUANTITIES.index(name)).alias("key"),
+            value.cast(pl.Float64).alias("value"),
+        )
+        .collect()
+    )
+
+
+def _sample_counts(values: pl.DataFrame) -> pl.DataFrame:
+    return (
+        values.with_columns(pl.col("quantity").cast(pl.String))
+        .group_by("quantity", "cls_user")
+        .agg(
+            pl.len().cast(pl.Int64).alias("n"),
+            (pl.col("value") == 0).sum().cast(pl.Int64).alias("zeros"),
+        )
+    )
+
+
+def _keyed(values: pl.DataFrame) -> pl.DataFrame:
+    return values.filter(pl.col("value") > 0).with_columns(pl.col("quantity").cast(pl.String))
+
+
+def bottom_k(samples: pl.DataFrame, k: int) -> pl.DataFrame:
+    """Per quantity and user class, the rows of the ``k`` smallest keys (ties by value)."""
+    ordered = samples.sort("quantity", "cls_user", "key", "value", nulls_last=True)
+    rank = pl.int_range(pl.len()).over("quantity", "cls_user")
+    return ordered.filter(rank < k)
+
+
+def merge(partials: Iterable[Partial], sample_size: int) -> Partial:
+    """One partial of several: counts added, histograms merged, samples' bottom-k."""
+    collected: dict[str, list[pl.DataFrame]] = {}
+    for partial in partials:
+        for name, frame in partial.frames.items():
+            collected.setdefault(name, []).append(frame)
+    out: dict[str, pl.DataFrame] = {}
+    for name, frames in collected.items():
+        if name in HISTOGRAM_KEYS:
+            out[name] = merge_histograms(frames, HISTOGRAM_KEYS[name])
+        elif name == "samples":
+            out[name] = bottom_k(pl.concat(frames, how="vertical_relaxed"), sample_size)
+        else:
+            out[name] = _sum(frames, SUM_KEYS[name])
+    return Partial(out)
+
+
+def _sum(frames: list[pl.DataFrame], keys: tuple[str, ...]) -> pl.DataFrame:
+    both = pl.concat(frames, how="vertical_relaxed")
+    if not keys:
+        return both.select(pl.all().sum())
+    return both.group_by(list(keys)).agg(pl.all().sum()).sort(list(keys), nulls_last=True)

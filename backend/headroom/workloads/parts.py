@@ -1,0 +1,157 @@
+"""The characterization job spread over parts (docs/methods/workload.md, "Bounded
+memory"): a plan (the streaming scan, stored), one map per partition of clients (its
+partial results stored as Parquet files) and a reduce (merged one part at a time, the
+Result saved, the parts removed). The worker runs the maps as a Celery group and the
+reduce as the chord's callback; without a result backend all of it runs in one task.
+
+Intermediate files live under the dataset's folder (``datasets/<id>/characterization-
+job-<job>/``): the janitor keeps a dataset's files while a job of it runs and removes
+what a job that died left behind. A retried map overwrites its own files."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import polars as pl
+
+from headroom.core.db import session_scope
+from headroom.core.settings import Settings
+from headroom.core.storage import ObjectStore, open_store
+from headroom.engine.logs import LogInputError
+from headroom.engine.workload import Rules
+from headroom.engine.workload.fitting import MAX_FIT_N
+from headroom.engine.workload.mapreduce import (
+    Scan,
+    finish,
+    map_partition,
+    scan,
+    scan_from_json,
+    scan_to_json,
+)
+from headroom.engine.workload.partial import Partial, merge
+from headroom.jobs import service as job_service
+from headroom.workloads import run
+
+
+@dataclass(frozen=True)
+class Planned:
+    dataset_id: int
+    parts: int
+
+
+def folder(dataset_id: int, job_id: int) -> str:
+    return f"datasets/{dataset_id}/characterization-job-{job_id}/"
+
+
+def plan(settings: Settings, job_id: int, worker: str) -> Planned:
+    """The scan of the whole table (streaming), stored for the maps and the reduce."""
+    store = open_store(settings.resolved_storage_url())
+    inputs = _inputs(settings, job_id, worker, (0.0, "planning"))
+    table = run.load_table(store, inputs.table_keys)
+    with _usable():
+        found = scan(table, inputs.rules, memory_budget_mb=settings.memory_budget_mb)
+    base = folder(inputs.dataset_id, job_id)
+    _write_frame(store, base + "scan-quiet.parquet", found.context.quiet)
+    with store.writer(base + "scan.json") as out:
+        out.write(json.dumps(scan_to_json(found)).encode())
+    return Planned(inputs.dataset_id, found.parts)
+
+
+def map_one(settings: Settings, job_id: int, worker: str, index: int) -> dict[str, Any]:
+    """Partition ``index``'s partial results, stored; returns its index (a Celery result)."""
+    store = open_store(settings.resolved_storage_url())
+    inputs = _inputs(settings, job_id, worker)
+    found = _load_scan(store, folder(inputs.dataset_id, job_id), inputs.rules)
+    table = run.load_table(store, inputs.table_keys)
+    with _usable():
+        partial = map_partition(table, index, found)
+    part = f"{folder(inputs.dataset_id, job_id)}part-{index:05d}/"
+    for name, frame in partial.frames.items():
+        _write_frame(store, f"{part}{name}.parquet", frame)
+    done = (index + 1) / max(found.parts, 1)
+    with session_scope(settings.resolved_database_url()) as session:
+        job_service.report(session, job_id, worker, 0.1 + 0.8 * done, "characterizing", None)
+    return {"index": index}
+
+
+def reduce_parts(settings: Settings, job_id: int, worker: str) -> None:
+    """Merge every part's partial results (one at a time), save the Result, remove the
+    intermediate files."""
+    store = open_store(settings.resolved_storage_url())
+    inputs = _inputs(settings, job_id, worker, (0.9, "merging"))
+    base = folder(inputs.dataset_id, job_id)
+    found = _load_scan(store, base, inputs.rules)
+    merged: Partial | None = None
+    for index in range(found.parts):
+        partial = _load_partial(store, f"{base}part-{index:05d}/")
+        merged = partial if merged is None else merge([merged, partial], MAX_FIT_N)
+    assert merged is not None
+    with _usable():
+        result = finish(merged, found)
+    document = run.result_document(result).model_dump(mode="json")
+    with session_scope(settings.resolved_database_url()) as session:
+        job_service.save_result(
+            session, job_id, worker, run.RESULT_KIND, document, inputs.dataset_id
+        )
+    store.delete_prefix(base)
+
+
+def run_inline(settings: Settings, job_id: int, worker: str) -> None:
+    """Plan, every map and the reduce, one after another in this process."""
+    planned = plan(settings, job_id, worker)
+    for index in range(planned.parts):
+        map_one(settings, job_id, worker, index)
+    reduce_parts(settings, job_id, worker)
+
+
+def _inputs(
+    settings: Settings, job_id: int, worker: str, progress: tuple[float, str] | None = None
+) -> run.Inputs:
+    with session_scope(settings.resolved_database_url()) as session:
+        inputs = run.job_inputs(session, job_id)
+        if progress is not None:
+            job_service.report(session, job_id, worker, progress[0], progress[1], None)
+    return inputs
+
+
+@contextmanager
+def _usable() -> Iterator[None]:
+    """The engine's refusals of unusable data, as the job's input error."""
+    try:
+        yield
+    except ValueError as error:
+        raise LogInputError("unusable_data", str(error)) from error
+
+
+def _write_frame(store: ObjectStore, key: str, frame: pl.DataFrame) -> None:
+    buffer = io.BytesIO()
+    frame.write_parquet(buffer)
+    with store.writer(key) as out:
+        out.write(buffer.getvalue())
+
+
+def _read_frame(store: ObjectStore, key: str) -> pl.DataFrame:
+    with store.open(key) as source:
+        return pl.read_parquet(io.BytesIO(source.read()))
+
+
+def _load_scan(store: ObjectStore, base: str, rules: Rules) -> Scan:
+    if not store.exists(base + "scan.json"):
+        raise LogInputError("internal_error", "the characterization's plan is missing")
+    with store.open(base + "scan.json") as source:
+        data = json.loads(source.read())
+    return scan_from_json(data, _read_frame(store, base + "scan-quiet.parquet"), rules)
+
+
+def _load_partial(store: ObjectStore, part: str) -> Partial:
+    keys = store.list(part)
+    if not keys:
+        raise LogInputError("internal_error", f"a part of the characterization is missing ({part})")
+    return Partial(
+        {k.rsplit("/", 1)[-1].removesuffix(".parquet"): _read_frame(store, k) for k in keys}
+    )

@@ -1,0 +1,180 @@
+"""Characterization as a map over client-hash partitions and a reduce (mapreduce.py,
+partial.py, sketch.py) against the one-pass characterization of the same table: exact
+fields identical, percentiles within the sketch's stated relative error, fits on the same
+values (fewer than MAX_FIT_N, so the sample is all of them), and merging independent of
+the order and grouping of the parts."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import polars as pl
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from headroom.engine.workload import characterize
+from headroom.engine.workload.display import display_document
+from headroom.engine.workload.mapreduce import characterize_parts, map_partition, scan
+from headroom.engine.workload.partial import Partial, merge
+from headroom.engine.workload.sketch import ALPHA, histogram_of, merge_histograms, percentiles
+from support.close import compare
+
+from .conftest import make_table
+
+TINY_BUDGET_MB = 1  # MIN_BUCKET_ROWS (1,000) requests a partition: several on a few thousand
+PATHS = ["/", "/index.html", "/a.css", "/b.js", "/img/c.png", "/api/items", "/d.gif"]
+AGENTS = ["Mozilla/5.0", "curl/8.5.0", "Googlebot/2.1", None]
+
+
+def random_table(n: int, clients: int, seed: int = 3, span_s: int = 4 * 3600) -> pl.DataFrame:
+    """Requests of ``clients`` clients (some null) with ties in ts (whole seconds),
+    gaps over the session timeout, Referers to earlier paths, latencies and sizes."""
+    rng = np.random.default_rng(seed)
+    offsets = np.sort(rng.integers(0, span_s, n)).astype(float)
+    pool = [f"10.0.{i // 256}.{i % 256}" for i in range(clients)]
+    client = [None if rng.random() < 0.02 else pool[i] for i in rng.integers(0, clients, n)]
+    referer = ["-" if r < 0.3 else f"http://site{PATHS[int(r * 10) % 3]}" for r in rng.random(n)]
+    return make_table(
+        offsets.tolist(),
+        client=client,
+        user_agent=[AGENTS[i] for i in rng.integers(0, len(AGENTS), n)],
+        path=[PATHS[i] for i in rng.integers(0, len(PATHS), n)],
+        referer=referer,
+        status=rng.choice([200, 200, 200, 304, 404], n).tolist(),
+        bytes=rng.integers(100, 50_000, n).tolist(),
+        latency_s=np.round(rng.lognormal(-3, 1, n), 6).tolist(),
+    )
+
+
+@pytest.fixture(scope="module")
+def table() -> pl.DataFrame:
+    return random_table(5000, 300)
+
+
+@pytest.fixture(scope="module")
+def pair(table: pl.DataFrame) -> tuple[Any, Any]:
+    return characterize(table), characterize_parts(table, memory_budget_mb=TINY_BUDGET_MB)
+
+
+def test_the_table_is_cut_into_several_partitions(table: pl.DataFrame) -> None:
+    assert scan(table.lazy(), memory_budget_mb=TINY_BUDGET_MB).parts == 5
+
+
+def test_map_reduce_equals_one_pass(pair: tuple[Any, Any]) -> None:
+    one_pass, parts = pair
+    assert compare(one_pass.to_dict(), parts.to_dict()) == []
+    assert parts.latency is not None and parts.latency["count"] == 5000
+
+
+def test_exact_fields_are_identical(pair: tuple[Any, Any]) -> None:
+    one_pass, parts = (c.to_dict() for c in pair)
+    for key in ("requests", "arrivals", "classes", "pages", "sessions", "fields_recorded"):
+        assert compare(one_pass[key], parts[key], f"/{key}") == [], key
+    assert parts["latency"]["max_s"] == one_pass["latency"]["max_s"]
+
+
+def test_chart_data_matches_the_request_tables(pair: tuple[Any, Any]) -> None:
+    one_pass, parts = pair
+    expected = display_document(
+        one_pass.tables["annotated"], one_pass.tables["sessions"], held=one_pass.fields_recorded
+    )
+    assert compare(expected, parts.display) == []
+
+
+def sessions_by_hand(table: pl.DataFrame, gap_s: float = 1800.0) -> int:
+    """An independent count: per (client, user agent), runs of requests with gaps under
+    ``gap_s``, counted with numpy on the sorted keys."""
+    keys = table.select(
+        pl.col("client").fill_null("<none>"), pl.col("user_agent").fill_null("<none>"), "ts"
+    ).sort("client", "user_agent", "ts")
+    same = (keys["client"] == keys["client"].shift(1)) & (
+        keys["user_agent"] == keys["user_agent"].shift(1)
+    )
+    gap = keys["ts"].diff().dt.total_seconds(fractional=True).to_numpy()
+    new = ~same.fill_null(False).to_numpy() | ~(np.nan_to_num(gap, nan=np.inf) < gap_s)
+    return int(new.sum())
+
+
+def test_session_counts_are_exact_across_partition_edges() -> None:
+    # few clients with long activity: every partition holds sessions cut by the timeout
+    table = random_table(4000, 12, seed=11, span_s=20 * 3600)
+    parts = characterize_parts(table, memory_budget_mb=TINY_BUDGET_MB)
+    assert scan(table.lazy(), memory_budget_mb=TINY_BUDGET_MB).parts > 1
+    assert parts.sessions["count"] == sessions_by_hand(table)
+    assert parts.sessions["count"] == characterize(table).sessions["count"]
+
+
+def test_percentiles_are_within_the_stated_relative_error() -> None:
+    rng = np.random.default_rng(5)
+    x = np.concatenate([np.zeros(40), rng.lognormal(-4, 2, 20_000), rng.pareto(1.2, 500)])
+    hist = histogram_of(pl.DataFrame({"v": x}), [], "v")
+    row = percentiles(hist, []).row(0, named=True)
+    for p in (50, 90, 95, 99):
+        exact = float(np.percentile(x, p))
+        assert abs(row[f"p{p}_s"] - exact) <= ALPHA * exact * (1 + 1e-9), p
+    assert row["max_s"] == x.max() and row["count"] == len(x)
+
+
+def test_a_split_histogram_merges_to_the_whole() -> None:
+    rng = np.random.default_rng(6)
+    frame = pl.DataFrame({"k": rng.choice(["a", "b"], 3000), "v": rng.exponential(0.1, 3000)})
+    whole = histogram_of(frame, ["k"], "v").sort("k", "idx")
+    pieces = [histogram_of(frame[i : i + 700], ["k"], "v") for i in range(0, 3000, 700)]
+    assert merge_histograms(pieces, ["k"]).sort("k", "idx").equals(whole)
+
+
+@pytest.fixture(scope="module")
+def partials(table: pl.DataFrame) -> list[Partial]:
+    found = scan(table.lazy(), memory_budget_mb=TINY_BUDGET_MB)
+    return [map_partition(table.lazy(), i, found) for i in range(found.parts)]
+
+
+def canonical(partial: Partial) -> dict[str, pl.DataFrame]:
+    return {
+        name: frame.select(sorted(frame.columns)).sort(sorted(frame.columns), nulls_last=True)
+        for name, frame in partial.frames.items()
+    }
+
+
+def same(one: Partial, other: Partial) -> bool:
+    a, b = canonical(one), canonical(other)
+    return a.keys() == b.keys() and all(
+        a[k].equals(b[k]) if k != "totals" else _close_totals(a[k], b[k]) for k in a
+    )
+
+
+def _close_totals(a: pl.DataFrame, b: pl.DataFrame) -> bool:
+    one, other = a.row(0, named=True), b.row(0, named=True)
+    return all(math.isclose(one[k], other[k], rel_tol=1e-12) for k in one)
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_merging_is_independent_of_order_and_grouping(
+    partials: list[Partial], data: st.DataObject
+) -> None:
+    order = data.draw(st.permutations(range(len(partials))))
+    cut = data.draw(st.integers(1, len(partials)))
+    k = data.draw(st.sampled_from([5, 50, 50_000]))  # small k: the bottom-k cut matters
+    baseline = merge(partials, k)
+    shuffled = [partials[i] for i in order]
+    grouped = merge(
+        [merge(shuffled[:cut], k), *([merge(shuffled[cut:], k)] if cut < len(shuffled) else [])], k
+    )
+    assert same(grouped, baseline)
+
+
+def test_distinct_clients_add_up_over_disjoint_partitions(
+    partials: list[Partial], table: pl.DataFrame
+) -> None:
+    merged = merge(partials, 50_000)
+    assert merged.frames["totals"]["clients"].item() == table["client"].drop_nulls().n_unique()
+
+
+def test_an_empty_table_is_refused() -> None:
+    empty = random_table(10, 3).head(0)
+    with pytest.raises(ValueError, match="empty"):
+        characterize_parts(empty, memory_budget_mb=TINY_BUDGET_MB)
