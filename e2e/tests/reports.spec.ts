@@ -233,3 +233,37 @@ test("an SCT analysis and a sweep go into a report from their pages, and into th
   await page.setContent(html);
   await page.screenshot({ path: path.join(artifacts, "report-sct-sweep-export.png"), fullPage: true });
 });
+
+test("the Latency and Overview tabs go into a report", async ({ page }) => {
+  test.setTimeout(600_000); // a cold worker compiles the parser and the characterization
+  await signIn(page);
+  const uploaded = await page.request.post("/api/v1/datasets?name=synthetic-mm4-latency.log", {
+    data: execFileSync(python, ["-c", "import sys; from headroom.demo import synthetic_log; sys.stdout.buffer.write(synthetic_log())"], { maxBuffer: 64 << 20 }),
+    headers: { "Content-Type": "application/octet-stream" },
+  });
+  expect([200, 202]).toContain(uploaded.status()); // 200: an earlier test uploaded the same log
+  const dataset = (await uploaded.json()) as { id: number };
+  await expect.poll(async () => ((await (await page.request.get(`/api/v1/datasets/${dataset.id}`)).json()) as { status: string }).status, { timeout: 300_000 }).toBe("ready");
+
+  await page.goto(`/datasets/${dataset.id}?tab=latency`);
+  await expect(page.getByTestId("latency-p95").first()).toBeVisible({ timeout: 300_000 });
+  await page.getByTestId("add-to-report-open").click();
+  await page.getByTestId("add-to-report-select").selectOption("new");
+  await expect(page.getByTestId("add-to-report-title")).toHaveValue("Latency of synthetic-mm4-latency.log");
+  await page.getByTestId("add-to-report-submit").click();
+  await expect(page.getByTestId("add-to-report-done")).toContainText("(1 item)");
+  const reportUrl = (await page.getByTestId("add-to-report-link").getAttribute("href")) ?? "";
+
+  await page.goto(`/datasets/${dataset.id}`);
+  await page.getByTestId("add-to-report-open").click();
+  await page.getByTestId("add-to-report-select").selectOption(reportUrl.split("/").pop() ?? "");
+  await page.getByTestId("add-to-report-submit").click();
+  await expect(page.getByTestId("add-to-report-done")).toContainText("(2 items)");
+
+  await page.goto(reportUrl);
+  const items = page.getByTestId("report-item");
+  await expect(items).toHaveCount(2);
+  await expect(items.nth(0)).toContainText("Latency percentiles per");
+  await expect(items.nth(1)).toContainText("Request rate");
+  await page.screenshot({ path: path.join(artifacts, "report-from-dataset-tabs.png"), fullPage: true });
+});

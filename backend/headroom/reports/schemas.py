@@ -95,7 +95,8 @@ class ItemIn(BaseModel):
     view: str | None = Field(
         None,
         max_length=200,
-        description="capacity: the request class; sct: the server (default: the first)",
+        description="capacity: the request class; sct: the server (default: the first); "
+        "characterization: workload (default), traffic or latency",
     )
     title: str | None = Field(None, max_length=200, description="default: from the source")
 

@@ -15,6 +15,7 @@ from headroom.core.errors import HeadroomError, InvalidInput
 from headroom.datasets import service as datasets
 from headroom.reports import snapshot_sct, snapshot_sweep, snapshots
 from headroom.reports.schemas import ItemContent, ItemIn
+from headroom.reports.snapshot_characterization import characterization_view
 from headroom.reports.snapshots import SnapshotError
 from headroom.simulations import service as simulations
 from headroom.simulations.models import SimulationRun
@@ -95,11 +96,11 @@ def _characterization(session: Session, principal: Principal, item: ItemIn) -> C
     found = workloads.get_visible(session, principal, item.source_id)
     result = _finished(workloads.document_of(session, found), f"characterization {found.id}")
     dataset = datasets.get_visible(session, principal, found.dataset_id).name
-    content = snapshots.characterization(result, Rules.model_validate(found.rules))
+    content = characterization_view(result, Rules.model_validate(found.rules), item.view)
     label = f"characterization {found.id} of {dataset}"
-    return Captured(
-        found.workspace_id, f"Workload of {dataset}", _labelled(content, label, dataset)
-    )
+    view = item.view or "workload"
+    title = f"{view.capitalize()} of {dataset}"
+    return Captured(found.workspace_id, title, _labelled(content, label, dataset), item.view)
 
 
 def _simulated(

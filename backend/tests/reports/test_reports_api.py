@@ -102,6 +102,11 @@ def test_edit_reorder_remove_and_delete(
         f"{url}/items", json={"kind": "capacity", "source_id": planted.analysis_id, "view": "nope"}
     )
     assert added.status_code == 422 and "no class 'nope'" in added.json()["error"]["message"]
+    tab = {"kind": "characterization", "source_id": planted.characterization_id}
+    refused = client.post(f"{url}/items", json={**tab, "view": "paths"})
+    assert refused.status_code == 422 and refused.json()["error"]["field"] == "view"
+    latency = client.post(f"{url}/items", json={**tab, "view": "latency"})  # no chart data kept
+    assert latency.status_code == 422 and "run it again" in latency.json()["error"]["message"]
     assert client.get("/api/v1/reports").json()["items"][0]["item_count"] == 1
     assert client.delete(url).status_code == 204
     assert client.get(url).status_code == 404

@@ -15,7 +15,7 @@ const FAILURE_HINT =
   "Open the Rules tab to check the classification rules and save them to run the characterization again.";
 
 /** Loads the characterization (starting it on the first visit) and shows its progress or failure. */
-export function CharacterizationGate({ datasetId, children }: { datasetId: number; children: (r: CharacterizationResult) => ReactNode }) {
+export function CharacterizationGate({ datasetId, children }: { datasetId: number; children: (r: CharacterizationResult, characterizationId: number) => ReactNode }) {
   const query = useCharacterization(datasetId);
   if (query.isPending) return <Loading label="Loading the workload characterization…" />;
   if (query.isError) {
@@ -41,5 +41,5 @@ export function CharacterizationGate({ datasetId, children }: { datasetId: numbe
   if (result === null) {
     return <ErrorBanner error={jobFailure(item.job)} title="The workload characterization failed" hint={FAILURE_HINT} />;
   }
-  return <DatasetIdContext.Provider value={datasetId}>{children(result)}</DatasetIdContext.Provider>;
+  return <DatasetIdContext.Provider value={datasetId}>{children(result, item.id)}</DatasetIdContext.Provider>;
 }

@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { Link, useLocation, useSearchParams } from "react-router";
 import { isDatasetBusy, uploaderName, type Dataset, type Job } from "../../api/models";
 import { isNotFound } from "../../api/client";
@@ -20,6 +20,7 @@ import { RulesTab } from "../characterization/RulesTab";
 import { TrafficTab } from "../characterization/TrafficTab";
 import { WorkloadTab } from "../characterization/WorkloadTab";
 import { ForecastTab } from "../forecast/ForecastTab";
+import { AddToReport, type AddToReportProps } from "../reports/AddToReport";
 import { JobProgress } from "../jobs/JobProgress";
 import { jobFailure, jobFailureHint } from "../jobs/jobFailure";
 import { useJob } from "../jobs/useJob";
@@ -79,13 +80,17 @@ function TabPanel({ tab, dataset }: { tab: TabId; dataset: Dataset }) {
   const id = dataset.id;
   switch (tab) {
     case "overview":
-      return <TrafficView dataset={dataset} />;
+      return (
+        <Reportable kind="traffic" sourceId={id} suggestedTitle={`Traffic of ${dataset.name}`}>
+          <TrafficView dataset={dataset} />
+        </Reportable>
+      );
     case "traffic":
-      return <CharacterizationGate datasetId={id}>{(r) => <TrafficTab result={r} />}</CharacterizationGate>;
+      return <CharacterizationGate datasetId={id}>{(r, c) => <Reportable kind="characterization" sourceId={c} view="traffic" suggestedTitle={`Traffic of ${dataset.name}`}><TrafficTab result={r} /></Reportable>}</CharacterizationGate>;
     case "latency":
-      return <CharacterizationGate datasetId={id}>{(r) => <LatencyTab result={r} />}</CharacterizationGate>;
+      return <CharacterizationGate datasetId={id}>{(r, c) => <Reportable kind="characterization" sourceId={c} view="latency" suggestedTitle={`Latency of ${dataset.name}`}><LatencyTab result={r} /></Reportable>}</CharacterizationGate>;
     case "workload":
-      return <CharacterizationGate datasetId={id}>{(r) => <WorkloadTab result={r} />}</CharacterizationGate>;
+      return <CharacterizationGate datasetId={id}>{(r, c) => <Reportable kind="characterization" sourceId={c} view="workload" suggestedTitle={`Workload of ${dataset.name}`}><WorkloadTab result={r} /></Reportable>}</CharacterizationGate>;
     case "rules":
       return <RulesTab datasetId={id} />;
     case "parse":
@@ -167,6 +172,18 @@ function withTab(current: URLSearchParams, tab: TabId): URLSearchParams {
   if (tab === "overview") next.delete("tab");
   else next.set("tab", tab);
   return next;
+}
+
+/** A tab's content with "Add to report" above it (the whole log's figures, whatever the range). */
+function Reportable({ children, ...report }: AddToReportProps & { children: ReactNode }) {
+  return (
+    <>
+      <div className={styles.reportRow}>
+        <AddToReport {...report} />
+      </div>
+      {children}
+    </>
+  );
 }
 
 function TrafficView({ dataset }: { dataset: Dataset }) {

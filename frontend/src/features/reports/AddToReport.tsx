@@ -25,6 +25,8 @@ export interface AddToReportProps {
   sourceId: number;
   /** The new report's suggested title. */
   suggestedTitle?: string;
+  /** A characterization's tab (workload, traffic or latency); analyses ask for their class. */
+  view?: string;
 }
 
 const ANALYSIS_KINDS: ItemKind[] = ["capacity", "sct"];
@@ -51,12 +53,12 @@ export function AddToReport(props: AddToReportProps) {
 
 type FormProps = AddToReportProps & { views: string[]; onClose: () => void };
 
-function AddToReportForm({ kind, sourceId, views, suggestedTitle, onClose }: FormProps) {
+function AddToReportForm({ kind, sourceId, views, suggestedTitle, view: fixedView, onClose }: FormProps) {
   const workspaceId = useWorkspace().current?.id ?? null;
   const reports = useReports(workspaceId);
   const [choice, setChoice] = useState<string>("");
   const [title, setTitle] = useState(suggestedTitle ?? "");
-  const [view, setView] = useState<string>(views[0] ?? "");
+  const [view, setView] = useState<string>(fixedView ?? views[0] ?? "");
   const add = useAddToReport(workspaceId);
   const existing = reports.data?.items ?? [];
   const picked = choice === "" ? (existing.length > 0 ? String(existing[0]?.id) : NEW) : choice;

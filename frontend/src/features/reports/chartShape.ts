@@ -43,7 +43,7 @@ const AXIS_FORMAT: Partial<Record<Unit, Formatter>> = {
   fraction: (v) => formatPercent(v, 0),
 };
 
-export const SERIES_COLORS: ColorToken[] = ["chart-latency", "chart-throughput", "chart-requests", "chart-knee", "chart-sla", "status-5xx"];
+export const SERIES_COLORS: ColorToken[] = ["chart-latency", "chart-throughput", "chart-model", "chart-knee", "chart-sla", "status-5xx"];
 const MARK_COLORS: ColorToken[] = ["chart-knee", "chart-breaking", "chart-sla"];
 /** A comparison's sides (series labelled "A: …", "B: …"): one colour family each, dashed for models. */
 const SIDE_COLORS: Record<string, { solid: ColorToken; dashed: ColorToken }> = {
@@ -189,7 +189,7 @@ export function timeChart(chart: ReportChart, id: string): { config: TimeChartCo
     kind: "line",
     time: (row) => row.t,
     unit: UNIT_FORMAT[chart.y_unit],
-    axisUnit: AXIS_FORMAT[chart.y_unit],
+    axisUnit: (v) => (v === 0 ? "0" : (AXIS_FORMAT[chart.y_unit] ?? UNIT_FORMAT[chart.y_unit])(v)),
     yLabel: `${chart.y_label} (${unitLabel(chart.y_unit)})`,
     series: chart.series.map((s, i) => ({ key: s.key, label: s.label, color: seriesColor(chart, s, i) })),
   };
