@@ -13,6 +13,7 @@ from sqlalchemy import select
 
 from headroom.core.db import session_scope
 from headroom.core.storage import ObjectStore, open_store
+from headroom.datasets.meta import updated
 from headroom.datasets.models import Dataset, DatasetStatus
 from headroom.engine.prometheus import IntervalSeries, Split, summarize
 from headroom.jobs import service as job_service
@@ -137,7 +138,7 @@ def _swap_in(context: JobContext, plan: Plan, series: IntervalSeries, key: str) 
         if dataset is not None:
             _describe(dataset, series, summary.overall.requests_total, plan)
             if source is not None:
-                dataset.meta = {**(dataset.meta or {}), "source": _source_meta(source, True)}
+                dataset.meta = updated(dataset.meta, source=_source_meta(source, True))
     return old
 
 
