@@ -22,7 +22,7 @@ from headroom.jobs.progress import ProgressReporter
 from headroom.jobs.runner import JobContext
 from headroom.sources import prometheus_client as prom
 from headroom.sources import repository, secrets
-from headroom.sources.documents import summary_document
+from headroom.sources.documents import RangeSummaryJson, summary_document
 from headroom.sources.models import PrometheusSource
 from headroom.sources.service import FORMAT, RESULT_KIND, _source_meta, auth_of
 
@@ -118,7 +118,7 @@ def interval_table(series: IntervalSeries) -> pl.DataFrame:
 
 def _swap_in(context: JobContext, plan: Plan, series: IntervalSeries, key: str) -> list[str]:
     summary = summarize(series)
-    document = {
+    document: RangeSummaryJson = {
         **summary_document(summary),
         "start": plan.query.start.isoformat(),
         "end": plan.query.end.isoformat(),
