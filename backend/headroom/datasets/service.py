@@ -137,7 +137,7 @@ def new_dataset(
         name=staged.name,
         size_bytes=staged.size_bytes,
         sha256=staged.sha256,
-        format=meta["detection"]["format"] if "detection" in meta else None,
+        format=meta["detection"]["format"],
         storage_key="",
         status=DatasetStatus.uploaded,
         uploaded_by_id=principal.user.id,
