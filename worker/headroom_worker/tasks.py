@@ -17,6 +17,8 @@ from headroom.datasets.followup import queue_characterization
 from headroom.datasets.ingest_outputs import mark_failed
 from headroom.datasets.ingest_ranges import (
     ByteRange,
+    PreparedJson,
+    RangeOutcomeJson,
     merge,
     parse_range,
     plan_ranges,
@@ -69,8 +71,8 @@ def _ingest(context: JobContext) -> None:
     max_retries=5,
 )
 def ingest_range(
-    job_id: int, worker: str, prepared: dict[str, Any], bounds: list[int]
-) -> dict[str, Any]:
+    job_id: int, worker: str, prepared: PreparedJson, bounds: list[int]
+) -> RangeOutcomeJson:
     settings = get_settings()
     with Heartbeat(JobContext(settings, job_id, worker)):
         return parse_range(settings, job_id, worker, prepared, ByteRange(*bounds))
@@ -78,7 +80,7 @@ def ingest_range(
 
 @app.task(name="logs.ingest_merge", autoretry_for=TRANSIENT, retry_backoff=True, max_retries=5)
 def ingest_merge(
-    outcomes: list[dict[str, Any]], job_id: int, worker: str, prepared: dict[str, Any]
+    outcomes: list[RangeOutcomeJson], job_id: int, worker: str, prepared: PreparedJson
 ) -> None:
     settings = get_settings()
     try:

@@ -11,12 +11,13 @@ connection is held while the network is waited on. The Celery task (the worker's
 import hashlib
 import hmac
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 import httpx
 
 from headroom.alerts.models import AlertChannel, AlertDelivery, ChannelKind, DeliveryStatus
+from headroom.alerts.payloads import Payload
 from headroom.core.db import session_scope
 from headroom.core.mail import send_mail
 from headroom.core.settings import Settings
@@ -36,14 +37,14 @@ class Outgoing:
     purpose: str
     subject: str
     text: str
-    payload: dict[str, Any]
+    payload: Payload
 
 
 def signature(secret: str, body: bytes) -> str:
     return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
 
 
-def body_bytes(payload: dict[str, Any]) -> bytes:
+def body_bytes(payload: Mapping[str, object]) -> bytes:
     return json.dumps(payload, sort_keys=True, separators=(",", ":")).encode()
 
 
@@ -85,7 +86,7 @@ def _load(settings: Settings, delivery_id: int) -> Outgoing | None:
             delivery.purpose,
             delivery.subject,
             delivery.text,
-            dict(delivery.payload or {}),
+            delivery.payload.copy(),
         )
 
 

@@ -2,13 +2,13 @@
 recorded with its figures; a rule that fires queues one delivery per channel."""
 
 import logging
-from typing import Any
 
 from sqlalchemy.orm import Session
 
 from headroom.alerts import repository
 from headroom.alerts.figures import read
 from headroom.alerts.models import AlertDelivery, AlertEvaluation, AlertRule, Outcome, RuleKind
+from headroom.alerts.payloads import AlertPayload
 from headroom.alerts.rules import judge
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
@@ -80,7 +80,7 @@ def _deliveries(
 
 def alert_payload(
     rule: AlertRule, dataset: Dataset, ev: AlertEvaluation, link: str, text: str
-) -> dict[str, Any]:
+) -> AlertPayload:
     return {
         "event": "alert.fired",
         "rule": {"id": rule.id, "name": rule.name, "kind": rule.kind, "threshold": rule.threshold},

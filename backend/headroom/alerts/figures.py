@@ -3,9 +3,11 @@ summary (p95 latency, 5xx share) and the newest finished capacity analysis' repo
 knee, the SLA target it derived)."""
 
 from dataclasses import dataclass
+from typing import cast
 
 from sqlalchemy.orm import Session
 
+from headroom.alerts.payloads import FiguresJson
 from headroom.analyses import repository as analyses_repository
 from headroom.analyses.documents import CapacityReportDoc
 from headroom.analyses.models import AnalysisKind
@@ -27,8 +29,8 @@ class Figures:
     sla_threshold_s: float | None
     sla_percentile: float | None
 
-    def as_dict(self) -> dict[str, object]:
-        return {k: v for k, v in self.__dict__.items() if v is not None}
+    def as_dict(self) -> FiguresJson:
+        return cast(FiguresJson, {k: v for k, v in self.__dict__.items() if v is not None})
 
 
 def read(session: Session, dataset_id: int) -> Figures:

@@ -3,11 +3,11 @@ rule's evaluations and deliveries (docs/alerts.md)."""
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
 
 from sqlalchemy import JSON, Boolean, Float, ForeignKey, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
+from headroom.alerts.payloads import FiguresJson, Payload
 from headroom.core.db import Base
 from headroom.core.types import UtcDateTime, utcnow
 
@@ -93,7 +93,7 @@ class AlertEvaluation(Base):
     value: Mapped[float | None] = mapped_column(Float)
     limit_value: Mapped[float | None] = mapped_column(Float)
     message: Mapped[str] = mapped_column(Text)
-    figures: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    figures: Mapped[FiguresJson] = mapped_column(JSON, default=dict)
     evaluated_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
 
 
@@ -116,7 +116,7 @@ class AlertDelivery(Base):
     purpose: Mapped[str] = mapped_column(String(20))  # alert | test | weekly
     subject: Mapped[str] = mapped_column(String(300))
     text: Mapped[str] = mapped_column(Text)
-    payload: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    payload: Mapped[Payload] = mapped_column(JSON, default=dict)
     status: Mapped[str] = mapped_column(String(20), default=DeliveryStatus.queued)
     attempts: Mapped[int] = mapped_column(default=0)
     last_error: Mapped[str | None] = mapped_column(Text)

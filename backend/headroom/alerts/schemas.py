@@ -1,7 +1,8 @@
 """Alerts: rules per dataset, delivery channels per workspace, evaluations and deliveries."""
 
+from collections.abc import Mapping
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -56,7 +57,7 @@ class EvaluationOut(BaseModel):
     value: float | None = Field(description="the figure read (s, requests/s or a share)")
     limit_value: float | None = Field(description="what it was compared with")
     message: str
-    figures: dict[str, Any]
+    figures: Mapping[str, object]  # payloads.FiguresJson
     evaluated_at: datetime
     deliveries: list["DeliveryOut"] = Field(default_factory=list)
 

@@ -5,7 +5,7 @@ Exit codes: 0 printed, 2 usage errors, unsupported combinations and refusals."""
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Literal, TypedDict, Unpack
 
 if TYPE_CHECKING:
     from headroom.engine.export import ExportOptions
@@ -17,6 +17,23 @@ from headroom.cli.options import Range
 
 KINDS = ("hpa", "keda", "aws", "haproxy", "nginx", "envoy", "pools", "slo")
 REMOTE = re.compile(r"^(run|analysis):(\d+)$")
+SloFormat = Literal["sloth", "openslo", "rules"]
+
+
+class CommandOptions(TypedDict):  # the options below, as click passes them
+    deployment: str
+    namespace: str
+    asg: str
+    backend: str
+    service_class: str | None
+    servers: int | None
+    max_replicas: int | None
+    direction: Literal["out", "in"]
+    workers: int
+
+
+class ExportParams(CommandOptions):  # exports.schemas.ExportParams, the API's query
+    format: SloFormat
 
 
 @click.command("export", cls=OneLineCommand)
@@ -35,10 +52,12 @@ REMOTE = re.compile(r"^(run|analysis):(\d+)$")
     show_default=True, help="slo: the form",
 )  # fmt: skip
 @click.option("--workers", type=Range(int, 1, 256), default=2, show_default=True)
-def export_command(kind: str, source: str, slo_format: str, **options: Any) -> None:
+def export_command(
+    kind: str, source: str, slo_format: SloFormat, **options: Unpack[CommandOptions]
+) -> None:
     """Print KIND (hpa, keda, aws, haproxy, nginx, envoy, pools, slo) of SOURCE (a scenario
     file, run:ID or analysis:ID on the server)."""
-    params = {**options, "format": slo_format}
+    params: ExportParams = {**options, "format": slo_format}
     remote = REMOTE.match(source)
     exported = _remote(kind, remote.group(1), int(remote.group(2)), params) if remote else None
     content, note = exported or _local(kind, source, params)
@@ -46,8 +65,7 @@ def export_command(kind: str, source: str, slo_format: str, **options: Any) -> N
     click.echo(f"# {note}", err=True)
 
 
-# params: the command's options by name, as click passes them (**options: Any)
-def _local(kind: str, source: str, params: dict[str, Any]) -> tuple[str, str]:
+def _local(kind: str, source: str, params: ExportParams) -> tuple[str, str]:
     from headroom.engine import export
     from headroom.engine.sim.scenario import ScenarioError, load_scenario
 
@@ -63,20 +81,30 @@ def _local(kind: str, source: str, params: dict[str, Any]) -> tuple[str, str]:
     return file.content, file.note
 
 
-def _engine_options(params: dict[str, Any]) -> "ExportOptions":
+def _engine_options(params: ExportParams) -> "ExportOptions":
     from headroom.engine.export import ExportOptions
 
-    engine = {k: v for k, v in params.items() if k != "format"}
-    return ExportOptions(**engine, slo_format=params["format"])
+    return ExportOptions(
+        deployment=params["deployment"],
+        namespace=params["namespace"],
+        asg=params["asg"],
+        backend=params["backend"],
+        service_class=params["service_class"],
+        servers=params["servers"],
+        max_replicas=params["max_replicas"],
+        direction=params["direction"],
+        slo_format=params["format"],
+        workers=params["workers"],
+    )
 
 
-def _remote(kind: str, what: str, number: int, params: dict[str, Any]) -> tuple[str, str]:
+def _remote(kind: str, what: str, number: int, params: ExportParams) -> tuple[str, str]:
     import httpx
 
     from headroom.client import remote
 
     collection = "simulations" if what == "run" else "analyses"
-    query = {k: v for k, v in params.items() if v is not None}
+    query = {k: str(v) for k, v in params.items() if v is not None}
     try:
         with remote.client(remote.load_credentials()) as http:
             response = http.get(f"/api/v1/{collection}/{number}/export/{kind}", params=query)

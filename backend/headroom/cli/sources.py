@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import re
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Literal, NotRequired, TypedDict
 
 import click
 
@@ -16,7 +16,29 @@ from headroom.cli.check import fail
 from headroom.cli.options import Range
 from headroom.cli.remote import Bar
 
+if TYPE_CHECKING:
+    from headroom.sources.documents import ClassJson, RangeSummaryJson
+
 UNITS_S = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+class AuthJson(TypedDict):  # sources.schemas.PrometheusSourceIn's credentials
+    auth: Literal["bearer", "basic", "none"]
+    username: NotRequired[str]
+    secret: NotRequired[str]
+
+
+class SourceJson(AuthJson):  # sources.schemas.PrometheusSourceIn, as the CLI sends it
+    name: str
+    base_url: str
+    requests_selector: str
+    latency_selector: str | None
+    class_label: str | None
+    error_label: str | None
+    error_pattern: str
+    step_s: float
+    window_s: float
+    refresh: bool
 
 
 def when(text: str) -> datetime:
@@ -100,7 +122,7 @@ def prometheus_command(
         bar.done()
     document = summary_document(summarize(series))
     if dataset is not None:
-        source = {
+        source: SourceJson = {
             "name": dataset,
             "base_url": url,
             "requests_selector": requests,
@@ -119,7 +141,7 @@ def prometheus_command(
     click.echo(json.dumps(document) if as_json else _text(document))
 
 
-def _auth(bearer_token: str | None, user: str | None, password: str | None) -> dict[str, Any]:
+def _auth(bearer_token: str | None, user: str | None, password: str | None) -> AuthJson:
     if bearer_token:
         return {"auth": "bearer", "secret": bearer_token}
     if user:
@@ -127,7 +149,7 @@ def _auth(bearer_token: str | None, user: str | None, password: str | None) -> d
     return {"auth": "none"}
 
 
-def _on_server(source: dict[str, Any], span: dict[str, str], workspace_id: int | None) -> int:
+def _on_server(source: SourceJson, span: dict[str, str], workspace_id: int | None) -> int:
     """Creates the source named so (or updates it), imports now and waits for the import;
     returns its dataset's id."""
     import httpx
@@ -152,7 +174,7 @@ def _on_server(source: dict[str, Any], span: dict[str, str], workspace_id: int |
     return int(started["dataset_id"])
 
 
-def _text(document: dict[str, Any]) -> str:
+def _text(document: RangeSummaryJson) -> str:
     lines = [_line("all", document)]
     lines += [_line(name, c) for name, c in document["classes"].items()]
     gaps = document["gap_intervals"]
@@ -165,7 +187,7 @@ def _text(document: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _line(name: str, c: dict[str, Any]) -> str:
+def _line(name: str, c: ClassJson) -> str:
     p95, p99 = c["latency_p95_s"], c["latency_p99_s"]
     latency = "no latency" if p95 is None else f"p95 {p95:.4g} s, p99 {p99:.4g} s"
     rate = c["rate_per_s"]

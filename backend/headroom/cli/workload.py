@@ -34,6 +34,12 @@ if TYPE_CHECKING:  # the documents load with the characterization, on first use
     from headroom.workloads.documents import CharacterizationCore
 
 
+class RejectLine(TypedDict):  # a line the parser refused, as printed
+    line: int
+    reason: str
+    text: str
+
+
 class ParseReport(TypedDict):
     """The `headroom parse --json` document, as printed."""
 
@@ -42,7 +48,7 @@ class ParseReport(TypedDict):
     lines_parsed: int
     lines_rejected: int
     lines_skipped: int
-    rejects: list[dict[str, Any]]  # as ParsedLog.rejects
+    rejects: list[RejectLine]
     first_ts: str | None
     last_ts: str | None
     requests_by_status: dict[str, int]
@@ -60,7 +66,7 @@ class ParsedLog:
     table: Any  # polars.DataFrame sorted by ts, or a LazyFrame of the sorted Parquet parts
     lines_total: int
     lines_rejected: int
-    rejects: list[dict[str, Any]]  # the parser's reject records, printed as they are
+    rejects: list[RejectLine]  # the first REJECTS_KEPT
     format_confidence: float | None = None  # the detection's; None when the format was given
     lines_skipped: int = 0  # blank lines, directives, headers: structure, not requests
 
@@ -114,7 +120,7 @@ def _parse_chunks(
     from headroom.engine.logs.records import REJECTS_KEPT
 
     detected, confidence = _detected(path, name)
-    rejects: list[dict[str, Any]] = []  # as ParsedLog.rejects
+    rejects: list[RejectLine] = []
     lines, rejected, skipped, parsed_rows = 0, 0, 0, 0
     for parsed in _parsed_chunks(path, detected, chunk_bytes, threads):
         keep(parsed.table)

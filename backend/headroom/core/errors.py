@@ -90,7 +90,7 @@ class ErrorDetail(BaseModel):
     code: str
     message: str
     field: str | None = None
-    detail: dict[str, Any] | None = None  # the error's own facts (offset_bytes, max_bytes...)
+    detail: Mapping[str, object] | None = None  # the error's own facts (offset_bytes...)
     request_id: str | None = Field(
         default=None, description="Also in the server's log and the X-Request-ID header"
     )
@@ -102,7 +102,7 @@ class ErrorBody(BaseModel):
     error: ErrorDetail
 
 
-def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:  # FastAPI's `responses`
+def error_responses(*statuses: int) -> dict[int | str, dict[str, object]]:  # FastAPI's `responses`
     return {
         status: {"model": ErrorBody, "description": _DESCRIPTIONS[status]} for status in statuses
     }

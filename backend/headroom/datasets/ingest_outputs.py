@@ -3,13 +3,14 @@
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, TypedDict
 
 import polars as pl
 
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
 from headroom.core.storage import ObjectStore, open_store
+from headroom.datasets.meta import DetectionJson, updated
 from headroom.datasets.models import Dataset, DatasetStatus
 from headroom.engine.logs import Detection, LogInputError, Reject
 from headroom.engine.workload.traffic import summarize
@@ -18,6 +19,15 @@ from headroom.jobs.models import Job
 
 MAX_REJECTS_KEPT = 20
 INGEST_KIND = "logs.ingest"
+# The traffic summary as the ingest's Result stores it: the engine's TrafficSummary dumped,
+# with the parse figures added (TrafficSummaryOut is its contract, checked when served).
+SummaryJson = dict[str, Any]
+
+
+class RejectJson(TypedDict):  # schemas.Reject, as stored
+    line_number: int
+    reason: str
+    text: str
 
 
 @dataclass
@@ -26,7 +36,7 @@ class RejectTally:
     `skipped` counts the structure lines (blank, directives, headers), which are neither."""
 
     count: int = 0
-    kept: list[dict[str, Any]] = field(default_factory=list)
+    kept: list[RejectJson] = field(default_factory=list)
     skipped: int = 0
 
     def add(
@@ -73,11 +83,11 @@ def finish(
             session, job_id, worker, "traffic_summary", document, dataset_id, keys
         )
         dataset.status, dataset.format = DatasetStatus.ready, detection.format
-        dataset.meta = {**(dataset.meta or {}), "detection": detection_meta(detection)}
+        dataset.meta = updated(dataset.meta, detection=detection_meta(detection))
         record_list_fields(dataset, document)
 
 
-def record_list_fields(dataset: Dataset, summary: dict[str, Any]) -> None:
+def record_list_fields(dataset: Dataset, summary: SummaryJson) -> None:
     """What the datasets list shows and sorts by, from the ingest's summary."""
     dataset.request_count = summary["request_count"]
     dataset.first_request_at = _moment(summary.get("first_ts"))
@@ -92,7 +102,7 @@ def _moment(value: datetime | str | None) -> datetime | None:
     return datetime.fromisoformat(value.replace("Z", "+00:00"))
 
 
-def detection_meta(detection: Detection) -> dict[str, Any]:
+def detection_meta(detection: Detection) -> DetectionJson:
     """What the dataset's metadata records of the parse: the format, why, and the notes
     (e.g. that arrival = completion - duration)."""
     return {
@@ -106,7 +116,7 @@ def detection_meta(detection: Detection) -> dict[str, Any]:
 
 def _summary_document(
     store: ObjectStore, keys: list[str], dataset_id: int, detection: Detection, rejects: RejectTally
-) -> dict[str, Any]:
+) -> SummaryJson:
     if not keys:
         raise LogInputError("empty_log", "the file holds no log lines")
     summary = summarize(store.scan_parquet(keys))

@@ -2,13 +2,20 @@
 worker into its own Parquet part, then merged (the Celery chord's header and body)."""
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
 from headroom.core.storage import ObjectStore, open_store
 from headroom.datasets.ingest import PARSE_SHARE, Prepared
-from headroom.datasets.ingest_outputs import RejectTally, detection_meta, finish, write_part
+from headroom.datasets.ingest_outputs import (
+    RejectJson,
+    RejectTally,
+    detection_meta,
+    finish,
+    write_part,
+)
+from headroom.datasets.meta import DetectionJson
 from headroom.engine.logs import Detection, Reject, parse_chunk
 from headroom.engine.logs.w3c import OFFSET_DIRECTIVE, format_after
 from headroom.jobs import service as job_service
@@ -18,6 +25,22 @@ PROBE_BYTES = 1 << 16
 SCAN_BACK_BYTES = 1 << 20
 FIELDS = b"#Fields:"
 OFFSET = OFFSET_DIRECTIVE.encode()
+
+
+class PreparedJson(TypedDict):  # ingest.Prepared, as the tasks pass it (Celery sends JSON)
+    dataset_id: int
+    key: str
+    size_bytes: int
+    detection: DetectionJson
+
+
+class RangeOutcomeJson(TypedDict):  # what parse_range returns to the merge
+    index: int
+    key: str
+    line_count: int
+    reject_count: int
+    skip_count: NotRequired[int]  # absent from the outcomes of earlier versions
+    rejects: list[RejectJson]
 
 
 @dataclass(frozen=True)
@@ -86,17 +109,23 @@ def _last_directive_before(handle: Any, start: int, directive: bytes = FIELDS) -
     return None
 
 
-def detection_to_dict(detection: Detection) -> dict[str, Any]:
+def detection_to_dict(detection: Detection) -> DetectionJson:
     return detection_meta(detection)
 
 
-def detection_from_dict(data: dict[str, Any]) -> Detection:
-    return Detection(**{**data, "notes": tuple(data.get("notes", ()))})
+def detection_from_dict(data: DetectionJson) -> Detection:
+    return Detection(
+        format=data["format"] or "",  # always set: the ingest's own detection
+        confidence=data["confidence"],
+        parsed_fraction=data.get("parsed_fraction", 0.0),
+        latency_unit=data.get("latency_unit"),
+        notes=tuple(data.get("notes", ())),
+    )
 
 
 def parse_range(
-    settings: Settings, job_id: int, worker: str, prepared: dict[str, Any], part: ByteRange
-) -> dict[str, Any]:
+    settings: Settings, job_id: int, worker: str, prepared: PreparedJson, part: ByteRange
+) -> RangeOutcomeJson:
     """Parse one range into its Parquet part; returns what the merge needs (plain data)."""
     _check_owned(settings, job_id, worker)  # a lost lease: stop before doing the work
     store = open_store(settings.resolved_storage_url())
@@ -107,7 +136,7 @@ def parse_range(
     key = write_part(store, prepared["dataset_id"], part.index, parsed.table)
     share = PARSE_SHARE * (part.end - part.start) / max(prepared["size_bytes"], 1)
     part_done(settings, job_id, worker, part.index, share, "parsing")
-    rejects = [
+    rejects: list[RejectJson] = [
         {"line_number": r.line_number, "reason": r.reason, "text": r.text} for r in parsed.rejects
     ]
     return {
@@ -129,8 +158,8 @@ def merge(
     settings: Settings,
     job_id: int,
     worker: str,
-    prepared: dict[str, Any],
-    outcomes: list[dict[str, Any]],
+    prepared: PreparedJson,
+    outcomes: list[RangeOutcomeJson],
 ) -> None:
     """The chord body: line numbers made absolute, rejects tallied, the summary saved."""
     rejects, line_offset = RejectTally(), 0
@@ -152,7 +181,7 @@ def merge(
     )
 
 
-def prepared_to_dict(prepared: Prepared) -> dict[str, Any]:
+def prepared_to_dict(prepared: Prepared) -> PreparedJson:
     return {
         "dataset_id": prepared.dataset_id,
         "key": prepared.key,

@@ -1,12 +1,12 @@
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
 
 from sqlalchemy import JSON, BigInteger, ForeignKey, String, Text, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from headroom.core.db import Base
 from headroom.core.types import UtcDateTime, utcnow
+from headroom.datasets.meta import DatasetMetaJson
 
 
 class DatasetStatus(StrEnum):
@@ -31,7 +31,7 @@ class Dataset(Base):
     status: Mapped[str] = mapped_column(String(20), default=DatasetStatus.uploaded)
     storage_key: Mapped[str] = mapped_column(String(500))
     uploaded_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
-    meta: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    meta: Mapped[DatasetMetaJson] = mapped_column(JSON, default=dict)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
     # from the latest ingest's summary (null: not ingested yet), for listing and sorting
     request_count: Mapped[int | None] = mapped_column(BigInteger)

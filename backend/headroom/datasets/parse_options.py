@@ -2,16 +2,17 @@
 and which members of a zip archive to read. Checked when the upload arrives, stored in
 the dataset's metadata, read back by the ingest."""
 
-from dataclasses import asdict, dataclass
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Final, Literal
 
 from headroom.core.errors import InvalidInput
 from headroom.datasets.formats import KNOWN_FORMATS
+from headroom.datasets.meta import DatasetMetaJson, ParseOptionsJson
 
 ZipMembers = Literal["first", "all"]
 ZIP_MEMBERS: tuple[str, ...] = ("first", "all")
 AUTO = "auto"
-META_KEY = "parse_options"
+META_KEY: Final = "parse_options"
 
 
 @dataclass(frozen=True)
@@ -32,13 +33,23 @@ class ParseOptions:
             return log_format_name(self.log_format)
         return self.format
 
-    def to_meta(self) -> dict[str, Any]:
-        return asdict(self)
+    def to_meta(self) -> ParseOptionsJson:
+        return {
+            "format": self.format,
+            "log_format": self.log_format,
+            "zip_members": self.zip_members,
+        }
 
 
-def from_meta(meta: dict[str, Any] | None) -> ParseOptions:
+def from_meta(meta: DatasetMetaJson | None) -> ParseOptions:
     """The options stored with a dataset (datasets uploaded before they existed: defaults)."""
-    stored = (meta or {}).get(META_KEY) or {}
+    return from_json(meta.get(META_KEY) if meta else None)
+
+
+def from_json(stored: ParseOptionsJson | None) -> ParseOptions:
+    """The options as stored (None or empty: the defaults)."""
+    if not stored:
+        return ParseOptions()
     return ParseOptions(
         format=stored.get("format"),
         log_format=stored.get("log_format"),

@@ -1,7 +1,5 @@
 """Datasets: register an upload, list, read, delete, and the traffic summary."""
 
-from typing import Any
-
 from sqlalchemy.orm import Session
 
 from headroom.auth import repository as auth_repository
@@ -13,6 +11,7 @@ from headroom.core.errors import HeadroomError, InvalidInput, NotFound, NotReady
 from headroom.core.settings import Settings
 from headroom.core.storage import ObjectStore
 from headroom.datasets import parse_options, repository, uploads
+from headroom.datasets.meta import DatasetMetaJson, DetectionJson
 from headroom.datasets.models import Dataset, DatasetStatus
 from headroom.datasets.parse_options import ParseOptions
 from headroom.datasets.schemas import (
@@ -130,7 +129,7 @@ def new_dataset(
     principal: Principal,
     workspace_id: int,
     staged: StagedUpload,
-    meta: dict[str, Any],
+    meta: DatasetMetaJson,
 ) -> Dataset:
     """The dataset's row, with the key its file goes to (not moved there yet)."""
     dataset = Dataset(
@@ -150,8 +149,8 @@ def new_dataset(
     return dataset
 
 
-def meta_of(sniffed: Sniffed, options: ParseOptions) -> dict[str, Any]:
-    detection = {
+def meta_of(sniffed: Sniffed, options: ParseOptions) -> DatasetMetaJson:
+    detection: DetectionJson = {
         "format": sniffed.format,
         "confidence": sniffed.confidence,
         "notes": list(sniffed.notes),
@@ -226,7 +225,7 @@ def to_outs(session: Session, datasets: list[Dataset]) -> list[DatasetOut]:
 
 
 def _out(dataset: Dataset, job: Job | None, uploader: User | None) -> DatasetOut:
-    detection = (dataset.meta or {}).get("detection") or {}
+    detection = dataset.meta.get("detection") if dataset.meta else None
     return DatasetOut(
         id=dataset.id,
         workspace_id=dataset.workspace_id,
@@ -238,8 +237,8 @@ def _out(dataset: Dataset, job: Job | None, uploader: User | None) -> DatasetOut
         created_at=dataset.created_at,
         uploaded_by=UserRef.model_validate(uploader) if uploader else None,
         job=JobOut.model_validate(job) if job else None,
-        format_confidence=detection.get("confidence"),
-        notes=list(detection.get("notes") or []),
+        format_confidence=detection.get("confidence") if detection else None,
+        notes=list(detection.get("notes") or []) if detection else [],
         parse_options=ParseOptionsOut(**parse_options.from_meta(dataset.meta).to_meta()),
         request_count=dataset.request_count,
         first_request_at=dataset.first_request_at,
@@ -251,8 +250,8 @@ def _out(dataset: Dataset, job: Job | None, uploader: User | None) -> DatasetOut
     )
 
 
-def _source(meta: dict[str, Any] | None) -> DatasetSourceOut | None:
-    found = (meta or {}).get("source")
+def _source(meta: DatasetMetaJson | None) -> DatasetSourceOut | None:
+    found = meta.get("source") if meta else None
     if not isinstance(found, dict):
         return None
     return DatasetSourceOut.model_validate(found)

@@ -2,7 +2,7 @@
 (numba, polars) stays out of the API process. The child returns plain data."""
 
 from dataclasses import dataclass
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, TypedDict
 
 from headroom.core import heavy_calls
 from headroom.core.storage import open_store
@@ -12,6 +12,12 @@ from headroom.datasets.parse_options import ParseOptions, compile_error, refusal
 SNIFF_BYTES = 1 << 20
 
 
+class UnrecognisedJson(TypedDict):  # the 422's detail when no format matches
+    line_number: int | None
+    line: str | None
+    closest_format: str | None
+
+
 @dataclass(frozen=True)
 class Sniffed:
     format: str | None = None
@@ -19,7 +25,7 @@ class Sniffed:
     notes: tuple[str, ...] = ()
     error_code: str | None = None
     error_message: str | None = None
-    error_detail: dict[str, Any] | None = None
+    error_detail: UnrecognisedJson | None = None
 
 
 def sniff_file(store_url: str, key: str, options: ParseOptions | None = None) -> Sniffed:
@@ -31,7 +37,7 @@ def sniff_file(store_url: str, key: str, options: ParseOptions | None = None) ->
     try:
         detection = _detection(open_store(store_url).open(key), options)
     except UnrecognisedLogError as error:
-        detail = {
+        detail: UnrecognisedJson = {
             "line_number": error.line_number,
             "line": error.line,
             "closest_format": error.closest_format,

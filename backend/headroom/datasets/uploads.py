@@ -66,7 +66,11 @@ async def form_options(
     replaces both of the query's); a refusal deletes the file."""
     if not fields:
         return query
-    base = query.to_meta()
+    base: dict[str, str | None] = {
+        "format": query.format,
+        "log_format": query.log_format,
+        "zip_members": query.zip_members,
+    }  # query.to_meta(), opened to the form's fields
     if "format" in fields or "log_format" in fields:
         base.update(format=None, log_format=None)
     merged = {**base, **fields}

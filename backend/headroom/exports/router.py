@@ -1,4 +1,4 @@
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Query
 
@@ -8,7 +8,7 @@ from headroom.exports import service
 from headroom.exports.schemas import ExportKind, ExportOut, ExportParams
 
 router = APIRouter(tags=["exports"])
-REFUSED: dict[int | str, dict[str, Any]] = {  # FastAPI's `responses`
+REFUSED: dict[int | str, dict[str, object]] = {  # FastAPI's `responses`
     422: {"description": "unsupported_export: this source has no such file (why)"}
 }
 

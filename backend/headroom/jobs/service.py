@@ -4,9 +4,9 @@ A job belongs to a worker only while that worker's heartbeat is fresh; the reape
 job back in the queue when it is not, so a killed worker's job is finished by another.
 """
 
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 
-from pydantic import JsonValue
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
@@ -84,7 +84,7 @@ def save_result(
     job_id: int,
     worker: str,
     kind: str,
-    document: dict[str, JsonValue],
+    document: Mapping[str, object],  # the result document, as JSON
     dataset_id: int | None = None,
     table_keys: list[str] | None = None,
 ) -> Job:

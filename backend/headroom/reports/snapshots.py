@@ -9,6 +9,14 @@ from headroom.analyses.schemas import CapacityParamsIn
 from headroom.datasets.schemas import TrafficSummaryOut
 from headroom.engine.workload import Rules
 from headroom.reports.schemas import Better, Chart, Figure, ItemContent, Mark, Series, Unit
+from headroom.simulations.result_models import Rates as RateColumns
+from headroom.simulations.result_models import (
+    RunDocument,
+    RunSummary,
+    SweepDocument,
+    VmSteps,
+    WindowSeries,
+)
 from headroom.simulations.scenario_json import ScenarioJson
 from headroom.workloads.documents import (
     CharacterizationDoc,
@@ -159,11 +167,10 @@ def _throughput_chart(cls: ClassReport, name: str) -> Chart:
     )
 
 
-# a run document as stored (its JSON, non-finite figures null), read key by key
-def simulation(document: dict[str, Any], scenario: ScenarioJson, seed: int | None) -> ItemContent:
-    if document.get("kind") != "run":
+def simulation(document: RunDocument | SweepDocument, scenario: ScenarioJson) -> ItemContent:
+    if isinstance(document, SweepDocument):
         raise SnapshotError("a sweep cannot be added yet: add one of its runs instead")
-    summary, series = document["summary"], document.get("series") or {}
+    summary, series = document.summary, document.series
     vms = {"allocated_vms": "allocated", "active_vms": "active"}
     rates = {"arrivals_per_s": "arrivals", "completions_per_s": "completions"}
     charts = [
@@ -173,7 +180,7 @@ def simulation(document: dict[str, Any], scenario: ScenarioJson, seed: int | Non
             kind="step",
             y_label="VMs",
             y_unit="VMs",
-            series=_columns(document.get("vm_steps"), "t_s", vms),
+            series=_columns(document.vm_steps, "t_s", vms),
             **SIM_TIME,
         ),
         Chart(
@@ -182,7 +189,7 @@ def simulation(document: dict[str, Any], scenario: ScenarioJson, seed: int | Non
             kind="line",
             y_label="rate",
             y_unit="req/s",
-            series=_columns(document.get("rates"), "t_s", rates),
+            series=_columns(document.rates, "t_s", rates),
             **SIM_TIME,
         ),
         Chart(
@@ -207,7 +214,7 @@ def simulation(document: dict[str, Any], scenario: ScenarioJson, seed: int | Non
     ]
     return ItemContent(
         source_label="",
-        params={"scenario": scenario, "seed": summary.get("seed", seed)},
+        params={"scenario": scenario, "seed": summary.seed},
         figures=_simulation_figures(summary),
         charts=[c for c in charts if c.series],
     )
@@ -221,46 +228,43 @@ class XAxis(TypedDict):  # Chart's x-axis keyword arguments, as ** passes them
 SIM_TIME: XAxis = {"x_label": "simulated time", "x_unit": "s"}
 
 
-def _columns(table: dict[str, Any] | None, x_key: str, names: dict[str, str]) -> list[Series]:
-    """The named columns of a {x_key: [...], name: [...]} table; absent ones skipped."""
-    if not table or x_key not in table:
-        return []
-    return [
-        Series(key=k, label=label, x=table[x_key], y=table[k])
-        for k, label in names.items()
-        if k in table
-    ]
+def _columns(
+    table: VmSteps | RateColumns | WindowSeries, x_key: str, names: dict[str, str]
+) -> list[Series]:
+    """The named columns (fields) of a table of columns, against its column `x_key`."""
+    x = getattr(table, x_key)
+    return [Series(key=k, label=label, x=x, y=getattr(table, k)) for k, label in names.items()]
 
 
-def _cdf_series(document: dict[str, Any]) -> list[Series]:
+def _cdf_series(document: RunDocument) -> list[Series]:
     """The run's CDF, and each class's when there are several."""
-    cdfs = [("all", "all requests", document.get("latency_cdf"))]
-    classes = document.get("classes") or []
+    cdfs = [("all", "all requests", document.latency_cdf)]
+    classes = document.classes
     if len(classes) > 1:
-        cdfs += [(f"class_{i}", c["name"], c.get("latency_cdf")) for i, c in enumerate(classes)]
+        cdfs += [(f"class_{i}", c.name, c.latency_cdf) for i, c in enumerate(classes)]
     return [
-        Series(key=key, label=label, x=cdf["x_s"], y=cdf["fraction"])
+        Series(key=key, label=label, x=cdf.x_s, y=list(cdf.fraction))
         for key, label, cdf in cdfs
         if cdf
     ]
 
 
-def _simulation_figures(summary: dict[str, Any]) -> list[Figure]:
-    latency, vms = summary.get("latency_s") or {}, summary.get("vms") or {}
+def _simulation_figures(summary: RunSummary) -> list[Figure]:
+    latency, vms = summary.latency_s, summary.vms
     return [
-        fig("requests", "Requests", summary.get("requests"), "count"),
+        fig("requests", "Requests", summary.requests, "count"),
         *(
-            fig(f"latency_{k}", f"Latency {k}", latency.get(k), "s", "lower")
+            fig(f"latency_{k}", f"Latency {k}", getattr(latency, k), "s", "lower")
             for k in ("mean", "median", "p95", "p99")
         ),
-        fig("mean_vms", "Mean allocated VMs", vms.get("mean_allocated"), "VMs", "lower"),
-        fig("max_vms", "Most VMs allocated", vms.get("max_allocated"), "VMs", "lower"),
-        fig("vm_hours", "VM time", vms.get("vm_hours"), "VM-hours", "lower"),
-        fig("rejected", "Rejected requests", summary.get("rejected_fraction"), "fraction", "lower"),
+        fig("mean_vms", "Mean allocated VMs", vms.mean_allocated, "VMs", "lower"),
+        fig("max_vms", "Most VMs allocated", vms.max_allocated, "VMs", "lower"),
+        fig("vm_hours", "VM time", vms.vm_hours, "VM-hours", "lower"),
+        fig("rejected", "Rejected requests", summary.rejected_fraction, "fraction", "lower"),
         fig(
             "sla_violations",
             "Windows violating the SLA",
-            summary.get("sla_violation_fraction"),
+            summary.sla_violation_fraction,
             "fraction",
             "lower",
         ),

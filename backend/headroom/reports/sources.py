@@ -19,7 +19,7 @@ from headroom.reports.snapshot_characterization import characterization_view
 from headroom.reports.snapshots import SnapshotError
 from headroom.simulations import service as simulations
 from headroom.simulations.models import SimulationRun
-from headroom.simulations.result_models import RunDocument, SweepDocument, stored
+from headroom.simulations.result_models import RunDocument, SweepDocument
 from headroom.workloads import service as workloads
 from headroom.workloads.schemas import Rules
 
@@ -115,7 +115,7 @@ def _simulation(session: Session, principal: Principal, item: ItemIn) -> Capture
     found = _simulation_of_kind(session, principal, item)
     out = simulations.to_out(session, found)
     result = _simulated(out.result, f"simulation {found.id}")
-    content = snapshots.simulation(stored(result), found.scenario, found.seed)
+    content = snapshots.simulation(result, found.scenario)
     label = f"simulation {found.id} ({found.name})"
     return Captured(found.workspace_id, f"Simulation {found.name}", _labelled(content, label, None))
 

@@ -3,17 +3,42 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from headroom.engine.prometheus import RangeSummary
 from headroom.engine.prometheus.series import ClassSummary
+
+
+class RateJson(TypedDict):
+    mean: float
+    peak: float
+
+
+class ClassJson(TypedDict):  # a ClassSummary
+    requests_total: float
+    rate_per_s: RateJson
+    errors_total: float
+    latency_p95_s: float | None
+    latency_p99_s: float | None
+
+
+class RangeSummaryJson(ClassJson):  # a RangeSummary: its overall figures, then per class
+    classes: dict[str, ClassJson]
+    step_s: float
+    intervals: int
+    gap_intervals: int
+    bucket_bounds_s: list[float | str]  # the +Inf bound written "+Inf"
+    start: NotRequired[str]  # a source's import adds its range (ISO 8601)
+    end: NotRequired[str]
+    classes_order: NotRequired[list[str]]
+    dataset_id: NotRequired[int]  # the CLI adds the server's dataset
 
 
 def _seconds(value: float | None) -> float | None:
     return None if value is None or math.isnan(value) else value
 
 
-def class_document(summary: ClassSummary) -> dict[str, Any]:
+def class_document(summary: ClassSummary) -> ClassJson:
     return {
         "requests_total": summary.requests_total,
         "rate_per_s": {"mean": summary.rate_per_s_mean, "peak": summary.rate_per_s_peak},
@@ -23,7 +48,7 @@ def class_document(summary: ClassSummary) -> dict[str, Any]:
     }
 
 
-def summary_document(summary: RangeSummary) -> dict[str, Any]:
+def summary_document(summary: RangeSummary) -> RangeSummaryJson:
     """JSON-safe: the +Inf bucket bound is written "+Inf" (JSON has no infinity)."""
     return {
         **class_document(summary.overall),

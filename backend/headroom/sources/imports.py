@@ -13,6 +13,7 @@ from sqlalchemy import select
 
 from headroom.core.db import session_scope
 from headroom.core.storage import ObjectStore, open_store
+from headroom.datasets.meta import updated
 from headroom.datasets.models import Dataset, DatasetStatus
 from headroom.engine.prometheus import IntervalSeries, Split, summarize
 from headroom.jobs import service as job_service
@@ -21,7 +22,7 @@ from headroom.jobs.progress import ProgressReporter
 from headroom.jobs.runner import JobContext
 from headroom.sources import prometheus_client as prom
 from headroom.sources import repository, secrets
-from headroom.sources.documents import summary_document
+from headroom.sources.documents import RangeSummaryJson, summary_document
 from headroom.sources.models import PrometheusSource
 from headroom.sources.service import FORMAT, RESULT_KIND, _source_meta, auth_of
 
@@ -117,7 +118,7 @@ def interval_table(series: IntervalSeries) -> pl.DataFrame:
 
 def _swap_in(context: JobContext, plan: Plan, series: IntervalSeries, key: str) -> list[str]:
     summary = summarize(series)
-    document = {
+    document: RangeSummaryJson = {
         **summary_document(summary),
         "start": plan.query.start.isoformat(),
         "end": plan.query.end.isoformat(),
@@ -137,7 +138,7 @@ def _swap_in(context: JobContext, plan: Plan, series: IntervalSeries, key: str) 
         if dataset is not None:
             _describe(dataset, series, summary.overall.requests_total, plan)
             if source is not None:
-                dataset.meta = {**(dataset.meta or {}), "source": _source_meta(source, True)}
+                dataset.meta = updated(dataset.meta, source=_source_meta(source, True))
     return old
 
 

@@ -1,11 +1,11 @@
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import JSON, ForeignKey, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from headroom.core.db import Base
 from headroom.core.types import UtcDateTime, utcnow
+from headroom.sources.documents import RangeSummaryJson
 
 
 class PrometheusSource(Base):
@@ -39,5 +39,5 @@ class PrometheusSource(Base):
     job_id: Mapped[int | None] = mapped_column(ForeignKey("job.id", ondelete="SET NULL"))
     last_refresh_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
     last_error: Mapped[str | None] = mapped_column(Text)
-    last_summary: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    last_summary: Mapped[RangeSummaryJson | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)

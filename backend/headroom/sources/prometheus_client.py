@@ -9,7 +9,7 @@ import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TypedDict, cast
 
 import httpx
 import numpy as np
@@ -22,6 +22,26 @@ from headroom.engine.prometheus import (
     concat,
     interval_series,
 )
+
+
+class SampleJson(TypedDict, total=False):  # an element of data.result
+    metric: dict[str, str]
+    values: list[list[float | str]]  # a range query's [unix seconds, "value"] pairs
+    value: list[float | str]  # an instant query's pair
+
+
+class DataJson(TypedDict, total=False):  # the data of a query or of status/buildinfo
+    resultType: str
+    result: list[SampleJson]
+    version: str
+
+
+class ResponseJson(TypedDict, total=False):  # the HTTP API's envelope
+    status: str
+    data: DataJson
+    errorType: str
+    error: str
+
 
 PAGE_POINTS = 10_000  # under Prometheus' 11,000 points per series and query
 TIMEOUT_S = 60.0
@@ -134,7 +154,7 @@ def check(http: httpx.Client) -> str:
     return str(data.get("version", "unknown"))
 
 
-def _get(http: httpx.Client, path: str, params: dict[str, str]) -> dict[str, Any]:
+def _get(http: httpx.Client, path: str, params: dict[str, str]) -> DataJson:
     where = f"{http.base_url}"
     try:
         response = http.get(path, params=params)
@@ -159,19 +179,18 @@ def _get(http: httpx.Client, path: str, params: dict[str, str]) -> dict[str, Any
             f"Prometheus at {where} answered HTTP {response.status_code} ({kind}): "
             f"{meaning}: {message}"
         )
-    data: dict[str, Any] = body.get("data") or {}
-    return data
+    return body.get("data") or {}
 
 
-def _json(response: httpx.Response) -> dict[str, Any]:
+def _json(response: httpx.Response) -> ResponseJson:
     try:
         body = response.json()
     except ValueError:
         return {}
-    return body if isinstance(body, dict) else {}
+    return cast(ResponseJson, body) if isinstance(body, dict) else {}  # as documented
 
 
-def _series(item: dict[str, Any]) -> Series:
+def _series(item: SampleJson) -> Series:
     values = np.array(item.get("values") or [], dtype=np.float64).reshape(-1, 2)
     return Series(dict(item.get("metric") or {}), values[:, 0], values[:, 1])
 

@@ -1,4 +1,4 @@
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Body, Response
 
@@ -15,7 +15,7 @@ from headroom.sources.schemas import (
 from headroom.workspaces.models import Role
 
 router = APIRouter(prefix="/sources/prometheus", tags=["sources"])
-NOT_FOUND: dict[int | str, dict[str, Any]] = {
+NOT_FOUND: dict[int | str, dict[str, object]] = {
     404: {"description": "not_found: no such source in your workspaces"}
 }
 

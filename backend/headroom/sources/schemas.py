@@ -1,5 +1,6 @@
+from collections.abc import Mapping
 from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, HttpUrl
 
@@ -70,7 +71,7 @@ class PrometheusSourceOut(BaseModel):
     job: JobOut | None
     last_refresh_at: datetime | None
     last_error: str | None
-    last_summary: dict[str, Any] | None
+    last_summary: Mapping[str, object] | None  # documents.RangeSummaryJson
     created_at: datetime
 
 

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 from headroom.auth.principal import Principal
 from headroom.core.errors import InvalidInput, NotFound
 from headroom.core.settings import Settings
+from headroom.datasets.meta import SourceMetaJson, updated
 from headroom.datasets.models import Dataset, DatasetStatus
 from headroom.datasets.service import resolve_workspace
 from headroom.jobs import outbox
@@ -74,7 +75,7 @@ def delete(session: Session, principal: Principal, source_id: int) -> None:
     if source.dataset_id is not None:
         dataset = session.get(Dataset, source.dataset_id)
         if dataset is not None:
-            dataset.meta = {**(dataset.meta or {}), "source": _source_meta(source, live=False)}
+            dataset.meta = updated(dataset.meta, source=_source_meta(source, live=False))
     session.delete(source)
 
 
@@ -219,7 +220,7 @@ def _new_dataset(session: Session, source: PrometheusSource) -> Dataset:
     return dataset
 
 
-def _source_meta(source: PrometheusSource, live: bool) -> dict[str, Any]:
+def _source_meta(source: PrometheusSource, live: bool) -> SourceMetaJson:
     refreshed = source.last_refresh_at.isoformat() if source.last_refresh_at else None
     return {
         "kind": FORMAT,

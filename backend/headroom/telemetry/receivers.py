@@ -20,6 +20,7 @@ from headroom.core.storage import ObjectStore, open_store
 from headroom.datasets import parse_options
 from headroom.datasets import service as dataset_service
 from headroom.datasets.ingest_outputs import detection_meta
+from headroom.datasets.meta import DatasetMetaJson, DetectionJson, live_of, updated
 from headroom.datasets.models import Dataset
 from headroom.datasets.parse_options import ParseOptions
 from headroom.engine.logs import LogInputError, check_format, detect_format, parse_chunk
@@ -45,7 +46,7 @@ OTLP_NOTES = (
     "attribute (else 500 for an error status, 200 otherwise), its server the resource's "
     "service.name (with service.instance.id or host.name when set)",
 )
-OTLP_DETECTION = {
+OTLP_DETECTION: DetectionJson = {
     "format": OTLP,
     "confidence": 1.0,
     "parsed_fraction": 1.0,
@@ -85,7 +86,10 @@ def export_traces(
     except spans.UndecodableTraces as error:
         raise BadPayload(f"not an OTLP ExportTraceServiceRequest: {error}") from error
     url, store = settings.resolved_database_url(), open_store(settings.resolved_storage_url())
-    meta = {"detection": OTLP_DETECTION, parse_options.META_KEY: ParseOptions(OTLP).to_meta()}
+    meta: DatasetMetaJson = {
+        "detection": OTLP_DETECTION,
+        parse_options.META_KEY: ParseOptions(OTLP).to_meta(),
+    }
     with session_scope(url) as session:
         dataset, _ = rolling.get_or_create(
             session, principal, workspace_id, OTLP, name or DEFAULT_TRACES_NAME, meta, OTLP
@@ -113,10 +117,10 @@ def _live(session: Session, dataset_id: int) -> Dataset:
 
 
 def _note_services(dataset: Dataset, requests: pl.DataFrame) -> None:
-    live = dict((dataset.meta or {}).get(rolling.LIVE) or {})
+    live = live_of(dataset.meta)
     seen = set(live.get("services") or []) | set(requests["service"].drop_nulls().unique())
     live["services"] = sorted(seen)
-    dataset.meta = {**(dataset.meta or {}), rolling.LIVE: live}
+    dataset.meta = updated(dataset.meta, live=live)
 
 
 def create_stream(session: Session, principal: Principal, body: StreamIn) -> tuple[StreamOut, bool]:
@@ -127,7 +131,7 @@ def create_stream(session: Session, principal: Principal, body: StreamIn) -> tup
     error = parse_options.compile_error(options)
     if error is not None:
         raise parse_options.refusal(error)
-    meta = {parse_options.META_KEY: options.to_meta()}
+    meta: DatasetMetaJson = {parse_options.META_KEY: options.to_meta()}
     dataset, created = rolling.get_or_create(
         session, principal, workspace_id, STREAM, body.name, meta, options.parser_name
     )
@@ -160,7 +164,7 @@ def append_lines(
 def _stream(session: Session, principal: Principal, dataset_id: int) -> Dataset:
     dataset = dataset_service.get_visible(session, principal, dataset_id)
     principal.require(dataset.workspace_id, Role.editor)
-    if ((dataset.meta or {}).get(rolling.LIVE) or {}).get("kind") != STREAM:
+    if live_of(dataset.meta).get("kind") != STREAM:
         raise NotAStream(
             f"dataset {dataset_id} is not a stream: create one with POST /telemetry/streams",
             detail={"dataset_id": dataset_id},
@@ -171,7 +175,7 @@ def _stream(session: Session, principal: Principal, dataset_id: int) -> Dataset:
 def _append_parsed(
     session: Session, store: ObjectStore, dataset: Dataset, data: bytes, size: int
 ) -> LinesAccepted:
-    live = dict((dataset.meta or {}).get(rolling.LIVE) or {})
+    live = live_of(dataset.meta)
     received = int(live.get("lines_received") or 0)
     fmt = _stream_format(dataset, data) if data else (dataset.format or "")
     if data:
@@ -181,9 +185,9 @@ def _append_parsed(
     else:
         table, rejects, lines, skipped = pl.DataFrame(), (0, []), 0, 0
     live["lines_received"] = received + lines
-    dataset.meta = {**(dataset.meta or {}), rolling.LIVE: live}
+    dataset.meta = updated(dataset.meta, live=live)
     document = rolling.append(session, store, dataset, table, size, rejects)
-    updated = (dataset.meta or {})[rolling.LIVE]["updated_at"]
+    updated_at = live_of(dataset.meta)["updated_at"]
     return LinesAccepted(
         dataset_id=dataset.id,
         lines=lines,
@@ -192,7 +196,7 @@ def _append_parsed(
         skipped=skipped,
         format=fmt,
         request_count=int(document.get("request_count") or 0),
-        updated_at=datetime.fromisoformat(updated),
+        updated_at=datetime.fromisoformat(str(updated_at)),  # set by the append
     )
 
 
@@ -206,7 +210,7 @@ def _stream_format(dataset: Dataset, data: bytes) -> str:
     except LogInputError as error:
         raise InvalidInput(error.code, f"the lines do not parse: {error.message}") from error
     dataset.format = detection.format
-    dataset.meta = {**(dataset.meta or {}), "detection": detection_meta(detection)}
+    dataset.meta = updated(dataset.meta, detection=detection_meta(detection))
     return detection.format
 
 

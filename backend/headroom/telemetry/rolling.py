@@ -12,7 +12,7 @@ import hashlib
 import threading
 import uuid
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Final
 
 import polars as pl
 from sqlalchemy.exc import IntegrityError
@@ -20,7 +20,13 @@ from sqlalchemy.orm import Session
 
 from headroom.auth.principal import Principal
 from headroom.core.storage import ObjectStore
-from headroom.datasets.ingest_outputs import parts_prefix, record_list_fields
+from headroom.datasets.ingest_outputs import (
+    RejectJson,
+    SummaryJson,
+    parts_prefix,
+    record_list_fields,
+)
+from headroom.datasets.meta import DatasetMetaJson, live_of, updated
 from headroom.datasets.models import Dataset, DatasetStatus
 from headroom.datasets.service import INGEST
 from headroom.engine.logs import Reject
@@ -29,7 +35,7 @@ from headroom.jobs import service as job_service
 from headroom.jobs.models import Job, JobStatus, Result
 from headroom.telemetry import repository
 
-LIVE = "live"  # the dataset's meta key: {kind, updated_at, ...}
+LIVE: Final = "live"  # the dataset's meta key (datasets.meta.LiveMetaJson)
 RETENTION = timedelta(days=7)
 COMPACT_AFTER_PARTS = 64
 LINKS_JOB = "otlp.links"  # a second job whose Result keeps the span links' parts
@@ -52,7 +58,7 @@ def get_or_create(
     workspace_id: int,
     kind: str,
     name: str,
-    meta: dict[str, Any],
+    meta: DatasetMetaJson,
     fmt: str | None,
 ) -> tuple[Dataset, bool]:
     """The workspace's live dataset of this kind and name, made when missing."""
@@ -68,7 +74,7 @@ def get_or_create(
         storage_key="",
         status=DatasetStatus.uploaded,
         uploaded_by_id=principal.user.id,
-        meta={**meta, LIVE: {"kind": kind, "updated_at": None}},
+        meta=updated(meta, live={"kind": kind, "updated_at": None}),
     )
     try:
         with session.begin_nested():
@@ -108,7 +114,7 @@ def append(
     requests: pl.DataFrame,
     size_bytes: int,
     rejects: tuple[int, list[Reject]] = (0, []),
-) -> dict[str, Any]:
+) -> SummaryJson:
     """Append a table of requests (the caller holds `dataset_lock`); returns the new summary
     document. An empty table changes nothing but the receive time."""
     job_service.lock_dataset(session, dataset.id, for_update=True)
@@ -119,8 +125,9 @@ def append(
         keys.append(write_part(store, parts_prefix(dataset.id), requests))
         keys = _compacted(store, dataset.id, _retained(keys))
     dataset.size_bytes += size_bytes
-    live = {**(dataset.meta or {}).get(LIVE, {}), "updated_at": _now_iso()}
-    dataset.meta = {**(dataset.meta or {}), LIVE: live}
+    live = live_of(dataset.meta)
+    live["updated_at"] = _now_iso()
+    dataset.meta = updated(dataset.meta, live=live)
     if not keys:
         return dict(result.document or {})
     document = summary_document(store, keys, dataset, rejects, result.document or {})
@@ -209,26 +216,27 @@ def summary_document(
     keys: list[str],
     dataset: Dataset,
     rejects: tuple[int, list[Reject]],
-    previous: dict[str, Any],
-) -> dict[str, Any]:
+    previous: SummaryJson,
+) -> SummaryJson:
     """The traffic summary of all kept parts, with the parse figures of every append so far."""
     count, kept = rejects
     earlier = list(previous.get("rejects") or [])
     document = summarize(store.scan_parquet(keys)).model_dump(mode="json")
-    detection = (dataset.meta or {}).get("detection") or {}
+    detection = dataset.meta.get("detection") if dataset.meta else None
+    confidence = detection.get("confidence") if detection else None
     document.update(
         dataset_id=dataset.id,
         format=dataset.format or "",
-        format_confidence=float(detection.get("confidence") or 1.0),
+        format_confidence=float(confidence or 1.0),
         rejected_count=int(previous.get("rejected_count") or 0) + count,
         skipped_count=0,
         rejects=(earlier + [_reject(r) for r in kept])[:20],
-        notes=list(detection.get("notes") or []),
+        notes=list(detection.get("notes") or []) if detection else [],
     )
     return document
 
 
-def _reject(reject: Reject) -> dict[str, Any]:
+def _reject(reject: Reject) -> RejectJson:
     return {"line_number": reject.line_number, "reason": reject.reason, "text": reject.text}
 
 

@@ -1,9 +1,9 @@
 from datetime import datetime
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from headroom.datasets.schemas import DatasetOut
+from headroom.simulations.scenario_json import ScenarioJson
 
 
 class StreamIn(BaseModel):
@@ -86,4 +86,4 @@ class CallGraphScenarioOut(BaseModel):
     roots: int = Field(description="root requests: the workload's arrivals")
     span_s: float
     tiers: list[TierOut]
-    scenario: dict[str, Any]
+    scenario: ScenarioJson

@@ -5,8 +5,9 @@ whose spans arrive in different exports). docs/telemetry.md lists the mapping.""
 
 import base64
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 import polars as pl
 from google.protobuf import json_format
@@ -44,6 +45,34 @@ METHOD_KEYS = ("http.request.method", "http.method")
 STATUS_KEYS = ("http.response.status_code", "http.status_code")
 CLIENT_KEYS = ("client.address", "net.sock.peer.addr", "net.peer.ip")
 INSTANCE_KEYS = ("service.instance.id", "host.name")
+
+
+# an attribute's value as the rows read it (arrays and key-value lists are left out)
+AttributeValue = str | bool | int | float | None
+
+
+class RequestRowDict(TypedDict):  # a row of TRACE_SCHEMA (with `ts` in ns, cast after)
+    ts: int
+    client: str | None
+    method: str | None
+    path: str
+    status: int | None
+    latency_s: float
+    server: str
+    service: str
+    trace_id: str
+    span_id: str
+    parent_span_id: str | None
+
+
+class LinkRowDict(TypedDict):  # a row of LINK_SCHEMA
+    trace_id: str
+    span_id: str
+    parent_span_id: str | None
+    service: str
+    kind: int
+    start_ns: int
+    end_ns: int
 
 
 class UndecodableTraces(ValueError):
@@ -98,8 +127,8 @@ class SpanTables:
 def tables(request: ExportTraceServiceRequest) -> SpanTables:
     """The requests and the links of the export, and how many spans were rejected (bad ids,
     no start time, an end before the start) with the first reason."""
-    rows: list[dict[str, Any]] = []
-    links: list[dict[str, Any]] = []
+    rows: list[RequestRowDict] = []
+    links: list[LinkRowDict] = []
     rejected, reason = 0, ""
     for resource_spans in request.resource_spans:
         resource = _attributes(resource_spans.resource.attributes)
@@ -133,7 +162,7 @@ def _invalid(span: Span) -> str:
     return ""
 
 
-def _request_row(span: Span, service: str, instance: str | None) -> dict[str, Any]:
+def _request_row(span: Span, service: str, instance: str | None) -> RequestRowDict:
     attrs = _attributes(span.attributes)
     status = _first(attrs, STATUS_KEYS)
     if status is None:  # no HTTP status: the span's own status stands for it
@@ -153,7 +182,7 @@ def _request_row(span: Span, service: str, instance: str | None) -> dict[str, An
     }
 
 
-def _link_row(span: Span, service: str) -> dict[str, Any]:
+def _link_row(span: Span, service: str) -> LinkRowDict:
     return {
         "trace_id": span.trace_id.hex(),
         "span_id": span.span_id.hex(),
@@ -165,7 +194,9 @@ def _link_row(span: Span, service: str) -> dict[str, Any]:
     }
 
 
-def _status(value: Any) -> int | None:
+def _status(value: AttributeValue) -> int | None:
+    if value is None:
+        return None
     try:
         code = int(value)
     except (TypeError, ValueError):
@@ -173,20 +204,21 @@ def _status(value: Any) -> int | None:
     return code if 0 <= code < 1000 else None
 
 
-def _text(value: Any) -> str | None:
+def _text(value: AttributeValue) -> str | None:
     return None if value is None else str(value)
 
 
-def _first(attrs: dict[str, Any], keys: tuple[str, ...]) -> Any:
+def _first(attrs: dict[str, AttributeValue], keys: tuple[str, ...]) -> AttributeValue:
     return next((attrs[k] for k in keys if attrs.get(k) is not None), None)
 
 
-def _attributes(pairs: Any) -> dict[str, Any]:
+def _attributes(pairs: Iterable[KeyValue]) -> dict[str, AttributeValue]:
     return {kv.key: _value(kv.value) for kv in pairs if isinstance(kv, KeyValue)}
 
 
-def _value(value: AnyValue) -> Any:
+def _value(value: AnyValue) -> AttributeValue:
     which = value.WhichOneof("value")
     if which in ("string_value", "bool_value", "int_value", "double_value"):
-        return getattr(value, which)
+        found: AttributeValue = getattr(value, which)
+        return found
     return None

@@ -1,11 +1,11 @@
 from datetime import datetime
 
-from pydantic import JsonValue
 from sqlalchemy import JSON, BigInteger, ForeignKey, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from headroom.core.db import Base
 from headroom.core.types import UtcDateTime, utcnow
+from headroom.datasets.meta import ParseOptionsJson
 
 
 class Upload(Base):
@@ -26,4 +26,4 @@ class Upload(Base):
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
     expires_at: Mapped[datetime] = mapped_column(UtcDateTime, index=True)
     completed_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
-    parse_options: Mapped[dict[str, JsonValue] | None] = mapped_column(JSON)  # format, zip members
+    parse_options: Mapped[ParseOptionsJson | None] = mapped_column(JSON)

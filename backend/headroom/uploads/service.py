@@ -41,7 +41,7 @@ def to_out(upload: Upload) -> UploadOut:
 
 
 def options_of(upload: Upload) -> ParseOptions:
-    return parse_options.from_meta({parse_options.META_KEY: upload.parse_options})
+    return parse_options.from_json(upload.parse_options)
 
 
 def requested_options(body: UploadCreate) -> ParseOptions:
