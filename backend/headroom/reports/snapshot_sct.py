@@ -13,6 +13,12 @@ X_AXIS: XAxis = {
 }
 
 
+def _given(params: SctParamsIn) -> dict[str, object]:
+    """The analysis' parameters; the service only when the analysis kept to one."""
+    exclude = {"kind"} if params.service is not None else {"kind", "service"}
+    return params.model_dump(mode="json", exclude=exclude)
+
+
 def sct(document: SctReportDoc, params: SctParamsIn, view: str | None) -> ItemContent:
     servers = document.servers
     if not servers:
@@ -24,7 +30,7 @@ def sct(document: SctReportDoc, params: SctParamsIn, view: str | None) -> ItemCo
     server = servers[name]
     return ItemContent(
         source_label="",
-        params={**params.model_dump(mode="json", exclude={"kind"}), "server": name},
+        params={**_given(params), "server": name},
         figures=_figures(server),
         charts=[_throughput_chart(name, server), _response_chart(name, server)],
         notes=list(server.warnings),
