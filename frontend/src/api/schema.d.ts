@@ -3036,7 +3036,7 @@ export interface components {
             title?: string | null;
             /**
              * View
-             * @description capacity: the request class; sct: the server (default: the first)
+             * @description capacity: the request class; sct: the server (default: the first); characterization: workload (default), traffic or latency
              */
             view?: string | null;
         };
