@@ -48,11 +48,11 @@ def s3_env() -> Iterator[dict[str, str]]:
 
 @pytest.fixture
 def s3_url(s3_env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> str:
-    """A new bucket on the test S3 server, and this process pointed at it (the sniffing
+    """A new bucket on the test S3 server, and this process pointed at it (the heavy-call
     pool's processes too: they are started again with these variables)."""
     import boto3
 
-    from headroom.datasets.sniffing import shutdown_pool
+    from headroom.core.heavy_calls import shutdown_pool
 
     for name, value in s3_env.items():
         monkeypatch.setenv(name, value)

@@ -1,6 +1,6 @@
-"""The memory budget a CLI or worker process aims to stay under, read without loading the
-settings when the environment does not set it (the settings' pydantic machinery costs a
-local command a noticeable share of its start-up)."""
+"""The memory budget a CLI or worker process aims to stay under, read from the environment
+without loading the settings (the settings' pydantic machinery costs a local command a
+noticeable share of its start-up); core/settings.py takes its default from here."""
 
 import os
 
@@ -9,10 +9,9 @@ ENV_NAME = "HEADROOM_MEMORY_BUDGET_MB"
 
 
 def memory_budget_mb() -> int:
-    """The settings' memory_budget_mb (environment variable names are case-insensitive
-    there, so here too)."""
-    if not any(name.upper() == ENV_NAME for name in os.environ):
-        return DEFAULT_MEMORY_BUDGET_MB
-    from headroom.core.settings import get_settings
-
-    return get_settings().memory_budget_mb
+    """HEADROOM_MEMORY_BUDGET_MB as the settings read it (names case-insensitive), read now:
+    never a value cached before the environment changed."""
+    for name, value in os.environ.items():
+        if name.upper() == ENV_NAME:
+            return int(value)
+    return DEFAULT_MEMORY_BUDGET_MB

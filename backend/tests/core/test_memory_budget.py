@@ -16,3 +16,12 @@ def test_the_light_reader_agrees_with_the_settings(
         monkeypatch.setenv(name, "240")
     assert memory_budget_mb() == Settings().memory_budget_mb
     assert memory_budget_mb() == (768 if name is None else 240)
+
+
+def test_a_budget_set_after_the_settings_were_read_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    from headroom.core.settings import get_settings
+
+    monkeypatch.delenv("HEADROOM_MEMORY_BUDGET_MB", raising=False)
+    get_settings()  # cached by an earlier caller, before the budget was set
+    monkeypatch.setenv("HEADROOM_MEMORY_BUDGET_MB", "240")
+    assert memory_budget_mb() == 240
