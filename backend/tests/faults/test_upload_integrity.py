@@ -62,7 +62,7 @@ def crash_points() -> list[tuple[str, str, int, bool]]:
         ("headroom.core.storage:LocalStore", "move", 1, False),
         ("headroom.core.storage:LocalStore", "move", 1, True),
         ("headroom.jobs.service", "create", 1, False),
-        ("headroom.uploads.router", "enqueue", 1, False),
+        ("headroom.uploads.completion", "enqueue", 1, False),
     ]
 
 
