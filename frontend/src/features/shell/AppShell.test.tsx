@@ -27,6 +27,6 @@ describe("AppShell navigation", () => {
     vi.stubGlobal("fetch", vi.fn(() => Promise.resolve(jsonResponse(404, {}))));
     actAsViewer();
     renderWithApp(<AppShell user={user} />);
-    expect(navLinks()).toEqual(["Datasets", "Simulations", "Reports", "Policies", "Team"]);
+    expect(navLinks()).toEqual(["Datasets", "Sources", "Simulations", "Reports", "Policies", "Team"]);
   });
 });
