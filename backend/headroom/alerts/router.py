@@ -6,7 +6,6 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Response
 
 from headroom.alerts import service
-from headroom.alerts.dispatch import dispatch
 from headroom.alerts.schemas import (
     ChannelCreated,
     ChannelIn,
@@ -44,8 +43,7 @@ def evaluate_now(
     dataset_id: Id, principal: EditorAccess, session: SessionDep, settings: SettingsDep
 ) -> list[EvaluationOut]:
     """Evaluates every enabled rule of the dataset now; a rule that fires is delivered."""
-    made, deliveries = service.evaluate_now(session, settings, principal, dataset_id)
-    dispatch(settings, deliveries)
+    made = service.evaluate_now(session, settings, principal, dataset_id)
     return service.evaluation_outs(session, made)
 
 
@@ -119,6 +117,4 @@ def test_channel(
 ) -> DeliveryOut:
     """Queues a test message; its status shows on the channel (last_delivery)."""
     delivery = service.test_channel(session, settings, principal, workspace_id, channel_id)
-    dispatch(settings, [delivery.id])
-    session.refresh(delivery)
     return service.delivery_out(delivery, {})

@@ -6,6 +6,7 @@ from urllib.parse import urlsplit
 from sqlalchemy.orm import Session
 
 from headroom.alerts import repository
+from headroom.alerts.dispatch import dispatch
 from headroom.alerts.evaluation import evaluate_dataset
 from headroom.alerts.models import (
     AlertChannel,
@@ -136,13 +137,15 @@ def rule_outs(session: Session, rules: list[AlertRule]) -> list[RuleOut]:
 
 def evaluate_now(
     session: Session, settings: Settings, principal: Principal, dataset_id: int
-) -> tuple[list[AlertEvaluation], list[int]]:
-    """Every enabled rule of the dataset, now; committed (the caller dispatches)."""
+) -> list[AlertEvaluation]:
+    """Every enabled rule of the dataset, now: committed, then the deliveries of the rules
+    that fired sent."""
     dataset = dataset_service.get_visible(session, principal, dataset_id)
     principal.require(dataset.workspace_id, Role.editor)
     made, deliveries = evaluate_dataset(session, settings, dataset, "manual")
     session.commit()
-    return made, deliveries
+    dispatch(settings, deliveries)
+    return made
 
 
 def history(
@@ -243,7 +246,7 @@ def delete_channel(
 def test_channel(
     session: Session, settings: Settings, principal: Principal, workspace_id: int, channel_id: int
 ) -> AlertDelivery:
-    """A test message to the channel, queued like an alert (committed; the caller dispatches)."""
+    """A test message to the channel, queued like an alert: committed, then sent."""
     channel = get_channel(session, principal, workspace_id, channel_id)
     principal.require(workspace_id, Role.editor)
     text = f"A test message from Headroom to the channel {channel.name}.\n"
@@ -263,6 +266,8 @@ def test_channel(
     )
     session.add(delivery)
     session.commit()
+    dispatch(settings, [delivery.id])
+    session.refresh(delivery)
     return delivery
 
 
