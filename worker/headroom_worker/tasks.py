@@ -38,6 +38,14 @@ from headroom_worker.app import app
 
 log = logging.getLogger(__name__)
 
+# a chord's part: its result feeds the merge; a transient failure retries it with backoff
+CHORD_PART: dict[str, Any] = {
+    "ignore_result": False,
+    "autoretry_for": TRANSIENT,
+    "retry_backoff": True,
+    "max_retries": 5,
+}
+
 
 @app.task(name="logs.ingest", bind=True, max_retries=None)
 def ingest_log(self: Task, job_id: int) -> None:
@@ -63,13 +71,7 @@ def _ingest(context: JobContext) -> None:
     chord(header)(ingest_merge.s(*args).on_error(ingest_failed.s(context.job_id, context.worker)))
 
 
-@app.task(
-    name="logs.ingest_range",
-    ignore_result=False,
-    autoretry_for=TRANSIENT,
-    retry_backoff=True,
-    max_retries=5,
-)
+@app.task(name="logs.ingest_range", **CHORD_PART)
 def ingest_range(
     job_id: int, worker: str, prepared: PreparedJson, bounds: list[int]
 ) -> RangeOutcomeJson:
@@ -141,13 +143,7 @@ def _simulate_plan(context: JobContext, plan: Plan) -> None:
     chord(header)(simulate_merge.s(*args).on_error(simulate_failed.s(*args)))
 
 
-@app.task(
-    name="sim.run_point",
-    ignore_result=False,
-    autoretry_for=TRANSIENT,
-    retry_backoff=True,
-    max_retries=5,
-)
+@app.task(name="sim.run_point", **CHORD_PART)
 def simulate_point(job_id: int, worker: str, index: int) -> dict[str, Any]:
     settings = get_settings()
     with Heartbeat(JobContext(settings, job_id, worker)):
@@ -204,13 +200,7 @@ def _characterize(context: JobContext) -> None:
     guarded(context, work)
 
 
-@app.task(
-    name="workload.characterize_part",
-    ignore_result=False,
-    autoretry_for=TRANSIENT,
-    retry_backoff=True,
-    max_retries=5,
-)
+@app.task(name="workload.characterize_part", **CHORD_PART)
 def characterize_part(job_id: int, worker: str, index: int) -> dict[str, Any]:
     from headroom.workloads import parts
 
