@@ -67,3 +67,14 @@ def test_api_and_workers_share_only_the_object_store() -> None:
         assert found[name]["environment"]["HEADROOM_STORAGE_URL"] == "s3://headroom/storage"  # type: ignore[index]
         depends = found[name]["depends_on"]
         assert depends["minio-bucket"] == {"condition": "service_completed_successfully"}  # type: ignore[index]
+
+
+def test_exactly_one_service_runs_the_schedule_in_one_replica() -> None:
+    """Two beat processes would refresh each source and send each weekly report twice."""
+    found = services()
+    with_beat = [name for name, service in found.items() if "--beat" in service.get("command", [])]
+    assert with_beat == ["scheduler"]
+    scheduler = found["scheduler"]
+    assert scheduler["command"][:2] == ["headroom", "worker"]  # type: ignore[index]
+    assert scheduler["deploy"] == {"replicas": 1}
+    assert "healthcheck" in scheduler
