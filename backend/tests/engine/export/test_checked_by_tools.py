@@ -354,6 +354,10 @@ def _envoy_bootstrap(document: dict[str, Any]) -> Any:
     from Envoy's API by the xds-protos package); a field name Envoy does not have, a
     wrong type or an unknown enum value is refused."""
     from envoy.config.bootstrap.v3 import bootstrap_pb2
+    from envoy.extensions.filters.http.router.v3 import router_pb2  # noqa: F401 (registers)
+    from envoy.extensions.filters.network.http_connection_manager.v3 import (
+        http_connection_manager_pb2,  # noqa: F401 (registers the type)
+    )
     from google.protobuf import json_format
 
     message = bootstrap_pb2.Bootstrap()
@@ -377,6 +381,16 @@ def test_envoy_cluster_parses_into_envoys_own_messages() -> None:
     assert cluster.connect_timeout.ToTimedelta().total_seconds() > 0
     assert cluster.load_assignment.cluster_name == cluster.name
     assert len(cluster.load_assignment.endpoints[0].lb_endpoints) >= 1
+    from envoy.extensions.filters.network.http_connection_manager.v3 import (
+        http_connection_manager_pb2 as hcm,
+    )
+
+    (listener,) = bootstrap.static_resources.listeners
+    manager = hcm.HttpConnectionManager()
+    assert listener.filter_chains[0].filters[0].typed_config.Unpack(manager)
+    (route,) = manager.route_config.virtual_hosts[0].routes
+    assert route.route.cluster == cluster.name
+    assert route.route.timeout.ToMilliseconds() > 0
 
 
 @pytest.mark.parametrize(
@@ -385,6 +399,7 @@ def test_envoy_cluster_parses_into_envoys_own_messages() -> None:
         ("max_pending_requests", "max_pending_request"),  # a field Envoy does not have
         ("LEAST_REQUEST", "LEAST_REQUESTS"),  # an enum value it does not have
         ("connect_timeout: 1s", "connect_timeout: 1 second"),  # not a Duration
+        ("prefix: /", "prefixes: /"),  # inside the listener's typed config too
     ],
 )
 def test_envoy_validation_catches_a_bad_field(old: str, new: str) -> None:
