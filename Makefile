@@ -31,6 +31,10 @@ $(STAMPS)/venv: backend/pyproject.toml worker/pyproject.toml
 	@mkdir -p $(STAMPS)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check -e 'backend[dev]' -e worker
+	# Envoy's API messages, for the export tests, in a folder of their own: the package
+	# ships an older copy of the OpenTelemetry protos that would overwrite the venv's
+	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps --upgrade \
+	  --target $(VENV)/envoy-api 'xds-protos==1.85.0'
 	@touch $@
 
 $(STAMPS)/npm: frontend/package-lock.json

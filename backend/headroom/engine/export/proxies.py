@@ -65,9 +65,16 @@ def nginx(c: ConnectionFigures, o: ExportOptions) -> ExportFile:
     return ExportFile("nginx", "\n".join(lines) + "\n", TEXT, f"{o.backend}.nginx.conf", note)
 
 
+HCM = "type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3"
+HCM_NAME = "envoy.filters.network.http_connection_manager"
+ROUTER = "type.googleapis.com/envoy.extensions.filters.http.router.v3.Router"
+
+
 def envoy(c: ConnectionFigures, o: ExportOptions) -> ExportFile:
     """An Envoy v3 Cluster: circuit breakers are per cluster (the servers' sum), per host
-    only max_connections; pending requests are the queue."""
+    only max_connections; pending requests are the queue. Envoy has no timeout for the
+    pending queue alone: the listener's route to the cluster times a request out at T,
+    queue and service together, as one that took longer has missed its SLA anyway."""
     thresholds = {
         "priority": "DEFAULT",
         "max_connections": c.max_conn * c.servers,
@@ -95,9 +102,31 @@ def envoy(c: ConnectionFigures, o: ExportOptions) -> ExportFile:
         },
         "load_assignment": {"cluster_name": o.backend, "endpoints": [{"lb_endpoints": hosts}]},
     }
-    document = {"static_resources": {"clusters": [cluster]}}
+    route = {"cluster": o.backend, "timeout": f"{_ms(c.queue_timeout_s) / 1000:.3f}s"}
+    manager = {
+        "@type": HCM + ".HttpConnectionManager",
+        "stat_prefix": o.backend,
+        "route_config": {
+            "name": o.backend,
+            "virtual_hosts": [
+                {
+                    "name": o.backend,
+                    "domains": ["*"],
+                    "routes": [{"match": {"prefix": "/"}, "route": route}],
+                }
+            ],
+        },
+        "http_filters": [{"name": "envoy.filters.http.router", "typed_config": {"@type": ROUTER}}],
+    }
+    listener = {
+        "name": o.backend,
+        "address": {"socket_address": {"address": "0.0.0.0", "port_value": 10000}},
+        "filter_chains": [{"filters": [{"name": HCM_NAME, "typed_config": manager}]}],
+    }
+    document = {"static_resources": {"listeners": [listener], "clusters": [cluster]}}
     note = (
-        "Envoy cluster: " + _limits_note(c) + " Circuit breakers count the whole cluster; "
-        f"a route timeout of {_ms(c.queue_timeout_s)} ms bounds the wait."
+        "Envoy listener and cluster: " + _limits_note(c) + " Circuit breakers count the whole "
+        f"cluster; the route's timeout of {_ms(c.queue_timeout_s)} ms bounds the wait and "
+        "the service together."
     )
     return ExportFile("envoy", dump(document), "application/yaml", f"{o.backend}.envoy.yaml", note)

@@ -1,12 +1,17 @@
 """Every kind, exported from the demo's reference scenario or its analyses, read by the
-tool that will read it: the Kubernetes schema, promtool, haproxy, nginx, the AWS API's own
-model; Envoy (not packaged by Debian) and KEDA's and Sloth's resources (custom resources
-no schema tool here knows) against schemas written from their documented fields."""
+tool that will read it, or by that tool's own published schema: the Kubernetes schema,
+KEDA's and Sloth's own CustomResourceDefinitions, OpenSLO's own JSON schemas, promtool,
+haproxy, nginx, the AWS API's own model, and Envoy's own API messages. Each check is also
+run on a broken file, to show it can fail."""
 
 from __future__ import annotations
 
+import copy
+import json
+import os
 import re
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -47,66 +52,44 @@ def test_hpa_validation_catches_a_bad_field() -> None:
         kubernetes_validate.validate(document, K8S, strict=True)
 
 
-# KEDA ScaledObject (keda.sh/v1alpha1) fields as KEDA's documentation specifies them.
-SCALED_OBJECT = {
-    "type": "object",
-    "required": ["apiVersion", "kind", "metadata", "spec"],
-    "properties": {
-        "apiVersion": {"const": "keda.sh/v1alpha1"},
-        "kind": {"const": "ScaledObject"},
-        "metadata": {"type": "object", "required": ["name"]},
-        "spec": {
-            "type": "object",
-            "required": ["scaleTargetRef", "triggers"],
-            "additionalProperties": False,
-            "properties": {
-                "scaleTargetRef": {
-                    "type": "object",
-                    "required": ["name"],
-                    "properties": {"name": {"type": "string"}},
-                },
-                "pollingInterval": {"type": "integer", "minimum": 1},
-                "cooldownPeriod": {"type": "integer", "minimum": 0},
-                "minReplicaCount": {"type": "integer", "minimum": 0},
-                "maxReplicaCount": {"type": "integer", "minimum": 1},
-                "advanced": {
-                    "type": "object",
-                    "properties": {"horizontalPodAutoscalerConfig": {"type": "object"}},
-                },
-                "triggers": {
-                    "type": "array",
-                    "minItems": 1,
-                    "items": {
-                        "type": "object",
-                        "required": ["type", "metadata"],
-                        "additionalProperties": False,
-                        "properties": {
-                            "type": {"const": "prometheus"},
-                            "metricType": {"enum": ["AverageValue", "Value", "Utilization"]},
-                            "metadata": {
-                                "type": "object",
-                                "required": ["serverAddress", "query", "threshold"],
-                                "additionalProperties": {"type": "string"},
-                            },
-                        },
-                    },
-                },
-            },
-        },
-    },
-}
+SCHEMAS = Path(__file__).parent / "schemas"
+
+
+def _strict(schema: Any) -> Any:
+    """A CRD's schema as the API server applies it with strict field validation (what
+    `kubectl apply --validate=strict` does): an object that lists its properties refuses
+    any other, unless the CRD keeps unknown fields there."""
+    if isinstance(schema, list):
+        return [_strict(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: _strict(v) if k != "properties" else {n: _strict(p) for n, p in v.items()}
+           for k, v in schema.items()}  # fmt: skip
+    keeps = schema.get("x-kubernetes-preserve-unknown-fields") or "additionalProperties" in schema
+    if "properties" in schema and not keeps:
+        out["additionalProperties"] = False
+    return out
+
+
+def _crd_schema(name: str) -> dict[str, Any]:
+    """The served version's openAPIV3Schema of an upstream CustomResourceDefinition."""
+    crd = yaml.safe_load((SCHEMAS / name).read_text())
+    (version,) = [v for v in crd["spec"]["versions"] if v["served"] and v["storage"]]
+    schema = _strict(version["schema"]["openAPIV3Schema"])
+    group, kind = crd["spec"]["group"], crd["spec"]["names"]["kind"]
+    schema["properties"]["apiVersion"] = {"const": f"{group}/{version['name']}"}
+    schema["properties"]["kind"] = {"const": kind}
+    schema["required"] = ["apiVersion", "kind", "metadata", "spec"]
+    return schema
 
 
 def _keda_checked(document: dict[str, Any]) -> None:
-    jsonschema.validate(document, SCALED_OBJECT)
+    """KEDA's own CRD schema (keda.sh_scaledobjects.yaml), strict; its CEL rule
+    (minReplicaCount <= maxReplicaCount) by hand, as no CEL evaluator is at hand."""
+    jsonschema.validate(document, _crd_schema("keda.sh_scaledobjects.yaml"))
     spec = document["spec"]
     assert spec["minReplicaCount"] <= spec["maxReplicaCount"]
     float(spec["triggers"][0]["metadata"]["threshold"])  # KEDA parses it as a number
-    behavior = spec.get("advanced", {}).get("horizontalPodAutoscalerConfig", {}).get("behavior")
-    if behavior is not None:  # KEDA hands it to the HPA it creates: the Kubernetes schema
-        hpa = yaml.safe_load(from_scenario("hpa", scenario(), ExportOptions()).content)
-        hpa["spec"]["behavior"] = behavior
-        kubernetes_validate.validate(hpa, K8S, strict=True)
 
 
 def test_keda_from_a_latency_slo_scenario() -> None:
@@ -117,6 +100,21 @@ def test_keda_from_a_latency_slo_scenario() -> None:
 def test_keda_from_the_demo_capacity_analysis() -> None:
     exported = from_analysis("keda", "capacity", demo_capacity(), ExportOptions())
     _keda_checked(yaml.safe_load(exported.content))
+
+
+def test_keda_validation_catches_a_bad_field() -> None:
+    """The check can fail: a misspelt field, or a threshold given as a number where
+    KEDA's schema wants a string, is refused."""
+    source = scenario(autoscaling=LATENCY_SLO)
+    document = yaml.safe_load(from_scenario("keda", source, ExportOptions()).content)
+    schema = _crd_schema("keda.sh_scaledobjects.yaml")
+    misspelt = copy.deepcopy(document)
+    misspelt["spec"]["maxReplicas"] = misspelt["spec"].pop("maxReplicaCount")
+    numeric = copy.deepcopy(document)
+    numeric["spec"]["triggers"][0]["metadata"]["threshold"] = 30
+    for broken in (misspelt, numeric):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(broken, schema)
 
 
 def _shape_schema(shape: Any) -> dict[str, Any]:
@@ -241,67 +239,201 @@ def test_promtool_accepts_the_slo_rules(tmp_path: Path) -> None:
     assert subprocess.run([promtool, "check", "rules", str(broken)]).returncode != 0
 
 
-def test_sloth_and_openslo_specs_hold_their_documented_fields() -> None:
-    sloth = yaml.safe_load(from_scenario("slo", scenario(), ExportOptions()).content)
-    assert sloth["version"] == "prometheus/v1" and sloth["service"] == "web"
-    (slo,) = sloth["slos"]
-    assert set(slo) == {"name", "objective", "description", "sli", "alerting"}
-    assert set(slo["sli"]["events"]) == {"error_query", "total_query"}
-    assert all("{{.window}}" in q for q in slo["sli"]["events"].values())
+def _snake(name: str) -> str:
+    return re.sub(r"(?<=[a-z])([A-Z])", lambda m: "_" + m.group(1).lower(), name)
+
+
+def _snake_keys(schema: Any) -> Any:
+    """The CRD's schema with its property names in the plain spec's spelling: Sloth's
+    Kubernetes types and its `prometheus/v1` types are the same structure, with camelCase
+    JSON names in the first and snake_case in the second (errorQuery / error_query,
+    pageAlert / page_alert, sloPlugins / slo_plugins), except overridePrevious, spelt
+    alike in both."""
+    if isinstance(schema, list):
+        return [_snake_keys(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: _snake_keys(v) for k, v in schema.items()}
+    if isinstance(schema.get("properties"), dict):
+        out["properties"] = {(n if n == "overridePrevious" else _snake(n)): _snake_keys(p)
+                             for n, p in schema["properties"].items()}  # fmt: skip
+    if isinstance(schema.get("required"), list):
+        out["required"] = [n if n == "overridePrevious" else _snake(n) for n in schema["required"]]
+    return out
+
+
+def _sloth_spec_schema() -> dict[str, Any]:
+    """A Sloth `prometheus/v1` spec file's schema, from Sloth's own CRD
+    (sloth.slok.dev_prometheusservicelevels.yaml): its spec with the version line."""
+    spec = _snake_keys(_crd_schema("sloth.slok.dev_prometheusservicelevels.yaml"))
+    spec = spec["properties"]["spec"]
+    spec["properties"]["version"] = {"const": "prometheus/v1"}
+    spec["required"] = [*spec["required"], "version"]
+    return spec
+
+
+@pytest.mark.parametrize("source", ["scenario", "capacity"])
+def test_sloth_spec_matches_sloths_own_schema(source: str) -> None:
+    if source == "scenario":
+        text = from_scenario("slo", scenario(), ExportOptions()).content
+    else:
+        text = from_analysis("slo", "capacity", demo_capacity(), ExportOptions()).content
+    document = yaml.safe_load(text)
+    jsonschema.validate(document, _sloth_spec_schema())
+    assert all("{{.window}}" in q for q in document["slos"][0]["sli"]["events"].values())
+    # The same spec as the Kubernetes resource Sloth's controller reads.
+    resource = {
+        "apiVersion": "sloth.slok.dev/v1",
+        "kind": "PrometheusServiceLevel",
+        "metadata": {"name": document["service"]},
+        "spec": _camel_keys({k: v for k, v in document.items() if k != "version"}),
+    }
+    jsonschema.validate(resource, _crd_schema("sloth.slok.dev_prometheusservicelevels.yaml"))
+
+
+def _camel_keys(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_camel_keys(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    camel = lambda k: re.sub(r"_([a-z])", lambda m: m.group(1).upper(), k)  # noqa: E731
+    return {camel(k): (v if k in ("labels", "annotations") else _camel_keys(v))
+            for k, v in value.items()}  # fmt: skip
+
+
+def test_sloth_validation_catches_a_bad_field() -> None:
+    """The check can fail: the Kubernetes spelling in a plain spec file, and an objective
+    written as text, are refused."""
+    document = yaml.safe_load(from_scenario("slo", scenario(), ExportOptions()).content)
+    schema = _sloth_spec_schema()
+    camel = copy.deepcopy(document)
+    events = camel["slos"][0]["sli"]["events"]
+    events["errorQuery"] = events.pop("error_query")
+    text = copy.deepcopy(document)
+    text["slos"][0]["objective"] = "95%"
+    for broken in (camel, text):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(broken, schema)
+
+
+def _openslo_validator() -> jsonschema.protocols.Validator:
+    """OpenSLO's own v1 JSON schemas (schemas/v1 of the OpenSLO specification), their
+    cross-references resolved from the copies here."""
+    from referencing import Registry, Resource
+
+    root = SCHEMAS / "openslo" / "v1"
+    resources = []
+    for path in sorted(root.rglob("*.schema.json")):
+        contents = json.loads(path.read_text())
+        resources.append((contents["$id"], Resource.from_contents(contents)))
+    registry = Registry().with_resources(resources)
+    schema = json.loads((root / "openslo.schema.json").read_text())
+    return jsonschema.Draft7Validator(schema, registry=registry)
+
+
+@pytest.mark.parametrize("source", ["scenario", "capacity"])
+def test_openslo_matches_openslos_own_schema(source: str) -> None:
     options = ExportOptions(slo_format="openslo")
-    openslo = yaml.safe_load(from_scenario("slo", scenario(), options).content)
-    assert (openslo["apiVersion"], openslo["kind"]) == ("openslo/v1", "SLO")
-    spec = openslo["spec"]
-    assert spec["budgetingMethod"] in ("Occurrences", "Timeslices", "RatioTimeslices")
-    assert set(spec["indicator"]["spec"]["ratioMetric"]) >= {"good", "total"}
-    assert 0 < spec["objectives"][0]["target"] < 1
+    if source == "scenario":
+        text = from_scenario("slo", scenario(), options).content
+    else:
+        text = from_analysis("slo", "capacity", demo_capacity(), options).content
+    document = yaml.safe_load(text)
+    validator = _openslo_validator()
+    validator.validate(document)
+    assert set(document["spec"]["indicator"]["spec"]["ratioMetric"]) >= {"good", "total"}
+    broken = copy.deepcopy(document)  # the check can fail: a percentage as the target
+    broken["spec"]["objectives"][0]["target"] = 95
+    assert not validator.is_valid(broken)
+    broken = copy.deepcopy(document)  # a budgeting method OpenSLO v1 does not have
+    broken["spec"]["budgetingMethod"] = "Occurrence"
+    assert not validator.is_valid(broken)
 
 
-# Envoy v3 Cluster fields as the Envoy API reference (config.cluster.v3) specifies them.
-UINT32 = {"type": "integer", "minimum": 0, "maximum": 2**32 - 1}
-THRESHOLDS = {
-    "type": "object",
-    "additionalProperties": False,
-    "properties": {
-        "priority": {"enum": ["DEFAULT", "HIGH"]},
-        "max_connections": UINT32,
-        "max_pending_requests": UINT32,
-        "max_requests": UINT32,
-        "max_retries": UINT32,
-    },
-}
-ENVOY_CLUSTER = {
-    "type": "object",
-    "required": ["name", "load_assignment"],
-    "additionalProperties": False,
-    "properties": {
-        "name": {"type": "string", "minLength": 1},
-        "connect_timeout": {"type": "string", "pattern": r"^\d+(\.\d+)?s$"},
-        "type": {"enum": ["STATIC", "STRICT_DNS", "LOGICAL_DNS", "EDS", "ORIGINAL_DST"]},
-        "lb_policy": {"enum": ["ROUND_ROBIN", "LEAST_REQUEST", "RING_HASH", "RANDOM", "MAGLEV"]},
-        "circuit_breakers": {
-            "type": "object",
-            "additionalProperties": False,
-            "properties": {
-                "thresholds": {"type": "array", "items": THRESHOLDS},
-                "per_host_thresholds": {"type": "array", "items": THRESHOLDS},
-            },
-        },
-        "load_assignment": {"type": "object", "required": ["cluster_name", "endpoints"]},
-    },
-}
+ENVOY_API = Path(__file__).resolve().parents[4] / ".venv" / "envoy-api"
+ENVOY_PARSE = """
+import json, sys
+from envoy.config.bootstrap.v3 import bootstrap_pb2
+from envoy.extensions.filters.http.router.v3 import router_pb2  # registers the router type
+from envoy.extensions.filters.network.http_connection_manager.v3 import (
+    http_connection_manager_pb2 as hcm,
+)
+from google.protobuf import json_format
+
+try:
+    bootstrap = json_format.ParseDict(
+        json.load(sys.stdin), bootstrap_pb2.Bootstrap(), ignore_unknown_fields=False
+    )
+except json_format.ParseError as error:
+    print(error)
+    sys.exit(3)
+(listener,) = bootstrap.static_resources.listeners
+manager = hcm.HttpConnectionManager()
+assert listener.filter_chains[0].filters[0].typed_config.Unpack(manager)
+keep = {"preserving_proto_field_name": True}
+print(json.dumps({
+    "bootstrap": json_format.MessageToDict(bootstrap, **keep),
+    "manager": json_format.MessageToDict(manager, **keep),
+}))
+"""
 
 
-def test_envoy_cluster_holds_its_documented_fields() -> None:
+def _envoy_parse(document: dict[str, Any]) -> subprocess.CompletedProcess[str]:
+    """The exported file parsed into Envoy's own Bootstrap message (the
+    envoy.config.bootstrap.v3 protos Envoy reads its configuration with, generated from
+    Envoy's API by the xds-protos package). `make install` puts those protos in a folder of
+    their own, read by a separate process: they ship an older copy of the OpenTelemetry
+    protos that would shadow the ones the OTLP receiver uses."""
+    assert ENVOY_API.is_dir(), "make install puts Envoy's API messages in .venv/envoy-api"
+    return subprocess.run(
+        [sys.executable, "-c", ENVOY_PARSE],
+        input=json.dumps(document),
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ENVOY_API)},
+        timeout=120,
+    )
+
+
+def test_envoy_cluster_parses_into_envoys_own_messages() -> None:
     document = yaml.safe_load(
         from_analysis("envoy", "capacity", demo_capacity(), ExportOptions()).content
     )
-    (cluster,) = document["static_resources"]["clusters"]
-    jsonschema.validate(cluster, ENVOY_CLUSTER)
+    done = _envoy_parse(document)
+    assert done.returncode == 0, done.stdout + done.stderr
+    parsed = json.loads(done.stdout)
+    (cluster,) = parsed["bootstrap"]["static_resources"]["clusters"]
+    (limits,) = cluster["circuit_breakers"]["thresholds"]
     (per_host,) = cluster["circuit_breakers"]["per_host_thresholds"]
-    assert set(per_host) == {"priority", "max_connections"}  # Envoy reads no other per host
-    hosts = cluster["load_assignment"]["endpoints"][0]["lb_endpoints"]
-    assert cluster["load_assignment"]["cluster_name"] == cluster["name"] and hosts
+    (exported,) = document["static_resources"]["clusters"]
+    (want,) = exported["circuit_breakers"]["thresholds"]
+    assert limits["max_connections"] == want["max_connections"]
+    assert limits["max_pending_requests"] == want["max_pending_requests"]
+    assert limits["max_requests"] == want["max_requests"]
+    assert per_host["max_connections"] > 0
+    assert float(cluster["connect_timeout"].removesuffix("s")) > 0
+    assert cluster["load_assignment"]["cluster_name"] == cluster["name"]
+    assert len(cluster["load_assignment"]["endpoints"][0]["lb_endpoints"]) >= 1
+    (host,) = parsed["manager"]["route_config"]["virtual_hosts"]
+    (route,) = host["routes"]
+    assert route["route"]["cluster"] == cluster["name"]
+    assert float(route["route"]["timeout"].removesuffix("s")) > 0
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("max_pending_requests", "max_pending_request"),  # a field Envoy does not have
+        ("LEAST_REQUEST", "LEAST_REQUESTS"),  # an enum value it does not have
+        ("connect_timeout: 1s", "connect_timeout: 1 second"),  # not a Duration
+        ("prefix: /", "prefixes: /"),  # inside the listener's typed config too
+    ],
+)
+def test_envoy_validation_catches_a_bad_field(old: str, new: str) -> None:
+    text = from_analysis("envoy", "capacity", demo_capacity(), ExportOptions()).content
+    assert old in text
+    done = _envoy_parse(yaml.safe_load(text.replace(old, new)))
+    assert done.returncode == 3, done.stdout + done.stderr
 
 
 def test_pools_gunicorn_part_runs_and_tomcat_part_parses() -> None:

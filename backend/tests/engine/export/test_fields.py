@@ -208,6 +208,16 @@ def test_envoy_breakers_from_the_limits() -> None:
     assert breakers["per_host_thresholds"][0]["max_connections"] == 4
 
 
+def test_envoy_route_timeout_is_the_sla_threshold() -> None:
+    """The route's timeout is T, `sla.threshold_s`, in whole milliseconds rounded up."""
+    result = demo_capacity()
+    result["classes"]["all"]["sla"]["threshold_s"] = 0.25
+    document = yaml.safe_load(from_analysis("envoy", "capacity", result, DEFAULTS).content)
+    manager = document["static_resources"]["listeners"][0]["filter_chains"][0]["filters"][0]
+    route = manager["typed_config"]["route_config"]["virtual_hosts"][0]["routes"][0]["route"]
+    assert route == {"cluster": "web", "timeout": "0.250s"}
+
+
 def test_pools_from_the_best_pool_size() -> None:
     result = demo_sct()
     text = from_analysis("pools", "sct", result, ExportOptions(workers=3)).content

@@ -21,7 +21,7 @@ export const KIND_LABELS: Record<ExportKind, string> = {
   aws: "EC2 Auto Scaling policy",
   haproxy: "HAProxy backend",
   nginx: "nginx upstream",
-  envoy: "Envoy cluster",
+  envoy: "Envoy listener and cluster",
   pools: "Pool sizes (gunicorn, Tomcat, HikariCP)",
   slo: "SLO (Sloth, OpenSLO, Prometheus rules)",
 };

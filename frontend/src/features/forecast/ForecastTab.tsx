@@ -22,15 +22,15 @@ import { cyclesWords, forecastSeries, runwayWords } from "./forecast";
 
 const HORIZONS = [14, 28, 56, 91, 182, 365].map((d) => ({ value: String(d), label: `${d} days` }));
 
-function chartConfig(doc: Forecast): SimChartConfig {
-  const limit = doc.runway.limit_per_s;
+/** The limit is a series of the chart (forecast.ts), named in its legend: a reference
+ * line's label on the plot would sit on the forecast where the two meet. */
+function chartConfig(): SimChartConfig {
   return {
     id: "forecast-chart",
     title: "Traffic forecast",
     description: "Hourly mean request rate: the history, the forecast (median) and its 80% interval, and the limit the site holds.",
     x: { label: "time (UTC)", format: (ms) => formatDateTime(ms).slice(0, 10) },
     y: { label: "req/s", format: (v) => v.toPrecision(3) },
-    refLines: limit === null ? [] : [{ key: "limit", label: `limit ${limit.toPrecision(3)} req/s`, color: "chart-breaking", y: limit }],
   };
 }
 
@@ -59,7 +59,7 @@ export function ForecastView({ doc }: { doc: Forecast }) {
           </Button>
         }
       >
-        <SimChart config={chartConfig(doc)} series={forecastSeries(doc)} height={340} />
+        <SimChart config={chartConfig()} series={forecastSeries(doc)} height={340} />
       </Card>
     </>
   );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Forecast } from "../../api/models";
-import { cyclesWords, dayWords, forecastSeries, runwayWords } from "./forecast";
+import { cyclesWords, dayWords, forecastSeries, limitLabel, runwayWords } from "./forecast";
 
 function doc(over: Partial<Forecast> = {}): Forecast {
   return {
@@ -24,11 +24,13 @@ function doc(over: Partial<Forecast> = {}): Forecast {
 }
 
 describe("the runway in words", () => {
-  it("names the limit and the day", () => {
-    expect(runwayWords(doc())).toBe("At this growth (+3.1% a week) the peak passes 412 req/s on 14 March.");
+  it("names the limit and the day, with its year", () => {
+    expect(runwayWords(doc())).toBe("At this growth (+3.1% a week) the peak passes 412 req/s on 14 March 2026.");
   });
-  it("adds the year when the day falls in a later one", () => {
-    expect(dayWords("2027-01-05", 2026)).toBe("5 January 2027");
+  it("gives the year of a day in a later year than the forecast's start", () => {
+    const runway = { limit_per_s: 412, date: "2027-03-14", limit_source: "given" };
+    expect(runwayWords(doc({ runway }))).toBe("At this growth (+3.1% a week) the peak passes 412 req/s on 14 March 2027.");
+    expect(dayWords("2027-01-05")).toBe("5 January 2027");
   });
   it("says the peak stays under the limit when no day passes it", () => {
     const runway = { limit_per_s: 1000, date: null, limit_source: "given" };
@@ -43,9 +45,18 @@ describe("the runway in words", () => {
 describe("the chart's series", () => {
   it("puts history, median and the interval's edges at their hours", () => {
     const series = forecastSeries(doc());
-    expect(series.map((s) => s.key)).toEqual(["history", "forecast", "hi", "lo"]);
+    expect(series.map((s) => s.key)).toEqual(["history", "forecast", "hi", "lo", "limit"]);
     expect(series[1]?.points[1]).toEqual({ x: Date.UTC(2026, 2, 2, 1), y: 420 });
     expect(series[3]?.points.map((p) => p.y)).toEqual([250, 380]);
+  });
+  it("draws the limit over history and forecast, named in the legend, not on the plot", () => {
+    const limit = forecastSeries(doc()).find((s) => s.key === "limit");
+    expect(limit?.label).toBe(limitLabel(412));
+    expect(limit?.label).toBe("Limit (412 req/s)");
+    expect(limit?.hideInLegend).toBeUndefined();
+    expect(limit?.points).toEqual([Date.UTC(2026, 2, 1, 23), Date.UTC(2026, 2, 2, 0), Date.UTC(2026, 2, 2, 1)].map((x) => ({ x, y: 412 })));
+    const none = { limit_per_s: null, date: null, limit_source: null };
+    expect(forecastSeries(doc({ runway: none })).map((s) => s.key)).not.toContain("limit");
   });
   it("words the cycles found", () => {
     expect(cyclesWords(doc())).toBe("daily and weekly");

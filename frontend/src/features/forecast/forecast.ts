@@ -5,18 +5,17 @@ import { formatPercent } from "../../lib/format";
 
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 
-/** "14 March" (the year too when it is not the forecast's first year) from an ISO date. */
-export function dayWords(iso: string, firstYear?: number): string {
+/** "14 March 2027" from an ISO date: the year always, as a runway can pass New Year. */
+export function dayWords(iso: string): string {
   const [year = 0, month = 1, day = 1] = iso.split("-").map(Number);
-  const base = `${day} ${MONTHS[month - 1] ?? ""}`;
-  return firstYear !== undefined && year !== firstYear ? `${base} ${year}` : base;
+  return `${day} ${MONTHS[month - 1] ?? ""} ${year}`;
 }
 
 function rate(value: number): string {
   return value >= 100 ? value.toFixed(0) : value >= 1 ? value.toPrecision(3) : value.toPrecision(2);
 }
 
-/** The runway in words: "at this growth the peak passes 412 req/s on 14 March". */
+/** The runway in words: "at this growth the peak passes 412 req/s on 14 March 2027". */
 export function runwayWords(doc: Forecast): string {
   const { limit_per_s: limit, date } = doc.runway;
   if (limit === null) return "No limit is known: run a capacity analysis, or give one, to see the runway.";
@@ -24,18 +23,28 @@ export function runwayWords(doc: Forecast): string {
   if (date === null) {
     return `At this growth (${growth}) the peak stays under ${rate(limit)} req/s for the next ${doc.horizon_days} days.`;
   }
-  const firstYear = Number(doc.forecast[0]?.t.slice(0, 4));
-  return `At this growth (${growth}) the peak passes ${rate(limit)} req/s on ${dayWords(date, firstYear)}.`;
+  return `At this growth (${growth}) the peak passes ${rate(limit)} req/s on ${dayWords(date)}.`;
 }
 
-/** History, forecast and its 80% interval against time (epoch ms). */
+/** The limit's name in the legend: "Limit (412 req/s)". */
+export function limitLabel(limit: number): string {
+  return `Limit (${rate(limit)} req/s)`;
+}
+
+/** History, forecast and its 80% interval against time (epoch ms), and the limit as a
+ * level line over the whole span: named in the legend, so no label sits on the plot. */
 export function forecastSeries(doc: Forecast): SimSeries[] {
   const at = (t: string) => Date.parse(t);
+  const limit = doc.runway.limit_per_s;
+  const hours = [...doc.history, ...doc.forecast].map((p) => at(p.t));
+  const limitSeries: SimSeries[] =
+    limit === null ? [] : [{ key: "limit", label: limitLabel(limit), color: "chart-breaking", kind: "line", dashed: true, points: hours.map((x) => ({ x, y: limit })) }];
   return [
     { key: "history", label: "History", color: "chart-requests", kind: "line", points: doc.history.map((p) => ({ x: at(p.t), y: p.rate_per_s })) },
     { key: "forecast", label: "Forecast (median)", color: "chart-model", kind: "line", points: doc.forecast.map((p) => ({ x: at(p.t), y: p.rate_per_s })) },
     { key: "hi", label: "80% interval", color: "chart-band", kind: "line", dashed: true, points: doc.forecast.map((p) => ({ x: at(p.t), y: p.hi })) },
     { key: "lo", label: "80% interval (low)", color: "chart-band", kind: "line", dashed: true, hideInLegend: true, points: doc.forecast.map((p) => ({ x: at(p.t), y: p.lo })) },
+    ...limitSeries,
   ];
 }
 
