@@ -4,6 +4,12 @@
 
 from headroom.engine.prometheus.counters import increases
 from headroom.engine.prometheus.grid import Grid, Series
+from headroom.engine.prometheus.native import (
+    NativeHistogram,
+    NativeSeries,
+    classic_buckets,
+    upper_bound,
+)
 from headroom.engine.prometheus.quantile import histogram_quantile
 from headroom.engine.prometheus.series import (
     IntervalSeries,
@@ -17,12 +23,16 @@ from headroom.engine.prometheus.series import (
 __all__ = [
     "Grid",
     "IntervalSeries",
+    "NativeHistogram",
+    "NativeSeries",
     "RangeSummary",
     "Series",
     "Split",
+    "classic_buckets",
     "concat",
     "histogram_quantile",
     "increases",
     "interval_series",
     "summarize",
+    "upper_bound",
 ]
