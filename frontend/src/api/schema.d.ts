@@ -2447,23 +2447,30 @@ export interface components {
         DatasetSort: "newest" | "oldest" | "name" | "requests" | "span" | "size";
         /**
          * DatasetSourceOut
-         * @description Where a dataset kept by a source comes from and when it was last refreshed.
+         * @description Where a dataset kept by a source comes from and when it was last refreshed: a
+         *     Prometheus source's import, or the receiver appending OTLP traces or a log stream.
          */
         DatasetSourceOut: {
             /**
              * Kind
-             * @description prometheus
+             * @description prometheus, otlp (trace exports) or stream (a log shipper)
              */
             kind: string;
             /**
              * Live
-             * @description Refreshed by the schedule (false: its source was deleted)
+             * @description Kept up to date: refreshed by the schedule, or appended to by a receiver (false: its Prometheus source was deleted)
              */
             live: boolean;
-            /** Refreshed At */
+            /**
+             * Refreshed At
+             * @description The last refresh (prometheus) or the last data received (otlp, stream); null: none yet
+             */
             refreshed_at?: string | null;
-            /** Source Id */
-            source_id: number;
+            /**
+             * Source Id
+             * @description The Prometheus source (null for otlp and stream)
+             */
+            source_id?: number | null;
         };
         /**
          * DatasetStatus

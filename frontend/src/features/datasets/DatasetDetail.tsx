@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { Link, useLocation, useSearchParams } from "react-router";
 import { isDatasetBusy, uploaderName, type Dataset, type Job } from "../../api/models";
 import { isNotFound } from "../../api/client";
+import { Badge } from "../../components/Badge";
 import { Banner } from "../../components/Banner";
 import { ButtonLink } from "../../components/Button";
 import { Card } from "../../components/Card";
@@ -27,6 +28,7 @@ import { useJob } from "../jobs/useJob";
 import { useCanWrite } from "../workspaces/useRole";
 import styles from "./DatasetDetail.module.css";
 import { DrillContext } from "./drill";
+import { sourceCaption } from "./liveSource";
 import { ParseReport } from "./ParseReport";
 import { datasetKeys, useDataset, useSummary } from "./queries";
 import { RequestsDrawer } from "./RequestsDrawer";
@@ -218,7 +220,13 @@ function Meta({ dataset: d }: { dataset: Dataset }) {
     <div className={styles.meta}>
       <span>{d.format ?? "format not detected yet"}</span>
       <span>{formatBytes(d.size_bytes)}</span>
-      <span>uploaded by {uploaderName(d.uploaded_by)}</span>
+      {d.source != null ? (
+        <span data-testid="dataset-header-source">
+          {d.source.live && <Badge tone="success">live</Badge>} {sourceCaption(d.source)}
+        </span>
+      ) : (
+        <span>uploaded by {uploaderName(d.uploaded_by)}</span>
+      )}
       <span>{formatDateTime(d.created_at)}</span>
     </div>
   );
