@@ -10,7 +10,7 @@ from headroom.engine.prometheus.native import (
     classic_buckets,
     upper_bound,
 )
-from headroom.engine.prometheus.quantile import histogram_quantile
+from headroom.engine.prometheus.quantile import histogram_quantile, quantile_bucket
 from headroom.engine.prometheus.series import (
     IntervalSeries,
     RangeSummary,
@@ -33,6 +33,7 @@ __all__ = [
     "histogram_quantile",
     "increases",
     "interval_series",
+    "quantile_bucket",
     "summarize",
     "upper_bound",
 ]

@@ -13,6 +13,7 @@ from headroom.engine.prometheus import (
     Series,
     classic_buckets,
     interval_series,
+    quantile_bucket,
     summarize,
     upper_bound,
 )
@@ -74,3 +75,14 @@ def test_a_counter_reset_of_the_histogram_counts_the_new_observations():
     )
     series = interval_series([_requests([9.0, 2.0])], classic_buckets([native]), Grid(0.0, 60.0, 2))
     assert series.bucket_counts[0].tolist() == [0.0, 2.0, 2.0]
+
+
+def test_the_band_is_the_bucket_the_percentile_is_interpolated_in():
+    """Buckets (0, 0.1], (0.1, 0.2], (0.2, +Inf) holding 90, 5, 5: p50's rank 50 is in
+    (0, 0.1]; p95's rank 95 is exactly the top of (0.1, 0.2]; p99's in +Inf."""
+    bounds = np.array([0.1, 0.2, np.inf])
+    counts = np.array([[90.0, 95.0, 100.0], [0.0, 0.0, 0.0]])
+    low, high = quantile_bucket(0.5, bounds, counts)
+    assert (low[0], high[0]) == (0.0, 0.1) and np.isnan(low[1]) and np.isnan(high[1])
+    assert [float(v[0]) for v in quantile_bucket(0.95, bounds, counts)] == [0.1, 0.2]
+    assert [float(v[0]) for v in quantile_bucket(0.99, bounds, counts)] == [0.2, np.inf]

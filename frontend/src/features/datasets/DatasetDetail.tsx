@@ -17,6 +17,7 @@ import { CapacitySection } from "../capacity/CapacitySection";
 import { ConcurrencyTab } from "../capacity/ConcurrencySection";
 import { CharacterizationGate } from "../characterization/Gate";
 import { LatencyTab } from "../characterization/LatencyTab";
+import { PrometheusLatency } from "../characterization/PrometheusLatency";
 import { RulesTab } from "../characterization/RulesTab";
 import { TrafficTab } from "../characterization/TrafficTab";
 import { WorkloadTab } from "../characterization/WorkloadTab";
@@ -90,6 +91,7 @@ function TabPanel({ tab, dataset }: { tab: TabId; dataset: Dataset }) {
     case "traffic":
       return <CharacterizationGate datasetId={id}>{(r, c) => <Reportable kind="characterization" sourceId={c} view="traffic" suggestedTitle={`Traffic of ${dataset.name}`}><TrafficTab result={r} /></Reportable>}</CharacterizationGate>;
     case "latency":
+      if (dataset.format === "prometheus") return <PrometheusLatency datasetId={id} />;
       return <CharacterizationGate datasetId={id}>{(r, c) => <Reportable kind="characterization" sourceId={c} view="latency" suggestedTitle={`Latency of ${dataset.name}`}><LatencyTab result={r} /></Reportable>}</CharacterizationGate>;
     case "workload":
       return <CharacterizationGate datasetId={id}>{(r, c) => <Reportable kind="characterization" sourceId={c} view="workload" suggestedTitle={`Workload of ${dataset.name}`}><WorkloadTab result={r} /></Reportable>}</CharacterizationGate>;

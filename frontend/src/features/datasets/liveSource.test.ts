@@ -12,8 +12,8 @@ describe("a kept dataset's caption", () => {
   });
 
   it("says when a receiver last received data", () => {
-    expect(sourceCaption({ kind: "otlp", source_id: null, live: true, refreshed_at: at })).toBe(`last received ${formatDateTime(at)} from OTLP traces`);
-    expect(sourceCaption({ kind: "stream", source_id: null, live: true, refreshed_at: null })).toBe("nothing received yet from a log stream");
-    expect(keptBy({ kind: "stream", source_id: null, live: true, refreshed_at: null })).toBe("by the log stream receiver");
+    expect(sourceCaption({ kind: "otlp", live: true, refreshed_at: at })).toBe(`last received ${formatDateTime(at)} from OTLP traces`);
+    expect(sourceCaption({ kind: "stream", live: true, refreshed_at: null })).toBe("nothing received yet from a log stream");
+    expect(keptBy({ kind: "stream", live: true, refreshed_at: null })).toBe("by the log stream receiver");
   });
 });
