@@ -9,11 +9,12 @@ import { signIn } from "./helpers";
 const artifacts = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../artifacts");
 const prometheusUrl = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 8765) + 1}`;
 
-async function addSource(page: Page, name: string, selector: string): Promise<void> {
+async function addSource(page: Page, name: string, selector: string, latency = ""): Promise<void> {
   const form = page.getByRole("form", { name: "Add a Prometheus source" });
   await form.getByLabel("Name").fill(name);
   await form.getByLabel("Base URL").fill(prometheusUrl);
   await form.getByLabel("Request counter selector").fill(selector);
+  if (latency !== "") await form.getByLabel("Latency histogram (_bucket) selector").fill(latency);
   await form.getByLabel("Split classes by label").fill("route");
   await form.getByLabel("Rolling window (hours)").fill("8");
   await form.getByRole("button", { name: "Add source" }).click();
@@ -25,7 +26,7 @@ test("a Prometheus source is tested, imported and kept as a live dataset", async
   await page.getByRole("link", { name: "Sources" }).click();
   await expect(page).toHaveURL(/\/sources$/);
   await expect(page.getByRole("heading", { name: "Sources" })).toBeVisible();
-  await addSource(page, "checkout", "http_requests_total");
+  await addSource(page, "checkout", "http_requests_total", "http_request_duration_seconds_bucket");
 
   await page.getByRole("button", { name: "Test connection of checkout" }).click();
   await expect(page.getByTestId("test-result")).toContainText("checkout: connected");
@@ -53,4 +54,28 @@ test("a Prometheus source is tested, imported and kept as a live dataset", async
   await expect(row.getByText("live", { exact: true })).toBeVisible();
   await expect(row.getByTestId("dataset-source")).toContainText("refreshed");
   await page.screenshot({ path: path.join(artifacts, "sources-datasets.png") });
+
+  // a log stream's dataset is live too, with the time its last lines arrived
+  const stream = await page.request.post("/api/v1/telemetry/streams", { data: { name: "edge-stream", format: "combined_latency_s" } });
+  expect(stream.ok()).toBeTruthy();
+  const linesUrl = ((await stream.json()) as { lines_url: string }).lines_url;
+  const line = '10.0.0.1 - - [26/Nov/2026:12:00:00 +0000] "GET /items/1 HTTP/1.1" 200 120 "-" "curl/8.5" 0.120';
+  const posted = await page.request.post(linesUrl, { data: `${line}\n`, headers: { "Content-Type": "text/plain" } });
+  expect(posted.status(), await posted.text()).toBe(200);
+  await page.reload();
+  const streamRow = page.getByRole("row").filter({ hasText: "edge-stream" });
+  await expect(streamRow.getByText("live", { exact: true })).toBeVisible();
+  await expect(streamRow.getByTestId("dataset-source")).toContainText("last received");
+  await expect(streamRow.getByTestId("dataset-source")).toContainText("from a log stream");
+  await page.screenshot({ path: path.join(artifacts, "live-datasets.png") });
+
+  // the Prometheus dataset: live in its header, its latency with the p95's histogram bucket
+  await row.getByRole("link", { name: "checkout" }).click();
+  await expect(page.getByTestId("dataset-header-source")).toContainText("refreshed");
+  await expect(page.getByTestId("dataset-header-source").getByText("live", { exact: true })).toBeVisible();
+  await page.getByTestId("tab-latency").click();
+  await expect(page.getByTestId("bucket-note")).toContainText("percentiles are interpolated within histogram buckets");
+  await expect(page.getByTestId("bucket-bounds")).toContainText("250");
+  await expect(page.getByTestId("chart-prometheus-latency")).toBeVisible();
+  await page.screenshot({ path: path.join(artifacts, "prometheus-latency.png"), fullPage: true });
 });

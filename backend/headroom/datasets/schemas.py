@@ -58,12 +58,22 @@ class DatasetOut(BaseModel):
 
 
 class DatasetSourceOut(BaseModel):
-    """Where a dataset kept by a source comes from and when it was last refreshed."""
+    """Where a dataset kept by a source comes from and when it was last refreshed: a
+    Prometheus source's import, or the receiver appending OTLP traces or a log stream."""
 
-    kind: str = Field(description="prometheus")
-    source_id: int
-    live: bool = Field(description="Refreshed by the schedule (false: its source was deleted)")
-    refreshed_at: datetime | None = None
+    kind: str = Field(description="prometheus, otlp (trace exports) or stream (a log shipper)")
+    source_id: int | None = Field(
+        default=None, description="The Prometheus source (null for otlp and stream)"
+    )
+    live: bool = Field(
+        description="Kept up to date: refreshed by the schedule, or appended to by a receiver "
+        "(false: its Prometheus source was deleted)"
+    )
+    refreshed_at: datetime | None = Field(
+        default=None,
+        description="The last refresh (prometheus) or the last data received (otlp, stream); "
+        "null: none yet",
+    )
 
 
 class DatasetSort(StrEnum):

@@ -251,7 +251,13 @@ def _out(dataset: Dataset, job: Job | None, uploader: User | None) -> DatasetOut
 
 
 def _source(meta: DatasetMetaJson | None) -> DatasetSourceOut | None:
+    """A Prometheus source's entry, or a receiver's (its kind and last receive time)."""
     found = meta.get("source") if meta else None
-    if not isinstance(found, dict):
-        return None
-    return DatasetSourceOut.model_validate(found)
+    if isinstance(found, dict):
+        return DatasetSourceOut.model_validate(found)
+    live = meta.get("live") if meta else None
+    if isinstance(live, dict) and live.get("kind"):
+        return DatasetSourceOut(
+            kind=str(live["kind"]), live=True, refreshed_at=live.get("updated_at") or None
+        )
+    return None

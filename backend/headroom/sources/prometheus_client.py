@@ -17,8 +17,11 @@ import numpy as np
 from headroom.engine.prometheus import (
     Grid,
     IntervalSeries,
+    NativeHistogram,
+    NativeSeries,
     Series,
     Split,
+    classic_buckets,
     concat,
     interval_series,
 )
@@ -28,6 +31,7 @@ class SampleJson(TypedDict, total=False):  # an element of data.result
     metric: dict[str, str]
     values: list[list[float | str]]  # a range query's [unix seconds, "value"] pairs
     value: list[float | str]  # an instant query's pair
+    histograms: list[list[object]]  # a native histogram's [unix seconds, histogram] pairs
 
 
 class DataJson(TypedDict, total=False):  # the data of a query or of status/buildinfo
@@ -61,8 +65,10 @@ class Auth:
 
 @dataclass(frozen=True)
 class Query:
-    """What to read: the request counter and the latency histogram's `_bucket` series
-    (raw counters: the increases are computed here), over ``[start, end]`` at ``step_s``."""
+    """What to read: the request counter and the latency histogram, over ``[start, end]``
+    at ``step_s``: a classic histogram's `_bucket` series or a native histogram (the
+    server's answer tells which; raw counters either way: the increases are computed
+    here)."""
 
     requests: str
     latency_histogram: str | None
@@ -145,7 +151,10 @@ def range_query(http: httpx.Client, selector: str, page: Grid) -> list[Series]:
         raise PrometheusError(
             f"the selector {selector!r} gave a {data.get('resultType')}, not a range of series"
         )
-    return [_series(item) for item in data.get("result") or []]
+    items = data.get("result") or []
+    floats = [_series(item) for item in items if "values" in item]
+    natives = [_native(item) for item in items if "histograms" in item]
+    return floats + classic_buckets(natives)
 
 
 def check(http: httpx.Client) -> str:
@@ -193,6 +202,27 @@ def _json(response: httpx.Response) -> ResponseJson:
 def _series(item: SampleJson) -> Series:
     values = np.array(item.get("values") or [], dtype=np.float64).reshape(-1, 2)
     return Series(dict(item.get("metric") or {}), values[:, 0], values[:, 1])
+
+
+def _native(item: SampleJson) -> NativeSeries:
+    """A native histogram series: each sample's count and its buckets (the API's
+    ``[boundary rule, lower, upper, count]``, the bounds as strings)."""
+    times, histograms = [], []
+    for point in item.get("histograms") or []:
+        t_s, body = point[0], point[1]
+        found = cast(dict[str, object], body) if isinstance(body, dict) else {}
+        buckets = cast(list[list[object]], found.get("buckets") or [])
+        times.append(float(cast(float, t_s)))
+        histograms.append(
+            NativeHistogram(
+                float(cast(str, found.get("count", "0"))),
+                tuple(
+                    (float(cast(str, b[1])), float(cast(str, b[2])), float(cast(str, b[3])))
+                    for b in buckets
+                ),
+            )
+        )
+    return NativeSeries(dict(item.get("metric") or {}), tuple(times), tuple(histograms))
 
 
 def _number(value: float) -> str:

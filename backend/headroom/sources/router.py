@@ -2,12 +2,13 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Response
 
-from headroom.api.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep
+from headroom.api.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep, StoreDep
 from headroom.core.ids import Id
 from headroom.sources import service
 from headroom.sources.schemas import (
     ConnectionTestOut,
     ImportRange,
+    PrometheusLatencyOut,
     PrometheusSourceIn,
     PrometheusSourceOut,
     PrometheusSourceUpdate,
@@ -83,3 +84,16 @@ def import_source(
     its job is in the answer."""
     source = service.import_now(session, settings, principal, source_id, body)
     return service.to_out(session, source)
+
+
+@router.get(
+    "/datasets/{dataset_id}/latency",
+    response_model=PrometheusLatencyOut,
+    responses={404: {"description": "not_found: no such dataset in your workspaces"}},
+)
+def dataset_latency(
+    dataset_id: Id, principal: CurrentPrincipal, session: SessionDep, store: StoreDep
+) -> PrometheusLatencyOut:
+    """A source's dataset's latency percentiles per interval, with the histogram's bucket
+    bounds (the percentiles are interpolated within them)."""
+    return service.latency(session, store, principal, dataset_id)

@@ -89,3 +89,33 @@ class ConnectionTestOut(BaseModel):
     version: str | None = None
     series: int | None = None  # request-counter series the selector matches now
     reason: str | None = None  # why the source is not usable
+
+
+BUCKET_NOTE = "percentiles are interpolated within histogram buckets"
+
+
+class LatencyIntervalOut(BaseModel):
+    """One step interval of the ``all`` class: its percentiles (null: no observations) and
+    the bounds of the histogram bucket its p95 is interpolated in."""
+
+    t: datetime = Field(description="The interval's start")
+    p50_s: float | None
+    p95_s: float | None
+    p99_s: float | None
+    p95_bucket_low_s: float | None = Field(description="The p95 bucket's lower bound")
+    p95_bucket_high_s: float | None = Field(
+        description="The p95 bucket's upper bound (null: the +Inf bucket, or no observations)"
+    )
+
+
+class PrometheusLatencyOut(BaseModel):
+    """The latency percentiles of a dataset a Prometheus source keeps, per interval, with
+    the histogram's bucket bounds: every percentile lies between two of them."""
+
+    dataset_id: int
+    step_s: float
+    bucket_bounds_s: list[float] = Field(
+        description="The histogram's finite bucket bounds (ascending; +Inf omitted)"
+    )
+    note: str = Field(default=BUCKET_NOTE, description="How to read the percentiles")
+    intervals: list[LatencyIntervalOut]

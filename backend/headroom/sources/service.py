@@ -2,6 +2,7 @@
 import that (re)writes the source's live dataset of per-interval series (docs/sources.md)."""
 
 import hashlib
+import math
 import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -11,6 +12,7 @@ from sqlalchemy.orm import Session
 from headroom.auth.principal import Principal
 from headroom.core.errors import InvalidInput, NotFound
 from headroom.core.settings import Settings
+from headroom.core.storage import ObjectStore
 from headroom.datasets.meta import SourceMetaJson, updated
 from headroom.datasets.models import Dataset, DatasetStatus
 from headroom.datasets.service import resolve_workspace
@@ -23,6 +25,8 @@ from headroom.sources.models import PrometheusSource
 from headroom.sources.schemas import (
     ConnectionTestOut,
     ImportRange,
+    LatencyIntervalOut,
+    PrometheusLatencyOut,
     PrometheusSourceIn,
     PrometheusSourceOut,
     PrometheusSourceUpdate,
@@ -246,3 +250,39 @@ def interval_result(session: Session, dataset_id: int, status: str) -> Any:
     if status != DatasetStatus.ready or result is None or not result.table_keys:
         raise DatasetNotReady(f"dataset {dataset_id} is {status}; no import has finished yet")
     return result
+
+
+def latency(
+    session: Session, store: ObjectStore, principal: Principal, dataset_id: int
+) -> PrometheusLatencyOut:
+    """A source's dataset's percentiles per interval with the histogram's bucket bounds
+    (any member of its workspace may read it)."""
+    from headroom.datasets.service import get_visible
+    from headroom.sources.imports import latency_table
+
+    dataset = get_visible(session, principal, dataset_id)
+    if dataset.format != FORMAT:
+        raise InvalidInput("not_a_source_dataset", f"dataset {dataset_id} is not kept by a source")
+    result = interval_result(session, dataset.id, str(dataset.status))
+    table = latency_table(store, result)
+    step_s = float((result.document or {}).get("step_s") or 60.0)
+    return PrometheusLatencyOut(
+        dataset_id=dataset.id,
+        step_s=step_s,
+        bucket_bounds_s=table.bounds_s,
+        intervals=[
+            LatencyIntervalOut(
+                t=datetime.fromtimestamp(float(t), UTC),
+                p50_s=_finite(table.percentiles["p50_s"][i]),
+                p95_s=_finite(table.percentiles["p95_s"][i]),
+                p99_s=_finite(table.percentiles["p99_s"][i]),
+                p95_bucket_low_s=_finite(table.p95_low_s[i]),
+                p95_bucket_high_s=_finite(table.p95_high_s[i]),
+            )
+            for i, t in enumerate(table.start_s)
+        ],
+    )
+
+
+def _finite(value: float) -> float | None:
+    return float(value) if math.isfinite(value) else None

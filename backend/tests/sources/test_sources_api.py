@@ -21,7 +21,7 @@ from headroom.sources.models import PrometheusSource
 from headroom.sources.schedule import refresh_due
 from headroom.workspaces.models import Role
 from support.factories import member, signed_in
-from support.prometheus import Truth, prometheus_server
+from support.prometheus import BOUNDS_S, Truth, prometheus_server
 
 BASE = "/api/v1/sources/prometheus"
 
@@ -71,6 +71,20 @@ def test_import_now_makes_a_live_dataset_with_the_known_figures(settings: Settin
     forecast = client.get(f"/api/v1/datasets/{done['dataset_id']}/forecast")
     assert forecast.status_code == 200, forecast.text  # the forecast reads interval rates
     assert forecast.json()["forecast"]
+    latency = client.get(f"{BASE}/datasets/{done['dataset_id']}/latency")
+    assert latency.status_code == 200, latency.text
+    chart = latency.json()
+    assert chart["bucket_bounds_s"] == list(BOUNDS_S)
+    assert chart["note"] == "percentiles are interpolated within histogram buckets"
+    seen = [i for i in chart["intervals"] if i["p95_s"] is not None]
+    assert len(seen) > 100
+    # exponential latencies: every interval's p95 (true 0.2996 s) is in the (0.25, 0.3] bucket
+    assert {(i["p95_bucket_low_s"], i["p95_bucket_high_s"]) for i in seen} == {(0.25, 0.3)}
+    assert all(0.25 < i["p95_s"] <= 0.3 for i in seen)
+    stranger = signed_in(settings, member(settings, "nosy@example.com", "Elsewhere"))
+    assert stranger.get(f"{BASE}/datasets/{done['dataset_id']}/latency").status_code == 404
+    viewer = signed_in(settings, member(settings, "look@example.com", "Shop", Role.viewer))
+    assert viewer.get(f"{BASE}/datasets/{done['dataset_id']}/latency").status_code == 200
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)

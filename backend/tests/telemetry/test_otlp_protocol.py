@@ -108,6 +108,9 @@ def test_otlp_answers(stack: Stack) -> None:
         summary = client.get(f"/api/v1/datasets/{dataset['id']}/summary").json()
     assert (dataset["request_count"], summary["status_counts"]["4xx"]) == (2, 2)
     assert summary["latency"]["max_s"] == 0.25
+    # the list marks the trace dataset live, with the time its last spans arrived
+    assert (dataset["source"]["kind"], dataset["source"]["live"]) == ("otlp", True)
+    assert dataset["source"]["refreshed_at"] is not None
 
 
 def test_another_workspace_sees_nothing(stack: Stack) -> None:

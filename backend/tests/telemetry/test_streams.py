@@ -6,6 +6,7 @@ codec: text/plain) and Fluent Bit's http output (`format json_lines`: applicatio
 
 import gzip
 import json
+from datetime import UTC, datetime
 
 import numpy as np
 import pytest
@@ -43,6 +44,7 @@ def fluent_bit_records(lines: list[str]) -> list[dict[str, object]]:
 @pytest.mark.timeout(300)
 def test_shippers_posts_append_parsed_lines(stack: Stack) -> None:
     token = stack.token_for("ship@a.example", "Logs")
+    started = datetime.now(UTC)
     batches = [access_lines(40, 40 * k, RNG_SEED + k) for k in range(5)]
     with stack.client(token) as client:
         created = client.post(
@@ -61,6 +63,9 @@ def test_shippers_posts_append_parsed_lines(stack: Stack) -> None:
             "/api/v1/telemetry/streams", json={"name": "edge", "format": "common"}
         )
         assert other_options.status_code == 409
+        fresh = created.json()["dataset"]["id"]
+        before = client.get(f"/api/v1/datasets/{fresh}").json()["source"]
+        assert before == {"kind": "stream", "source_id": None, "live": True, "refreshed_at": None}
         sent = [
             # Vector: json codec, newline-delimited framing, gzip compression
             (gzip.compress(vector_ndjson(batches[0][0])),
@@ -85,12 +90,19 @@ def test_shippers_posts_append_parsed_lines(stack: Stack) -> None:
         dataset_id = created.json()["dataset"]["id"]
         summary = client.get(f"/api/v1/datasets/{dataset_id}/summary").raise_for_status().json()
         dataset = client.get(f"/api/v1/datasets/{dataset_id}").json()
+        listed = client.get("/api/v1/datasets").json()
     took = np.concatenate([t for _, t in batches])
     assert summary["request_count"] == 200 and summary["rejected_count"] == 1
     assert summary["rejects"][0]["line_number"] == 201  # counted across posts
     assert summary["latency"]["p95_s"] == pytest.approx(float(np.percentile(took, 95)), rel=1e-9)
     assert summary["span_s"] == pytest.approx(200, abs=1.0)  # one line a second
     assert (dataset["status"], dataset["format"]) == ("ready", "combined_latency_s")
+    # live, with the time the last lines were received, in the dataset and in the list
+    assert dataset["source"]["kind"] == "stream" and dataset["source"]["live"] is True
+    received = datetime.fromisoformat(dataset["source"]["refreshed_at"])
+    assert started <= received <= datetime.now(UTC)
+    row = next(d for d in listed["items"] if d["id"] == dataset_id)
+    assert row["source"] == dataset["source"]
 
 
 def test_a_stream_detects_its_format_and_refuses_others(stack: Stack) -> None:

@@ -1061,6 +1061,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sources/prometheus/datasets/{dataset_id}/latency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Dataset Latency
+         * @description A source's dataset's latency percentiles per interval, with the histogram's bucket
+         *     bounds (the percentiles are interpolated within them).
+         */
+        get: operations["dataset_latency_api_v1_sources_prometheus_datasets__dataset_id__latency_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sources/prometheus/{source_id}": {
         parameters: {
             query?: never;
@@ -2447,23 +2468,30 @@ export interface components {
         DatasetSort: "newest" | "oldest" | "name" | "requests" | "span" | "size";
         /**
          * DatasetSourceOut
-         * @description Where a dataset kept by a source comes from and when it was last refreshed.
+         * @description Where a dataset kept by a source comes from and when it was last refreshed: a
+         *     Prometheus source's import, or the receiver appending OTLP traces or a log stream.
          */
         DatasetSourceOut: {
             /**
              * Kind
-             * @description prometheus
+             * @description prometheus, otlp (trace exports) or stream (a log shipper)
              */
             kind: string;
             /**
              * Live
-             * @description Refreshed by the schedule (false: its source was deleted)
+             * @description Kept up to date: refreshed by the schedule, or appended to by a receiver (false: its Prometheus source was deleted)
              */
             live: boolean;
-            /** Refreshed At */
+            /**
+             * Refreshed At
+             * @description The last refresh (prometheus) or the last data received (otlp, stream); null: none yet
+             */
             refreshed_at?: string | null;
-            /** Source Id */
-            source_id: number;
+            /**
+             * Source Id
+             * @description The Prometheus source (null for otlp and stream)
+             */
+            source_id?: number | null;
         };
         /**
          * DatasetStatus
@@ -3095,6 +3123,35 @@ export interface components {
             /** Formats */
             formats: string[];
         };
+        /**
+         * LatencyIntervalOut
+         * @description One step interval of the ``all`` class: its percentiles (null: no observations) and
+         *     the bounds of the histogram bucket its p95 is interpolated in.
+         */
+        LatencyIntervalOut: {
+            /** P50 S */
+            p50_s: number | null;
+            /**
+             * P95 Bucket High S
+             * @description The p95 bucket's upper bound (null: the +Inf bucket, or no observations)
+             */
+            p95_bucket_high_s: number | null;
+            /**
+             * P95 Bucket Low S
+             * @description The p95 bucket's lower bound
+             */
+            p95_bucket_low_s: number | null;
+            /** P95 S */
+            p95_s: number | null;
+            /** P99 S */
+            p99_s: number | null;
+            /**
+             * T
+             * Format: date-time
+             * @description The interval's start
+             */
+            t: string;
+        };
         /** LatencyPercentiles */
         LatencyPercentiles: {
             /** Count */
@@ -3577,6 +3634,30 @@ export interface components {
             };
             /** @description The comparison the preset is made for (class policies) */
             sweep?: components["schemas"]["SweepIn"] | null;
+        };
+        /**
+         * PrometheusLatencyOut
+         * @description The latency percentiles of a dataset a Prometheus source keeps, per interval, with
+         *     the histogram's bucket bounds: every percentile lies between two of them.
+         */
+        PrometheusLatencyOut: {
+            /**
+             * Bucket Bounds S
+             * @description The histogram's finite bucket bounds (ascending; +Inf omitted)
+             */
+            bucket_bounds_s: number[];
+            /** Dataset Id */
+            dataset_id: number;
+            /** Intervals */
+            intervals: components["schemas"]["LatencyIntervalOut"][];
+            /**
+             * Note
+             * @description How to read the percentiles
+             * @default percentiles are interpolated within histogram buckets
+             */
+            note: string;
+            /** Step S */
+            step_s: number;
         };
         /**
          * PrometheusSourceIn
@@ -10587,6 +10668,72 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description The request or the uploaded file is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    dataset_latency_api_v1_sources_prometheus_datasets__dataset_id__latency_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A row id (1 to 2^31 - 1) */
+                dataset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrometheusLatencyOut"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or token scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such dataset in your workspaces */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request or the uploaded file is invalid */
             422: {

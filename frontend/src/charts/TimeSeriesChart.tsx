@@ -28,6 +28,9 @@ function renderSeries<Row>(config: TimeChartConfig<Row>) {
     const color = colorVar(s.color);
     const common = { dataKey: s.key, name: s.label, isAnimationActive: false, stackId };
     if (config.kind === "line") {
+      if (s.faint === true) {
+        return <Line key={s.key} {...common} type="stepAfter" stroke={color} strokeWidth={1} strokeOpacity={0.55} strokeDasharray="4 3" dot={false} connectNulls={false} />;
+      }
       return <Line key={s.key} {...common} type="monotone" stroke={color} strokeWidth={1.8} dot={false} />;
     }
     if (config.kind === "stacked-bar") {

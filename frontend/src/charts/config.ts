@@ -14,6 +14,8 @@ export interface SeriesConfig<Row> {
   key: NumericKey<Row>;
   label: string;
   color: ColorToken;
+  /** A faint dashed line (a reference such as a bucket bound), line charts only. */
+  faint?: boolean;
 }
 
 export interface TimeChartConfig<Row> {

@@ -4,7 +4,13 @@
 
 from headroom.engine.prometheus.counters import increases
 from headroom.engine.prometheus.grid import Grid, Series
-from headroom.engine.prometheus.quantile import histogram_quantile
+from headroom.engine.prometheus.native import (
+    NativeHistogram,
+    NativeSeries,
+    classic_buckets,
+    upper_bound,
+)
+from headroom.engine.prometheus.quantile import histogram_quantile, quantile_bucket
 from headroom.engine.prometheus.series import (
     IntervalSeries,
     RangeSummary,
@@ -17,12 +23,17 @@ from headroom.engine.prometheus.series import (
 __all__ = [
     "Grid",
     "IntervalSeries",
+    "NativeHistogram",
+    "NativeSeries",
     "RangeSummary",
     "Series",
     "Split",
+    "classic_buckets",
     "concat",
     "histogram_quantile",
     "increases",
     "interval_series",
+    "quantile_bucket",
     "summarize",
+    "upper_bound",
 ]

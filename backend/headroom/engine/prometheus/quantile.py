@@ -43,3 +43,20 @@ def _interpolate(upper: F64, cum: F64, bucket: NDArray[np.int64], rank: F64, tot
     value = np.where((bucket == 0) & (upper[0] <= 0), upper[0], value)
     value = np.where(bucket == last, upper[last - 1], value)
     return np.where(total > 0, value, np.nan)
+
+
+def quantile_bucket(q: float, upper_s: F64, counts: F64) -> tuple[F64, F64]:
+    """The bounds of the bucket each row's `q` quantile is interpolated in: ``(lower,
+    upper]`` (the first bucket's lower 0, the +Inf bucket's upper inf); NaN where the
+    row has no observations. The quantile itself is only known to lie in this band."""
+    upper = np.asarray(upper_s, np.float64)
+    cum = np.atleast_2d(np.asarray(counts, np.float64))
+    rows = cum.shape[0]
+    if upper.size < 2 or not np.isposinf(upper[-1]) or not 0 <= q <= 1:
+        return np.full(rows, np.nan), np.full(rows, np.nan)
+    cum = np.maximum.accumulate(np.nan_to_num(cum, nan=0.0), axis=1)
+    total = cum[:, -1]
+    bucket = (cum >= (q * total)[:, None]).argmax(axis=1)
+    lower = np.where(bucket > 0, upper[np.maximum(bucket - 1, 0)], min(0.0, float(upper[0])))
+    seen = total > 0
+    return np.where(seen, lower, np.nan), np.where(seen, upper[bucket], np.nan)

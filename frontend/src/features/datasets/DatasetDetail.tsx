@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { Link, useLocation, useSearchParams } from "react-router";
 import { isDatasetBusy, uploaderName, type Dataset, type Job } from "../../api/models";
 import { isNotFound } from "../../api/client";
+import { Badge } from "../../components/Badge";
 import { Banner } from "../../components/Banner";
 import { ButtonLink } from "../../components/Button";
 import { Card } from "../../components/Card";
@@ -16,6 +17,7 @@ import { CapacitySection } from "../capacity/CapacitySection";
 import { ConcurrencyTab } from "../capacity/ConcurrencySection";
 import { CharacterizationGate } from "../characterization/Gate";
 import { LatencyTab } from "../characterization/LatencyTab";
+import { PrometheusLatency } from "../characterization/PrometheusLatency";
 import { RulesTab } from "../characterization/RulesTab";
 import { TrafficTab } from "../characterization/TrafficTab";
 import { WorkloadTab } from "../characterization/WorkloadTab";
@@ -27,6 +29,7 @@ import { useJob } from "../jobs/useJob";
 import { useCanWrite } from "../workspaces/useRole";
 import styles from "./DatasetDetail.module.css";
 import { DrillContext } from "./drill";
+import { sourceCaption } from "./liveSource";
 import { ParseReport } from "./ParseReport";
 import { datasetKeys, useDataset, useSummary } from "./queries";
 import { RequestsDrawer } from "./RequestsDrawer";
@@ -88,6 +91,7 @@ function TabPanel({ tab, dataset }: { tab: TabId; dataset: Dataset }) {
     case "traffic":
       return <CharacterizationGate datasetId={id}>{(r, c) => <Reportable kind="characterization" sourceId={c} view="traffic" suggestedTitle={`Traffic of ${dataset.name}`}><TrafficTab result={r} /></Reportable>}</CharacterizationGate>;
     case "latency":
+      if (dataset.format === "prometheus") return <PrometheusLatency datasetId={id} />;
       return <CharacterizationGate datasetId={id}>{(r, c) => <Reportable kind="characterization" sourceId={c} view="latency" suggestedTitle={`Latency of ${dataset.name}`}><LatencyTab result={r} /></Reportable>}</CharacterizationGate>;
     case "workload":
       return <CharacterizationGate datasetId={id}>{(r, c) => <Reportable kind="characterization" sourceId={c} view="workload" suggestedTitle={`Workload of ${dataset.name}`}><WorkloadTab result={r} /></Reportable>}</CharacterizationGate>;
@@ -218,7 +222,13 @@ function Meta({ dataset: d }: { dataset: Dataset }) {
     <div className={styles.meta}>
       <span>{d.format ?? "format not detected yet"}</span>
       <span>{formatBytes(d.size_bytes)}</span>
-      <span>uploaded by {uploaderName(d.uploaded_by)}</span>
+      {d.source != null ? (
+        <span data-testid="dataset-header-source">
+          {d.source.live && <Badge tone="success">live</Badge>} {sourceCaption(d.source)}
+        </span>
+      ) : (
+        <span>uploaded by {uploaderName(d.uploaded_by)}</span>
+      )}
       <span>{formatDateTime(d.created_at)}</span>
     </div>
   );

@@ -18,6 +18,7 @@ import { describeJob } from "../jobs/describeJob";
 import { useCanWrite } from "../workspaces/useRole";
 import { useWorkspace } from "../workspaces/workspaceContext";
 import { DatasetStatus } from "./DatasetStatus";
+import { keptBy, sourceCaption } from "./liveSource";
 import styles from "./DatasetsPage.module.css";
 import { useDatasets, useDeleteDataset, useRenameDataset } from "./queries";
 
@@ -71,9 +72,7 @@ function NameCell({ dataset, renaming, actions, onDone }: NameCellProps) {
         </span>
         {dataset.source != null && (
           <span className={styles.progressCaption} data-testid="dataset-source">
-            {dataset.source.refreshed_at != null
-              ? `${dataset.source.live ? "refreshed" : "last refreshed"} ${formatDateTime(dataset.source.refreshed_at)} from Prometheus`
-              : "not refreshed yet"}
+            {sourceCaption(dataset.source)}
           </span>
         )}
         {dataset.format !== null && <span className={styles.progressCaption}>{dataset.format}</span>}
@@ -160,7 +159,7 @@ function columns(canWrite: boolean, renaming: number | null, setRenaming: (id: n
       render: (d) => (
         <div className={styles.stacked}>
           <span className={styles.nowrap}>{formatDateTime(d.created_at)}</span>
-          <span className={styles.progressCaption}>{d.source != null ? "by a Prometheus source" : `by ${uploaderName(d.uploaded_by)}`}</span>
+          <span className={styles.progressCaption}>{d.source != null ? keptBy(d.source) : `by ${uploaderName(d.uploaded_by)}`}</span>
         </div>
       ),
     },

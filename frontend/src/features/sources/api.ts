@@ -22,3 +22,8 @@ export const importNow = (id: number): Promise<PrometheusSource> =>
 
 export const deleteSource = (id: number): Promise<unknown> =>
   unwrap(api.DELETE("/api/v1/sources/prometheus/{source_id}", path(id)));
+
+export type PrometheusLatency = S["PrometheusLatencyOut"];
+
+export const datasetLatency = (datasetId: number): Promise<PrometheusLatency> =>
+  unwrap(api.GET("/api/v1/sources/prometheus/datasets/{dataset_id}/latency", { params: { path: { dataset_id: datasetId } } }));
