@@ -147,3 +147,52 @@ test("the connections chart at 1440 and 390 px", async ({ page }) => {
   await fitsTheScreen(page);
   await shot(page, "connections-390");
 });
+
+test("the class policies' runs table scrolls inside its card, at 1440 and 390 px", async ({ page }) => {
+  await page.setViewportSize(DESKTOP);
+  await signIn(page);
+  await page.goto("/policies/classes");
+  await expect(page.getByRole("heading", { name: "Class policies" })).toBeVisible();
+  await page.getByLabel("Offered load from (req/s)").fill("150");
+  await page.getByLabel("to (req/s)").fill("300");
+  await page.getByLabel("Load steps (2–12)").fill("2");
+  await page.getByTestId("start-classes").click();
+  await expect(page.getByTestId("classes-verdicts")).toBeVisible({ timeout: RUN_TIMEOUT_MS * 2 });
+  const runs = page.getByTestId("classes-runs");
+  await expect(runs.getByRole("row")).toHaveCount(9);
+  await expect(runs).toContainText("DynamicPart at 300/s");
+  await fitsTheScreen(page);
+  const [tableWidth, boxWidth] = await runs.evaluate((t) => [t.scrollWidth, (t.parentElement ?? t).clientWidth]);
+  expect(tableWidth).toBeLessThanOrEqual(boxWidth);
+  await shot(page, "classes-1440");
+  await page.setViewportSize(PHONE);
+  await page.reload();
+  await expect(runs.getByRole("row")).toHaveCount(9);
+  await fitsTheScreen(page);
+  await shot(page, "classes-390");
+});
+
+test("the virtual queue's waits stay inside their axis", async ({ page }) => {
+  await page.setViewportSize(DESKTOP);
+  await signIn(page);
+  await page.goto("/policies/virtual-queue");
+  await expect(page.getByRole("heading", { name: "Virtual queue" })).toBeVisible();
+  await page.getByLabel("Maximum wait (s)").fill("3600");
+  await page.getByTestId("start-queue").click();
+  const waits = page.getByTestId("chart-waits");
+  await expect(waits.locator("svg").first()).toBeVisible({ timeout: RUN_TIMEOUT_MS * 2 });
+  // every point of the longest-wait line lies inside the plot (not above its top)
+  const [lineTop, gridTop] = await waits.evaluate((el) => {
+    const line = el.querySelector(".recharts-line path") as SVGGraphicsElement | null;
+    const grid = el.querySelector(".recharts-cartesian-grid") as SVGGraphicsElement | null;
+    return [line?.getBoundingClientRect().top ?? 0, grid?.getBoundingClientRect().top ?? 0];
+  });
+  expect(lineTop).toBeGreaterThanOrEqual(gridTop - 1);
+  await fitsTheScreen(page);
+  await waits.screenshot({ path: path.join(artifacts, "charts-virtual-queue-waits-1440.png") });
+  await page.setViewportSize(PHONE);
+  await page.reload();
+  await expect(waits.locator("svg").first()).toBeVisible();
+  await fitsTheScreen(page);
+  await shot(page, "virtual-queue-390");
+});
