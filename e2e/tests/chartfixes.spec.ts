@@ -78,6 +78,21 @@ test("a time chart zooms from the keyboard, its range announced", async ({ page 
   expect(outline).toBe("solid");
   await page.getByTestId("chart-requests").scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(artifacts, "charts-keyboard-zoom-1440.png") });
+
+  // a drag zooms; the tooltip does not stay open over the new range until the pointer moves on
+  const surface = page.getByTestId("chart-requests").locator(".recharts-surface").first();
+  const box = await surface.boundingBox();
+  if (box === null) throw new Error("the requests chart has no box");
+  const y = box.y + box.height * 0.5;
+  const before = await page.getByTestId("slice-range").textContent();
+  await page.mouse.move(box.x + box.width * 0.3, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.45, y, { steps: 4 });
+  await page.mouse.move(box.x + box.width * 0.6, y, { steps: 4 });
+  await page.mouse.up();
+  await expect(page.getByTestId("slice-range")).not.toHaveText(before ?? "");
+  await page.waitForTimeout(500);
+  await expect(page.getByTestId("chart-requests").locator(".recharts-tooltip-wrapper").getByText(/UTC/)).toHaveCount(0);
 });
 
 test("a run's charts and its cost with a unit, at 1440 and 390 px", async ({ page }) => {
