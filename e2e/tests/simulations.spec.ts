@@ -64,7 +64,7 @@ test("the reference preset runs from the editor and shows its step function", as
   await expect(utilization.getByText("Utilisation over time")).toBeVisible();
   await expect(utilization.locator(".recharts-line")).toHaveCount(2); // mean and maximum
   await expect(page.getByTestId("chart-plt-cdf").locator("svg").first()).toBeVisible();
-  await expect(page.getByTestId("chart-utilization-boxes").locator(".recharts-bar-rectangle").first()).toBeVisible();
+  await expect(page.getByTestId("chart-utilization-by-vms").locator(".recharts-line").first()).toBeVisible();
   await expect(page.getByTestId("run-summary")).toContainText("Scaling actions");
   await page.waitForTimeout(500);
   await page.screenshot({ path: path.join(artifacts, "simulation-run.png"), fullPage: true });

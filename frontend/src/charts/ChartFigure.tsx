@@ -1,5 +1,5 @@
 /** The frame every chart wrapper draws in: a captioned figure with its legend, and the tooltip box. */
-import { useId, type ReactElement } from "react";
+import { useId, type KeyboardEventHandler, type ReactElement } from "react";
 import { ResponsiveContainer } from "recharts";
 import type { TooltipRow } from "./config";
 import styles from "./Chart.module.css";
@@ -48,12 +48,16 @@ interface ChartFigureProps {
   quietFocus?: boolean;
   /** The plot takes drags and clicks (a crosshair cursor, no text selection). */
   interactive?: boolean;
+  /** Keys on the focused plot (given: the plot is a tab stop with a visible focus ring). */
+  onKeyDown?: KeyboardEventHandler<HTMLDivElement>;
+  /** Told to screen readers when it changes (e.g. the range a key moved to). */
+  announcement?: string;
   /** The Recharts chart element. */
   children: ReactElement;
 }
 
 /** A figure named by its title, described by its description, with the legend beside the title. */
-export function ChartFigure({ id, title, description, legend, height, fixedSize = false, quietFocus = false, interactive = false, children }: ChartFigureProps) {
+export function ChartFigure({ id, title, description, legend, height, fixedSize = false, quietFocus = false, interactive = false, onKeyDown, announcement, children }: ChartFigureProps) {
   const titleId = useId();
   const descId = useId();
   return (
@@ -73,6 +77,7 @@ export function ChartFigure({ id, title, description, legend, height, fixedSize 
         className={[styles.plot, quietFocus || interactive ? styles.quietFocus : "", interactive ? styles.interactive : ""].join(" ").trim()}
         style={{ height }}
         data-interactive={interactive || undefined}
+        {...(onKeyDown === undefined ? {} : { tabIndex: 0, role: "group", "aria-labelledby": titleId, "aria-describedby": descId, onKeyDown, "data-testid": `${id}-plot` })}
       >
         {fixedSize ? (
           children
@@ -82,6 +87,11 @@ export function ChartFigure({ id, title, description, legend, height, fixedSize 
           </ResponsiveContainer>
         )}
       </div>
+      {announcement !== undefined && (
+        <div className="visually-hidden" aria-live="polite" data-testid={`${id}-announce`}>
+          {announcement}
+        </div>
+      )}
     </figure>
   );
 }

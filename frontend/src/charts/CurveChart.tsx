@@ -113,7 +113,7 @@ export const CurveChart = memo(function CurveChart({ config, rows, height = 320,
       <ComposedChart data={data} title={config.title} width={fixedWidth} height={fixedWidth === undefined ? undefined : height} margin={margin}>
         <CartesianGrid stroke={colorVar("chart-grid")} vertical={!compact} />
         {xAxis({ ...axes.x, format: config.xAxisUnit ?? config.xUnit, label: config.xLabel })}
-        {yAxis({ ...axes.y, format: config.yAxisUnit ?? config.yUnit, label: config.yLabel, labelOffset: 4 })}
+        {yAxis({ ...axes.y, ...(config.yAxisWidth === undefined ? {} : { width: config.yAxisWidth }), format: config.yAxisUnit ?? config.yUnit, label: config.yLabel, labelOffset: 4 })}
         {tooltip((row: CurveRow) => tooltipBody(config, row))}
         {band !== undefined && (
           <Area

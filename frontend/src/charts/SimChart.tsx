@@ -2,7 +2,7 @@ import { useMemo } from "react";
 import { Bar, CartesianGrid, ComposedChart, ErrorBar, Line, ReferenceLine, Scatter } from "recharts";
 import { ChartFigure, type LegendEntry, type TooltipBody } from "./ChartFigure";
 import { spanAreas, tooltip, xAxis, yAxis, type Span } from "./elements";
-import { mergeRows, type Row, type SimAxis, type SimChartConfig, type SimSeries, type XY } from "./simConfig";
+import { dedupTicks, mergeRows, type Row, type SimAxis, type SimChartConfig, type SimSeries, type XY } from "./simConfig";
 import { colorVar, type ColorToken } from "./tokens";
 
 interface SimChartProps {
@@ -111,7 +111,7 @@ export function SimChart({ config, series, height = 300, onPointClick, spans = [
     <ChartFigure id={config.id} title={config.title} description={config.description} legend={legendEntries(series, spanLegend)} height={height} quietFocus>
       <ComposedChart data={rows} margin={{ top: 10, right: y2 === undefined ? 20 : 4, bottom: 18, left: 4 }} barGap={-100}>
         <CartesianGrid stroke={colorVar("chart-grid")} />
-        {xAxis({ scale: x.scale ?? "linear", domain: xDomain, ticks: x.ticks, allowDataOverflow: x.domain !== undefined, format: x.format, label: x.label, labelOffset: -12 })}
+        {xAxis({ scale: x.scale ?? "linear", domain: xDomain, ticks: x.ticks === undefined ? undefined : dedupTicks(x.ticks, x.format), allowDataOverflow: x.domain !== undefined, format: x.format, label: x.label, labelOffset: -12 })}
         {valueAxis("left", y)}
         {y2 !== undefined && valueAxis("right", y2)}
         {spanAreas(spans, 0.18, "left")}

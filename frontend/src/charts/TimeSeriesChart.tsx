@@ -1,9 +1,10 @@
-import { useMemo, useState, type ReactNode } from "react";
+import { useMemo, useState, type KeyboardEvent, type ReactNode } from "react";
 import { Area, AreaChart, Bar, BarChart, CartesianGrid, Line, LineChart, ReferenceArea } from "recharts";
 import type { MouseHandlerDataParam } from "recharts/types/synchronisation/types";
 import { formatTimeLabel, formatTimeTick } from "../lib/format";
+import { dedupTicks } from "./simConfig";
 import { ChartFigure } from "./ChartFigure";
-import { buildChartModel, tooltipRows, type ChartPoint, type TimeChartConfig } from "./config";
+import { buildChartModel, keyZoom, tooltipRows, type ChartPoint, type TimeChartConfig } from "./config";
 import { tooltip, xAxis, yAxis } from "./elements";
 import { colorVar } from "./tokens";
 
@@ -13,6 +14,8 @@ export interface ChartSelect {
   bucketMs: number;
   onZoom: (fromMs: number, toMs: number) => void;
   onPick: (fromMs: number, toMs: number) => void;
+  /** Escape on the focused chart: back to the whole range (no reset key without it). */
+  onReset?: () => void;
 }
 
 interface TimeSeriesChartProps<Row> {
@@ -69,8 +72,9 @@ interface FrameHandlers {
   onMouseLeave?: () => void;
 }
 
-function ChartFrame({ kind, data, title, children, handlers }: FrameProps & { handlers: FrameHandlers }) {
-  const props = { data, title, margin: { top: 8, right: 16, bottom: 4, left: 4 }, ...handlers };
+function ChartFrame({ kind, data, title, children, handlers, keyboard }: FrameProps & { handlers: FrameHandlers; keyboard: boolean }) {
+  // with our own keys on the plot, Recharts' keyboard layer (a second tab stop whose arrows move the tooltip) is off
+  const props = { data, title, margin: { top: 8, right: 16, bottom: 4, left: 4 }, accessibilityLayer: !keyboard, ...handlers };
   if (kind === "line") return <LineChart {...props}>{children}</LineChart>;
   if (kind === "stacked-bar") return <BarChart {...props}>{children}</BarChart>;
   return <AreaChart {...props}>{children}</AreaChart>;
@@ -85,7 +89,9 @@ function pointerTime(points: readonly ChartPoint[], state: MouseHandlerDataParam
 /** Drag to zoom, click to pick: the span under the drag, shaded while it is dragged. */
 function useDragSelect(points: readonly ChartPoint[], select: ChartSelect | undefined) {
   const [drag, setDrag] = useState<{ a: number; b: number } | null>(null);
-  if (select === undefined) return { drag: null, handlers: {} };
+  // after a drag or a click the tooltip stays hidden until the pointer moves on
+  const [quietAt, setQuietAt] = useState<number | null>(null);
+  if (select === undefined) return { drag: null, quiet: false, handlers: {} };
   const end = (state: MouseHandlerDataParam) => {
     const t = pointerTime(points, state) ?? drag?.b ?? null;
     if (drag !== null && t !== null) {
@@ -93,6 +99,7 @@ function useDragSelect(points: readonly ChartPoint[], select: ChartSelect | unde
       const hi = Math.max(drag.a, t) + select.bucketMs;
       if (lo === Math.max(drag.a, t)) select.onPick(lo, hi);
       else select.onZoom(lo, hi);
+      setQuietAt(t);
     }
     setDrag(null);
   };
@@ -103,33 +110,73 @@ function useDragSelect(points: readonly ChartPoint[], select: ChartSelect | unde
     },
     onMouseMove: (state) => {
       const t = pointerTime(points, state);
+      if (quietAt !== null && drag === null && t !== quietAt) setQuietAt(null);
       if (drag !== null && t !== null && t !== drag.b) setDrag({ ...drag, b: t });
     },
     onMouseUp: end,
-    onMouseLeave: () => setDrag(null),
+    onMouseLeave: () => {
+      setDrag(null);
+      setQuietAt(null);
+    },
   };
-  return { drag, handlers };
+  return { drag, quiet: quietAt !== null, handlers };
+}
+
+/** The keyboard's way to the range: arrows move, +/- zoom, Escape resets (keyZoom), each told to
+ * screen readers through a live region. */
+function useKeyZoom(points: readonly ChartPoint[], select: ChartSelect | undefined) {
+  const [said, setSaid] = useState("");
+  if (select === undefined || points.length === 0) return { said, onKeyDown: undefined };
+  const first = points[0]?.t ?? 0;
+  const last = points[points.length - 1]?.t ?? 0;
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const next = keyZoom(e.key, { fromMs: first, toMs: last + select.bucketMs }, select.bucketMs);
+    if (next === null || (next === "reset" && select.onReset === undefined)) return;
+    e.preventDefault();
+    if (next === "reset") {
+      select.onReset?.();
+      setSaid("Showing the whole range");
+      return;
+    }
+    select.onZoom(next.fromMs, next.toMs);
+    setSaid(`Showing ${formatTimeLabel(next.fromMs)} to ${formatTimeLabel(next.toMs)}`);
+  };
+  return { said, onKeyDown };
 }
 
 /** The chart of values against time (epoch ms): lines, areas or stacked bars; with `select`,
- * a drag zooms and a click picks a bucket. */
+ * a drag zooms and a click picks a bucket, and the focused chart takes arrows, +/- and Escape. */
 export function TimeSeriesChart<Row>({ config, rows, height = 280, select }: TimeSeriesChartProps<Row>) {
   const model = useMemo(() => buildChartModel(config, rows), [config, rows]);
-  const { drag, handlers } = useDragSelect(model.points, select);
+  const { drag, quiet, handlers } = useDragSelect(model.points, select);
+  const keys = useKeyZoom(model.points, select);
+  const tickFormat = (v: number) => formatTimeTick(v, model.spanMs);
+  const ticks = dedupTicks(model.ticks, tickFormat);
+  const keyHelp = select?.onReset === undefined ? "Arrow keys move the range, + and - zoom." : "Arrow keys move the range, + and - zoom, Escape shows the whole range.";
   return (
-    <ChartFigure id={config.id} title={config.title} description={config.description} legend={config.series} height={height} interactive={select !== undefined}>
-      <ChartFrame kind={config.kind} data={model.points} title={config.title} handlers={handlers}>
+    <ChartFigure
+      id={config.id}
+      title={config.title}
+      description={select === undefined ? config.description : `${config.description} ${keyHelp}`}
+      legend={config.series}
+      height={height}
+      interactive={select !== undefined}
+      onKeyDown={keys.onKeyDown}
+      announcement={select === undefined ? undefined : keys.said}
+    >
+      <ChartFrame kind={config.kind} data={model.points} title={config.title} handlers={handlers} keyboard={keys.onKeyDown !== undefined}>
         <CartesianGrid stroke={colorVar("chart-grid")} vertical={false} />
         {xAxis({
           dataKey: "t",
           scale: "time",
           domain: ["dataMin", "dataMax"],
-          ticks: model.ticks,
-          format: (v) => formatTimeTick(v, model.spanMs),
+          ticks,
+          format: tickFormat,
           interval: 0,
         })}
         {yAxis({ format: config.axisUnit ?? config.unit, label: config.yLabel, labelOffset: 4, width: 64 })}
-        {tooltip((point: ChartPoint) => ({ heading: formatTimeLabel(point.t), rows: tooltipRows(config, point) }))}
+        {tooltip((point: ChartPoint) => ({ heading: formatTimeLabel(point.t), rows: tooltipRows(config, point) }), drag === null && !quiet ? undefined : false)}
         {renderSeries(config)}
         {drag !== null && drag.a !== drag.b && (
           <ReferenceArea x1={drag.a} x2={drag.b} fill={colorVar("chart-requests")} fillOpacity={0.15} stroke={colorVar("chart-requests")} ifOverflow="hidden" />

@@ -130,3 +130,41 @@ export function tooltipRows<Row>(config: TimeChartConfig<Row>, point: ChartPoint
     text: config.unit(point[s.key] ?? 0),
   }));
 }
+
+/** A time range [fromMs, toMs). */
+export interface TimeRange {
+  fromMs: number;
+  toMs: number;
+}
+
+/** What a key does to a time chart's shown range: arrows move it by a quarter of its span, "+" / "="
+ * zoom into its middle half (never below two buckets), "-" zooms out to twice its span, Escape resets.
+ * Null for any other key. Ranges are whole buckets. */
+export function keyZoom(key: string, view: TimeRange, bucketMs: number): TimeRange | "reset" | null {
+  const span = view.toMs - view.fromMs;
+  const bucket = bucketMs > 0 ? bucketMs : 1;
+  const snap = (t: number) => Math.round(t / bucket) * bucket;
+  const shift = Math.max(bucket, snap(span / 4));
+  switch (key) {
+    case "ArrowLeft":
+      return { fromMs: view.fromMs - shift, toMs: view.toMs - shift };
+    case "ArrowRight":
+      return { fromMs: view.fromMs + shift, toMs: view.toMs + shift };
+    case "+":
+    case "=": {
+      if (span <= 2 * bucket) return null;
+      const half = Math.max(2 * bucket, snap(span / 2));
+      const from = snap(view.fromMs + (span - half) / 2);
+      return { fromMs: from, toMs: from + half };
+    }
+    case "-":
+    case "_": {
+      const from = snap(view.fromMs - span / 2);
+      return { fromMs: from, toMs: from + 2 * span };
+    }
+    case "Escape":
+      return "reset";
+    default:
+      return null;
+  }
+}

@@ -72,6 +72,8 @@ export interface CurveChartConfig {
    * "data": x spans the rows, on `xTicks` if given and a log scale if `logX`; y from 0 on
    * Recharts' own ticks; a compact plot whose tooltip names the x quantity (histograms, profiles). */
   axes?: "zero" | "data";
+  /** The y axis's width in px (its tick labels and its title); wide tick labels ("12.5 MB/s") need more than the default. */
+  yAxisWidth?: number;
   logX?: boolean;
   xTicks?: number[];
 }

@@ -61,13 +61,14 @@ interface RechartsTooltipProps {
 }
 
 /** The hover tooltip: `body` turns the hovered row (whatever row type the chart's data has)
- * into the heading and the series rows. */
-export function tooltip(body: (row: never) => TooltipBody) {
+ * into the heading and the series rows; `active: false` hides it. */
+export function tooltip(body: (row: never) => TooltipBody, active?: boolean) {
   const content = ({ active, payload }: RechartsTooltipProps) => {
     const row = payload?.[0]?.payload;
     return active !== true || row === undefined ? null : <ChartTooltip {...body(row as never)} />;
   };
-  return <Tooltip content={content} />;
+  // `active: false` hides it (while a drag selects a range, and after it until the pointer moves)
+  return <Tooltip content={content} {...(active === false ? { active: false } : {})} />;
 }
 
 /** A shaded band across the plot between two x values. */

@@ -129,3 +129,62 @@ export function formatSimClock(seconds: number, withSeconds = false): string {
   const clock = `${pad(s / 3600)}:${pad((s % 3600) / 60)}`;
   return withSeconds ? `${clock}:${pad(s % 60)}` : clock;
 }
+
+/** The ticks whose label differs from the previous tick's (a coarse format can print two ticks alike). */
+export function dedupTicks(ticks: readonly number[], format: (v: number) => string): number[] {
+  const kept: number[] = [];
+  let last: string | null = null;
+  for (const t of ticks) {
+    const label = format(t);
+    if (label !== last) kept.push(t);
+    last = label;
+  }
+  return kept;
+}
+
+/** Round ticks from `low` whose last tick is at or above `high`, so a domain ending on it holds every value. */
+export function ticksCovering(low: number, high: number, count = 5): number[] {
+  const ticks = roundTicks(low, high, count);
+  if (ticks.length < 2) return ticks;
+  const step = (ticks[1] ?? 0) - (ticks[0] ?? 0);
+  let last = ticks[ticks.length - 1] ?? high;
+  while (last < high - step * 1e-9) {
+    last = Number((last + step).toPrecision(12));
+    ticks.push(last);
+  }
+  return ticks;
+}
+
+/** The q-quantile (0..1) of the values, linear interpolation between order statistics. */
+export function quantile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const pos = (sorted.length - 1) * Math.min(1, Math.max(0, q));
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return (sorted[lo] ?? 0) + ((sorted[hi] ?? 0) - (sorted[lo] ?? 0)) * (pos - lo);
+}
+
+/** A value axis's top: the largest value (and `floor`, e.g. an SLA line) with 8% headroom, unless a few
+ * spikes would flatten the rest: when the maximum passes `spikeRatio` × the 90th percentile, the axis
+ * stops at 1.5 × that percentile (still showing `floor`) and `clipped` says so. */
+export function axisTop(values: readonly number[], floor = 0, spikeRatio = 4): { top: number; clipped: boolean } {
+  const finite = values.filter((v) => Number.isFinite(v) && v >= 0);
+  const max = Math.max(0, ...finite, floor);
+  if (finite.length < 10) return { top: max * 1.08, clipped: false };
+  const p90 = quantile(finite, 0.9);
+  if (!(p90 > 0) || Math.max(...finite) <= spikeRatio * p90) return { top: max * 1.08, clipped: false };
+  const top = Math.max(1.5 * p90, floor * 1.15);
+  return top >= max ? { top: max * 1.08, clipped: false } : { top, clipped: true };
+}
+
+/** Whether a CDF's values are best read on a log axis: they span over two decades, or the tail
+ * (the largest value) lies beyond ten times the median, which a linear axis would squash into its first tenth. */
+export function wantsLogAxis(xs: readonly number[], median: number | null): boolean {
+  const positive = xs.filter((x) => x > 0 && Number.isFinite(x));
+  if (positive.length === 0) return false;
+  const low = Math.min(...positive);
+  const high = Math.max(...positive);
+  if (high / low > 100) return true;
+  return median !== null && median > 0 && high / median > 10 && high / low > 10;
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { validateCurveConfig } from "../../charts/curveConfig";
 import { kneeClass } from "../../test/capacityFixtures";
-import { curveChartRows, kneeChartConfig, powerChartConfig, powerRows, throughputChartConfig } from "./capacityCharts";
+import { curveChartRows, kneeChartConfig, labelSide, powerChartConfig, powerRows, throughputChartConfig } from "./capacityCharts";
 import { slaCurve, slaFigures } from "./slaMath";
 
 const cls = kneeClass();
@@ -32,6 +32,17 @@ describe("knee chart config", () => {
       ["max-rate", 25, 0.35],
     ]);
     expect(config.marks[0]?.label).toBe("Knee 20 req/s");
+  });
+
+  it("keeps the labels off the SLA line and inside the plot", () => {
+    // the knee (0.2 s) is far from the 0.35 s threshold: its label beside it
+    expect(config.marks.find((m) => m.id === "knee")?.labelPosition).toBe("left");
+    // a threshold at the knee's latency: the knee's label goes above the line, not on it
+    const onLine = kneeChartConfig("all", 95, cls, slaFigures(slaCurve(cls.curve), 0.2));
+    expect(onLine.marks.find((m) => m.id === "knee")?.labelPosition).toBe("top");
+    // a point in the right third of the x range is labelled on its left (a centred label is cut off)
+    expect(labelSide(90, 100, "bottom")).toBe("left");
+    expect(labelSide(50, 100, "bottom")).toBe("bottom");
   });
 
   it("leaves out the model series and the band when the curve has neither", () => {

@@ -41,14 +41,23 @@ export function hasThroughput(points: readonly CurvePoint[]): boolean {
   return points.some((p) => typeof p.throughput_per_s === "number");
 }
 
+/** Where a point's label goes: left of it in the right third of the x range (a label centred on
+ * a point near the right edge is cut off), else `otherwise`. */
+export function labelSide(x: number, xMax: number, otherwise: "top" | "bottom" | "right"): "left" | "top" | "bottom" | "right" {
+  return xMax > 0 && x > (2 / 3) * xMax ? "left" : otherwise;
+}
+
 function kneeMarks(cls: ClassReport, sla: SlaFigures | null): CurveMark[] {
   const marks: CurveMark[] = [];
+  const xMax = Math.max(0, ...cls.curve.map((p) => p.load_per_s), cls.breaking_point_per_s ?? 0, sla?.rate_per_s ?? 0);
   if (cls.knee !== null) {
     const model = cls.knee.source === "model" ? " (model)" : "";
+    // a label beside the knee sits on the SLA line when the knee's latency is near the threshold: above it then
+    const nearSla = sla !== null && Math.abs(cls.knee.latency_s - sla.threshold_s) < 0.25 * sla.threshold_s;
     marks.push({
       id: "knee",
       label: `Knee ${formatRatePerS(cls.knee.load_per_s)}${model}`,
-      labelPosition: "left",
+      labelPosition: nearSla ? (cls.knee.latency_s >= sla.threshold_s ? "top" : "bottom") : "left",
       color: "chart-knee",
       x: cls.knee.load_per_s,
       y: cls.knee.latency_s,
@@ -64,7 +73,7 @@ function kneeMarks(cls: ClassReport, sla: SlaFigures | null): CurveMark[] {
       color: "chart-sla",
       x: sla.rate_per_s,
       y: sla.threshold_s,
-      labelPosition: "bottom",
+      labelPosition: labelSide(sla.rate_per_s, xMax, "bottom"),
     });
   }
   return marks;

@@ -21,6 +21,7 @@ import { useWorkspace } from "../workspaces/workspaceContext";
 import {
   classP95Chart,
   comparisonSweep,
+  formatLoad,
   kChart,
   limitsProblem,
   loadOf,
@@ -221,7 +222,7 @@ function SweepResults({ simulation, kIds, onK }: { simulation: Simulation; kIds:
       </Card>
       <KCard simulation={simulation} doc={doc} kIds={kIds} onK={onK} />
       <Card title="Runs" flush>
-        <Table columns={runColumns(ordered)} rows={doc.runs} rowKey={(r) => r.index} caption="The comparison's runs" testId="classes-runs" />
+        <Table columns={runColumns(ordered)} rows={doc.runs} rowKey={(r) => r.index} caption="The comparison's runs" testId="classes-runs" dense />
       </Card>
     </>
   );
@@ -229,18 +230,39 @@ function SweepResults({ simulation, kIds, onK }: { simulation: Simulation; kIds:
 
 type Row = PolicySweep["runs"][number];
 
+/** "p95 dynamic_normal" as a header that may wrap after the prefix and after each underscore. */
+function BreakableName({ prefix, name }: { prefix: string; name: string }) {
+  const parts = name.split("_");
+  return (
+    <>
+      {prefix}{" "}
+      {parts.map((part, i) => (
+        <span key={i}>
+          {part}
+          {i < parts.length - 1 && (
+            <>
+              _<wbr />
+            </>
+          )}
+        </span>
+      ))}
+    </>
+  );
+}
+
 function runColumns(classes: WorkloadClassInfo[]): Column<Row>[] {
   return [
     {
-      key: "policy",
-      header: "Policy",
+      // one column for the run (sticky while the figures scroll sideways on a phone)
+      key: "run",
+      header: "Policy at load",
       render: (r) => {
         const p = policyOf(r);
-        return p === null ? "?" : POLICY_LABELS[p];
+        const load = loadOf(r);
+        return `${p === null ? "?" : POLICY_LABELS[p]} at ${load === null ? "?" : formatLoad(load)}`;
       },
     },
-    { key: "load", header: "Load", render: (r) => `${loadOf(r) ?? "?"}/s`, align: "right" },
-    ...classes.map((c): Column<Row> => ({ key: c.name, header: `p95 ${c.name}`, render: (r) => formatLatency(r.classes?.[c.name]?.latency_p95_s), align: "right" })),
+    ...classes.map((c): Column<Row> => ({ key: c.name, header: <BreakableName prefix="p95" name={c.name} />, render: (r) => formatLatency(r.classes?.[c.name]?.latency_p95_s), align: "right" })),
     { key: "rejected", header: "Rejected", render: (r) => formatPercent(r.rejected_fraction, 1), align: "right" },
     { key: "k", header: "K mean", render: (r) => partitionFigures(r.admission)?.k_mean.toFixed(2) ?? "—", align: "right" },
   ];

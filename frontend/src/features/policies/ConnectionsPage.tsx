@@ -31,6 +31,8 @@ const CHART: CurveChartConfig = {
     "Payload rate of one client (log scale) against payload size (log scale) for HTTP/1.1 with k connections and HTTP/2 with R streams on one connection, alone on the link and sharing a congested bottleneck.",
   xLabel: "payload size (log scale)",
   yLabel: "payload rate (log scale)",
+  // tick labels such as "12.5 MB/s": the title needs room beside them
+  yAxisWidth: 92,
   xUnit: (v) => formatBytes(10 ** v),
   yUnit: (v) => formatByteRate(10 ** v),
   series: [

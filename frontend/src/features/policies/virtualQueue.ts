@@ -4,7 +4,7 @@ import type { ColorToken } from "../../charts/tokens";
 import { formatDecimal, formatDuration, formatLatency, formatRatePerS } from "../../lib/format";
 import type { QueueFigures, QueueSeries, RunDocument } from "../simulations/results";
 import type { Scenario } from "../simulations/scenarioDoc";
-import { decadeTicks, formatSimClock, roundTicks, timeTicksS, type SimChartConfig, type SimSeries, type XY } from "../../charts/simConfig";
+import { decadeTicks, formatSimClock, ticksCovering, timeTicksS, type SimChartConfig, type SimSeries, type XY } from "../../charts/simConfig";
 
 export const PHASES = ["coarse", "stabilise", "fine", "monitor"] as const;
 export type Phase = (typeof PHASES)[number];
@@ -88,10 +88,10 @@ function epochLength(s: QueueSeries, i: number): number {
 }
 
 /** Whole minutes on the wait axis once waits pass two minutes (the default ticks fall between). */
-function waitTicks(s: QueueSeries): { domain?: [number, number]; ticks?: number[] } {
+export function waitTicks(s: QueueSeries): { domain?: [number, number]; ticks?: number[] } {
   const top = Math.max(0, ...s.wait_max_s.map((v) => v ?? 0));
   if (top <= 120) return {};
-  const ticks = roundTicks(0, Math.ceil(top / 60)).map((m) => m * 60);
+  const ticks = ticksCovering(0, Math.ceil(top / 60)).map((m) => m * 60);
   return { domain: [0, ticks[ticks.length - 1] ?? top], ticks };
 }
 

@@ -33,7 +33,7 @@ export function ComparePage() {
   return (
     <>
       <PageHeader title="Compare simulations" back={<Link to="/simulations">← Simulations</Link>} subtitle="Pick finished runs to see them side by side; a sweep opens its own cost/SLA frontier." />
-      <div className={styles.editor} style={{ gridTemplateColumns: "minmax(0, 1fr) minmax(0, 3fr)" }}>
+      <div className={styles.compareLayout}>
         <Picker selected={ids} onToggle={toggle} />
         <Comparison ids={ids} />
       </div>
@@ -58,7 +58,9 @@ function Picker({ selected, onToggle }: { selected: number[]; onToggle: (id: num
             ) : (
               <label className={styles.check}>
                 <input type="checkbox" checked={selected.includes(s.id)} onChange={() => onToggle(s.id)} data-testid={`compare-pick-${s.id}`} />
-                {s.name}
+                <span>
+                  <span className={styles.muted}>#{s.id}</span> {s.name}
+                </span>
               </label>
             )}
           </li>

@@ -11,7 +11,7 @@ interface Line {
 }
 
 const LINES: Line[] = [
-  { label: "Cost", unit: "price × VM-hours", value: (s) => formatDecimal(s.vms.cost, 2) },
+  { label: "Cost", unit: "price units: VM-hours × price per VM-hour", value: (s) => formatDecimal(s.vms.cost, 2) },
   { label: "VM hours", unit: "VM·h", value: (s) => formatDecimal(s.vms.vm_hours, 2) },
   { label: "Mean allocated / active", unit: "VMs", value: (s) => `${formatDecimal(s.vms.mean_allocated, 1)} / ${formatDecimal(s.vms.mean_active, 1)}` },
   { label: "Max allocated", unit: "VMs", value: (s) => formatCount(s.vms.max_allocated) },
@@ -33,7 +33,7 @@ export function RunSummaryTable({ runs, testId }: { runs: { label: ReactNode; su
           <tr>
             <th scope="col">Measure</th>
             {runs.map((r, i) => (
-              <th key={i} scope="col" className={tableStyles.numeric}>
+              <th key={i} scope="col" className={tableStyles.numeric} style={{ minWidth: "8em", maxWidth: "14em", overflowWrap: "anywhere" }}>
                 {r.label}
               </th>
             ))}
@@ -42,8 +42,9 @@ export function RunSummaryTable({ runs, testId }: { runs: { label: ReactNode; su
         <tbody>
           {LINES.map((line) => (
             <tr key={line.label}>
-              <th scope="row" style={{ fontWeight: 500, textAlign: "left" }}>
-                {line.label} {line.unit !== "" && <span style={{ color: "var(--color-text-muted)", fontWeight: 400 }}>({line.unit})</span>}
+              <th scope="row" style={{ fontWeight: 500, textAlign: "left", minWidth: "9em", maxWidth: "16em" }}>
+                {line.label}
+                {line.unit !== "" && <span style={{ display: "block", color: "var(--color-text-muted)", fontWeight: 400, textTransform: "none", letterSpacing: 0 }}>{line.unit}</span>}
               </th>
               {runs.map((r, i) => (
                 <td key={i} className={tableStyles.numeric}>

@@ -10,7 +10,7 @@ import { PageHeader } from "../../../components/PageHeader";
 import { ProgressBar } from "../../../components/ProgressBar";
 import { Loading } from "../../../components/Spinner";
 import { StatCard } from "../../../components/StatCard";
-import { formatDateTime, formatDecimal, formatLatency, formatPercent } from "../../../lib/format";
+import { formatDateTime, formatLatency, formatPercent } from "../../../lib/format";
 import { useDocumentTitle } from "../../../lib/useDocumentTitle";
 import { AddToReport } from "../../reports/AddToReport";
 import type { Simulation } from "../api";
@@ -18,7 +18,7 @@ import { progressCaption, STATUS_TONES } from "../progress";
 import { textOf } from "../scenarioDoc";
 import { useCancelSimulation, useSimulation } from "../queries";
 import { RunSummaryTable } from "./RunSummaryTable";
-import { asRun, asSweep, boxPlotChart, cdfChart, stepFunctionChart, utilizationChart, windowLatencyChart } from "./runDoc";
+import { asRun, asSweep, costParts, utilizationByVmsChart, cdfChart, stepFunctionChart, utilizationChart, windowLatencyChart } from "./runDoc";
 import type { RunDocument } from "../results";
 import { SimChart } from "../../../charts/SimChart";
 import styles from "../Simulations.module.css";
@@ -129,16 +129,17 @@ function slaThreshold(simulation: Pick<Simulation, "scenario">): number | null {
 /** A run's charts and summary (a single run, or a sweep's stored run). */
 export function RunCharts({ simulation, doc }: { simulation: Pick<Simulation, "name" | "scenario">; doc: RunDocument }) {
   const s = doc.summary;
+  const cost = costParts(s.vms.cost, s.vms.vm_hours);
   const steps = stepFunctionChart(doc);
   const util = utilizationChart(doc);
   const windows = windowLatencyChart(doc, slaThreshold(simulation));
-  const boxes = boxPlotChart(doc);
+  const byVms = utilizationByVmsChart(doc);
   const plt = doc.plt_cdf === null ? null : cdfChart("chart-plt-cdf", "PLT", [{ label: simulation.name, cdf: doc.plt_cdf }]);
   const latency = doc.latency_cdf === null ? null : cdfChart("chart-latency-cdf", "Latency", [{ label: simulation.name, cdf: doc.latency_cdf }]);
   return (
     <div className={styles.stack}>
       <div className={styles.grid} style={{ gridTemplateColumns: "repeat(auto-fill, minmax(200px, 1fr))" }}>
-        <StatCard label="Cost" value={formatDecimal(s.vms.cost, 2)} unit={`for ${formatDecimal(s.vms.vm_hours, 1)} VM·h`} testId="stat-cost" />
+        <StatCard label="Cost (VM-hours × price)" value={cost.value} unit={cost.unit} hint={cost.hint} testId="stat-cost" />
         <StatCard label="SLA violations" value={s.sla_violation_fraction === null ? "—" : formatPercent(s.sla_violation_fraction, 2)} unit="of windows" hint={s.sla_violation_fraction === null ? "no SLA in the scenario" : undefined} tone={s.sla_violation_fraction !== null && s.sla_violation_fraction > 0.05 ? "warning" : "neutral"} testId="stat-sla" />
         <StatCard label="Scaling actions" value={String(s.vms.scaling_actions)} hint={`max ${s.vms.max_allocated} VMs allocated`} testId="stat-actions" />
         <StatCard label={s.plt_s === null ? "p95 latency" : "p95 page load time"} value={formatLatency(s.plt_s?.p95 ?? s.latency_s.p95)} testId="stat-p95" />
@@ -166,7 +167,7 @@ export function RunCharts({ simulation, doc }: { simulation: Pick<Simulation, "n
           </Card>
         )}
         <Card className={plt === null ? undefined : styles.wide}>
-          <SimChart {...boxes} />
+          <SimChart {...byVms} />
         </Card>
       </div>
       <Card title="Summary" flush>

@@ -2,7 +2,7 @@
 import type { ColorToken } from "../../../charts/tokens";
 import { niceTicks } from "../../../charts/curveConfig";
 import { formatDecimal, formatLatency, formatPercent } from "../../../lib/format";
-import { decadeTicks, formatSimClock, roundTicks, timeTicksS, type SimChartConfig, type SimSeries, type XY } from "../../../charts/simConfig";
+import { axisTop, decadeTicks, formatSimClock, roundTicks, timeTicksS, wantsLogAxis, type SimChartConfig, type SimSeries, type XY } from "../../../charts/simConfig";
 import type { Cdf, RunDocument, SweepDocument } from "../results";
 
 export function asRun(result: unknown): RunDocument | null {
@@ -26,6 +26,16 @@ export function formatTimeS(seconds: number): string {
 }
 
 const zip = (xs: number[], ys: (number | null)[]): XY[] => xs.map((x, i) => ({ x, y: ys[i] ?? null }));
+
+/** The model prices a run as VM-hours × the cluster's price per VM-hour (no currency: the scenario's
+ * own price unit). The cost's unit, and how it was reached, e.g. "370.4 VM·h × 1 per VM·h". */
+export function costParts(cost: number | null | undefined, hours: number | null | undefined): { value: string; unit: string; hint: string } {
+  if (cost == null) return { value: "—", unit: "", hint: "not recorded for this run" };
+  const vmHours = hours ?? 0;
+  const price = vmHours > 0 ? cost / vmHours : 0;
+  const priceText = formatDecimal(price, Number.isInteger(Math.round(price * 100) / 100) ? 0 : 2);
+  return { value: formatDecimal(cost, 2), unit: "price units", hint: `${formatDecimal(vmHours, 1)} VM·h × ${priceText} per VM·h` };
+}
 
 export const formatVms = (v: number) => `${formatDecimal(v, 1)} VMs`;
 export const formatRate = (v: number) => `${formatDecimal(v, v < 10 ? 2 : 1)}/s`;
@@ -87,14 +97,21 @@ export function windowLatencyChart(doc: RunDocument, slaThresholdS: number | nul
   const extra = (key: string, label: string, values: (number | null)[] | null | undefined, color: SimSeries["color"], dashed: boolean): SimSeries[] =>
     values === null || values === undefined || p === Number(key.slice(1)) ? [] : [{ key, label: `${label} ${what}`, color, kind: "line", dashed, points: zip(w.window_t_s, values) }];
   const hasAll = w.window_p50_latency_s != null && w.window_p99_latency_s != null;
-  // the axis reaches the SLA line even when every window is far below it
+  // the axis reaches the SLA line even when every window is far below it; a few spikes far above
+  // the rest clip the axis (marked at its top) instead of flattening every other window
   const drawn = [...w.window_p95_latency_s, ...(w.window_p99_latency_s ?? [])].filter((v): v is number => v !== null && Number.isFinite(v));
-  const top = Math.max(0, ...drawn, slaThresholdS ?? 0) * 1.08;
+  const { top, clipped } = axisTop(drawn, slaThresholdS ?? 0);
+  const above = clipped
+    ? w.window_t_s.flatMap((t, i) => {
+        const highest = Math.max(w.window_p95_latency_s[i] ?? 0, w.window_p99_latency_s?.[i] ?? 0);
+        return highest > top ? [{ x: t, y: top }] : [];
+      })
+    : [];
   return {
     config: {
       id: "chart-window-latency",
       title: `${hasAll ? "Percentiles of the" : pLabel} ${what} per ${formatDecimal(w.window_s, 0)} s window`,
-      description: `${hasAll ? `The median, ${pLabel} (the SLA's percentile) and p99` : `The ${pLabel}`} of the ${what}s completed in each window; red dots are windows that violate the SLA.`,
+      description: `${hasAll ? `The median, ${pLabel} (the SLA's percentile) and p99` : `The ${pLabel}`} of the ${what}s completed in each window; red dots are windows that violate the SLA.${clipped ? ` The axis stops at ${formatTimeS(top)} so that a few spikes do not flatten the other windows; dots on its top edge mark the windows above it.` : ""}`,
       x: timeAxis(endOf(doc)),
       y: { label: what, format: formatTimeS, ...(top > 0 ? { domain: [0, top] as [number, number], ticks: roundTicks(0, top) } : {}) },
       refLines: slaThresholdS === null ? [] : [{ key: "sla", label: `SLA ${formatLatency(slaThresholdS)}`, color: "chart-sla", y: slaThresholdS }],
@@ -103,7 +120,8 @@ export function windowLatencyChart(doc: RunDocument, slaThresholdS: number | nul
       ...extra("p50", "p50", w.window_p50_latency_s, "chart-model", true),
       { key: "p95", label: `${pLabel} ${what}`, color: "chart-latency", kind: "line", points: zip(w.window_t_s, w.window_p95_latency_s) },
       ...extra("p99", "p99", w.window_p99_latency_s, "chart-throughput", false),
-      { key: "violated", label: `Violated windows (${violated.length})`, color: "chart-breaking", kind: "points", points: violated },
+      { key: "violated", label: `Violated windows (${violated.length})`, color: "chart-breaking", kind: "points", points: violated.filter((p) => (p.y ?? 0) <= top) },
+      ...(above.length > 0 ? [{ key: "above", label: `Above the axis top (${above.length}), drawn at its edge`, color: "chart-sla" as const, kind: "points" as const, points: above }] : []),
     ],
   };
 }
@@ -118,7 +136,12 @@ export function cdfChart(id: string, what: string, runs: CdfRun[]): { config: Si
   const xs = runs.flatMap((r) => r.cdf.x_s).filter((x) => x > 0);
   const low = Math.min(...xs);
   const high = Math.max(...xs);
-  const log = xs.length > 0 && high / low > 100;
+  const medians = runs.flatMap((r) => {
+    const i = r.cdf.fraction.findIndex((f) => f >= 0.5);
+    const m = i < 0 ? undefined : r.cdf.x_s[i];
+    return m === undefined || !(m > 0) ? [] : [m];
+  });
+  const log = wantsLogAxis(xs, medians.length > 0 ? Math.min(...medians) : null);
   return {
     config: {
       id,
@@ -131,27 +154,29 @@ export function cdfChart(id: string, what: string, runs: CdfRun[]): { config: Si
   };
 }
 
-/** Utilisation box plots (min-max whisker, quartile box, median tick) per allocated-VM count. */
-export function boxPlotChart(doc: RunDocument): { config: SimChartConfig; series: SimSeries[] } {
-  const boxes = doc.utilization_boxes;
+/** Utilisation quartiles per allocated-VM count: the median, with the first and third quartiles
+ * dashed around it (the min-max range spans nearly 0-100% at every count and says little). */
+export function utilizationByVmsChart(doc: RunDocument): { config: SimChartConfig; series: SimSeries[] } {
+  const boxes = [...doc.utilization_boxes].sort((a, b) => a.allocated_vms - b.allocated_vms);
   const maxVms = Math.max(1, ...boxes.map((b) => b.allocated_vms));
-  const tickStep = Math.max(1, Math.ceil(maxVms / 20));
+  const minVms = Math.min(maxVms, ...boxes.map((b) => b.allocated_vms));
+  const ticks = roundTicks(Math.max(0, minVms - 1), maxVms + 1, 8).filter((t) => Number.isInteger(t));
+  const line = (key: "q1" | "median" | "q3", label: string, color: SimSeries["color"], dashed: boolean): SimSeries => ({
+    key,
+    label,
+    color,
+    kind: "line",
+    dashed,
+    points: boxes.map((b) => ({ x: b.allocated_vms, y: b[key] })),
+  });
   return {
     config: {
-      id: "chart-utilization-boxes",
+      id: "chart-utilization-by-vms",
       title: "Utilisation by allocated VMs",
-      description: "Per-tick VM utilisation grouped by how many VMs were allocated: whiskers min–max, the box from the first to the third quartile, split at the median.",
-      x: { label: "allocated VMs", format: (v) => formatDecimal(v, 0), domain: [0, maxVms + 1], ticks: Array.from({ length: Math.floor((maxVms + 1) / tickStep) + 1 }, (_, i) => i * tickStep) },
-      y: { label: "utilisation", format: (v) => formatPercent(v, 0), domain: [0, 1] },
+      description: "Per-tick VM utilisation grouped by how many VMs were allocated: the median, and the first and third quartiles (half of the ticks lie between the dashed lines).",
+      x: { label: "allocated VMs", format: (v) => formatDecimal(v, 0), domain: [Math.max(0, minVms - 1), maxVms + 1], ticks },
+      y: { label: "utilisation", format: (v) => formatPercent(v, 0), domain: [0, 1], ticks: [0, 0.25, 0.5, 0.75, 1] },
     },
-    series: [
-      {
-        key: "util",
-        label: "min · q1 · median · q3 · max",
-        color: "chart-requests",
-        kind: "box",
-        points: boxes.map((b) => ({ x: b.allocated_vms, y: b.median, box: b })),
-      },
-    ],
+    series: [line("q3", "Third quartile", "chart-band", true), line("median", "Median", "chart-requests", false), line("q1", "First quartile", "chart-model", true)],
   };
 }
