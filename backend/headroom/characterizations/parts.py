@@ -19,6 +19,7 @@ from typing import Any
 
 import polars as pl
 
+from headroom.characterizations import run
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
 from headroom.core.storage import ObjectStore, open_store
@@ -35,7 +36,6 @@ from headroom.engine.workload.mapreduce import (
 )
 from headroom.engine.workload.partial import Partial, merge
 from headroom.jobs import service as job_service
-from headroom.workloads import run
 
 
 @dataclass(frozen=True)
