@@ -1,9 +1,9 @@
-"""The `workload.characterize` job: read the dataset's request table, characterize it
-under the stored rules, store to_dict() plus the histograms as the job's Result.
+"""What the parts of the `workload.characterize` job share (parts.py runs them): read the
+dataset's request table, characterize it under the stored rules, store to_dict() plus the
+histograms as the job's Result.
 Idempotent: a retry replaces its own Result. Bad input fails the job once with a stable
 code and never touches the dataset's status."""
 
-import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -12,7 +12,6 @@ from sqlalchemy.orm import Session
 
 from headroom.characterizations.documents import CharacterizationDoc, characterization_document
 from headroom.characterizations.models import Characterization as CharacterizationRow
-from headroom.core.settings import Settings
 from headroom.core.storage import ObjectStore
 from headroom.datasets.service import ingest_result
 from headroom.engine.logs import LogInputError
@@ -21,7 +20,6 @@ from headroom.engine.workload.display import display_document
 from headroom.jobs import derived
 from headroom.jobs.runner import JobContext
 
-log = logging.getLogger(__name__)
 RESULT_KIND = "workload_characterization"
 HISTOGRAM_BINS = 40
 
@@ -33,23 +31,10 @@ class Inputs:
     table_keys: list[str]
 
 
-def characterize_body(context: JobContext) -> None:
-    """The job body for jobs.runner.run_job: every part in this process."""
-    guarded(context, lambda: run(context.settings, context.job_id, context.worker))
-
-
 def guarded(context: JobContext, work: Callable[[], None]) -> None:
     """Runs ``work``; input errors (and unexpected ones) end the job here, transient
     errors and a lost job propagate (jobs.derived.guarded)."""
     derived.guarded(context, work, "characterization")
-
-
-def run(settings: Settings, job_id: int, worker: str) -> None:
-    """The characterization as a map over partitions of clients and a reduce (parts.py),
-    in this process."""
-    from headroom.characterizations import parts  # parts builds on this module
-
-    parts.run_inline(settings, job_id, worker)
 
 
 def load_table(store: ObjectStore, keys: list[str]) -> pl.LazyFrame:

@@ -16,7 +16,7 @@ from headroom.auth import repository as auth_repository
 from headroom.auth import service as auth_service
 from headroom.auth.principal import Caller, Principal
 from headroom.characterizations import service as characterizations_service
-from headroom.characterizations.run import characterize_body
+from headroom.characterizations.parts import characterize_body
 from headroom.core.db import session_scope
 from headroom.core.errors import HeadroomError
 from headroom.core.settings import REPO_ROOT, Settings

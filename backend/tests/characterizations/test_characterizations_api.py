@@ -10,7 +10,7 @@ from analyses.synth_logs import combined_latency_lines, mm1_table
 from fastapi.testclient import TestClient
 
 from headroom.analyses.tables import jsonable
-from headroom.characterizations.run import characterize_body
+from headroom.characterizations.parts import characterize_body
 from headroom.core.settings import Settings
 from headroom.engine.logs import detect_format, parse_chunk
 from headroom.engine.workload import Rules, characterize, rules_schema, workload_model_schema

@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from headroom.characterizations.run import characterize_body
+from headroom.characterizations.parts import characterize_body
 from headroom.core.settings import REPO_ROOT, Settings
 from headroom.engine.workload import rules_schema
 from headroom.jobs.runner import run_job

@@ -16,7 +16,7 @@ import yaml
 from analyses.synth_logs import combined_latency_lines, mm1_table
 from fastapi.testclient import TestClient
 
-from headroom.characterizations.run import characterize_body
+from headroom.characterizations.parts import characterize_body
 from headroom.core.settings import Settings
 from headroom.engine.sim.scenario import load_scenario
 from headroom.jobs.runner import ingest_body, run_job

@@ -17,7 +17,7 @@ from simulations.scenarios import scaling
 from headroom.analyses.models import Analysis, AnalysisKind
 from headroom.api.app import create_app
 from headroom.characterizations.models import Characterization
-from headroom.characterizations.run import characterize_body
+from headroom.characterizations.parts import characterize_body
 from headroom.core.db import session_scope
 from headroom.core.migrations import upgrade
 from headroom.core.settings import REPO_ROOT, Settings
