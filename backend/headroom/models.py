@@ -3,6 +3,7 @@
 from headroom.alerts.models import AlertChannel, AlertDelivery, AlertEvaluation, AlertRule
 from headroom.analyses.models import Analysis
 from headroom.auth.models import ApiToken, User, UserSession
+from headroom.characterizations.models import Characterization
 from headroom.core.db import Base
 from headroom.core.idempotency_models import IdempotencyRecord
 from headroom.datasets.models import Dataset
@@ -11,7 +12,6 @@ from headroom.reports.models import Report, ReportItem, ShareLink
 from headroom.simulations.models import SimulationRun
 from headroom.sources.models import PrometheusSource
 from headroom.uploads.models import Upload
-from headroom.workloads.models import Characterization
 from headroom.workspaces.models import Invitation, Membership, Workspace
 
 __all__ = [

@@ -185,8 +185,8 @@ def characterize_workload(self: Task, job_id: int) -> None:
 def _characterize(context: JobContext) -> None:
     """The plan here, then one task per partition of clients and the reduce in a chord
     (without a result backend, as on the filesystem broker, all of it in this task)."""
-    from headroom.workloads import parts
-    from headroom.workloads.run import guarded
+    from headroom.characterizations import parts
+    from headroom.characterizations.run import guarded
 
     def work() -> None:
         if result_backend(context.settings) is None:
@@ -202,7 +202,7 @@ def _characterize(context: JobContext) -> None:
 
 @app.task(name="workload.characterize_part", **CHORD_PART)
 def characterize_part(job_id: int, worker: str, index: int) -> dict[str, Any]:
-    from headroom.workloads import parts
+    from headroom.characterizations import parts
 
     settings = get_settings()
     with Heartbeat(JobContext(settings, job_id, worker)):
@@ -213,8 +213,8 @@ def characterize_part(job_id: int, worker: str, index: int) -> dict[str, Any]:
     name="workload.characterize_merge", autoretry_for=TRANSIENT, retry_backoff=True, max_retries=5
 )
 def characterize_merge(outcomes: list[dict[str, Any]], job_id: int, worker: str) -> None:
-    from headroom.workloads import parts
-    from headroom.workloads.run import fail
+    from headroom.characterizations import parts
+    from headroom.jobs.derived import fail
 
     settings = get_settings()
     try:
@@ -232,7 +232,7 @@ def characterize_failed(
 ) -> None:
     """A part failed for good: the job fails (unless it already went to another worker).
     Celery passes (request, exc, traceback) first, then the signature's own arguments."""
-    from headroom.workloads.run import fail
+    from headroom.jobs.derived import fail
 
     if isinstance(exc, JobLost):
         return

@@ -8,12 +8,11 @@ from typing import cast
 from sqlalchemy.orm import Session
 
 from headroom.alerts.payloads import FiguresJson
-from headroom.analyses import repository as analyses_repository
 from headroom.analyses.documents import CapacityReportDoc
-from headroom.analyses.models import AnalysisKind
+from headroom.analyses.models import Analysis, AnalysisKind
 from headroom.datasets import service as dataset_service
+from headroom.jobs import derived
 from headroom.jobs import repository as job_repository
-from headroom.jobs.models import Job, JobStatus
 
 RECENT_ANALYSES = 50
 
@@ -55,16 +54,11 @@ def read(session: Session, dataset_id: int) -> Figures:
 
 def latest_capacity(session: Session, dataset_id: int) -> tuple[int, CapacityReportDoc] | None:
     """The dataset's newest capacity analysis whose job succeeded, with its report."""
-    rows, _ = analyses_repository.page_for_dataset(session, dataset_id, RECENT_ANALYSES, 0)
+    rows, _ = job_repository.derived_page(session, Analysis, dataset_id, RECENT_ANALYSES, 0)
     for analysis in rows:
-        if analysis.kind != AnalysisKind.capacity or analysis.job_id is None:
-            continue
-        job = session.get(Job, analysis.job_id)
-        if job is None or job.status != JobStatus.succeeded:
-            continue
-        stored = job_repository.result_for_job(session, job.id)
-        if stored is not None:
-            return analysis.id, CapacityReportDoc.model_validate(stored.document)
+        document = derived.result_of(session, analysis)
+        if analysis.kind == AnalysisKind.capacity and document is not None:
+            return analysis.id, CapacityReportDoc.model_validate(document)
     return None
 
 

@@ -16,22 +16,19 @@ from headroom.api.deps import CurrentPrincipal, EditorAccess, SessionDep, Settin
 from headroom.auth.principal import Principal
 from headroom.core.ids import Id
 from headroom.core.settings import Settings
+from headroom.jobs import derived
 
 router = APIRouter(tags=["analyses"])
 
 
-@router.post(
+@derived.create_route(
+    router,
     "/datasets/{dataset_id}/analyses",
-    response_model=AnalysisOut,
-    status_code=202,
-    response_description="Queued: its job runs in the background; Location names it",
-    responses={
-        200: {"model": AnalysisOut, "description": "Same parameters: the existing analysis"},
-        409: {"description": "dataset_not_ready: the dataset has not been ingested"},
-        422: {
-            "description": "no_latency: the log records no response times; log_too_short: "
-            "the log spans fewer than 5 windows"
-        },
+    AnalysisOut,
+    "Same parameters: the existing analysis",
+    {
+        422: "no_latency: the log records no response times; log_too_short: "
+        "the log spans fewer than 5 windows"
     },
 )
 def create_analysis(
@@ -45,16 +42,12 @@ def create_analysis(
     return _create(session, principal, settings, dataset_id, params, response)
 
 
-@router.post(
+@derived.create_route(
+    router,
     "/datasets/{dataset_id}/analyses/sct",
-    response_model=AnalysisOut,
-    status_code=202,
-    response_description="Queued: its job runs in the background; Location names it",
-    responses={
-        200: {"model": AnalysisOut, "description": "Same parameters: the existing analysis"},
-        409: {"description": "dataset_not_ready: the dataset has not been ingested"},
-        422: {"description": "not_a_trace: the dataset is an access log, not a latency trace"},
-    },
+    AnalysisOut,
+    "Same parameters: the existing analysis",
+    {422: "not_a_trace: the dataset is an access log, not a latency trace"},
 )
 def create_sct_analysis(
     dataset_id: Id,
@@ -77,10 +70,7 @@ def _create(
     response: Response,
 ) -> AnalysisOut:
     analysis, started = service.start(session, principal, settings, dataset_id, params)
-    if not started:
-        response.status_code = 200
-    else:
-        response.headers["Location"] = f"/api/v1/analyses/{analysis.id}"
+    derived.answer(response, started, f"/api/v1/analyses/{analysis.id}")
     return service.to_out(session, analysis)
 
 

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
-from headroom.analyses import repository
 from headroom.analyses.documents import AnalysisReport, capacity_document, sct_document
+from headroom.analyses.models import Analysis
 from headroom.analyses.schemas import CapacityParamsIn, SctParamsIn
 from headroom.analyses.service import params_of
 from headroom.analyses.tables import scan_for_capacity, scan_for_sct
@@ -21,8 +21,9 @@ from headroom.core.storage import ObjectStore, open_store
 from headroom.datasets.service import ingest_result
 from headroom.engine.capacity import analyze, analyze_trace
 from headroom.engine.logs import LogInputError
+from headroom.jobs import derived
 from headroom.jobs import service as job_service
-from headroom.jobs.runner import TRANSIENT, JobContext
+from headroom.jobs.runner import JobContext
 
 log = logging.getLogger(__name__)
 RESULT_KIND = "capacity_report"
@@ -39,15 +40,9 @@ class Inputs:
 def capacity_body(context: JobContext) -> None:
     """The job body for jobs.runner.run_job; input errors end the job here, so the
     runner's dataset-level failure handling never marks the dataset failed."""
-    try:
-        run(context.settings, context.job_id, context.worker)
-    except (job_service.JobLost, *TRANSIENT):
-        raise
-    except LogInputError as error:
-        _fail(context, error.code, error.message)
-    except Exception as error:
-        log.exception("analysis job %s failed", context.job_id)
-        _fail(context, "internal_error", f"unexpected error: {type(error).__name__}: {error}")
+    derived.guarded(
+        context, lambda: run(context.settings, context.job_id, context.worker), "analysis"
+    )
 
 
 def run(settings: Settings, job_id: int, worker: str) -> None:
@@ -81,15 +76,8 @@ def _analyse(
 
 
 def _inputs(session: Session, job_id: int) -> Inputs:
-    analysis = repository.by_job(session, job_id)
-    if analysis is None:
-        raise LookupError(f"the analysis of job {job_id} vanished")
+    analysis = derived.row_of_job(session, Analysis, job_id, "analysis")
     ingested = ingest_result(session, analysis.dataset_id)
     if ingested is None:
         raise LogInputError("dataset_not_ready", "the dataset has no request table yet")
     return Inputs(analysis.dataset_id, params_of(analysis), list(ingested.table_keys))
-
-
-def _fail(context: JobContext, code: str, message: str) -> None:
-    with session_scope(context.settings.resolved_database_url()) as session:
-        job_service.fail_owned(session, context.job_id, context.worker, code, message)

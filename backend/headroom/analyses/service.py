@@ -4,7 +4,6 @@ import hashlib
 import json
 
 from pydantic import TypeAdapter
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from headroom.analyses import repository
@@ -27,28 +26,19 @@ from headroom.analyses.schemas import (
 from headroom.auth.models import User
 from headroom.auth.principal import Principal
 from headroom.auth.schemas import UserRef
-from headroom.core.errors import HeadroomError, NotFound
+from headroom.core.errors import HeadroomError
 from headroom.core.settings import Settings
 from headroom.datasets import service as dataset_service
-from headroom.datasets.models import Dataset, DatasetStatus
+from headroom.datasets.models import Dataset
 from headroom.jobs import derived
 from headroom.jobs import repository as job_repository
-from headroom.jobs import service as job_service
-from headroom.jobs.models import Job, JobStatus
+from headroom.jobs.models import Job
 from headroom.jobs.schemas import JobOut
 from headroom.workspaces.models import Role
 
 CAPACITY_TASK = "capacity.analyze"  # runs every kind of analysis (run.analysis_body)
 TRACE_FORMATS = ("trace_csv", "trace_jsonl", "otlp")
 PARAMS = TypeAdapter[CapacityParamsIn | SctParamsIn](AnalysisParamsIn)
-
-
-class DatasetNotReady(HeadroomError):
-    status_code, code = 409, "dataset_not_ready"
-
-
-class AnalysisConflict(HeadroomError):
-    status_code, code = 409, "conflict"
 
 
 class NotATrace(HeadroomError):
@@ -110,11 +100,7 @@ def params_key(params: CapacityParamsIn | SctParamsIn) -> str:
 
 
 def _check_input(dataset: Dataset, params: CapacityParamsIn | SctParamsIn) -> None:
-    if dataset.status != DatasetStatus.ready:
-        raise DatasetNotReady(
-            f"dataset {dataset.id} is {dataset.status}: analyses need an ingested dataset",
-            detail={"status": str(dataset.status)},
-        )
+    derived.require_ready(dataset, "analyses need")
     if params.kind == "sct" and (dataset.format or "").split(":")[0] not in TRACE_FORMATS:
         raise NotATrace(
             f"dataset {dataset.id} is an access log ({dataset.format}): the SCT model needs a "
@@ -138,24 +124,22 @@ def create(
         _check_data(session, dataset, params)
     key = params_key(params)
     existing = repository.by_params(session, dataset.id, params.kind, key)
-    if existing is not None:
-        return existing, derived.rerun_if_broken(session, existing, CAPACITY_TASK)
-    job = job_service.create(session, dataset.workspace_id, CAPACITY_TASK, dataset.id)
-    analysis = Analysis(
-        workspace_id=dataset.workspace_id,
-        dataset_id=dataset.id,
-        kind=AnalysisKind(params.kind),
-        params=stored_params(params),
-        params_key=key,
-        job_id=job.id,
-        created_by_id=principal.user.id,
+    return derived.create_or_reuse(
+        session,
+        existing,
+        dataset,
+        CAPACITY_TASK,
+        lambda job_id: Analysis(
+            workspace_id=dataset.workspace_id,
+            dataset_id=dataset.id,
+            kind=AnalysisKind(params.kind),
+            params=stored_params(params),
+            params_key=key,
+            job_id=job_id,
+            created_by_id=principal.user.id,
+        ),
+        "analysis",
     )
-    session.add(analysis)
-    try:
-        session.flush()
-    except IntegrityError as error:  # the same request raced this one and won
-        raise AnalysisConflict("the same analysis was created just now; retry") from error
-    return analysis, job
 
 
 def start(
@@ -170,30 +154,29 @@ def start(
 
 
 def get_visible(session: Session, principal: Principal, analysis_id: int) -> Analysis:
-    analysis = repository.visible(session, principal.workspace_ids, analysis_id)
-    if analysis is None:
-        raise NotFound(f"analysis {analysis_id} not found")
-    return analysis
+    return derived.get_visible(session, principal, Analysis, analysis_id, "analysis")
 
 
 def list_page(
     session: Session, principal: Principal, dataset_id: int, limit: int, offset: int
 ) -> AnalysisPage:
     dataset = dataset_service.get_visible(session, principal, dataset_id)
-    rows, total = repository.page_for_dataset(session, dataset.id, limit, offset)
-    return AnalysisPage(items=[to_out(session, a, with_result=False) for a in rows], total=total)
+    items, total = derived.page(
+        session, Analysis, dataset.id, limit, offset, lambda a: to_out(session, a, False)
+    )
+    return AnalysisPage(items=items, total=total)
 
 
 def _report(session: Session, analysis: Analysis) -> AnalysisReport:
-    job = session.get(Job, analysis.job_id) if analysis.job_id else None
-    stored = job_repository.result_for_job(session, job.id) if job is not None else None
-    if job is None or job.status != JobStatus.succeeded or stored is None:
+    document = derived.result_of(session, analysis)
+    if document is None:
+        job = derived.job_of(session, analysis)
         status = "without a job" if job is None else str(job.status)
         raise AnalysisNotDone(
             f"analysis {analysis.id} is {status}: recommendations need its finished report",
             detail={"status": None if job is None else str(job.status)},
         )
-    return stored_report(analysis.kind, stored.document)
+    return stored_report(analysis.kind, document)
 
 
 def recommendations(
@@ -227,11 +210,9 @@ def recommendations(
 
 
 def to_out(session: Session, analysis: Analysis, with_result: bool = True) -> AnalysisOut:
-    job = session.get(Job, analysis.job_id) if analysis.job_id else None
-    result = None
-    if with_result and job is not None and job.status == JobStatus.succeeded:
-        stored = job_repository.result_for_job(session, job.id)
-        result = stored_report(analysis.kind, stored.document) if stored is not None else None
+    job = derived.job_of(session, analysis)
+    document = derived.result_of(session, analysis) if with_result else None
+    result = stored_report(analysis.kind, document) if document is not None else None
     creator = session.get(User, analysis.created_by_id) if analysis.created_by_id else None
     return AnalysisOut(
         id=analysis.id,
@@ -249,17 +230,12 @@ def to_out(session: Session, analysis: Analysis, with_result: bool = True) -> An
 def derived_sla(session: Session, dataset_id: int) -> dict[str, float] | None:
     """The SLA (percentile, threshold_s) the dataset's newest finished capacity analysis
     derived for all its requests (else for its first class with one); None without one."""
-    rows, _ = repository.page_for_dataset(session, dataset_id, 50, 0)
+    rows, _ = job_repository.derived_page(session, Analysis, dataset_id, 50, 0)
     for analysis in rows:
-        if analysis.kind != AnalysisKind.capacity or analysis.job_id is None:
+        document = derived.result_of(session, analysis)
+        if analysis.kind != AnalysisKind.capacity or document is None:
             continue
-        job = session.get(Job, analysis.job_id)
-        if job is None or job.status != JobStatus.succeeded:
-            continue
-        stored = job_repository.result_for_job(session, job.id)
-        if stored is None:
-            continue
-        classes = CapacityReportDoc.model_validate(stored.document).classes
+        classes = CapacityReportDoc.model_validate(document).classes
         ordered = sorted(classes.items(), key=lambda item: item[0] != "all")
         for _, report in ordered:
             sla = report.sla

@@ -20,6 +20,7 @@ from headroom.analyses.router import router as analyses_router
 from headroom.api.upload_access import RedisUploadSlots, UploadSlots
 from headroom.auth.router import router as auth_router
 from headroom.auth.throttle import LoginThrottle, RedisLoginThrottle
+from headroom.characterizations.router import router as characterizations_router
 from headroom.core import heavy_calls
 from headroom.core.db import get_engine
 from headroom.core.errors import HeadroomError, envelope, error_responses
@@ -38,7 +39,6 @@ from headroom.simulations.router import router as simulations_router
 from headroom.sources.router import router as sources_router
 from headroom.telemetry.router import router as telemetry_router
 from headroom.uploads.router import router as uploads_router
-from headroom.workloads.router import router as workloads_router
 from headroom.workspaces.router import router as workspaces_router
 
 
@@ -66,7 +66,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         analyses_router,
         jobs_router,
         uploads_router,
-        workloads_router,
+        characterizations_router,
         simulations_router,
         reports_router,
         policies_router,

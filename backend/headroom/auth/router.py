@@ -3,7 +3,7 @@ from fastapi import APIRouter, Request, Response
 from headroom.api.deps import CurrentPrincipal, SessionDep, SettingsDep
 from headroom.auth import service
 from headroom.auth.cookies import set_session_cookie
-from headroom.auth.schemas import LoginRequest, Me
+from headroom.auth.schemas import LoginIn, Me
 from headroom.auth.throttle import LoginThrottle, RedisLoginThrottle, client_address
 from headroom.core.errors import InvalidCredentials, error_responses
 from headroom.core.security import SESSION_COOKIE
@@ -14,7 +14,7 @@ router = APIRouter(prefix="/auth", tags=["auth"])
 
 @router.post("/login", response_model=Me, responses=error_responses(429))
 def login(
-    body: LoginRequest,
+    body: LoginIn,
     request: Request,
     response: Response,
     session: SessionDep,

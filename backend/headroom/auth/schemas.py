@@ -6,7 +6,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from headroom.workspaces.schemas import WorkspaceRef
 
 
-class LoginRequest(BaseModel):
+class LoginIn(BaseModel):
     email: str = Field(min_length=3, max_length=320)
     password: str = Field(min_length=1, max_length=1000)
 
@@ -23,7 +23,7 @@ class Me(UserRef):
     workspaces: list[WorkspaceRef]
 
 
-class ApiTokenCreate(BaseModel):
+class ApiTokenIn(BaseModel):
     name: str = Field(min_length=1, max_length=200)
     scopes: list[Literal["read", "write", "admin"]] = Field(min_length=1, max_length=3)
     expires_days: int | None = Field(None, ge=1, le=3650, description="null: never expires")

@@ -5,7 +5,7 @@ from fastapi import APIRouter, Depends
 from headroom.api.deps import SessionDep, ViewerAccess
 from headroom.auth import tokens
 from headroom.auth.principal import Principal
-from headroom.auth.schemas import ApiTokenCreate, ApiTokenCreated, ApiTokenOut
+from headroom.auth.schemas import ApiTokenCreated, ApiTokenIn, ApiTokenOut
 from headroom.core.errors import Forbidden
 from headroom.core.ids import Id
 
@@ -40,7 +40,7 @@ def list_tokens(
 
 @router.post("", response_model=ApiTokenCreated, status_code=201)
 def create_token(
-    workspace_id: Id, body: ApiTokenCreate, principal: TokenMinter, session: SessionDep
+    workspace_id: Id, body: ApiTokenIn, principal: TokenMinter, session: SessionDep
 ) -> ApiTokenCreated:
     return tokens.create(session, principal, workspace_id, body)
 

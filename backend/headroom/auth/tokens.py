@@ -11,13 +11,13 @@ from sqlalchemy.orm import Session
 from headroom.auth import repository, service
 from headroom.auth.models import ApiToken, User
 from headroom.auth.principal import ROLE_FOR_SCOPE, Caller, Principal
-from headroom.auth.schemas import ApiTokenCreate, ApiTokenCreated, ApiTokenOut, UserRef
+from headroom.auth.schemas import ApiTokenCreated, ApiTokenIn, ApiTokenOut, UserRef
 from headroom.core.errors import Forbidden, NotFound
 from headroom.workspaces.models import Role, Workspace
 
 
 def create(
-    session: Session, principal: Principal, workspace_id: int, body: ApiTokenCreate
+    session: Session, principal: Principal, workspace_id: int, body: ApiTokenIn
 ) -> ApiTokenCreated:
     role = principal.effective_role(workspace_id)
     too_high = [s for s in body.scopes if role is None or ROLE_FOR_SCOPE[s].rank > role.rank]

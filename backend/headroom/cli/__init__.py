@@ -210,7 +210,7 @@ def openapi() -> None:
 )
 def demo(email: str, password: str, sample: Path | None) -> None:
     """Create the demo account and workspace, with a sample log analysed."""
-    from headroom.demo import seed_demo
+    from headroom.demo.seed import seed_demo
 
     dataset_name = seed_demo(get_settings(), email, password, sample)
     click.echo(f"demo workspace ready: sign in as {email} / {password} ({dataset_name})")

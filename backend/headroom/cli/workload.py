@@ -31,7 +31,7 @@ MAX_CHUNK_BYTES = 64 << 20
 PARSE_THREADS = min(os.cpu_count() or 1, 2)
 
 if TYPE_CHECKING:  # the documents load with the characterization, on first use
-    from headroom.workloads.documents import CharacterizationCore
+    from headroom.characterizations.documents import CharacterizationCore
 
 
 class RejectLine(TypedDict):  # a line the parser refused, as printed
@@ -382,9 +382,9 @@ def tally_report(parsed: ParsedLog, tally: Any) -> ParseReport:
 @click.option("--json", "as_json", is_flag=True, help="print the JSON characterization")
 def characterize_command(file: str, log_format: str, spec: str | None, as_json: bool) -> None:
     """Arrivals, classes, pages, sessions, fitted distributions and the workload model."""
+    from headroom.characterizations.documents import characterization_core
     from headroom.core.settings import get_settings
     from headroom.engine.workload.mapreduce import characterize_parts
-    from headroom.workloads.documents import characterization_core
 
     budget_mb = get_settings().memory_budget_mb
     with TemporaryDirectory(prefix="headroom-characterize-") as parts_dir:

@@ -295,7 +295,9 @@ def p95_s(http: httpx.Client, dataset: DatasetJson, request_class: str | None) -
         if latency is None:
             raise RemoteError(f"{label} records no response times: there is no p95 to check")
         return float(latency["p95_s"])
-    from headroom.workloads.documents import CharacterizationDoc  # the model's schema: numpy
+    from headroom.characterizations.documents import (
+        CharacterizationDoc,  # the model's schema: numpy
+    )
 
     result = CharacterizationDoc.model_validate(_finished(http, dataset["id"], "characterizations"))
     by_class = result.latency_by_class

@@ -31,7 +31,7 @@ class UploadJson(TypedDict):  # uploads.schemas.UploadOut
     dataset_id: int | None
 
 
-class UploadOptions(TypedDict, total=False):  # uploads.schemas.UploadCreate's parse options
+class UploadOptions(TypedDict, total=False):  # uploads.schemas.UploadIn's parse options
     format: str
     log_format: str
     zip_members: Literal["first", "all"]

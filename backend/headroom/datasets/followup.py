@@ -15,10 +15,10 @@ TRACE_PREFIX = "trace_"  # latency traces feed the SCT analysis, not the workloa
 def queue_characterization(settings: Settings, dataset_id: int) -> int | None:
     """The queued job of a new characterization of a ready log dataset, or None (not a
     ready log, or a characterization under its rules exists already)."""
+    from headroom.characterizations import repository
+    from headroom.characterizations import service as characterizations
+    from headroom.characterizations.models import Characterization
     from headroom.jobs import service as job_service
-    from headroom.workloads import repository
-    from headroom.workloads import service as workloads
-    from headroom.workloads.models import Characterization
 
     with session_scope(settings.resolved_database_url()) as session:
         dataset = session.get(Dataset, dataset_id)
@@ -26,12 +26,14 @@ def queue_characterization(settings: Settings, dataset_id: int) -> int | None:
             return None
         if (dataset.format or "").startswith(TRACE_PREFIX):
             return None
-        document = workloads.rules_document(workloads.stored_rules(session, dataset.id))
-        key = workloads.rules_key(document)
+        document = characterizations.rules_document(
+            characterizations.stored_rules(session, dataset.id)
+        )
+        key = characterizations.rules_key(document)
         if repository.by_rules(session, dataset.id, key) is not None:
             return None
         job = job_service.create(
-            session, dataset.workspace_id, workloads.CHARACTERIZE_TASK, dataset.id
+            session, dataset.workspace_id, characterizations.CHARACTERIZE_TASK, dataset.id
         )
         session.add(
             Characterization(

@@ -7,7 +7,7 @@ from headroom.api.deps import CurrentPrincipal, EditorAccess, SessionDep, Settin
 from headroom.api.upload_access import UploadAccess, body_chunks
 from headroom.core.errors import FileTooLarge, error_responses
 from headroom.core.ids import Id
-from headroom.datasets import arrivals, formats, parse_options, service, slices, uploads
+from headroom.datasets import arrivals, formats, parse_options, service, slices, staging
 from headroom.datasets.formats import KnownFormatsOut
 from headroom.datasets.multipart import MultipartFile
 from headroom.datasets.parse_options import ParseOptions
@@ -113,12 +113,12 @@ async def upload_dataset(
     body = body_chunks(request, settings.upload_read_timeout_s)
     if content_type.startswith("multipart/form-data"):
         form_file = MultipartFile(body, content_type)
-        staged = await uploads.stage(store, aiter(form_file), None, settings.max_upload_bytes)
-        staged = uploads.renamed(staged, name or form_file.filename)
-        options = await uploads.form_options(store, staged, options, form_file.fields)
+        staged = await staging.stage(store, aiter(form_file), None, settings.max_upload_bytes)
+        staged = staging.renamed(staged, name or form_file.filename)
+        options = await staging.form_options(store, staged, options, form_file.fields)
     else:
-        staged = await uploads.stage(store, body, name, settings.max_upload_bytes)
-    sniffed = await uploads.sniff(store, staged, options)
+        staged = await staging.stage(store, body, name, settings.max_upload_bytes)
+    sniffed = await staging.sniff(store, staged, options)
     out, created = await to_thread.run_sync(
         service.register_and_start,
         settings,

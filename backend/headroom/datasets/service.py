@@ -10,7 +10,7 @@ from headroom.core.db import session_scope
 from headroom.core.errors import HeadroomError, InvalidInput, NotFound, NotReady
 from headroom.core.settings import Settings
 from headroom.core.storage import ObjectStore
-from headroom.datasets import parse_options, repository, uploads
+from headroom.datasets import parse_options, repository, staging
 from headroom.datasets.meta import DatasetMetaJson, DetectionJson
 from headroom.datasets.models import Dataset, DatasetStatus
 from headroom.datasets.parse_options import ParseOptions
@@ -23,7 +23,7 @@ from headroom.datasets.schemas import (
     TrafficSummaryOut,
 )
 from headroom.datasets.sniffing import Sniffed
-from headroom.datasets.uploads import StagedUpload
+from headroom.datasets.staging import StagedUpload
 from headroom.jobs import repository as job_repository
 from headroom.jobs import service as job_service
 from headroom.jobs.models import Job, Result
@@ -185,7 +185,7 @@ def list_page(
 def rename(session: Session, principal: Principal, dataset_id: int, name: str) -> DatasetOut:
     dataset = get_visible(session, principal, dataset_id)
     principal.require(dataset.workspace_id, Role.editor)
-    dataset.name = uploads.safe_name(name)  # the same rule as an upload's name
+    dataset.name = staging.safe_name(name)  # the same rule as an upload's name
     session.commit()
     return to_out(session, dataset)
 

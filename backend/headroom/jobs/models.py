@@ -17,6 +17,23 @@ class JobStatus(StrEnum):
     cancelled = "cancelled"
 
 
+class DerivedRow:
+    """The columns of a result a job derives from a dataset (jobs/derived.py: a capacity
+    analysis, a characterization): whose it is, of which dataset, its newest job, who asked
+    for it and when. Each domain's table adds its inputs and their key."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    workspace_id: Mapped[int] = mapped_column(
+        ForeignKey("workspace.id", ondelete="CASCADE"), index=True
+    )
+    dataset_id: Mapped[int] = mapped_column(
+        ForeignKey("dataset.id", ondelete="CASCADE"), index=True
+    )
+    job_id: Mapped[int | None] = mapped_column(ForeignKey("job.id", ondelete="SET NULL"))
+    created_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+
+
 class Job(Base):
     __tablename__ = "job"
 

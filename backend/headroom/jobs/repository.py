@@ -1,9 +1,12 @@
 from datetime import datetime
+from typing import TypeVar
 
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from headroom.jobs.models import Job, JobStatus, Result
+from headroom.jobs.models import DerivedRow, Job, JobStatus, Result
+
+R = TypeVar("R", bound=DerivedRow)
 
 
 def visible_job(session: Session, workspace_ids: list[int], job_id: int) -> Job | None:
@@ -74,3 +77,27 @@ def long_queued(session: Session, sent_before: datetime) -> list[Job]:
 
 def result_for_job(session: Session, job_id: int) -> Result | None:
     return session.scalar(select(Result).where(Result.job_id == job_id))
+
+
+def derived_visible(
+    session: Session, model: type[R], workspace_ids: list[int], row_id: int
+) -> R | None:
+    """A derived result (jobs.derived) by id, if one of these workspaces holds it."""
+    return session.scalar(
+        select(model).where(model.id == row_id, model.workspace_id.in_(workspace_ids))
+    )
+
+
+def derived_page(
+    session: Session, model: type[R], dataset_id: int, limit: int, offset: int
+) -> tuple[list[R], int]:
+    """A dataset's derived results of one kind, newest first, and how many there are."""
+    scope = model.dataset_id == dataset_id
+    query = select(model).where(scope).order_by(model.id.desc())
+    rows = session.scalars(query.limit(limit).offset(offset))
+    total = session.scalar(select(func.count()).select_from(model).where(scope)) or 0
+    return list(rows), total
+
+
+def derived_by_job(session: Session, model: type[R], job_id: int) -> R | None:
+    return session.scalar(select(model).where(model.job_id == job_id))

@@ -1,15 +1,15 @@
 """Report items of a characterization, one per dataset tab: the workload (figures and fitted
 histograms), the traffic (arrivals over time) or the latency (percentiles over time)."""
 
-from headroom.engine.workload import Rules
-from headroom.reports.schemas import Chart, ItemContent, Series
-from headroom.reports.snapshots import SnapshotError, characterization, fig
-from headroom.workloads.documents import (
+from headroom.characterizations.documents import (
     ArrivalView,
     CharacterizationDoc,
     Display,
     PercentileColumns,
 )
+from headroom.engine.workload import Rules
+from headroom.reports.schemas import Chart, ItemContent, Series
+from headroom.reports.snapshots import SnapshotError, characterization, fig
 
 VIEWS = ("workload", "traffic", "latency")
 PERCENTILES = ("p50", "p90", "p95", "p99")

@@ -6,6 +6,11 @@ from typing import Any, TypedDict
 
 from headroom.analyses.documents import CapacityReportDoc, ClassReport, MeasuredPoint, ModelPoint
 from headroom.analyses.schemas import CapacityParamsIn
+from headroom.characterizations.documents import (
+    CharacterizationDoc,
+    FittedHistogram,
+    LatencyPercentiles,
+)
 from headroom.datasets.schemas import TrafficSummaryOut
 from headroom.engine.workload import Rules
 from headroom.reports.schemas import Better, Chart, Figure, ItemContent, Mark, Series, Unit
@@ -18,11 +23,6 @@ from headroom.simulations.result_models import (
     WindowSeries,
 )
 from headroom.simulations.scenario_json import ScenarioJson
-from headroom.workloads.documents import (
-    CharacterizationDoc,
-    FittedHistogram,
-    LatencyPercentiles,
-)
 
 
 def fig(key: str, label: str, value: Any, unit: Unit, better: Better | None = None) -> Figure:

@@ -11,6 +11,8 @@ from headroom.analyses.documents import CapacityReportDoc, SctReportDoc
 from headroom.analyses.models import Analysis
 from headroom.analyses.schemas import CapacityParamsIn, SctParamsIn
 from headroom.auth.principal import Principal
+from headroom.characterizations import service as characterizations
+from headroom.characterizations.schemas import Rules
 from headroom.core.errors import HeadroomError, InvalidInput
 from headroom.datasets import service as datasets
 from headroom.reports import snapshot_sct, snapshot_sweep, snapshots
@@ -20,8 +22,6 @@ from headroom.reports.snapshots import SnapshotError
 from headroom.simulations import service as simulations
 from headroom.simulations.models import SimulationRun
 from headroom.simulations.result_models import RunDocument, SweepDocument
-from headroom.workloads import service as workloads
-from headroom.workloads.schemas import Rules
 
 T = TypeVar("T")
 
@@ -93,8 +93,10 @@ def _sct(session: Session, principal: Principal, item: ItemIn) -> Captured:
 
 
 def _characterization(session: Session, principal: Principal, item: ItemIn) -> Captured:
-    found = workloads.get_visible(session, principal, item.source_id)
-    result = _finished(workloads.document_of(session, found), f"characterization {found.id}")
+    found = characterizations.get_visible(session, principal, item.source_id)
+    result = _finished(
+        characterizations.document_of(session, found), f"characterization {found.id}"
+    )
     dataset = datasets.get_visible(session, principal, found.dataset_id).name
     content = characterization_view(result, Rules.model_validate(found.rules), item.view)
     label = f"characterization {found.id} of {dataset}"

@@ -5,6 +5,7 @@ from sqlalchemy.orm import Session
 
 from headroom.analyses import service as analysis_service
 from headroom.auth.principal import Principal
+from headroom.characterizations.models import Characterization
 from headroom.core.errors import HeadroomError, InvalidInput, NotFound, NotReady
 from headroom.core.settings import get_settings
 from headroom.datasets import service as dataset_service
@@ -13,12 +14,12 @@ from headroom.engine.sim.budget import check_budget
 from headroom.engine.sim.presets import from_workload_model, reference, replay
 from headroom.engine.sim.scenario import ScenarioError, load_scenario
 from headroom.engine.workload.model import ModelError
+from headroom.jobs import derived
+from headroom.jobs import repository as job_repository
 from headroom.simulations import class_presets, dataset_policies, references, repository
 from headroom.simulations.models import SavedScenario
 from headroom.simulations.scenario_json import ScenarioJson
 from headroom.simulations.schemas import Preset, SavedScenarioIn, SavedScenarioUpdate
-from headroom.workloads import repository as workload_repository
-from headroom.workloads import service as workload_service
 from headroom.workspaces.models import Role
 
 
@@ -149,11 +150,11 @@ def dataset_sla(session: Session, dataset_id: int) -> tuple[dict[str, float] | N
     return None, "none: the log records no response times"
 
 
-def characterization(session: Session, dataset_id: int) -> dict[str, JsonValue]:  # workloads'
+def characterization(session: Session, dataset_id: int) -> dict[str, JsonValue]:
     """The dataset's newest finished characterization (the whole result document)."""
-    rows, _ = workload_repository.page_for_dataset(session, dataset_id, 50, 0)
+    rows, _ = job_repository.derived_page(session, Characterization, dataset_id, 50, 0)
     for item in rows:
-        result = workload_service.result_of(session, item)
+        result = derived.result_of(session, item)
         if result is not None:
             return result
     raise NotFound(

@@ -25,11 +25,11 @@ from headroom.core.errors import HeadroomError, NotFound
 from headroom.core.settings import Settings
 from headroom.core.storage import ObjectStore
 from headroom.datasets import service as dataset_service
-from headroom.datasets import uploads as staging
+from headroom.datasets import staging
 from headroom.datasets.models import Dataset
 from headroom.datasets.schemas import DatasetOut
 from headroom.datasets.sniffing import Sniffed
-from headroom.datasets.uploads import StagedUpload
+from headroom.datasets.staging import StagedUpload
 from headroom.jobs import repository as job_repository
 from headroom.jobs import service as job_service
 from headroom.jobs.models import Job

@@ -10,7 +10,7 @@ from headroom.core.errors import FileTooLarge, error_responses
 from headroom.datasets.schemas import DatasetOut
 from headroom.datasets.sniffing import checked_options
 from headroom.uploads import completion, service
-from headroom.uploads.schemas import UploadCreate, UploadOut
+from headroom.uploads.schemas import UploadIn, UploadOut
 
 router = APIRouter(
     prefix="/uploads", tags=["uploads"], responses=error_responses(408, 409, 413, 429)
@@ -24,7 +24,7 @@ CHUNK_BODY = {
 
 @router.post("", response_model=UploadOut, status_code=201, responses=error_responses(422))
 async def create_upload(
-    body: UploadCreate,
+    body: UploadIn,
     principal: EditorAccess,
     session: SessionDep,
     store: StoreDep,

@@ -8,7 +8,7 @@ from headroom.datasets.schemas import ParseOptionsOut
 CHUNK_BYTES_MAX = 16 * 1024**2
 
 
-class UploadCreate(BaseModel):
+class UploadIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: str = Field(min_length=1, max_length=1000)

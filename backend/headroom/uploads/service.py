@@ -21,9 +21,9 @@ from headroom.core.storage import HashingWriter, ObjectStore
 from headroom.datasets import parse_options
 from headroom.datasets import service as dataset_service
 from headroom.datasets.parse_options import ParseOptions
-from headroom.datasets.uploads import StagedUpload, safe_name
+from headroom.datasets.staging import StagedUpload, safe_name
 from headroom.uploads.models import Upload
-from headroom.uploads.schemas import CHUNK_BYTES_MAX, UploadCreate, UploadOut
+from headroom.uploads.schemas import CHUNK_BYTES_MAX, UploadIn, UploadOut
 
 TTL = timedelta(hours=24)
 
@@ -44,7 +44,7 @@ def options_of(upload: Upload) -> ParseOptions:
     return parse_options.from_json(upload.parse_options)
 
 
-def requested_options(body: UploadCreate) -> ParseOptions:
+def requested_options(body: UploadIn) -> ParseOptions:
     """The cheap checks; the router compiles a log_format string (sniffing.checked_options)."""
     return parse_options.resolve(body.format, body.log_format, body.zip_members)
 
@@ -53,7 +53,7 @@ def create(
     session: Session,
     store: ObjectStore,
     principal: Principal,
-    body: UploadCreate,
+    body: UploadIn,
     max_bytes: int,
     options: ParseOptions | None = None,
 ) -> Upload:

@@ -15,7 +15,7 @@ from headroom.core.errors import Forbidden, HeadroomError, NotFound
 from headroom.core.security import new_token, same_digest, token_digest
 from headroom.workspaces.models import Invitation, Membership, Role, Workspace
 from headroom.workspaces.schemas import (
-    InvitationCreate,
+    InvitationIn,
     InvitationOut,
     InvitationPreview,
 )
@@ -32,7 +32,7 @@ class AlreadyMember(HeadroomError):
 
 
 def create(
-    session: Session, workspace_id: int, inviter: User | Caller, body: InvitationCreate, ttl_s: int
+    session: Session, workspace_id: int, inviter: User | Caller, body: InvitationIn, ttl_s: int
 ) -> tuple[Invitation, str]:
     """Returns the invitation and its token (the only time the token exists in clear)."""
     email = body.email.strip().lower()

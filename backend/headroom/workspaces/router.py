@@ -22,13 +22,13 @@ from headroom.workspaces import invitations, mail, service
 from headroom.workspaces.models import Role, Workspace
 from headroom.workspaces.schemas import (
     InvitationAccept,
-    InvitationCreate,
     InvitationCreated,
+    InvitationIn,
     InvitationOut,
     InvitationPreview,
     MemberOut,
     MemberUpdate,
-    WorkspaceCreate,
+    WorkspaceIn,
     WorkspaceRef,
 )
 
@@ -43,7 +43,7 @@ def list_workspaces(principal: CurrentPrincipal, session: SessionDep) -> list[Wo
 
 @workspaces.post("", response_model=WorkspaceRef, status_code=201)
 def create_workspace(
-    body: WorkspaceCreate, principal: CurrentPrincipal, session: SessionDep
+    body: WorkspaceIn, principal: CurrentPrincipal, session: SessionDep
 ) -> WorkspaceRef:
     if principal.token_id is not None:
         raise Forbidden("create workspaces when signed in, not with an API token")
@@ -95,7 +95,7 @@ def list_invitations(workspace_id: Id, _: OwnerAccess, session: SessionDep) -> l
 )
 def invite(
     workspace_id: Id,
-    body: InvitationCreate,
+    body: InvitationIn,
     request: Request,
     principal: OwnerAccess,
     session: SessionDep,

@@ -12,7 +12,7 @@ class WorkspaceRef(BaseModel):
     role: RoleName
 
 
-class WorkspaceCreate(BaseModel):
+class WorkspaceIn(BaseModel):
     name: str = Field(min_length=1, max_length=200)
 
 
@@ -28,7 +28,7 @@ class MemberUpdate(BaseModel):
     role: RoleName
 
 
-class InvitationCreate(BaseModel):
+class InvitationIn(BaseModel):
     email: str = Field(min_length=3, max_length=320, pattern=r"^[^@\s]+@[^@\s]+$")
     role: RoleName = "editor"
 

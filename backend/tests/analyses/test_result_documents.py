@@ -17,11 +17,11 @@ from headroom.analyses.documents import (
     stored_report,
 )
 from headroom.analyses.tables import for_capacity, jsonable
+from headroom.characterizations.documents import CharacterizationCore, CharacterizationDoc
+from headroom.characterizations.run import HISTOGRAM_BINS, result_document
 from headroom.engine.capacity import CapacityParams, SctParams, analyze, analyze_trace, synth
 from headroom.engine.logs import detect_format, parse_chunk
 from headroom.engine.workload import characterize
-from headroom.workloads.documents import CharacterizationCore, CharacterizationDoc
-from headroom.workloads.run import HISTOGRAM_BINS, result_document
 
 LOG = combined_latency_lines(mm1_table())
 STORED = Path(__file__).parents[1] / "reports" / "result_documents.json"

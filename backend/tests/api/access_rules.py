@@ -106,10 +106,10 @@ RULES: dict[tuple[str, str], Rule] = {
     ("GET", f"{V1}/characterizations/{{item_id}}/model"): r(
         "viewer", item_id="characterization_id"
     ),
-    ("GET", f"{V1}/workloads/rules/schema"): r("signed_in", False),
-    ("GET", f"{V1}/workloads/model/schema"): r("signed_in", False),
-    ("POST", f"{V1}/workloads/model/scenario"): r("signed_in", False),
-    ("GET", f"{V1}/workloads/rules/default"): r("signed_in", False),
+    ("GET", f"{V1}/characterizations/rules/schema"): r("signed_in", False),
+    ("GET", f"{V1}/characterizations/model/schema"): r("signed_in", False),
+    ("POST", f"{V1}/characterizations/model/scenario"): r("signed_in", False),
+    ("GET", f"{V1}/characterizations/rules/default"): r("signed_in", False),
     # simulations
     ("POST", f"{V1}/simulations"): r("editor", False),
     ("GET", f"{V1}/simulations"): r("viewer", False),

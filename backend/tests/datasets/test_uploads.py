@@ -3,7 +3,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from headroom.datasets.uploads import safe_name
+from headroom.datasets.staging import safe_name
 
 
 @given(st.text(max_size=500))

@@ -9,7 +9,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from headroom.demo import synthetic_log
+from headroom.demo.samples import synthetic_log
 from support.restartable_redis import Redis, running_redis
 from support.services import Stack, wait_for_job
 

@@ -16,17 +16,18 @@ from simulations.scenarios import scaling
 
 from headroom.analyses.models import Analysis, AnalysisKind
 from headroom.api.app import create_app
+from headroom.characterizations.models import Characterization
+from headroom.characterizations.parts import characterize_body
 from headroom.core.db import session_scope
 from headroom.core.migrations import upgrade
 from headroom.core.settings import REPO_ROOT, Settings
 from headroom.datasets.models import Dataset, DatasetStatus
-from headroom.demo import SYNTHETIC_NAME, seed_demo
+from headroom.demo.samples import SYNTHETIC_NAME
+from headroom.demo.seed import seed_demo
 from headroom.jobs.models import Job, JobStatus, Result
 from headroom.jobs.runner import run_job
 from headroom.simulations.models import SimulationRun
 from headroom.simulations.run import simulation_body
-from headroom.workloads.models import Characterization
-from headroom.workloads.run import characterize_body
 
 SMALL_LOG = REPO_ROOT / "data" / "logs" / "apachelogs_vhost_combined_with_bad_line.log"
 FIXTURE = Path(__file__).with_name("result_documents.json")

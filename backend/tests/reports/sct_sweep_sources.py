@@ -22,7 +22,8 @@ from headroom.core.db import session_scope
 from headroom.core.migrations import upgrade
 from headroom.core.settings import Settings
 from headroom.datasets.models import Dataset, DatasetStatus
-from headroom.demo import TRACE_NAME, seed_demo
+from headroom.demo.samples import TRACE_NAME
+from headroom.demo.seed import seed_demo
 from headroom.jobs.runner import run_job
 from headroom.simulations.models import SimulationRun
 from headroom.simulations.run import simulation_body

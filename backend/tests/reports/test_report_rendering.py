@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from reports.report_sources import Documents
 
+from headroom.characterizations.documents import CharacterizationDoc
 from headroom.engine.workload import Rules
 from headroom.reports.compare import figure_delta, overlay, verdict
 from headroom.reports.export import FORMULA_STARTS, safe_cell
@@ -19,7 +20,6 @@ from headroom.reports.schemas import Chart, Figure, Mark, Series
 from headroom.reports.snapshots import characterization
 from headroom.reports.svg import HEIGHT, LEFT, RIGHT, WIDTH, Frame, render_chart
 from headroom.reports.units import nice_ticks
-from headroom.workloads.documents import CharacterizationDoc
 
 NOTE_TAGS = {
     "p",

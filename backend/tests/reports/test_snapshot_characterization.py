@@ -6,10 +6,10 @@ from typing import Any
 import pytest
 from reports.report_sources import Documents
 
+from headroom.characterizations.documents import CharacterizationDoc
 from headroom.engine.workload import Rules
 from headroom.reports.snapshot_characterization import characterization_view
 from headroom.reports.snapshots import SnapshotError
-from headroom.workloads.documents import CharacterizationDoc
 
 T0_MS = 1_700_000_000_000
 

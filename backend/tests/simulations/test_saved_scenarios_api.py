@@ -10,10 +10,10 @@ from fastapi.testclient import TestClient
 from simulations.scenarios import REFERENCE, mm1
 
 from headroom.analyses.run import capacity_body
+from headroom.characterizations.parts import characterize_body
 from headroom.core.settings import Settings
 from headroom.engine.sim.scenario import load_scenario
 from headroom.jobs.runner import ingest_body, run_job
-from headroom.workloads.run import characterize_body
 from headroom.workspaces.models import Role
 from support.factories import member, signed_in
 

@@ -150,7 +150,7 @@ export function saveRules(datasetId: number, rules: Rules): Promise<RulesSaved> 
 }
 
 export function getRulesSchema(): Promise<Record<string, unknown>> {
-  return unwrap(api.GET("/api/v1/workloads/rules/schema"));
+  return unwrap(api.GET("/api/v1/characterizations/rules/schema"));
 }
 
 /** Requests per bucket of `every_s` seconds in [start_ms, end_ms), at full resolution (the chart's zoom). */

@@ -169,6 +169,87 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/characterizations/model/scenario": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Scenario From Model
+         * @description A simulation scenario from a workload model document (downloaded, perhaps edited):
+         *     its class profiles, page shapes and service times on the reference cluster.
+         */
+        post: operations["scenario_from_model_api_v1_characterizations_model_scenario_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/characterizations/model/schema": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Model Schema
+         * @description The JSON Schema of the workload model document (versioned).
+         */
+        get: operations["get_model_schema_api_v1_characterizations_model_schema_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/characterizations/rules/default": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Default Rules
+         * @description The rules a characterization applies when none are given.
+         */
+        get: operations["get_default_rules_api_v1_characterizations_rules_default_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/characterizations/rules/schema": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Rules Schema
+         * @description The JSON Schema of classification rules.
+         */
+        get: operations["get_rules_schema_api_v1_characterizations_rules_schema_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/characterizations/{item_id}": {
         parameters: {
             query?: never;
@@ -1308,87 +1389,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/workloads/model/scenario": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Scenario From Model
-         * @description A simulation scenario from a workload model document (downloaded, perhaps edited):
-         *     its class profiles, page shapes and service times on the reference cluster.
-         */
-        post: operations["scenario_from_model_api_v1_workloads_model_scenario_post"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/workloads/model/schema": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get Model Schema
-         * @description The JSON Schema of the workload model document (versioned).
-         */
-        get: operations["get_model_schema_api_v1_workloads_model_schema_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/workloads/rules/default": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get Default Rules
-         * @description The rules a characterization applies when none are given.
-         */
-        get: operations["get_default_rules_api_v1_workloads_rules_default_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/workloads/rules/schema": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get Rules Schema
-         * @description The JSON Schema of classification rules.
-         */
-        get: operations["get_rules_schema_api_v1_workloads_rules_schema_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/workspaces": {
         parameters: {
             query?: never;
@@ -1614,18 +1614,6 @@ export interface components {
             /** Total */
             total: number;
         };
-        /** ApiTokenCreate */
-        ApiTokenCreate: {
-            /**
-             * Expires Days
-             * @description null: never expires
-             */
-            expires_days?: number | null;
-            /** Name */
-            name: string;
-            /** Scopes */
-            scopes: ("read" | "write" | "admin")[];
-        };
         /** ApiTokenCreated */
         ApiTokenCreated: {
             /**
@@ -1658,6 +1646,18 @@ export interface components {
             token: string;
             /** Workspace Id */
             workspace_id: number;
+        };
+        /** ApiTokenIn */
+        ApiTokenIn: {
+            /**
+             * Expires Days
+             * @description null: never expires
+             */
+            expires_days?: number | null;
+            /** Name */
+            name: string;
+            /** Scopes */
+            scopes: ("read" | "write" | "admin")[];
         };
         /** ApiTokenOut */
         ApiTokenOut: {
@@ -2132,13 +2132,6 @@ export interface components {
             weekly_report?: boolean | null;
         };
         /**
-         * CharacterizationCreate
-         * @description Classification rules for the run; null or absent: the default rules.
-         */
-        CharacterizationCreate: {
-            rules?: components["schemas"]["Rules"] | null;
-        };
-        /**
          * CharacterizationDoc
          * @description The stored and served result: the characterization, the fitted quantities'
          *     histograms and the dataset page's chart data.
@@ -2161,12 +2154,19 @@ export interface components {
             latency_by_class: {
                 [key: string]: components["schemas"]["LatencyPercentiles"];
             };
-            /** @description a workload model (GET /api/v1/workloads/model/schema) */
+            /** @description a workload model (GET /api/v1/characterizations/model/schema) */
             model: Record<string, never>;
             pages: components["schemas"]["PageSummary"];
             /** Requests */
             requests: number;
             sessions: components["schemas"]["SessionSummary"];
+        };
+        /**
+         * CharacterizationIn
+         * @description Classification rules for the run; null or absent: the default rules.
+         */
+        CharacterizationIn: {
+            rules?: components["schemas"]["Rules"] | null;
         };
         /** CharacterizationOut */
         CharacterizationOut: {
@@ -2915,17 +2915,6 @@ export interface components {
             /** Password */
             password?: string | null;
         };
-        /** InvitationCreate */
-        InvitationCreate: {
-            /** Email */
-            email: string;
-            /**
-             * Role
-             * @default editor
-             * @enum {string}
-             */
-            role: "owner" | "editor" | "viewer";
-        };
         /** InvitationCreated */
         InvitationCreated: {
             /** Accepted At */
@@ -2968,6 +2957,17 @@ export interface components {
             url: string;
             /** Workspace Id */
             workspace_id: number;
+        };
+        /** InvitationIn */
+        InvitationIn: {
+            /** Email */
+            email: string;
+            /**
+             * Role
+             * @default editor
+             * @enum {string}
+             */
+            role: "owner" | "editor" | "viewer";
         };
         /** InvitationOut */
         InvitationOut: {
@@ -3259,8 +3259,8 @@ export interface components {
              */
             updated_at: string;
         };
-        /** LoginRequest */
-        LoginRequest: {
+        /** LoginIn */
+        LoginIn: {
             /** Email */
             email: string;
             /** Password */
@@ -3411,7 +3411,7 @@ export interface components {
             duration_s?: number | null;
             /**
              * Model
-             * @description a workload model document, validated against GET /api/v1/workloads/model/schema (a bad one: 422 naming model.<field>)
+             * @description a workload model document, validated against GET /api/v1/characterizations/model/schema (a bad one: 422 naming model.<field>)
              */
             model: {
                 [key: string]: unknown;
@@ -5201,8 +5201,8 @@ export interface components {
             /** Low */
             low: number;
         };
-        /** UploadCreate */
-        UploadCreate: {
+        /** UploadIn */
+        UploadIn: {
             /**
              * Format
              * @description A known format name (GET /datasets/formats); null: detect
@@ -5451,8 +5451,8 @@ export interface components {
              */
             version: 1;
         };
-        /** WorkspaceCreate */
-        WorkspaceCreate: {
+        /** WorkspaceIn */
+        WorkspaceIn: {
             /** Name */
             name: string;
         };
@@ -5959,7 +5959,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["LoginRequest"];
+                "application/json": components["schemas"]["LoginIn"];
             };
         };
         responses: {
@@ -6107,6 +6107,274 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Me"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or token scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request or the uploaded file is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    scenario_from_model_api_v1_characterizations_model_scenario_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ModelScenarioIn"];
+            };
+        };
+        responses: {
+            /** @description The scenario document (`headroom simulate` input) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not signed in, or the token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or token scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_error naming the field, e.g. model.classes.0.share */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_model_schema_api_v1_characterizations_model_schema_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not signed in, or the token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or token scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request or the uploaded file is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_default_rules_api_v1_characterizations_rules_default_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rules"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or token scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request or the uploaded file is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_rules_schema_api_v1_characterizations_rules_schema_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
                 };
             };
             /** @description Not signed in, or the token is invalid */
@@ -7587,7 +7855,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["CharacterizationCreate"] | null;
+                "application/json": components["schemas"]["CharacterizationIn"] | null;
             };
         };
         responses: {
@@ -11412,7 +11680,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["UploadCreate"];
+                "application/json": components["schemas"]["UploadIn"];
             };
         };
         responses: {
@@ -11946,274 +12214,6 @@ export interface operations {
             };
         };
     };
-    scenario_from_model_api_v1_workloads_model_scenario_post: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ModelScenarioIn"];
-            };
-        };
-        responses: {
-            /** @description The scenario document (`headroom simulate` input) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Not signed in, or the token is invalid */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in, but the role or token scope does not allow this */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found (or not visible to you) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description validation_error naming the field, e.g. model.classes.0.share */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description An unexpected error (its request_id is in the server log) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    get_model_schema_api_v1_workloads_model_schema_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Not signed in, or the token is invalid */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in, but the role or token scope does not allow this */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found (or not visible to you) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request or the uploaded file is invalid */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected error (its request_id is in the server log) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    get_default_rules_api_v1_workloads_rules_default_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Rules"];
-                };
-            };
-            /** @description Not signed in, or the token is invalid */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in, but the role or token scope does not allow this */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found (or not visible to you) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request or the uploaded file is invalid */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected error (its request_id is in the server log) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    get_rules_schema_api_v1_workloads_rules_schema_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Not signed in, or the token is invalid */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in, but the role or token scope does not allow this */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found (or not visible to you) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request or the uploaded file is invalid */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected error (its request_id is in the server log) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
     list_workspaces_api_v1_workspaces_get: {
         parameters: {
             query?: never;
@@ -12288,7 +12288,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["WorkspaceCreate"];
+                "application/json": components["schemas"]["WorkspaceIn"];
             };
         };
         responses: {
@@ -12780,7 +12780,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["InvitationCreate"];
+                "application/json": components["schemas"]["InvitationIn"];
             };
         };
         responses: {
@@ -13225,7 +13225,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ApiTokenCreate"];
+                "application/json": components["schemas"]["ApiTokenIn"];
             };
         };
         responses: {

@@ -14,7 +14,7 @@ from headroom.engine.sim.presets import reference
 from headroom.engine.sim.scenario import Scenario, load_scenario
 
 # The demo's capacity analysis of its synthetic M/M/4 log and its SCT analysis of its pool
-# trace (headroom.demo), as `headroom analyze --json` / `headroom sct --json` print them,
+# trace (headroom.demo.samples), as `headroom analyze --json` / `headroom sct --json` print them,
 # keeping the fields exports read.
 DEMO = json.loads((Path(__file__).parent / "demo_analyses.json").read_text())
 

@@ -10,13 +10,13 @@ import numpy as np
 import polars as pl
 import pytest
 
+from headroom.characterizations.documents import characterization_core
 from headroom.cli.workload import characterize_text, parse_log, parse_report, parse_text
-from headroom.demo import synthetic_trace
+from headroom.demo.samples import synthetic_trace
 from headroom.engine.logs.recorded import DAY_S, fields_recorded
 from headroom.engine.workload import characterize
 from headroom.engine.workload.display import display_document
 from headroom.engine.workload.traffic import summarize
-from headroom.workloads.documents import characterization_core
 
 from .conftest import MakeTable
 

@@ -20,7 +20,7 @@ function stubApi(puts: unknown[]) {
     "fetch",
     vi.fn(async (request: Request) => {
       const path = new URL(request.url).pathname;
-      if (path === "/api/v1/workloads/rules/schema") return jsonResponse(200, schema);
+      if (path === "/api/v1/characterizations/rules/schema") return jsonResponse(200, schema);
       if (path === "/api/v1/datasets/3/rules" && request.method === "PUT") {
         const rules: unknown = await request.json();
         puts.push(rules);

@@ -1,7 +1,7 @@
 /**
  * A characterization's `result` (`headroom characterize --json` plus `histograms` and
  * `display`), typed by the API schema (`CharacterizationDoc`,
- * backend/headroom/workloads/documents.py).
+ * backend/headroom/characterizations/documents.py).
  */
 import type { components } from "../../api/schema";
 

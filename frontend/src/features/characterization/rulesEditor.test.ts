@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Rules } from "../../api/models";
 import { emptyRule, fromDraft, problemAt, splitList, toDraft, validateAgainstSchema } from "./rulesEditor";
-// The published schema (GET /workloads/rules/schema); backend/tests/workloads checks this copy is current.
+// The published schema (GET /characterizations/rules/schema); backend/tests/characterizations checks this copy is current.
 import schema from "./rulesSchema.fixture.json";
 
 const DEFAULTS: Rules = {

@@ -1,6 +1,6 @@
 """The workload model document is downloadable, editable and a simulator input.
 Download a characterized dataset's model over the API, double every rate of its profile,
-post it to /workloads/model/scenario: the scenario's rates are the downloaded ones doubled
+post it to /characterizations/model/scenario: the scenario's rates are the downloaded ones doubled
 (and its duration the one asked for); a bad model is a 422 naming the field; the edited
 file runs through `headroom simulate --model` and `headroom scenario-from-model` gives
 the same scenario as the API."""
@@ -16,13 +16,13 @@ import yaml
 from analyses.synth_logs import combined_latency_lines, mm1_table
 from fastapi.testclient import TestClient
 
+from headroom.characterizations.parts import characterize_body
 from headroom.core.settings import Settings
 from headroom.engine.sim.scenario import load_scenario
 from headroom.jobs.runner import ingest_body, run_job
-from headroom.workloads.run import characterize_body
 from support.factories import member, signed_in
 
-URL = "/api/v1/workloads/model/scenario"
+URL = "/api/v1/characterizations/model/scenario"
 
 
 def _downloaded_model(client: TestClient, settings: Settings) -> dict[str, Any]:

@@ -3,13 +3,14 @@ once: seeding again starts no new characterization."""
 
 from sqlalchemy import select
 
+from headroom.characterizations import service
+from headroom.characterizations.models import Characterization
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
 from headroom.datasets.models import Dataset
-from headroom.demo import DEFAULT_SAMPLE, SYNTHETIC_NAME, seed_demo
+from headroom.demo.samples import SYNTHETIC_NAME
+from headroom.demo.seed import DEFAULT_SAMPLE, seed_demo
 from headroom.jobs.models import Job
-from headroom.workloads import service
-from headroom.workloads.models import Characterization
 
 
 def test_demo_logs_are_characterized_once(settings: Settings) -> None:

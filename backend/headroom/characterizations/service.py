@@ -8,34 +8,29 @@ from typing import Any
 
 from pydantic import JsonValue
 from pydantic.json_schema import JsonSchemaValue
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from headroom.analyses.service import AnalysisConflict, DatasetNotReady
 from headroom.auth.models import User
 from headroom.auth.principal import Principal
 from headroom.auth.schemas import UserRef
-from headroom.core.errors import InvalidInput, NotFound, NotReady
-from headroom.core.settings import Settings
-from headroom.datasets import service as dataset_service
-from headroom.datasets.models import DatasetStatus
-from headroom.engine.sim.presets import from_workload_model
-from headroom.engine.workload import Rules, default_rules, rules_schema, workload_model_schema
-from headroom.engine.workload.model import ModelError, WorkloadModel
-from headroom.jobs import derived
-from headroom.jobs import repository as job_repository
-from headroom.jobs import service as job_service
-from headroom.jobs.models import Job, JobStatus
-from headroom.jobs.schemas import JobOut
-from headroom.simulations.scenario_json import ScenarioJson
-from headroom.workloads import repository
-from headroom.workloads.documents import CharacterizationDoc
-from headroom.workloads.models import Characterization, DatasetRules
-from headroom.workloads.schemas import (
+from headroom.characterizations import repository
+from headroom.characterizations.documents import CharacterizationDoc
+from headroom.characterizations.models import Characterization, DatasetRules
+from headroom.characterizations.schemas import (
     CharacterizationOut,
     CharacterizationPage,
     DatasetRulesOut,
 )
+from headroom.core.errors import InvalidInput, NotFound, NotReady
+from headroom.core.settings import Settings
+from headroom.datasets import service as dataset_service
+from headroom.engine.sim.presets import from_workload_model
+from headroom.engine.workload import Rules, default_rules, rules_schema, workload_model_schema
+from headroom.engine.workload.model import ModelError, WorkloadModel
+from headroom.jobs import derived
+from headroom.jobs.models import Job
+from headroom.jobs.schemas import JobOut
+from headroom.simulations.scenario_json import ScenarioJson
 from headroom.workspaces.models import Role
 
 CHARACTERIZE_TASK = "workload.characterize"
@@ -71,31 +66,25 @@ def create(
     (None: the dataset's stored rules)."""
     dataset = dataset_service.get_visible(session, principal, dataset_id)
     principal.require(dataset.workspace_id, Role.editor)
-    if dataset.status != DatasetStatus.ready:
-        raise DatasetNotReady(
-            f"dataset {dataset_id} is {dataset.status}: characterization needs an ingested dataset",
-            detail={"status": str(dataset.status)},
-        )
+    derived.require_ready(dataset, "characterization needs")
     document = rules_document(rules or stored_rules(session, dataset.id))
     key = rules_key(document)
     existing = repository.by_rules(session, dataset.id, key)
-    if existing is not None:
-        return existing, derived.rerun_if_broken(session, existing, CHARACTERIZE_TASK)
-    job = job_service.create(session, dataset.workspace_id, CHARACTERIZE_TASK, dataset.id)
-    item = Characterization(
-        workspace_id=dataset.workspace_id,
-        dataset_id=dataset.id,
-        rules=document,
-        rules_key=key,
-        job_id=job.id,
-        created_by_id=principal.user.id,
+    return derived.create_or_reuse(
+        session,
+        existing,
+        dataset,
+        CHARACTERIZE_TASK,
+        lambda job_id: Characterization(
+            workspace_id=dataset.workspace_id,
+            dataset_id=dataset.id,
+            rules=document,
+            rules_key=key,
+            job_id=job_id,
+            created_by_id=principal.user.id,
+        ),
+        "characterization",
     )
-    session.add(item)
-    try:
-        session.flush()
-    except IntegrityError as error:  # the same request raced this one and won
-        raise AnalysisConflict("the same characterization was created just now; retry") from error
-    return item, job
 
 
 def start(
@@ -106,18 +95,16 @@ def start(
 
 
 def get_visible(session: Session, principal: Principal, item_id: int) -> Characterization:
-    item = repository.visible(session, principal.workspace_ids, item_id)
-    if item is None:
-        raise NotFound(f"characterization {item_id} not found")
-    return item
+    return derived.get_visible(session, principal, Characterization, item_id, "characterization")
 
 
 def list_page(
     session: Session, principal: Principal, dataset_id: int, limit: int, offset: int
 ) -> CharacterizationPage:
     dataset = dataset_service.get_visible(session, principal, dataset_id)
-    rows, total = repository.page_for_dataset(session, dataset.id, limit, offset)
-    items = [to_out(session, c, with_result=False) for c in rows]
+    items, total = derived.page(
+        session, Characterization, dataset.id, limit, offset, lambda c: to_out(session, c, False)
+    )
     return CharacterizationPage(items=items, total=total)
 
 
@@ -129,11 +116,7 @@ def document_of(session: Session, item: Characterization) -> CharacterizationDoc
 
 def result_of(session: Session, item: Characterization) -> dict[str, JsonValue] | None:
     """The stored JSON as is (the simulations domain reads it so)."""
-    job = session.get(Job, item.job_id) if item.job_id else None
-    if job is None or job.status != JobStatus.succeeded:
-        return None
-    stored = job_repository.result_for_job(session, job.id)
-    return stored.document if stored is not None else None
+    return derived.result_of(session, item)
 
 
 def model_of(session: Session, item: Characterization) -> WorkloadModel:
@@ -146,7 +129,7 @@ def model_of(session: Session, item: Characterization) -> WorkloadModel:
 def to_out(
     session: Session, item: Characterization, with_result: bool = True
 ) -> CharacterizationOut:
-    job = session.get(Job, item.job_id) if item.job_id else None
+    job = derived.job_of(session, item)
     creator = session.get(User, item.created_by_id) if item.created_by_id else None
     return CharacterizationOut(
         id=item.id,

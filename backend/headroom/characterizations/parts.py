@@ -2,7 +2,8 @@
 memory"): a plan (the streaming scan, stored), one map per partition of clients (its
 partial results stored as Parquet files) and a reduce (merged one part at a time, the
 Result saved, the parts removed). The worker runs the maps as a Celery group and the
-reduce as the chord's callback; without a result backend all of it runs in one task.
+reduce as the chord's callback; without a result backend all of it runs in one task
+(`characterize_body`, the job body the API's in-process runs use as well).
 
 Intermediate files live under the dataset's folder (``datasets/<id>/characterization-
 job-<job>/``): the janitor keeps a dataset's files while a job of it runs and removes
@@ -19,6 +20,7 @@ from typing import Any
 
 import polars as pl
 
+from headroom.characterizations import run
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
 from headroom.core.storage import ObjectStore, open_store
@@ -35,7 +37,7 @@ from headroom.engine.workload.mapreduce import (
 )
 from headroom.engine.workload.partial import Partial, merge
 from headroom.jobs import service as job_service
-from headroom.workloads import run
+from headroom.jobs.runner import JobContext
 
 
 @dataclass(frozen=True)
@@ -99,6 +101,11 @@ def reduce_parts(settings: Settings, job_id: int, worker: str) -> None:
             session, job_id, worker, run.RESULT_KIND, document, inputs.dataset_id
         )
     store.delete_prefix(base)
+
+
+def characterize_body(context: JobContext) -> None:
+    """The job body for jobs.runner.run_job: every part in this process."""
+    run.guarded(context, lambda: run_inline(context.settings, context.job_id, context.worker))
 
 
 def run_inline(settings: Settings, job_id: int, worker: str) -> None:

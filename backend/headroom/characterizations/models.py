@@ -6,9 +6,10 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from headroom.core.db import Base
 from headroom.core.types import UtcDateTime, utcnow
+from headroom.jobs.models import DerivedRow
 
 
-class Characterization(Base):
+class Characterization(DerivedRow, Base):
     """The workload characterization of a dataset under given classification rules; its
     job holds the result. Other rules make another characterization, so both are kept
     (`rules_key` is the hash of the rules' canonical JSON, defaults filled in)."""
@@ -16,18 +17,8 @@ class Characterization(Base):
     __tablename__ = "characterization"
     __table_args__ = (UniqueConstraint("dataset_id", "rules_key"),)
 
-    id: Mapped[int] = mapped_column(primary_key=True)
-    workspace_id: Mapped[int] = mapped_column(
-        ForeignKey("workspace.id", ondelete="CASCADE"), index=True
-    )
-    dataset_id: Mapped[int] = mapped_column(
-        ForeignKey("dataset.id", ondelete="CASCADE"), index=True
-    )
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)  # a Rules document, as stored
     rules_key: Mapped[str] = mapped_column(String(64))
-    job_id: Mapped[int | None] = mapped_column(ForeignKey("job.id", ondelete="SET NULL"))
-    created_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
-    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
 
 
 class DatasetRules(Base):

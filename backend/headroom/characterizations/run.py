@@ -1,28 +1,25 @@
-"""The `workload.characterize` job: read the dataset's request table, characterize it
-under the stored rules, store to_dict() plus the histograms as the job's Result.
+"""What the parts of the `workload.characterize` job share (parts.py runs them): read the
+dataset's request table, characterize it under the stored rules, store to_dict() plus the
+histograms as the job's Result.
 Idempotent: a retry replaces its own Result. Bad input fails the job once with a stable
 code and never touches the dataset's status."""
 
-import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import polars as pl
 from sqlalchemy.orm import Session
 
-from headroom.core.db import session_scope
-from headroom.core.settings import Settings
+from headroom.characterizations.documents import CharacterizationDoc, characterization_document
+from headroom.characterizations.models import Characterization as CharacterizationRow
 from headroom.core.storage import ObjectStore
 from headroom.datasets.service import ingest_result
 from headroom.engine.logs import LogInputError
 from headroom.engine.workload import Characterization, Rules
 from headroom.engine.workload.display import display_document
-from headroom.jobs import service as job_service
-from headroom.jobs.runner import TRANSIENT, JobContext
-from headroom.workloads import repository
-from headroom.workloads.documents import CharacterizationDoc, characterization_document
+from headroom.jobs import derived
+from headroom.jobs.runner import JobContext
 
-log = logging.getLogger(__name__)
 RESULT_KIND = "workload_characterization"
 HISTOGRAM_BINS = 40
 
@@ -34,31 +31,10 @@ class Inputs:
     table_keys: list[str]
 
 
-def characterize_body(context: JobContext) -> None:
-    """The job body for jobs.runner.run_job: every part in this process."""
-    guarded(context, lambda: run(context.settings, context.job_id, context.worker))
-
-
 def guarded(context: JobContext, work: Callable[[], None]) -> None:
     """Runs ``work``; input errors (and unexpected ones) end the job here, transient
-    errors and a lost job propagate."""
-    try:
-        work()
-    except (job_service.JobLost, *TRANSIENT):
-        raise
-    except LogInputError as error:
-        _fail(context, error.code, error.message)
-    except Exception as error:
-        log.exception("characterization job %s failed", context.job_id)
-        _fail(context, "internal_error", f"unexpected error: {type(error).__name__}: {error}")
-
-
-def run(settings: Settings, job_id: int, worker: str) -> None:
-    """The characterization as a map over partitions of clients and a reduce (parts.py),
-    in this process."""
-    from headroom.workloads import parts  # parts builds on this module
-
-    parts.run_inline(settings, job_id, worker)
+    errors and a lost job propagate (jobs.derived.guarded)."""
+    derived.guarded(context, work, "characterization")
 
 
 def load_table(store: ObjectStore, keys: list[str]) -> pl.LazyFrame:
@@ -85,21 +61,9 @@ def result_document(result: Characterization) -> CharacterizationDoc:
 
 
 def job_inputs(session: Session, job_id: int) -> Inputs:
-    item = repository.by_job(session, job_id)
-    if item is None:
-        raise LookupError(f"the characterization of job {job_id} vanished")
+    item = derived.row_of_job(session, CharacterizationRow, job_id, "characterization")
     ingested = ingest_result(session, item.dataset_id)
     if ingested is None:
         raise LogInputError("dataset_not_ready", "the dataset has no request table yet")
     rules = Rules.model_validate(item.rules)
     return Inputs(item.dataset_id, rules, list(ingested.table_keys))
-
-
-def fail(settings: Settings, job_id: int, worker: str, code: str, message: str) -> None:
-    with session_scope(settings.resolved_database_url()) as session:
-        job_service.fail_owned(session, job_id, worker, code, message)
-
-
-def _fail(context: JobContext, code: str, message: str) -> None:
-    with session_scope(context.settings.resolved_database_url()) as session:
-        job_service.fail_owned(session, context.job_id, context.worker, code, message)

@@ -10,11 +10,11 @@ from analyses.synth_logs import combined_latency_lines, mm1_table
 from fastapi.testclient import TestClient
 
 from headroom.analyses.tables import jsonable
+from headroom.characterizations.parts import characterize_body
 from headroom.core.settings import Settings
 from headroom.engine.logs import detect_format, parse_chunk
 from headroom.engine.workload import Rules, characterize, rules_schema, workload_model_schema
 from headroom.jobs.runner import ingest_body, run_job
-from headroom.workloads.run import characterize_body
 from headroom.workspaces.models import Role
 from support.factories import member, signed_in
 
@@ -59,7 +59,7 @@ def test_a_characterization_runs_as_a_job_and_stores_the_engine_result(
     body = response.json()
     assert body["job"]["kind"] == "workload.characterize" and body["job"]["status"] == "queued"
     assert body["result"] is None and body["dataset_id"] == dataset_id
-    default = client.get("/api/v1/workloads/rules/default").json()
+    default = client.get("/api/v1/characterizations/rules/default").json()
     assert body["rules"] == default
     assert run_job(settings, body["job"]["id"], characterize_body)
     done = client.get(f"/api/v1/characterizations/{body['id']}").json()
@@ -87,7 +87,7 @@ def test_the_model_downloads_as_a_valid_attachment(settings: Settings) -> None:
     download = client.get(f"/api/v1/characterizations/{body['id']}/model")
     assert download.status_code == 200
     assert download.headers["content-disposition"].startswith("attachment; filename=")
-    schema = client.get("/api/v1/workloads/model/schema").json()
+    schema = client.get("/api/v1/characterizations/model/schema").json()
     assert schema == workload_model_schema()
     jsonschema.validate(download.json(), schema)
     assert download.json() == engine_result()["model"]
@@ -98,7 +98,7 @@ def test_same_rules_return_the_same_run_and_edited_rules_keep_both(settings: Set
     dataset_id = ready_dataset(client, settings)
     first = create(client, dataset_id)
     assert first.status_code == 202
-    default = client.get("/api/v1/workloads/rules/default").json()
+    default = client.get("/api/v1/characterizations/rules/default").json()
     again = create(client, dataset_id, {"rules": default})  # the defaults spelt out
     assert again.status_code == 200 and again.json()["id"] == first.json()["id"]
     edited = create(client, dataset_id, {"rules": CUSTOM})
@@ -132,9 +132,9 @@ def test_bad_rules_are_422_naming_the_field(
 
 def test_the_schemas_are_published(settings: Settings) -> None:
     client = signed_in(settings, member(settings, "e@example.com", "Shop"))
-    schema = client.get("/api/v1/workloads/rules/schema").json()
+    schema = client.get("/api/v1/characterizations/rules/schema").json()
     assert schema == rules_schema()
-    jsonschema.validate(client.get("/api/v1/workloads/rules/default").json(), schema)
+    jsonschema.validate(client.get("/api/v1/characterizations/rules/default").json(), schema)
     jsonschema.validate(CUSTOM, schema)
 
 

@@ -5,11 +5,9 @@ from fastapi.responses import JSONResponse
 from pydantic.json_schema import JsonSchemaValue
 
 from headroom.api.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep
-from headroom.core.ids import Id
-from headroom.simulations.scenario_json import ScenarioJson
-from headroom.workloads import service
-from headroom.workloads.schemas import (
-    CharacterizationCreate,
+from headroom.characterizations import service
+from headroom.characterizations.schemas import (
+    CharacterizationIn,
     CharacterizationOut,
     CharacterizationPage,
     DatasetRulesOut,
@@ -17,19 +15,19 @@ from headroom.workloads.schemas import (
     Rules,
     RulesSaved,
 )
+from headroom.core.ids import Id
+from headroom.jobs import derived
+from headroom.simulations.scenario_json import ScenarioJson
 
-router = APIRouter(tags=["workloads"])
+router = APIRouter(tags=["characterizations"])
 
 
-@router.post(
+@derived.create_route(
+    router,
     "/datasets/{dataset_id}/characterizations",
-    response_model=CharacterizationOut,
-    status_code=202,
-    response_description="Queued: its job runs in the background; Location names it",
-    responses={
-        200: {"model": CharacterizationOut, "description": "Same rules: the existing one"},
-        409: {"description": "dataset_not_ready: the dataset has not been ingested"},
-    },
+    CharacterizationOut,
+    "Same rules: the existing one",
+    {},
 )
 def create_characterization(
     dataset_id: Id,
@@ -37,14 +35,11 @@ def create_characterization(
     principal: EditorAccess,
     session: SessionDep,
     settings: SettingsDep,
-    body: Annotated[CharacterizationCreate | None, Body()] = None,
+    body: Annotated[CharacterizationIn | None, Body()] = None,
 ) -> CharacterizationOut:
     rules = body.rules if body is not None else None
     item, started = service.start(session, principal, settings, dataset_id, rules)
-    if not started:
-        response.status_code = 200
-    else:
-        response.headers["Location"] = f"/api/v1/characterizations/{item.id}"
+    derived.answer(response, started, f"/api/v1/characterizations/{item.id}")
     return service.to_out(session, item)
 
 
@@ -123,20 +118,20 @@ def download_model(item_id: Id, principal: CurrentPrincipal, session: SessionDep
     )
 
 
-@router.get("/workloads/rules/schema")
+@router.get("/characterizations/rules/schema")
 def get_rules_schema(principal: CurrentPrincipal) -> JsonSchemaValue:
     """The JSON Schema of classification rules."""
     return service.rules_json_schema()
 
 
-@router.get("/workloads/model/schema")
+@router.get("/characterizations/model/schema")
 def get_model_schema(principal: CurrentPrincipal) -> JsonSchemaValue:
     """The JSON Schema of the workload model document (versioned)."""
     return service.model_json_schema()
 
 
 @router.post(
-    "/workloads/model/scenario",
+    "/characterizations/model/scenario",
     responses={
         200: {"description": "The scenario document (`headroom simulate` input)"},
         422: {"description": "validation_error naming the field, e.g. model.classes.0.share"},
@@ -150,7 +145,7 @@ def scenario_from_model(  # the scenario document is the simulations domain's
     return service.scenario_from_model(body.model, body.duration_s)
 
 
-@router.get("/workloads/rules/default", response_model=Rules)
+@router.get("/characterizations/rules/default", response_model=Rules)
 def get_default_rules(principal: CurrentPrincipal) -> Rules:
     """The rules a characterization applies when none are given."""
     return service.default_rules_of()

@@ -7,8 +7,6 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import click
-import numpy as np
-import polars as pl
 
 from headroom.admin import ensure_workspace
 from headroom.analyses import service as analyses_service
@@ -17,28 +15,26 @@ from headroom.analyses.schemas import CapacityParamsIn, SctParamsIn
 from headroom.auth import repository as auth_repository
 from headroom.auth import service as auth_service
 from headroom.auth.principal import Caller, Principal
+from headroom.characterizations import service as characterizations_service
+from headroom.characterizations.parts import characterize_body
 from headroom.core.db import session_scope
 from headroom.core.errors import HeadroomError
 from headroom.core.settings import REPO_ROOT, Settings
 from headroom.core.storage import open_store
 from headroom.datasets import service as dataset_service
-from headroom.datasets import uploads
+from headroom.datasets import staging
 from headroom.datasets.models import Dataset
 from headroom.datasets.sniffing import sniff_file
-from headroom.engine.capacity import synth
+from headroom.demo.samples import SYNTHETIC_NAME, TRACE_NAME, synthetic_log, synthetic_trace
 from headroom.jobs.models import Job, JobStatus
 from headroom.jobs.outbox import enqueue
 from headroom.jobs.runner import Body, ingest_body, run_job
 from headroom.simulations import demo_runs, scenarios
 from headroom.simulations.service import SIM_TASK
-from headroom.workloads import service as workloads_service
-from headroom.workloads.run import characterize_body
 from headroom.workspaces.models import Membership, Role
 
 DEMO_WORKSPACE = "Demo"
 DEFAULT_SAMPLE = REPO_ROOT / "data" / "logs" / "apache_combined_elastic.log"
-SYNTHETIC_NAME = "synthetic-mm4-latency.log"
-TRACE_NAME = "synthetic-pool-trace.csv"
 
 
 def seed_demo(settings: Settings, email: str, password: str, sample: Path | None) -> str:
@@ -64,37 +60,6 @@ def seed_demo(settings: Settings, email: str, password: str, sample: Path | None
     return f"{sample.name}, {SYNTHETIC_NAME} and {TRACE_NAME}"
 
 
-def synthetic_log() -> bytes:
-    """An M/M/4 server (25 req/s per core) under load rising from 5% to 95% over 20 minutes:
-    generated from the queueing model, labelled synthetic, the same bytes every time."""
-    rates_per_s = [float(r) for r in np.linspace(0.05, 0.95, 20) * 100.0]
-    table = synth.queue_log(rates_per_s, 60.0, 25.0, 4, np.random.default_rng(2026))
-    return synth.combined_log(table, user_agent="headroom-demo-synthetic/1.0")
-
-
-def synthetic_trace() -> bytes:
-    """A latency trace of two application servers, each in front of a closed loop of users
-    ramping up and down over 3 minutes: app-1 (1 core) completes 50 req/s for each request
-    inside it up to 10 requests, holds that rate up to 20 and slows down beyond; app-2
-    (2 cores) likewise with 20 and 30. Their best pool sizes (Q_lower) are 10 and 20.
-    Generated from that model, labelled synthetic, the same bytes every time."""
-    ramp_1 = list(range(1, 46)) + list(range(45, 0, -1))  # users, one step per 1.5 s
-    ramp_2 = list(range(1, 61)) + list(range(60, 0, -1))  # one step per 1.125 s
-    servers = [("app-1", 10, 20, ramp_1, 1.5), ("app-2", 20, 30, ramp_2, 1.125)]
-    tables = [
-        synth.pool_trace(
-            ramp,
-            step_s,
-            0.005,
-            synth.plateau_rates(50.0, q_lower, q_upper, 0.02, 100),
-            np.random.default_rng(seed),
-            server=name,
-        )
-        for seed, (name, q_lower, q_upper, ramp, step_s) in enumerate(servers, start=1)
-    ]
-    return synth.trace_csv(pl.concat(tables).sort("ts"))
-
-
 def _demo_member(settings: Settings, email: str, password: str) -> tuple[Principal, int]:
     with session_scope(settings.resolved_database_url()) as session:
         user = auth_repository.user_by_email(session, email) or auth_service.create_user(
@@ -118,7 +83,7 @@ def _add_log(
 ) -> int:
     """Upload and ingest a log (or find it, when the same bytes are already there)."""
     store = open_store(settings.resolved_storage_url())
-    staged = asyncio.run(uploads.stage(store, _chunks(data), name, settings.max_upload_bytes))
+    staged = asyncio.run(staging.stage(store, _chunks(data), name, settings.max_upload_bytes))
     with session_scope(settings.resolved_database_url()) as session:
         sniffed = sniff_file(store.url, staged.key)
         dataset, job = dataset_service.register_upload(
@@ -145,7 +110,7 @@ def _analyse(
 def _characterize(settings: Settings, principal: Principal, dataset_id: int) -> None:
     """The workload characterization under the dataset's rules, as the dataset page shows."""
     with session_scope(settings.resolved_database_url()) as session:
-        _, job = workloads_service.create(session, principal, dataset_id, None)
+        _, job = characterizations_service.create(session, principal, dataset_id, None)
         job_id = job.id if job else None
     _run(settings, job_id, characterize_body, "the demo workload characterization failed")
 

@@ -8,7 +8,8 @@ from headroom.analyses.models import Analysis
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
 from headroom.datasets.models import Dataset
-from headroom.demo import DEFAULT_SAMPLE, TRACE_NAME, seed_demo
+from headroom.demo.samples import TRACE_NAME
+from headroom.demo.seed import DEFAULT_SAMPLE, seed_demo
 from headroom.jobs import repository as job_repository
 from headroom.jobs.models import Job
 from headroom.jobs.runner import run_job

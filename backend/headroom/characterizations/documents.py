@@ -22,7 +22,10 @@ Series = list[Real | None]
 # validated as the workload model; published as its own versioned schema, which recursive
 # distributions (mixtures of tuples) would make unreadable inline
 MODEL_SCHEMA = WithJsonSchema(
-    {"type": "object", "description": "a workload model (GET /api/v1/workloads/model/schema)"}
+    {
+        "type": "object",
+        "description": "a workload model (GET /api/v1/characterizations/model/schema)",
+    }
 )
 
 

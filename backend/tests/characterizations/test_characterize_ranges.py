@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 
 from headroom.analyses.tables import jsonable
+from headroom.characterizations.run import result_document
 from headroom.cli.workload import parse_log
 from headroom.engine.logs import LogInputError
 from headroom.engine.workload import characterize
 from headroom.engine.workload.buckets import MIN_BUCKET_ROWS, client_ranges
-from headroom.workloads.run import result_document
 
 LOGS = Path(__file__).parents[3] / "data" / "logs"
 TINY_BUDGET_MB = 1  # MIN_BUCKET_ROWS requests a range

@@ -6,14 +6,14 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from headroom.characterizations.parts import characterize_body
 from headroom.core.settings import REPO_ROOT, Settings
 from headroom.engine.workload import rules_schema
 from headroom.jobs.runner import run_job
-from headroom.workloads.run import characterize_body
 from headroom.workspaces.models import Role
 from support.factories import member, signed_in
 
-from .test_workloads_api import CUSTOM, SYNTH_LOG, create, ready_dataset
+from .test_characterizations_api import CUSTOM, SYNTH_LOG, create, ready_dataset
 
 
 def rules_path(dataset_id: int) -> str:
@@ -29,7 +29,7 @@ def test_saved_rules_drive_the_current_characterization(settings: Settings) -> N
     dataset_id = ready_dataset(client, settings)
     before = client.get(rules_path(dataset_id)).json()
     assert before["is_default"] and before["updated_by"] is None
-    assert before["rules"] == client.get("/api/v1/workloads/rules/default").json()
+    assert before["rules"] == client.get("/api/v1/characterizations/rules/default").json()
     missing = client.get(f"/api/v1/datasets/{dataset_id}/characterization")
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
 

@@ -4,12 +4,12 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from headroom.auth.schemas import UserRef
+from headroom.characterizations.documents import CharacterizationDoc
 from headroom.engine.workload import Rules
 from headroom.jobs.schemas import JobOut
-from headroom.workloads.documents import CharacterizationDoc
 
 
-class CharacterizationCreate(BaseModel):
+class CharacterizationIn(BaseModel):
     """Classification rules for the run; null or absent: the default rules."""
 
     model_config = ConfigDict(extra="forbid")
@@ -60,7 +60,7 @@ class ModelScenarioIn(BaseModel):
 
     model: dict[str, Any] = Field(  # validated by the engine: 422s name model.<field>
         description="a workload model document, validated against "
-        "GET /api/v1/workloads/model/schema (a bad one: 422 naming model.<field>)"
+        "GET /api/v1/characterizations/model/schema (a bad one: 422 naming model.<field>)"
     )
     duration_s: float | None = Field(
         None, gt=0, description="simulated seconds; absent: the model's duration_s"

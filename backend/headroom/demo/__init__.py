@@ -1,0 +1,2 @@
+"""The demo workspace (`headroom demo`): seed.py fills it, samples.py makes its synthetic
+log and trace."""
