@@ -230,6 +230,8 @@ def print_goals(results: dict[int, dict[str, dict[str, Any]]]) -> None:
                 per = [results[n][step]["cpu_s"] / n for n in (small, large)]
                 print(f"cost per M lines, {step}: {large:,} / {small:,} lines = "
                       f"{per[1] / per[0]:.2f} (CPU; flat = 1)")  # fmt: skip
+    else:
+        print(f"cost per M lines: one size only ({small:,} lines), no ratio (flat = 1)")
     peak = max(r["peak_rss"] for rows in results.values() for s, r in rows.items()
                if s != "goaccess")  # fmt: skip
     print(
@@ -243,6 +245,11 @@ def print_goals(results: dict[int, dict[str, dict[str, Any]]]) -> None:
         print(
             f"{goal_lines:,} lines ingested and characterized with {workers} workers: "
             f"{pipeline['wall_s']:.1f} s ({met}: goal < {goal_s:.0f} s)"
+        )
+    else:
+        print(
+            f"{goal_lines:,} lines ingested and characterized with {workers} workers: not "
+            f"measured (add {goal_lines // 1_000_000} to --sizes; goal < {goal_s:.0f} s)"
         )
     for lines, rows in results.items():
         if "char" in rows and "ingest 1w" in rows:

@@ -5,12 +5,39 @@ the whole table nor a second read of the file is needed."""
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import polars as pl
+
+# Optional modules numba imports when its compiler starts, to offer what the parse kernels
+# never use: BLAS through scipy.linalg (np.dot, np.linalg) and cffi functions. Importing
+# them is about a sixth of the command's fixed start-up cost.
+NUMBA_EXTRAS = ("scipy.linalg", "cffi")
+
+
+@contextmanager
+def without_numba_extras() -> Iterator[None]:
+    """Within, numba's compiler starts without NUMBA_EXTRAS (it treats them as absent), for
+    a process that runs only the parse kernels. Left as they were when numba has already
+    started or a module is already imported; importable again afterwards (numba itself
+    keeps them off for the rest of the process)."""
+    hidden = [] if "numba.np.arraymath" in sys.modules else NUMBA_EXTRAS
+    hidden = [name for name in hidden if name not in sys.modules]
+    for name in hidden:
+        sys.modules[name] = None  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        for name in hidden:
+            if name in sys.modules and sys.modules[name] is None:
+                del sys.modules[name]
+
 
 # min/max kept for the columns readers filter on; those of the long strings (paths, agents)
 # cost a sixth of the writing and serve no reader

@@ -303,7 +303,10 @@ def parse_command(
     file: str, log_format: str, spec: str | None, out_dir: str | None, as_json: bool
 ) -> None:
     """Parse an access log: line, reject and status counts, time span, latency percentiles."""
-    document = _parse_streaming(file, format_name(log_format, spec), out_dir)
+    from headroom.cli.parse_stream import without_numba_extras
+
+    with without_numba_extras():
+        document = _parse_streaming(file, format_name(log_format, spec), out_dir)
     _emit(document, as_json, parse_text(document))
 
 

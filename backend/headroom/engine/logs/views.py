@@ -139,8 +139,20 @@ def views_to_series(
     for c, name in enumerate(names):
         buffers = [_validity(valid[c]), pa.py_buffer(np.ascontiguousarray(views[c])), *data]
         arr = pa.Array.from_buffers(pa.string_view(), n, buffers)
-        out.append(pl.Series(name, arr, dtype=pl.String))
+        out.append(pl.Series(_ArrowArray(arr)).alias(name))
     return out
+
+
+class _ArrowArray:
+    """An Arrow array offered to polars through the Arrow C data interface only: given a
+    pyarrow array, polars first imports pyarrow.compute (a twentieth of a command's
+    start-up) to check for chunks this array never has."""
+
+    def __init__(self, array: pa.Array) -> None:
+        self.array = array
+
+    def __arrow_c_array__(self, requested_schema: object | None = None) -> tuple[object, object]:
+        return self.array.__arrow_c_array__(requested_schema)
 
 
 def line_strings(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, name: str) -> pl.Series:
