@@ -174,3 +174,25 @@ def rate_points(store: ObjectStore, result: Result) -> tuple[np.ndarray, np.ndar
         .collect()
     )
     return table["start_s"].to_numpy(), table["rate_per_s"].to_numpy()
+
+
+def read_intervals(store: ObjectStore, result: Result) -> IntervalSeries:
+    """The stored interval table back as series (the bounds from the import's document)."""
+    document = result.document if isinstance(result.document, dict) else {}
+    bounds = np.array([float(b) for b in document.get("bucket_bounds_s", [])], np.float64)
+    order = list(document.get("classes_order") or ["all"])
+    table = store.scan_parquet(result.table_keys).collect()
+    names = table["class"].to_list()
+    order += sorted(set(names) - set(order))
+    buckets = [f"bucket_{i}" for i in range(bounds.size)]
+    counts = table.select(buckets).to_numpy().astype(np.float64) if buckets else None
+    return IntervalSeries(
+        step_s=float(document.get("step_s", 60.0)),
+        classes=tuple(order),
+        start_s=table["start_s"].to_numpy().astype(np.float64),
+        class_index=np.array([order.index(n) for n in names], np.int64),
+        requests=table["requests"].to_numpy().astype(np.float64),
+        errors=table["errors"].to_numpy().astype(np.float64),
+        bucket_bounds_s=bounds,
+        bucket_counts=counts if counts is not None else np.empty((table.height, 0)),
+    )

@@ -220,11 +220,14 @@ class CapacityReport:
     servers: tuple[str, ...]
     warnings: tuple[str, ...] = field(default=())
     virtual_queue: VirtualQueueAdvice | None = None
+    histogram: dict[str, Any] | None = None  # read off a latency histogram: its bounds, limits
 
     def to_dict(self) -> dict[str, Any]:
         cap = self.capacity
         vq = self.virtual_queue
+        extra = {} if self.histogram is None else {"histogram": self.histogram}
         return {
+            **extra,
             "classes": {name: rep.to_dict() for name, rep in self.classes.items()},
             "capacity": None
             if cap.power_peak_load_per_s is None
