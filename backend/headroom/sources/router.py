@@ -1,11 +1,12 @@
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Response
+from fastapi import APIRouter, Body, Query, Response
 
 from headroom.api.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep
 from headroom.core.ids import Id
 from headroom.sources import service
 from headroom.sources.schemas import (
+    BreachList,
     ConnectionTestOut,
     ImportRange,
     PrometheusSourceIn,
@@ -83,3 +84,16 @@ def import_source(
     its job is in the answer."""
     source = service.import_now(session, settings, principal, source_id, body)
     return service.to_out(session, source)
+
+
+@router.get("/{source_id}/breaches", response_model=BreachList, responses=NOT_FOUND)
+def list_breaches(
+    source_id: Id,
+    principal: CurrentPrincipal,
+    session: SessionDep,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> BreachList:
+    """The SLA breaches the source's refreshes recorded (latest first), with the target
+    they are checked against."""
+    return service.list_breaches(session, principal, source_id, limit, offset)

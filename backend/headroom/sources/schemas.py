@@ -89,3 +89,38 @@ class ConnectionTestOut(BaseModel):
     version: str | None = None
     series: int | None = None  # request-counter series the selector matches now
     reason: str | None = None  # why the source is not usable
+
+
+class SlaTargetOut(BaseModel):
+    percentile: float
+    threshold_s: float
+    source: Literal["capacity_analysis", "alert_rule"] = Field(
+        description="the newest capacity analysis' SLA, else the tightest p95 alert rule"
+    )
+
+
+class BreachOut(BaseModel):
+    """A refresh whose new intervals' latency percentile exceeded the SLA target."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+    id: int
+    dataset_id: int
+    source_id: int | None
+    range_start: datetime
+    range_end: datetime
+    percentile: float
+    observed_s: float
+    threshold_s: float
+    target_from: Literal["capacity_analysis", "alert_rule"]
+    intervals: int
+    requests: float
+    detected_at: datetime
+
+
+class BreachList(BaseModel):
+    """The source's dataset's breaches, latest first, and the SLA target refreshes are
+    checked against now (null: none, so refreshes record no breach)."""
+
+    target: SlaTargetOut | None
+    items: list[BreachOut]

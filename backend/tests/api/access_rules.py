@@ -71,6 +71,7 @@ RULES: dict[tuple[str, str], Rule] = {
     ("DELETE", f"{V1}/sources/prometheus/{{source_id}}"): r("editor"),
     ("POST", f"{V1}/sources/prometheus/{{source_id}}/test"): r("editor"),
     ("POST", f"{V1}/sources/prometheus/{{source_id}}/import"): r("editor"),
+    ("GET", f"{V1}/sources/prometheus/{{source_id}}/breaches"): r("viewer"),
     # datasets and uploads
     ("GET", f"{V1}/datasets"): r("viewer", False),
     ("POST", f"{V1}/datasets"): r("editor", False),
