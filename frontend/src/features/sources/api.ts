@@ -6,6 +6,7 @@ type S = components["schemas"];
 export type PrometheusSource = S["PrometheusSourceOut"];
 export type PrometheusSourceIn = S["PrometheusSourceIn"];
 export type ConnectionTest = S["ConnectionTestOut"];
+export type BreachList = S["BreachList"];
 
 export const listSources = (): Promise<PrometheusSource[]> => unwrap(api.GET("/api/v1/sources/prometheus"));
 
@@ -22,3 +23,6 @@ export const importNow = (id: number): Promise<PrometheusSource> =>
 
 export const deleteSource = (id: number): Promise<unknown> =>
   unwrap(api.DELETE("/api/v1/sources/prometheus/{source_id}", path(id)));
+
+export const listBreaches = (id: number): Promise<BreachList> =>
+  unwrap(api.GET("/api/v1/sources/prometheus/{source_id}/breaches", path(id)));
