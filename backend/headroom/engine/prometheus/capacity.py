@@ -1,5 +1,5 @@
 """A Prometheus dataset's intervals as the capacity analysis' load windows
-(docs/methods/capacity.md, "From a metrics histogram"): each step interval with traffic and
+(docs/sources.md, "Capacity from a histogram"): each step interval with traffic and
 latency observations is a window whose load is the interval's request rate and whose
 percentile comes from its bucket increases by `histogram_quantile`'s rule."""
 
