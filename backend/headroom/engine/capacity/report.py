@@ -225,9 +225,7 @@ class CapacityReport:
     def to_dict(self) -> dict[str, Any]:
         cap = self.capacity
         vq = self.virtual_queue
-        extra = {} if self.histogram is None else {"histogram": self.histogram}
         return {
-            **extra,
             "classes": {name: rep.to_dict() for name, rep in self.classes.items()},
             "capacity": None
             if cap.power_peak_load_per_s is None
@@ -238,4 +236,5 @@ class CapacityReport:
             "servers": list(self.servers),
             "warnings": list(self.warnings),
             "virtual_queue": None if vq is None else vq.to_dict(),
+            "histogram": self.histogram,
         }
