@@ -104,8 +104,9 @@ def dataset_link(settings: Settings, dataset_id: int, tab: str | None = None) ->
     return f"{settings.public_url.rstrip('/')}/datasets/{dataset_id}{query}"
 
 
-def evaluate_after_ingest(settings: Settings, dataset_id: int) -> None:
-    """The ingest job's hook: never fails the ingest that called it."""
+def evaluate_after_ingest(settings: Settings, dataset_id: int, trigger: str = "ingest") -> None:
+    """The ingest job's hook (and a source refresh's, trigger "refresh"): never fails the
+    job that called it."""
     from headroom.alerts.dispatch import dispatch
 
     try:
@@ -113,7 +114,7 @@ def evaluate_after_ingest(settings: Settings, dataset_id: int) -> None:
             dataset = session.get(Dataset, dataset_id)
             if dataset is None or dataset.status != DatasetStatus.ready:
                 return
-            _, delivery_ids = evaluate_dataset(session, settings, dataset, "ingest")
+            _, delivery_ids = evaluate_dataset(session, settings, dataset, trigger)
         dispatch(settings, delivery_ids)
     except Exception:
         log.exception("alerts of dataset %s were not evaluated", dataset_id)

@@ -3,7 +3,7 @@ summary (p95 latency, 5xx share) and the newest finished capacity analysis' repo
 knee, the SLA target it derived)."""
 
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 from sqlalchemy.orm import Session
 
@@ -35,7 +35,10 @@ class Figures:
 def read(session: Session, dataset_id: int) -> Figures:
     stored = dataset_service.ingest_result(session, dataset_id)
     summary = stored.document if stored is not None and isinstance(stored.document, dict) else {}
-    latency = summary.get("latency") if isinstance(summary.get("latency"), dict) else None
+    if not summary:
+        summary = _refreshed(session, dataset_id)
+    found_latency = summary.get("latency")
+    latency = found_latency if isinstance(found_latency, dict) else None
     error_rate = summary.get("error_rate")
     found = latest_capacity(session, dataset_id)
     analysis_id, report = found if found is not None else (None, None)
@@ -78,3 +81,21 @@ def _from_report(
         float(sla.threshold_s) if sla else None,
         float(sla.percentile) if sla else None,
     )
+
+
+def _refreshed(session: Session, dataset_id: int) -> dict[str, Any]:
+    """A Prometheus dataset's figures over the range its last refresh added, in the
+    traffic summary's shape (p95 null when the range has no latencies: not recorded)."""
+    from headroom.sources.repository import latest_result
+    from headroom.sources.service import RESULT_KIND
+
+    stored = latest_result(session, dataset_id, RESULT_KIND)
+    document = stored.document if stored is not None and isinstance(stored.document, dict) else {}
+    refreshed = document.get("refreshed")
+    if not isinstance(refreshed, dict):
+        return {}
+    p95 = refreshed.get("latency_p95_s")
+    return {
+        "latency": {"count": 1 if p95 is not None else 0, "p95_s": p95},
+        "error_rate": refreshed.get("error_rate"),
+    }

@@ -88,7 +88,7 @@ class AlertEvaluation(Base):
     workspace_id: Mapped[int] = mapped_column(
         ForeignKey("workspace.id", ondelete="CASCADE"), index=True
     )
-    trigger: Mapped[str] = mapped_column(String(20))  # ingest | manual
+    trigger: Mapped[str] = mapped_column(String(20))  # ingest | refresh | manual
     outcome: Mapped[str] = mapped_column(String(20))
     value: Mapped[float | None] = mapped_column(Float)
     limit_value: Mapped[float | None] = mapped_column(Float)

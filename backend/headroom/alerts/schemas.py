@@ -52,7 +52,7 @@ class EvaluationOut(BaseModel):
 
     id: int
     rule_id: int
-    trigger: Literal["ingest", "manual"]
+    trigger: Literal["ingest", "refresh", "manual"]
     outcome: Outcome
     value: float | None = Field(description="the figure read (s, requests/s or a share)")
     limit_value: float | None = Field(description="what it was compared with")

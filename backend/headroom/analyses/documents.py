@@ -131,6 +131,18 @@ class VirtualQueueAdvice(Document):
     refused: int
 
 
+class HistogramNote(Document):
+    """What a report read off a latency histogram (a Prometheus dataset) says about it."""
+
+    bucket_bounds_s: list[Real | Literal["+Inf"]] = Field(
+        description="the bucket upper bounds the percentiles were interpolated in"
+    )
+    intervals: int = Field(description="step intervals in the dataset (per class)")
+    windows: int = Field(description="intervals with traffic and latencies: the load windows")
+    interpolated: str
+    not_recorded: dict[str, str] = Field(description="what a histogram cannot give, by figure")
+
+
 class CapacityReportDoc(VersionedDocument):
     """A capacity analysis' report: knee curves and SLA targets per request class."""
 
@@ -142,6 +154,7 @@ class CapacityReportDoc(VersionedDocument):
     servers: list[str]
     warnings: list[str]
     virtual_queue: VirtualQueueAdvice | None = None  # older reports
+    histogram: HistogramNote | None = None  # read off a latency histogram
 
 
 class UslFit(Document):

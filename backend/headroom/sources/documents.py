@@ -22,6 +22,18 @@ class ClassJson(TypedDict):  # a ClassSummary
     latency_p99_s: float | None
 
 
+class RefreshedJson(TypedDict):
+    """The range a refresh added (all of it on the first import): its figures over the
+    intervals starting in it (null: not recorded)."""
+
+    start: str
+    end: str
+    intervals: int
+    requests: float
+    latency_p95_s: float | None
+    error_rate: float | None
+
+
 class RangeSummaryJson(ClassJson):  # a RangeSummary: its overall figures, then per class
     classes: dict[str, ClassJson]
     step_s: float
@@ -32,6 +44,7 @@ class RangeSummaryJson(ClassJson):  # a RangeSummary: its overall figures, then 
     end: NotRequired[str]
     classes_order: NotRequired[list[str]]
     dataset_id: NotRequired[int]  # the CLI adds the server's dataset
+    refreshed: NotRequired[RefreshedJson]  # a source's import adds what it added
 
 
 def _seconds(value: float | None) -> float | None:

@@ -22,6 +22,7 @@ from headroom.jobs.progress import ProgressReporter
 from headroom.jobs.runner import JobContext
 from headroom.sources import prometheus_client as prom
 from headroom.sources import repository, secrets
+from headroom.sources.breaches import after_refresh, refreshed_figures
 from headroom.sources.documents import RangeSummaryJson, summary_document
 from headroom.sources.models import PrometheusSource
 from headroom.sources.service import FORMAT, RESULT_KIND, _source_meta, auth_of
@@ -58,9 +59,11 @@ def import_body(context: JobContext) -> None:
     key = f"sources/prometheus/{plan.source_id}/{context.job_id}-{uuid.uuid4().hex[:8]}.parquet"
     with store.writer(key) as handle:
         interval_table(series).write_parquet(handle)
-    old = _swap_in(context, plan, series, key)
+    old, since_s = _swap_in(context, plan, series, key)
     for stale in old:
         store.delete(stale)
+    end_s = plan.query.end.timestamp()
+    after_refresh(context.settings, plan.source_id, plan.dataset_id, series, since_s, end_s)
 
 
 def _plan(context: JobContext) -> Plan:
@@ -116,17 +119,34 @@ def interval_table(series: IntervalSeries) -> pl.DataFrame:
     return pl.DataFrame(columns)
 
 
-def _swap_in(context: JobContext, plan: Plan, series: IntervalSeries, key: str) -> list[str]:
+def _since_s(source: PrometheusSource | None, plan: Plan) -> float:
+    """Where the range this import adds starts: the previous import's end when it lies
+    inside this range, else this range's start (all of it is new)."""
+    start, end = plan.query.start.timestamp(), plan.query.end.timestamp()
+    summary = source.last_summary if source is not None else None
+    previous = summary.get("end") if summary is not None else None
+    if not isinstance(previous, str):
+        return start
+    before = datetime.fromisoformat(previous).timestamp()
+    return before if start <= before <= end else start
+
+
+def _swap_in(
+    context: JobContext, plan: Plan, series: IntervalSeries, key: str
+) -> tuple[list[str], float]:
+    """The old tables' keys, and where the range this import added starts."""
     summary = summarize(series)
-    document: RangeSummaryJson = {
-        **summary_document(summary),
-        "start": plan.query.start.isoformat(),
-        "end": plan.query.end.isoformat(),
-        "classes_order": list(series.classes),
-    }
     now = datetime.now(UTC)
     with session_scope(context.settings.resolved_database_url()) as session:
         job_service.lock_dataset(session, plan.dataset_id, for_update=True)
+        since_s = _since_s(session.get(PrometheusSource, plan.source_id), plan)
+        document: RangeSummaryJson = {
+            **summary_document(summary),
+            "start": plan.query.start.isoformat(),
+            "end": plan.query.end.isoformat(),
+            "classes_order": list(series.classes),
+            "refreshed": refreshed_figures(series, since_s, plan.query.end.timestamp()),
+        }
         old = repository.older_results(session, plan.dataset_id, RESULT_KIND, context.job_id)
         job_service.save_result(
             session, context.job_id, context.worker, RESULT_KIND, document, plan.dataset_id, [key]
@@ -139,7 +159,7 @@ def _swap_in(context: JobContext, plan: Plan, series: IntervalSeries, key: str) 
             _describe(dataset, series, summary.overall.requests_total, plan)
             if source is not None:
                 dataset.meta = updated(dataset.meta, source=_source_meta(source, True))
-    return old
+    return old, since_s
 
 
 def _describe(dataset: Dataset, series: IntervalSeries, total: float, plan: Plan) -> None:
@@ -209,4 +229,26 @@ def latency_table(store: ObjectStore, result: Result) -> LatencyTable:
         {name: table[name].to_numpy() for name in QUANTILES},
         low,
         high,
+    )
+
+
+def read_intervals(store: ObjectStore, result: Result) -> IntervalSeries:
+    """The stored interval table back as series (the bounds from the import's document)."""
+    document = result.document if isinstance(result.document, dict) else {}
+    bounds = np.array([float(b) for b in document.get("bucket_bounds_s", [])], np.float64)
+    order = list(document.get("classes_order") or ["all"])
+    table = store.scan_parquet(result.table_keys).collect()
+    names = table["class"].to_list()
+    order += sorted(set(names) - set(order))
+    buckets = [f"bucket_{i}" for i in range(bounds.size)]
+    counts = table.select(buckets).to_numpy().astype(np.float64) if buckets else None
+    return IntervalSeries(
+        step_s=float(document.get("step_s", 60.0)),
+        classes=tuple(order),
+        start_s=table["start_s"].to_numpy().astype(np.float64),
+        class_index=np.array([order.index(n) for n in names], np.int64),
+        requests=table["requests"].to_numpy().astype(np.float64),
+        errors=table["errors"].to_numpy().astype(np.float64),
+        bucket_bounds_s=bounds,
+        bucket_counts=counts if counts is not None else np.empty((table.height, 0)),
     )

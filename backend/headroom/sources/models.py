@@ -1,6 +1,6 @@
 from datetime import datetime
 
-from sqlalchemy import JSON, ForeignKey, String, Text
+from sqlalchemy import JSON, Float, ForeignKey, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from headroom.core.db import Base
@@ -41,3 +41,30 @@ class PrometheusSource(Base):
     last_error: Mapped[str | None] = mapped_column(Text)
     last_summary: Mapped[RangeSummaryJson | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+
+
+class SlaBreach(Base):
+    """A refresh whose new intervals' latency percentile exceeded the dataset's SLA target
+    (from its capacity analysis, else from a p95 alert rule's threshold)."""
+
+    __tablename__ = "sla_breach"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    workspace_id: Mapped[int] = mapped_column(
+        ForeignKey("workspace.id", ondelete="CASCADE"), index=True
+    )
+    source_id: Mapped[int | None] = mapped_column(
+        ForeignKey("prometheus_source.id", ondelete="SET NULL"), index=True
+    )
+    dataset_id: Mapped[int] = mapped_column(
+        ForeignKey("dataset.id", ondelete="CASCADE"), index=True
+    )
+    range_start: Mapped[datetime] = mapped_column(UtcDateTime)
+    range_end: Mapped[datetime] = mapped_column(UtcDateTime)
+    percentile: Mapped[float] = mapped_column(Float)
+    observed_s: Mapped[float] = mapped_column(Float)
+    threshold_s: Mapped[float] = mapped_column(Float)
+    target_from: Mapped[str] = mapped_column(String(40))  # capacity_analysis | alert_rule
+    intervals: Mapped[int] = mapped_column(Integer)
+    requests: Mapped[float] = mapped_column(Float)
+    detected_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)

@@ -4,7 +4,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from headroom.jobs.models import Job, Result
-from headroom.sources.models import PrometheusSource
+from headroom.sources.models import PrometheusSource, SlaBreach
 
 
 def visible(session: Session, workspace_ids: list[int], source_id: int) -> PrometheusSource | None:
@@ -50,3 +50,10 @@ def older_results(session: Session, dataset_id: int, kind: str, keep_job_id: int
 def latest_result(session: Session, dataset_id: int, kind: str) -> Result | None:
     query = select(Result).where(Result.dataset_id == dataset_id, Result.kind == kind)
     return session.scalar(query.order_by(Result.id.desc()).limit(1))
+
+
+def breaches(session: Session, dataset_id: int, limit: int, offset: int) -> list[SlaBreach]:
+    """A dataset's SLA breaches, the latest range first."""
+    query = select(SlaBreach).where(SlaBreach.dataset_id == dataset_id)
+    query = query.order_by(SlaBreach.range_end.desc(), SlaBreach.id.desc())
+    return list(session.scalars(query.limit(limit).offset(offset)))

@@ -1,11 +1,12 @@
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Response
+from fastapi import APIRouter, Body, Query, Response
 
 from headroom.api.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep, StoreDep
 from headroom.core.ids import Id
 from headroom.sources import service
 from headroom.sources.schemas import (
+    BreachList,
     ConnectionTestOut,
     ImportRange,
     PrometheusLatencyOut,
@@ -97,3 +98,16 @@ def dataset_latency(
     """A source's dataset's latency percentiles per interval, with the histogram's bucket
     bounds (the percentiles are interpolated within them)."""
     return service.latency(session, store, principal, dataset_id)
+
+
+@router.get("/{source_id}/breaches", response_model=BreachList, responses=NOT_FOUND)
+def list_breaches(
+    source_id: Id,
+    principal: CurrentPrincipal,
+    session: SessionDep,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> BreachList:
+    """The SLA breaches the source's refreshes recorded (latest first), with the target
+    they are checked against."""
+    return service.list_breaches(session, principal, source_id, limit, offset)

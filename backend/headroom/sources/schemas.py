@@ -119,3 +119,38 @@ class PrometheusLatencyOut(BaseModel):
     )
     note: str = Field(default=BUCKET_NOTE, description="How to read the percentiles")
     intervals: list[LatencyIntervalOut]
+
+
+class SlaTargetOut(BaseModel):
+    percentile: float
+    threshold_s: float
+    source: Literal["capacity_analysis", "alert_rule"] = Field(
+        description="the newest capacity analysis' SLA, else the tightest p95 alert rule"
+    )
+
+
+class BreachOut(BaseModel):
+    """A refresh whose new intervals' latency percentile exceeded the SLA target."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+    id: int
+    dataset_id: int
+    source_id: int | None
+    range_start: datetime
+    range_end: datetime
+    percentile: float
+    observed_s: float
+    threshold_s: float
+    target_from: Literal["capacity_analysis", "alert_rule"]
+    intervals: int
+    requests: float
+    detected_at: datetime
+
+
+class BreachList(BaseModel):
+    """The source's dataset's breaches, latest first, and the SLA target refreshes are
+    checked against now (null: none, so refreshes record no breach)."""
+
+    target: SlaTargetOut | None
+    items: list[BreachOut]

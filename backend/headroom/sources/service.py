@@ -23,6 +23,8 @@ from headroom.jobs.schemas import JobOut
 from headroom.sources import repository, secrets
 from headroom.sources.models import PrometheusSource
 from headroom.sources.schemas import (
+    BreachList,
+    BreachOut,
     ConnectionTestOut,
     ImportRange,
     LatencyIntervalOut,
@@ -30,6 +32,7 @@ from headroom.sources.schemas import (
     PrometheusSourceIn,
     PrometheusSourceOut,
     PrometheusSourceUpdate,
+    SlaTargetOut,
 )
 from headroom.workspaces.models import Role
 
@@ -286,3 +289,20 @@ def latency(
 
 def _finite(value: float) -> float | None:
     return float(value) if math.isfinite(value) else None
+
+
+def list_breaches(
+    session: Session, principal: Principal, source_id: int, limit: int, offset: int
+) -> BreachList:
+    """The SLA breaches refreshes of the source's dataset recorded (viewers may read)."""
+    from headroom.sources.breaches import sla_target
+
+    source = get_visible(session, principal, source_id)
+    if source.dataset_id is None:
+        return BreachList(target=None, items=[])
+    target = sla_target(session, source.dataset_id)
+    rows = repository.breaches(session, source.dataset_id, limit, offset)
+    return BreachList(
+        target=None if target is None else SlaTargetOut.model_validate(target.__dict__),
+        items=[BreachOut.model_validate(b) for b in rows],
+    )

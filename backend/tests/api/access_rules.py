@@ -72,6 +72,7 @@ RULES: dict[tuple[str, str], Rule] = {
     ("POST", f"{V1}/sources/prometheus/{{source_id}}/test"): r("editor"),
     ("POST", f"{V1}/sources/prometheus/{{source_id}}/import"): r("editor"),
     ("GET", f"{V1}/sources/prometheus/datasets/{{dataset_id}}/latency"): r("viewer"),
+    ("GET", f"{V1}/sources/prometheus/{{source_id}}/breaches"): r("viewer"),
     # datasets and uploads
     ("GET", f"{V1}/datasets"): r("viewer", False),
     ("POST", f"{V1}/datasets"): r("editor", False),

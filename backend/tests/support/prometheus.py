@@ -10,7 +10,7 @@ import shutil
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -93,15 +93,58 @@ def openmetrics(start_s: int = START_S) -> tuple[str, Truth]:
     return "\n".join(lines) + "\n", Truth(start_s, end, by_route, errors)
 
 
+MU_PER_S = 100.0  # the rising series: an M/M/1 server, p95 = ln 20 / (MU - load)
+RISING_LOADS_PER_S = tuple(10.0 + 82.0 * k / 19 for k in range(20))
+RISING_MINUTES = 6  # minutes at each load, the loads ascending
+RISING_BOUNDS_S = (*(round(0.005 * i, 3) for i in range(1, 201)),)
+
+
+def rising_p95_s(load_per_s: float) -> float:
+    return math.log(20) / (MU_PER_S - load_per_s)
+
+
+def rising_openmetrics(start_s: int) -> tuple[str, Truth]:
+    """An M/M/1 server whose load steps up every RISING_MINUTES minutes through
+    RISING_LOADS_PER_S: in minute m the latency is exponential with rate MU - load, so its
+    p95 rises past ln 20 / T at the load MU - ln 20 / T. Scraped every 15 s."""
+    loads = [x for x in RISING_LOADS_PER_S for _ in range(RISING_MINUTES)]
+    span = 60 * len(loads)
+    bounds = (*RISING_BOUNDS_S, math.inf)
+    counts = [0.0] * (len(loads) * 4 + 1)
+    buckets = [[0.0] * len(bounds) for _ in counts]
+    for i in range(1, len(counts)):
+        load = loads[(i - 1) // 4]
+        counts[i] = counts[i - 1] + load * SCRAPE_S
+        for j, bound in enumerate(bounds):
+            share = 1.0 - math.exp(-(MU_PER_S - load) * bound)
+            buckets[i][j] = buckets[i - 1][j] + load * SCRAPE_S * share
+    lines = ["# TYPE http_requests counter"]
+    lines += [
+        f'http_requests_total{{code="200"}} {c} {start_s + SCRAPE_S * i}'
+        for i, c in enumerate(counts)
+    ]
+    lines.append("# TYPE http_request_duration_seconds histogram")
+    for j, bound in enumerate(bounds):
+        le = "+Inf" if math.isinf(bound) else repr(bound)
+        lines += [
+            f'http_request_duration_seconds_bucket{{le="{le}"}} {row[j]} {start_s + SCRAPE_S * i}'
+            for i, row in enumerate(buckets)
+        ]
+    lines.append("# EOF")
+    return "\n".join(lines) + "\n", Truth(start_s, start_s + span, {"": counts[-1]}, 0.0)
+
+
 @contextlib.contextmanager
 def prometheus_server(
-    start_s: int = START_S, port: int | None = None
+    start_s: int = START_S,
+    port: int | None = None,
+    series: Callable[[int], tuple[str, Truth]] | None = None,
 ) -> Iterator[tuple[str, Truth]]:
     binary, promtool = shutil.which("prometheus"), shutil.which("promtool")
     if binary is None or promtool is None:
         raise RuntimeError("prometheus and promtool are not installed (make system-deps)")
     root = Path(tempfile.mkdtemp(prefix="headroom-prometheus-"))
-    text, truth = openmetrics(start_s)
+    text, truth = (series or openmetrics)(start_s)
     (root / "series.om").write_text(text)
     subprocess.run(
         [

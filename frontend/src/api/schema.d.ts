@@ -1185,6 +1185,27 @@ export interface paths {
         patch: operations["update_source_api_v1_sources_prometheus__source_id__patch"];
         trace?: never;
     };
+    "/api/v1/sources/prometheus/{source_id}/breaches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Breaches
+         * @description The SLA breaches the source's refreshes recorded (latest first), with the target
+         *     they are checked against.
+         */
+        get: operations["list_breaches_api_v1_sources_prometheus__source_id__breaches_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sources/prometheus/{source_id}/import": {
         parameters: {
             query?: never;
@@ -1914,6 +1935,58 @@ export interface components {
             tail_fraction: number;
         };
         /**
+         * BreachList
+         * @description The source's dataset's breaches, latest first, and the SLA target refreshes are
+         *     checked against now (null: none, so refreshes record no breach).
+         */
+        BreachList: {
+            /** Items */
+            items: components["schemas"]["BreachOut"][];
+            target: components["schemas"]["SlaTargetOut"] | null;
+        };
+        /**
+         * BreachOut
+         * @description A refresh whose new intervals' latency percentile exceeded the SLA target.
+         */
+        BreachOut: {
+            /** Dataset Id */
+            dataset_id: number;
+            /**
+             * Detected At
+             * Format: date-time
+             */
+            detected_at: string;
+            /** Id */
+            id: number;
+            /** Intervals */
+            intervals: number;
+            /** Observed S */
+            observed_s: number;
+            /** Percentile */
+            percentile: number;
+            /**
+             * Range End
+             * Format: date-time
+             */
+            range_end: string;
+            /**
+             * Range Start
+             * Format: date-time
+             */
+            range_start: string;
+            /** Requests */
+            requests: number;
+            /** Source Id */
+            source_id: number | null;
+            /**
+             * Target From
+             * @enum {string}
+             */
+            target_from: "capacity_analysis" | "alert_rule";
+            /** Threshold S */
+            threshold_s: number;
+        };
+        /**
          * CallGraphScenarioOut
          * @description A multi-tier scenario (the simulator's document) built from a trace's call graph.
          */
@@ -2029,6 +2102,7 @@ export interface components {
             classes: {
                 [key: string]: components["schemas"]["ClassReport"];
             };
+            histogram?: components["schemas"]["HistogramNote"] | null;
             /** Per Server */
             per_server: boolean;
             power?: components["schemas"]["PowerChart"] | null;
@@ -2634,7 +2708,7 @@ export interface components {
              * Trigger
              * @enum {string}
              */
-            trigger: "ingest" | "manual";
+            trigger: "ingest" | "refresh" | "manual";
             /**
              * Value
              * @description the figure read (s, requests/s or a share)
@@ -2884,6 +2958,36 @@ export interface components {
              * @description growth of the trend per week, as a fraction
              */
             per_week: number;
+        };
+        /**
+         * HistogramNote
+         * @description What a report read off a latency histogram (a Prometheus dataset) says about it.
+         */
+        HistogramNote: {
+            /**
+             * Bucket Bounds S
+             * @description the bucket upper bounds the percentiles were interpolated in
+             */
+            bucket_bounds_s: (number | "+Inf")[];
+            /** Interpolated */
+            interpolated: string;
+            /**
+             * Intervals
+             * @description step intervals in the dataset (per class)
+             */
+            intervals: number;
+            /**
+             * Not Recorded
+             * @description what a histogram cannot give, by figure
+             */
+            not_recorded: {
+                [key: string]: string;
+            };
+            /**
+             * Windows
+             * @description intervals with traffic and latencies: the load windows
+             */
+            windows: number;
         };
         /** HistoryPoint */
         HistoryPoint: {
@@ -4807,6 +4911,19 @@ export interface components {
             source: string;
             /** Stance */
             stance: string;
+            /** Threshold S */
+            threshold_s: number;
+        };
+        /** SlaTargetOut */
+        SlaTargetOut: {
+            /** Percentile */
+            percentile: number;
+            /**
+             * Source
+             * @description the newest capacity analysis' SLA, else the tightest p95 alert rule
+             * @enum {string}
+             */
+            source: "capacity_analysis" | "alert_rule";
             /** Threshold S */
             threshold_s: number;
         };
@@ -11176,6 +11293,75 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PrometheusSourceOut"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or token scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such source in your workspaces */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request or the uploaded file is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_breaches_api_v1_sources_prometheus__source_id__breaches_get: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description A row id (1 to 2^31 - 1) */
+                source_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BreachList"];
                 };
             };
             /** @description Not signed in, or the token is invalid */

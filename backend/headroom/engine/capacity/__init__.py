@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from headroom.engine.capacity.params import CapacityParams, SctParams, Stance
 
 if TYPE_CHECKING:
-    from headroom.engine.capacity.analysis import analyze
+    from headroom.engine.capacity.analysis import analyze, analyze_windows
     from headroom.engine.capacity.partitions import (
         PartitionReport,
         StaticPartition,
@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 
 _LAZY = {
     "analyze": "analysis",
+    "analyze_windows": "analysis",
     "PartitionReport": "partitions",
     "StaticPartition": "partitions",
     "SwitchAdmThresholds": "partitions",
@@ -89,6 +90,7 @@ __all__ = [
     "UslFit",
     "analyze",
     "analyze_trace",
+    "analyze_windows",
     "fit_usl",
     "partition_report",
     "power_capacity",

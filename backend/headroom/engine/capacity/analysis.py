@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -338,4 +339,51 @@ def analyze(table: pl.DataFrame, params: CapacityParams | None = None) -> Capaci
         virtual_queue=virtual_queue_advice(
             cols.t_s, capacity.power_peak_load_per_s, len(servers) if split else 1, classes[ALL]
         ),
+    )
+
+
+def analyze_windows(
+    windows: dict[str, WindowStats],
+    params: CapacityParams | None = None,
+    warnings: tuple[str, ...] = (),
+    histogram: dict[str, Any] | None = None,
+) -> CapacityReport:
+    """Knee curves, SLA targets and capacity from windows measured elsewhere than in a
+    request table (a metrics system's intervals: engine/prometheus/capacity.py), one
+    server for the whole site; ``windows`` per class, ``all`` among them. No virtual-queue
+    advice: it replays arrivals, which intervals do not record."""
+    params = params or CapacityParams()
+    params.validate()
+    if ALL not in windows:
+        raise ValueError("no windows of all requests")
+    classes: dict[str, ClassReport] = {}
+    skipped = []
+    for name, win in sorted(windows.items(), key=lambda item: item[0] != ALL):
+        try:
+            if win.load_per_s.size < params.min_windows_per_bin:
+                raise ValueError(
+                    f"{win.load_per_s.size} intervals with traffic and latencies; "
+                    f"need at least {params.min_windows_per_bin}"
+                )
+            peak = float(win.load_per_s.max())
+            classes[name] = class_report(name, win, params, params.model_servers, peak)
+        except ValueError as err:
+            if name == ALL:
+                raise
+            skipped.append(f"class {name!r} skipped: {err}")
+    win = windows[ALL]
+    capacity = _checked_power(
+        power_capacity(
+            win.load_per_s, win.goodput_per_s, win.mean_latency_s, _binned_power(win, params)
+        ),
+        classes[ALL],
+    )
+    return CapacityReport(
+        params=params,
+        classes=classes,
+        capacity=capacity,
+        per_server=False,
+        servers=(),
+        warnings=(*warnings, *skipped),
+        histogram=histogram,
     )

@@ -128,6 +128,32 @@ def pooled_percentiles(
     return out
 
 
+def pooled_histogram_percentiles(
+    windows: WindowStats, bins: IntArray, percentile: float, rng: np.random.Generator,
+    resamples: int, confidence: float,
+) -> FloatArray:  # fmt: skip
+    """(n_bins, 3): percentile, low, high of each bin's windows' histograms summed (the
+    histogram's pooling of requests), by `histogram_quantile`'s rule; the interval is a
+    bootstrap over whole windows, like the pooled percentile of requests."""
+    from headroom.engine.prometheus.quantile import histogram_quantile
+
+    q = percentile / 100.0
+    bounds, counts = windows.bucket_bounds_s, np.nan_to_num(windows.bucket_counts, nan=0.0)
+    tail = (1.0 - confidence) / 2.0
+    out = np.full((int(bins.max()) + 1, 3), np.nan)
+    for b in range(out.shape[0]):
+        mine = counts[bins == b]
+        if not mine.shape[0]:
+            continue
+        point = float(histogram_quantile(q, bounds, mine.sum(axis=0)[None, :])[0])
+        picks = rng.integers(0, mine.shape[0], size=(resamples, mine.shape[0]))
+        weights = np.stack([np.bincount(p, minlength=mine.shape[0]) for p in picks])
+        draws = histogram_quantile(q, bounds, weights @ mine)
+        low, high = np.nanquantile(draws, [tail, 1.0 - tail])
+        out[b] = point, min(float(low), point), max(float(high), point)
+    return out
+
+
 def _window_medians(
     windows: WindowStats, members: list[NDArray[np.bool_]], rng: np.random.Generator,
     resamples: int, confidence: float,
@@ -156,6 +182,8 @@ def knee_curve(
     members = [bins == b for b in range(int(bins.max()) + 1)]
     if windows.has_requests:
         pct = pooled_percentiles(windows, bins, percentile, rng, resamples, confidence)
+    elif windows.has_buckets:
+        pct = pooled_histogram_percentiles(windows, bins, percentile, rng, resamples, confidence)
     else:
         pct = _window_medians(windows, members, rng, resamples, confidence)
     counts = np.array([int(sel.sum()) for sel in members], dtype=np.int64)

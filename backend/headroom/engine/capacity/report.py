@@ -220,6 +220,7 @@ class CapacityReport:
     servers: tuple[str, ...]
     warnings: tuple[str, ...] = field(default=())
     virtual_queue: VirtualQueueAdvice | None = None
+    histogram: dict[str, Any] | None = None  # read off a latency histogram: its bounds, limits
 
     def to_dict(self) -> dict[str, Any]:
         cap = self.capacity
@@ -235,4 +236,5 @@ class CapacityReport:
             "servers": list(self.servers),
             "warnings": list(self.warnings),
             "virtual_queue": None if vq is None else vq.to_dict(),
+            "histogram": self.histogram,
         }

@@ -142,10 +142,19 @@ class WindowStats:
     # these arrays: a load bin's percentile is taken over its requests pooled
     request_latency_s: FloatArray = field(default_factory=lambda: np.empty(0))
     request_window: IntArray = field(default_factory=lambda: np.empty(0, dtype=np.int64))
+    # a latency histogram per window instead of requests (Prometheus): cumulative counts by
+    # upper bound (the last +Inf); a load bin's percentile is taken over its windows'
+    # counts summed, by `histogram_quantile`'s rule
+    bucket_bounds_s: FloatArray = field(default_factory=lambda: np.empty(0))
+    bucket_counts: FloatArray = field(default_factory=lambda: np.empty((0, 0)))
 
     @property
     def has_requests(self) -> bool:
         return self.request_window.size > 0
+
+    @property
+    def has_buckets(self) -> bool:
+        return self.bucket_bounds_s.size > 1 and self.bucket_counts.shape[0] > 0
 
 
 def _request_positions(

@@ -14,6 +14,7 @@ import { PartitionView } from "./PartitionView";
 import { useRecommendations } from "./queries";
 import { ExportControl } from "../exports/ExportControl";
 import { CAPACITY_KINDS } from "../exports/api";
+import { HistogramNote } from "./HistogramNote";
 import { SlaPanel } from "./SlaPanel";
 import { slaCurve, slaFigures, thresholdForKey, thresholdRange } from "./slaMath";
 
@@ -198,6 +199,7 @@ export function AnalysisView({ analysisId, report, params, chartWidth }: Analysi
           chartsProps={flashProps("capacity-charts")}
         />
       )}
+      {report.histogram != null && <HistogramNote note={report.histogram} thresholdS={t} />}
       <div className={styles.bottomGrid}>
         <Recommendations analysisId={analysisId} thresholds={thresholds} onShow={onShow} />
         <div {...flashProps("power-evidence")}>

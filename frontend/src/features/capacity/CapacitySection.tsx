@@ -8,7 +8,7 @@ import styles from "./Capacity.module.css";
 import { ParamsForm } from "./ParamsForm";
 import { useAnalyses, useRunAnalysis } from "./queries";
 import { useCanWrite } from "../workspaces/useRole";
-import { useSummary } from "../datasets/queries";
+import { useDataset, useSummary } from "../datasets/queries";
 
 export const NO_LATENCY_NOTICE =
   "This log records no response times, and a capacity analysis needs them: log them (Apache %D, nginx $request_time, IIS time-taken) or upload a latency trace.";
@@ -21,11 +21,19 @@ export function CapacitySection({ datasetId }: { datasetId: number }) {
   const items = (analyses.data?.items ?? []).filter((a) => a.kind === "capacity");
   const selected = picked ?? items[0]?.id ?? null;
   const canWrite = useCanWrite();
-  const summary = useSummary(datasetId, true);
+  const dataset = useDataset(datasetId);
+  const fromPrometheus = dataset.data?.format === "prometheus";
+  const summary = useSummary(datasetId, !fromPrometheus);
   const blocker = summary.data !== undefined && summary.data.latency == null ? NO_LATENCY_NOTICE : null;
   return (
     <section className={styles.stack} aria-label="Capacity">
       <Card title={canWrite ? "Run a capacity analysis" : "Capacity analyses"} subtitle="Knee curves, SLA targets and capacity per request class. Each parameter set is kept as its own analysis.">
+        {fromPrometheus && (
+          <p className={styles.muted} data-testid="capacity-intervals-note">
+            This dataset comes from Prometheus: its load windows are the source's step intervals (the window length does not apply), and latency percentiles
+            are interpolated in the histogram's buckets.
+          </p>
+        )}
         <div className={styles.runGrid}>
           {canWrite && <ParamsForm onRun={(p) => run.mutate(p)} running={run.isPending} error={run.error} canRun blocker={blocker} />}
           <EarlierRuns analyses={analyses} items={items} selected={selected} onSelect={setPicked} testId="capacity-runs" />

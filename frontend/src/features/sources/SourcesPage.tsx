@@ -14,7 +14,7 @@ import { formatDateTime, formatDecimal, formatLatency } from "../../lib/format";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { useWorkspace } from "../workspaces/workspaceContext";
 import * as sources from "./api";
-import { importing, useSourceMutation, useSources } from "./queries";
+import { importing, useBreaches, useSourceMutation, useSources } from "./queries";
 import styles from "./Sources.module.css";
 
 type Auth = "none" | "bearer" | "basic";
@@ -196,10 +196,41 @@ function RefreshCell({ source }: { source: sources.PrometheusSource }) {
           its dataset
         </Link>
       )}
+      {source.last_refresh_at != null && <SlaCheck source={source} />}
       {source.last_error != null && (
         <span className={styles.error} role="status">
           {source.last_error}
         </span>
+      )}
+    </div>
+  );
+}
+
+/** The SLA each refresh is checked against, and the breaches recorded (latest first). */
+function SlaCheck({ source }: { source: sources.PrometheusSource }) {
+  const breaches = useBreaches(source);
+  if (breaches.data === undefined) return null;
+  const { target, items } = breaches.data;
+  const from = target?.source === "capacity_analysis" ? "capacity analysis" : "alert rule";
+  return (
+    <div className={styles.stack} data-testid="source-sla">
+      <span className={styles.muted}>
+        {target === null
+          ? "SLA not checked: no target yet (run a capacity analysis on its dataset, or add a p95 alert rule)"
+          : `SLA p${formatDecimal(target.percentile, 0)} ≤ ${formatLatency(target.threshold_s)} (${from}), checked on each refresh`}
+      </span>
+      {items.length === 0 ? (
+        target !== null && <Badge tone="success">no breach</Badge>
+      ) : (
+        <ul className={styles.breaches} aria-label={`SLA breaches of ${source.name}`}>
+          {items.slice(0, 5).map((b) => (
+            <li key={b.id}>
+              <Badge tone="danger">breach</Badge> p{formatDecimal(b.percentile, 0)} {formatLatency(b.observed_s)} &gt; {formatLatency(b.threshold_s)} over{" "}
+              {formatDateTime(b.range_start)} – {formatDateTime(b.range_end)}
+            </li>
+          ))}
+          {items.length > 5 && <li className={styles.muted}>and {items.length - 5} earlier</li>}
+        </ul>
       )}
     </div>
   );

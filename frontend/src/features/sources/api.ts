@@ -6,6 +6,7 @@ type S = components["schemas"];
 export type PrometheusSource = S["PrometheusSourceOut"];
 export type PrometheusSourceIn = S["PrometheusSourceIn"];
 export type ConnectionTest = S["ConnectionTestOut"];
+export type BreachList = S["BreachList"];
 
 export const listSources = (): Promise<PrometheusSource[]> => unwrap(api.GET("/api/v1/sources/prometheus"));
 
@@ -27,3 +28,6 @@ export type PrometheusLatency = S["PrometheusLatencyOut"];
 
 export const datasetLatency = (datasetId: number): Promise<PrometheusLatency> =>
   unwrap(api.GET("/api/v1/sources/prometheus/datasets/{dataset_id}/latency", { params: { path: { dataset_id: datasetId } } }));
+
+export const listBreaches = (id: number): Promise<BreachList> =>
+  unwrap(api.GET("/api/v1/sources/prometheus/{source_id}/breaches", path(id)));

@@ -26,3 +26,11 @@ export function useSourceMutation<Args, Out>(call: (args: Args) => Promise<Out>)
     },
   });
 }
+
+/** The SLA breaches the source's refreshes recorded, fetched again after each refresh. */
+export const useBreaches = (source: sources.PrometheusSource) =>
+  useQuery({
+    queryKey: [...KEY, source.id, "breaches", source.last_refresh_at],
+    queryFn: () => sources.listBreaches(source.id),
+    enabled: source.dataset_id != null,
+  });
