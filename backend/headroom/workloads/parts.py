@@ -40,7 +40,7 @@ from headroom.engine.workload.mapreduce import (
     scan_to_json,
     spill,
 )
-from headroom.engine.workload.partial import Partial, merge
+from headroom.engine.workload.partial import Partial, merge_into
 from headroom.jobs import service as job_service
 from headroom.workloads import run
 
@@ -111,7 +111,8 @@ def reduce_parts(settings: Settings, job_id: int, worker: str) -> None:
     merged: Partial | None = None
     for index in range(found.parts):
         partial = _load_partial(store, _part(base, index))
-        merged = partial if merged is None else merge([merged, partial], MAX_FIT_N)
+        merged = merge_into(merged, partial, MAX_FIT_N)
+        del partial
     assert merged is not None
     with _usable():
         result = finish(merged, found)

@@ -44,7 +44,7 @@ from .classify import Rules, apply_rules
 from .coverage import Coverage, coverage, supported_every_s
 from .display import LATENCY_BUCKETS_S, MAX_POINTS, TOP_PATHS
 from .fitting import MAX_FIT_N, FitReport, fit_sample, not_fitted
-from .partial import PartContext, Partial, map_part, merge
+from .partial import PartContext, Partial, map_part, merge_into
 from .reduce_display import display_from
 from .sessions import SessionSettings
 from .sketch import merge_histograms, percentiles
@@ -62,7 +62,7 @@ FITTED = (
 )
 MIN_LOW_LOAD = 50
 MAP_BYTES_PER_ROW = 1400
-MAP_BUDGET_SHARE = 0.35
+MAP_BUDGET_SHARE = 0.25
 # rows read at a time by the spill (its peak stays below a map's)
 SPILL_BATCH_ROWS = 200_000
 PART_COLUMN = "__partition"
@@ -245,7 +245,7 @@ def _map_and_merge(paths: list[Path], found: Scan) -> Partial:
     for path in paths:
         partial = map_spilled(path, found)
         path.unlink()
-        merged = partial if merged is None else merge([merged, partial], MAX_FIT_N)
+        merged = merge_into(merged, partial, MAX_FIT_N)
         del partial
     assert merged is not None
     return merged
