@@ -62,7 +62,7 @@ FITTED = (
 )
 MIN_LOW_LOAD = 50
 MAP_BYTES_PER_ROW = 1400
-MAP_BUDGET_SHARE = 0.25
+MAP_BUDGET_SHARE = 0.35
 # rows read at a time by the spill (its peak stays below a map's)
 SPILL_BATCH_ROWS = 200_000
 PART_COLUMN = "__partition"
