@@ -1,7 +1,9 @@
 """The characterization job spread over parts (docs/methods/workload.md, "Bounded
-memory"): a plan (the streaming scan, stored), one map per partition of clients (its
-partial results stored as Parquet files) and a reduce (merged one part at a time, the
-Result saved, the parts removed). The worker runs the maps as a Celery group and the
+memory"): a plan (the streaming scan and, with several partitions, the table split into
+one Parquet file per partition of clients, both stored), one map per partition (it reads
+its own file only; its partial results stored as Parquet files, then a marker saying the
+part is complete) and a reduce (merged one part at a time, the Result saved, the parts
+removed). The worker runs the maps as a Celery group and the
 reduce as the chord's callback; without a result backend all of it runs in one task
 (`characterize_body`, the job body the API's in-process runs use as well).
 
@@ -13,9 +15,12 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import polars as pl
@@ -31,11 +36,13 @@ from headroom.engine.workload.mapreduce import (
     Scan,
     finish,
     map_partition,
+    map_spilled,
     scan,
     scan_from_json,
     scan_to_json,
+    spill,
 )
-from headroom.engine.workload.partial import Partial, merge
+from headroom.engine.workload.partial import Partial, merge_into
 from headroom.jobs import service as job_service
 from headroom.jobs.runner import JobContext
 
@@ -59,7 +66,13 @@ def plan(settings: Settings, job_id: int, worker: str) -> Planned:
         found = scan(table, inputs.rules, memory_budget_mb=settings.memory_budget_mb)
     base = folder(inputs.dataset_id, job_id)
     _write_frame(store, base + "scan-quiet.parquet", found.context.quiet)
-    with store.writer(base + "scan.json") as out:
+    if found.parts > 1:
+        with tempfile.TemporaryDirectory(prefix="headroom-partitions-") as spilled:
+            for index, path in enumerate(spill(table, found.parts, Path(spilled))):
+                with path.open("rb") as source, store.writer(_input(base, index)) as out:
+                    shutil.copyfileobj(source, out, 8 << 20)
+                path.unlink()
+    with store.writer(base + "scan.json") as out:  # last: the plan is complete
         out.write(json.dumps(scan_to_json(found)).encode())
     return Planned(inputs.dataset_id, found.parts)
 
@@ -68,13 +81,22 @@ def map_one(settings: Settings, job_id: int, worker: str, index: int) -> dict[st
     """Partition ``index``'s partial results, stored; returns its index (a Celery result)."""
     store = open_store(settings.resolved_storage_url())
     inputs = _inputs(settings, job_id, worker)
-    found = _load_scan(store, folder(inputs.dataset_id, job_id), inputs.rules)
-    table = run.load_table(store, inputs.table_keys)
+    base = folder(inputs.dataset_id, job_id)
+    found = _load_scan(store, base, inputs.rules)
     with _usable():
-        partial = map_partition(table, index, found)
-    part = f"{folder(inputs.dataset_id, job_id)}part-{index:05d}/"
+        if found.parts == 1:
+            partial = map_partition(run.load_table(store, inputs.table_keys), index, found)
+        else:
+            if not store.exists(_input(base, index)):
+                message = f"a partition of the characterization is missing ({index})"
+                raise LogInputError("internal_error", message)
+            partial = map_spilled(store.scan_parquet([_input(base, index)]), found)
+    part = _part(base, index)
+    store.delete(_complete(part))  # a retry: the part is incomplete until written again
     for name, frame in partial.frames.items():
         _write_frame(store, f"{part}{name}.parquet", frame)
+    with store.writer(_complete(part)) as out:
+        out.write(b"complete\n")
     done = (index + 1) / max(found.parts, 1)
     with session_scope(settings.resolved_database_url()) as session:
         job_service.report(session, job_id, worker, 0.1 + 0.8 * done, "characterizing", None)
@@ -90,8 +112,9 @@ def reduce_parts(settings: Settings, job_id: int, worker: str) -> None:
     found = _load_scan(store, base, inputs.rules)
     merged: Partial | None = None
     for index in range(found.parts):
-        partial = _load_partial(store, f"{base}part-{index:05d}/")
-        merged = partial if merged is None else merge([merged, partial], MAX_FIT_N)
+        partial = _load_partial(store, _part(base, index))
+        merged = merge_into(merged, partial, MAX_FIT_N)
+        del partial
     assert merged is not None
     with _usable():
         result = finish(merged, found)
@@ -114,6 +137,21 @@ def run_inline(settings: Settings, job_id: int, worker: str) -> None:
     for index in range(planned.parts):
         map_one(settings, job_id, worker, index)
     reduce_parts(settings, job_id, worker)
+
+
+def _input(base: str, index: int) -> str:
+    """Partition ``index``'s requests, split from the table by the plan."""
+    return f"{base}partition-{index:05d}.parquet"
+
+
+def _part(base: str, index: int) -> str:
+    return f"{base}part-{index:05d}/"
+
+
+def _complete(part: str) -> str:
+    """The marker a map writes after every frame of its part (a map killed while writing
+    leaves a part the reduce does not read)."""
+    return part.rstrip("/") + ".complete"
 
 
 def _inputs(
@@ -156,7 +194,7 @@ def _load_scan(store: ObjectStore, base: str, rules: Rules) -> Scan:
 
 
 def _load_partial(store: ObjectStore, part: str) -> Partial:
-    keys = store.list(part)
+    keys = store.list(part) if store.exists(_complete(part)) else []
     if not keys:
         raise LogInputError("internal_error", f"a part of the characterization is missing ({part})")
     return Partial(

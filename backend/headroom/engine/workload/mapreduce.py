@@ -5,8 +5,10 @@
    memory): coverage (from the distinct timestamps), the fields recorded, the requests
    per minute and user class (which minutes are quiet, for the service time), the top
    paths, and the number of partitions for the memory budget (:func:`partition_rows`).
-2. :func:`map_partition`: the requests whose ``hash(client) mod parts`` is the partition's
-   (a filter pushed down to the Parquet scan), annotated and reduced (partial.py).
+2. :func:`spill`: one streaming pass over the table that writes each partition's requests
+   (those whose ``hash(client) mod parts`` is the partition's) to a Parquet file of its
+   own, in the table's order; :func:`map_partition` reads one such file (never the whole
+   table again), annotates its requests and reduces them to a partial (partial.py).
 3. :func:`partial.merge` of the partials, in any order and grouping, then
    :func:`finish`: the same :class:`Characterization` document as the one-pass
    :func:`characterize` (exact counts, means and arrival statistics; percentiles within
@@ -20,7 +22,9 @@ the worker runs one task per partition and reduces in a chord.
 from __future__ import annotations
 
 import math
+import tempfile
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -40,7 +44,7 @@ from .classify import Rules, apply_rules
 from .coverage import Coverage, coverage, supported_every_s
 from .display import LATENCY_BUCKETS_S, MAX_POINTS, TOP_PATHS
 from .fitting import MAX_FIT_N, FitReport, fit_sample, not_fitted
-from .partial import PartContext, Partial, map_part, merge
+from .partial import PartContext, Partial, map_part, merge_into
 from .reduce_display import display_from
 from .sessions import SessionSettings
 from .sketch import merge_histograms, percentiles
@@ -59,6 +63,9 @@ FITTED = (
 MIN_LOW_LOAD = 50
 MAP_BYTES_PER_ROW = 1400
 MAP_BUDGET_SHARE = 0.35
+# rows read at a time by the spill (its peak stays below a map's)
+SPILL_BATCH_ROWS = 200_000
+PART_COLUMN = "__partition"
 
 
 @dataclass(frozen=True)
@@ -149,13 +156,64 @@ def partition(table: pl.LazyFrame, index: int, parts: int) -> pl.LazyFrame:
     """The requests of partition ``index`` of ``parts``: all of the clients hashed there."""
     if parts == 1:
         return table
-    bucket = pl.col("client").hash(PARTITION_SEED) % parts
-    return table.filter(bucket == index)
+    return table.filter(_bucket(parts) == index)
+
+
+def _bucket(parts: int) -> pl.Expr:
+    return pl.col("client").hash(PARTITION_SEED) % parts
+
+
+def spill(table: pl.LazyFrame, parts: int, folder: Path) -> list[Path]:
+    """Every partition's requests in a Parquet file of its own under ``folder`` (one per
+    partition, empty ones included), in the table's order: one pass over consecutive
+    slices of SPILL_BATCH_ROWS rows (a slice of a Parquet scan reads only its row groups;
+    a streaming collect of the whole table would read ahead over several files), each
+    slice's rows appended to their partition's file as a row group."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    paths = [folder / f"partition-{index:05d}.parquet" for index in range(parts)]
+    schema = table.collect_schema()
+    writers: dict[int, pq.ParquetWriter] = {}
+    arrow_schema: pa.Schema | None = None
+    try:
+        rows = table.select(pl.len()).collect().item()
+        tagged = table.with_columns(_bucket(parts).alias(PART_COLUMN))
+        for start in range(0, rows, SPILL_BATCH_ROWS):
+            batch = tagged.slice(start, SPILL_BATCH_ROWS).collect()
+            split = batch.partition_by(PART_COLUMN, as_dict=True, include_key=False)
+            del batch
+            for key, rows in split.items():
+                index = int(key[0])
+                arrow = rows.to_arrow()
+                if arrow_schema is None:
+                    arrow_schema = arrow.schema
+                if index not in writers:
+                    writers[index] = pq.ParquetWriter(
+                        paths[index], arrow_schema, compression="zstd"
+                    )
+                writers[index].write_table(arrow.cast(arrow_schema))
+            del split
+    finally:
+        for writer in writers.values():
+            writer.close()
+    for index, path in enumerate(paths):
+        if index not in writers:
+            pl.DataFrame(schema=schema).write_parquet(path)
+    return paths
 
 
 def map_partition(table: pl.LazyFrame, index: int, found: Scan) -> Partial:
+    """Partition ``index``'s partial, filtered from the whole table (see :func:`spill`
+    for reading each partition once)."""
     part = partition(table, index, found.parts).collect(engine="streaming")
     return map_part(part, found.context)
+
+
+def map_spilled(path: Path | pl.LazyFrame, found: Scan) -> Partial:
+    """The partial of one partition's spilled requests (a path, or the lazy scan of it)."""
+    lazy = path if isinstance(path, pl.LazyFrame) else pl.scan_parquet(path)
+    return map_part(lazy.collect(), found.context)
 
 
 def characterize_parts(
@@ -166,17 +224,31 @@ def characterize_parts(
     name: str = "workload",
 ) -> Characterization:
     """The characterization of ``table``, one partition of clients at a time (as many as
-    the memory budget asks), merging each partial into the running one."""
+    the memory budget asks, spilled to temporary files by one pass over the table),
+    merging each partial into the running one."""
     lazy = table.lazy()
     del table
     found = scan(lazy, rules, settings, memory_budget_mb)
-    merged: Partial | None = None
-    for index in range(found.parts):
-        partial = map_partition(lazy, index, found)
-        merged = partial if merged is None else merge([merged, partial], MAX_FIT_N)
-    if merged is None or found.requests == 0:
+    if found.requests == 0:
         raise ValueError("the request table is empty")
+    if found.parts == 1:
+        merged = map_partition(lazy, 0, found)
+    else:
+        with tempfile.TemporaryDirectory(prefix="headroom-partitions-") as folder:
+            paths = spill(lazy, found.parts, Path(folder))
+            merged = _map_and_merge(paths, found)
     return finish(merged, found, name)
+
+
+def _map_and_merge(paths: list[Path], found: Scan) -> Partial:
+    merged: Partial | None = None
+    for path in paths:
+        partial = map_spilled(path, found)
+        path.unlink()
+        merged = merge_into(merged, partial, MAX_FIT_N)
+        del partial
+    assert merged is not None
+    return merged
 
 
 def finish(merged: Partial, found: Scan, name: str = "workload") -> Characterization:

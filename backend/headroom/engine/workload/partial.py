@@ -258,15 +258,31 @@ def merge(partials: Iterable[Partial], sample_size: int) -> Partial:
     for partial in partials:
         for name, frame in partial.frames.items():
             collected.setdefault(name, []).append(frame)
-    out: dict[str, pl.DataFrame] = {}
-    for name, frames in collected.items():
-        if name in HISTOGRAM_KEYS:
-            out[name] = merge_histograms(frames, HISTOGRAM_KEYS[name])
-        elif name == "samples":
-            out[name] = bottom_k(pl.concat(frames, how="vertical_relaxed"), sample_size)
-        else:
-            out[name] = _sum(frames, SUM_KEYS[name])
-    return Partial(out)
+    return Partial({name: _merged(name, frames, sample_size) for name, frames in collected.items()})
+
+
+def merge_into(running: Partial | None, partial: Partial, sample_size: int) -> Partial:
+    """``merge([running, partial])`` one frame at a time, each of ``running``'s frames
+    replaced (and freed) as soon as its merge is made: a running merge holds one frame's
+    merge at a time besides the partials, never two whole partials."""
+    if running is None:
+        return partial
+    frames = running.frames
+    for name in list(partial.frames):
+        mine = frames.pop(name, None)
+        both = [partial.frames[name]] if mine is None else [mine, partial.frames[name]]
+        del mine
+        frames[name] = _merged(name, both, sample_size)
+        both.clear()
+    return running
+
+
+def _merged(name: str, frames: list[pl.DataFrame], sample_size: int) -> pl.DataFrame:
+    if name in HISTOGRAM_KEYS:
+        return merge_histograms(frames, HISTOGRAM_KEYS[name])
+    if name == "samples":
+        return bottom_k(pl.concat(frames, how="vertical_relaxed"), sample_size)
+    return _sum(frames, SUM_KEYS[name])
 
 
 def _sum(frames: list[pl.DataFrame], keys: tuple[str, ...]) -> pl.DataFrame:

@@ -7,6 +7,7 @@ the order and grouping of the parts."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -15,10 +16,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from headroom.engine.workload import characterize
+from headroom.engine.workload import characterize, mapreduce
 from headroom.engine.workload.display import display_document
-from headroom.engine.workload.mapreduce import characterize_parts, map_partition, scan
-from headroom.engine.workload.partial import Partial, merge
+from headroom.engine.workload.mapreduce import (
+    characterize_parts,
+    map_partition,
+    map_spilled,
+    scan,
+    spill,
+)
+from headroom.engine.workload.partial import Partial, merge, merge_into
 from headroom.engine.workload.sketch import ALPHA, histogram_of, merge_histograms, percentiles
 from support.close import compare
 
@@ -178,3 +185,44 @@ def test_an_empty_table_is_refused() -> None:
     empty = random_table(10, 3).head(0)
     with pytest.raises(ValueError, match="empty"):
         characterize_parts(empty, memory_budget_mb=TINY_BUDGET_MB)
+
+
+def test_the_spill_holds_each_partition_in_the_table_order(
+    table: pl.DataFrame, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Read in slices smaller than a partition (so a partition's file gets several row
+    groups), each spilled file is row for row the partition the filter finds."""
+    monkeypatch.setattr(mapreduce, "SPILL_BATCH_ROWS", 700)
+    found = scan(table.lazy(), memory_budget_mb=TINY_BUDGET_MB)
+    paths = spill(table.lazy(), found.parts, tmp_path)
+    assert len(paths) == found.parts
+    for index, path in enumerate(paths):
+        bucket = pl.col("client").hash(mapreduce.PARTITION_SEED) % found.parts
+        chosen = table.filter(bucket == index)
+        assert pl.read_parquet(path).equals(chosen)
+    assert sum(pl.read_parquet(p).height for p in paths) == table.height
+
+
+def test_a_spilled_partition_maps_to_the_filtered_one(
+    table: pl.DataFrame, partials: list[Partial], tmp_path: Path
+) -> None:
+    found = scan(table.lazy(), memory_budget_mb=TINY_BUDGET_MB)
+    paths = spill(table.lazy(), found.parts, tmp_path)
+    assert all(same(map_spilled(p, found), partials[i]) for i, p in enumerate(paths))
+
+
+def test_an_empty_partition_is_spilled_as_an_empty_file(tmp_path: Path) -> None:
+    one_client = random_table(50, 1).filter(pl.col("client").is_not_null())
+    paths = spill(one_client.lazy(), 3, tmp_path)
+    heights = sorted(pl.read_parquet(p).height for p in paths)
+    assert heights == [0, 0, one_client.height]
+    assert all(pl.read_parquet(p).schema == one_client.schema for p in paths)
+
+
+def test_a_running_merge_equals_the_merge_of_all(table: pl.DataFrame) -> None:
+    found = scan(table.lazy(), memory_budget_mb=TINY_BUDGET_MB)
+    running: Partial | None = None
+    for i in range(found.parts):  # fresh partials: merge_into replaces the running frames
+        running = merge_into(running, map_partition(table.lazy(), i, found), 50_000)
+    fresh = [map_partition(table.lazy(), i, found) for i in range(found.parts)]
+    assert running is not None and same(running, merge(fresh, 50_000))
