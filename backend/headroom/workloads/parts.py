@@ -52,7 +52,7 @@ def plan(settings: Settings, job_id: int, worker: str) -> Planned:
     """The scan of the whole table (streaming), stored for the maps and the reduce."""
     store = open_store(settings.resolved_storage_url())
     inputs = _inputs(settings, job_id, worker, (0.0, "planning"))
-    table = run.load_table(store, inputs.table_keys)
+    table = run.load_table(store, inputs.table_keys, inputs.where)
     with _usable():
         found = scan(table, inputs.rules, memory_budget_mb=settings.memory_budget_mb)
     base = folder(inputs.dataset_id, job_id)
@@ -67,7 +67,7 @@ def map_one(settings: Settings, job_id: int, worker: str, index: int) -> dict[st
     store = open_store(settings.resolved_storage_url())
     inputs = _inputs(settings, job_id, worker)
     found = _load_scan(store, folder(inputs.dataset_id, job_id), inputs.rules)
-    table = run.load_table(store, inputs.table_keys)
+    table = run.load_table(store, inputs.table_keys, inputs.where)
     with _usable():
         partial = map_partition(table, index, found)
     part = f"{folder(inputs.dataset_id, job_id)}part-{index:05d}/"

@@ -40,7 +40,8 @@ def create_characterization(
     body: Annotated[CharacterizationCreate | None, Body()] = None,
 ) -> CharacterizationOut:
     rules = body.rules if body is not None else None
-    item, started = service.start(session, principal, settings, dataset_id, rules)
+    part = body.slice if body is not None else None
+    item, started = service.start(session, principal, settings, dataset_id, rules, part)
     if not started:
         response.status_code = 200
     else:
