@@ -21,6 +21,7 @@ from headroom.core.storage import ObjectStore, open_store
 from headroom.datasets.arrivals import DatasetNotReady
 from headroom.datasets.models import Dataset
 from headroom.datasets.service import ingest_result
+from headroom.datasets.slices import where_of
 from headroom.engine.capacity import analyze, analyze_trace
 from headroom.engine.logs import LogInputError
 from headroom.jobs import derived
@@ -73,9 +74,9 @@ def _analyse(
     """The result kind and the report."""
     try:
         if isinstance(params, SctParamsIn):
-            trace = analyze_trace(scan_for_sct(store, keys, params.service), params.to_engine())
-            return SCT_RESULT_KIND, sct_document(trace)
-        report = analyze(scan_for_capacity(store, keys), params.to_engine())
+            table = scan_for_sct(store, keys, params.service, where_of(params.slice))
+            return SCT_RESULT_KIND, sct_document(analyze_trace(table, params.to_engine()))
+        report = analyze(scan_for_capacity(store, keys, where_of(params.slice)), params.to_engine())
         return RESULT_KIND, capacity_document(report)
     except LogInputError:
         raise

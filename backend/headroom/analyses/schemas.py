@@ -5,6 +5,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from headroom.analyses.documents import CapacityReportDoc, SctReportDoc
 from headroom.auth.schemas import UserRef
+from headroom.datasets.slices_params import SliceIn
 from headroom.engine.capacity import CapacityParams, SctParams
 from headroom.jobs.schemas import JobOut
 from headroom.simulations.scenario_json import ScenarioJson
@@ -27,6 +28,9 @@ class CapacityParamsIn(BaseModel):
         None, ge=1, le=10_000, description="c of the M/M/c model; null: host count or fitted"
     )
     per_server: bool = Field(True, description="per-server figures when the log names servers")
+    slice: SliceIn | None = Field(
+        None, description="analyse only these requests (a range and filters); null: all"
+    )
 
     def to_engine(self) -> CapacityParams:
         return CapacityParams(
@@ -58,6 +62,11 @@ class SctParamsIn(BaseModel):
         max_length=200,
         description="only this service's requests (a trace with a service column, e.g. "
         "OpenTelemetry); null: all",
+    )
+    slice: SliceIn | None = Field(
+        None,
+        description="analyse only these requests (a range and filters; the range is the "
+        "analysed window when window_s is null); null: all",
     )
 
     def to_engine(self) -> SctParams:

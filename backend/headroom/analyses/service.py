@@ -29,6 +29,7 @@ from headroom.auth.schemas import UserRef
 from headroom.core.errors import HeadroomError
 from headroom.core.settings import Settings
 from headroom.datasets import service as dataset_service
+from headroom.datasets import slices
 from headroom.datasets.models import Dataset
 from headroom.jobs import derived
 from headroom.jobs import repository as job_repository
@@ -72,6 +73,9 @@ def _check_data(session: Session, dataset: Dataset, params: CapacityParamsIn) ->
     if "latency" in doc and not (isinstance(latency, dict) and latency.get("count")):
         raise NoLatency(NO_LATENCY, field="dataset")
     span_s = doc.get("span_s")
+    window = params.slice
+    if window is not None and window.from_ms is not None and window.to_ms is not None:
+        span_s = min(span_s, (window.to_ms - window.from_ms) / 1000) if span_s else None
     if isinstance(span_s, int | float) and span_s < MIN_WINDOWS * params.window_s:
         raise LogTooShort(
             f"this log spans {span_s:.0f} s, fewer than {MIN_WINDOWS} windows of "
@@ -83,9 +87,12 @@ def _check_data(session: Session, dataset: Dataset, params: CapacityParamsIn) ->
 
 def stored_params(params: CapacityParamsIn | SctParamsIn) -> dict[str, object]:
     """The parameters as stored (the kind is the analysis' own column)."""
-    stored = params.model_dump(mode="json", exclude={"kind"})
+    stored = params.model_dump(mode="json", exclude={"kind", "slice"})
     if stored.get("service", "") is None:
         del stored["service"]  # the key analyses made before the filter existed keep
+    part = slices.normalized(params.slice)
+    if part is not None:  # absent for the whole dataset: older analyses keep their key
+        stored["slice"] = part.stored()
     return stored
 
 
@@ -120,6 +127,7 @@ def create(
     dataset = dataset_service.get_visible(session, principal, dataset_id)
     principal.require(dataset.workspace_id, Role.editor)
     _check_input(dataset, params)
+    slices.where_of(params.slice, "slice.")  # a bad slice: 422 naming its field
     if isinstance(params, CapacityParamsIn):
         _check_data(session, dataset, params)
     key = params_key(params)

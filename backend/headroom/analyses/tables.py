@@ -8,6 +8,7 @@ import polars as pl
 
 from headroom.core.storage import ObjectStore
 from headroom.engine.logs import LogInputError
+from headroom.engine.workload.slices import RequestSlice, sliced
 
 COLUMNS = ("ts", "latency_s", "status", "server", "client", "cls_request", "cls_user")
 NO_LATENCY = (
@@ -46,21 +47,38 @@ def for_sct(table: pl.DataFrame) -> pl.DataFrame:
     return table.select(keep)
 
 
-def scan_for_capacity(store: ObjectStore, keys: list[str]) -> pl.DataFrame:
-    """Read the analysed columns of a request table stored as Parquet parts."""
-    if not keys:
-        raise LogInputError("empty_log", "the dataset has no request table")
-    lazy = store.scan_parquet(keys)
+def scan_for_capacity(
+    store: ObjectStore, keys: list[str], where: RequestSlice | None = None
+) -> pl.DataFrame:
+    """Read the analysed columns of a request table stored as Parquet parts (only the
+    slice's requests when given: the filter is pushed into the scan)."""
+    lazy = _scan(store, keys, where)
     names = lazy.collect_schema().names()
     return for_capacity(lazy.select([c for c in COLUMNS if c in names]).collect())
 
 
-def scan_for_sct(store: ObjectStore, keys: list[str], service: str | None = None) -> pl.DataFrame:
-    """Read the columns SCT needs from a trace's request table stored as Parquet parts
-    (only `service`'s requests when named: a trace with a service column)."""
+def _scan(store: ObjectStore, keys: list[str], where: RequestSlice | None) -> pl.LazyFrame:
     if not keys:
         raise LogInputError("empty_log", "the dataset has no request table")
     lazy = store.scan_parquet(keys)
+    if where is None or where.whole:
+        return lazy
+    lazy = sliced(lazy, where)
+    if lazy.select(pl.len()).collect(engine="streaming").item() == 0:
+        raise LogInputError("empty_slice", "the range and filters keep no requests")
+    return lazy
+
+
+def scan_for_sct(
+    store: ObjectStore,
+    keys: list[str],
+    service: str | None = None,
+    where: RequestSlice | None = None,
+) -> pl.DataFrame:
+    """Read the columns SCT needs from a trace's request table stored as Parquet parts
+    (only `service`'s requests when named: a trace with a service column; only the
+    slice's when given)."""
+    lazy = _scan(store, keys, where)
     names = lazy.collect_schema().names()
     if service is not None:
         if "service" not in names:

@@ -12,13 +12,16 @@ from headroom.jobs.models import DerivedRow
 class Characterization(DerivedRow, Base):
     """The workload characterization of a dataset under given classification rules; its
     job holds the result. Other rules make another characterization, so both are kept
-    (`rules_key` is the hash of the rules' canonical JSON, defaults filled in)."""
+    (`rules_key` is the hash of the rules' canonical JSON, defaults filled in, and of the
+    slice when one is characterized: a range and filters make another characterization)."""
 
     __tablename__ = "characterization"
     __table_args__ = (UniqueConstraint("dataset_id", "rules_key"),)
 
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)  # a Rules document, as stored
     rules_key: Mapped[str] = mapped_column(String(64))
+    # the slice characterized (a datasets SliceIn document); null: the whole dataset
+    slice: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
 
 class DatasetRules(Base):

@@ -61,7 +61,7 @@ def plan(settings: Settings, job_id: int, worker: str) -> Planned:
     """The scan of the whole table (streaming), stored for the maps and the reduce."""
     store = open_store(settings.resolved_storage_url())
     inputs = _inputs(settings, job_id, worker, (0.0, "planning"))
-    table = run.load_table(store, inputs.table_keys)
+    table = run.load_table(store, inputs.table_keys, inputs.where)
     with _usable():
         found = scan(table, inputs.rules, memory_budget_mb=settings.memory_budget_mb)
     base = folder(inputs.dataset_id, job_id)
@@ -85,7 +85,9 @@ def map_one(settings: Settings, job_id: int, worker: str, index: int) -> dict[st
     found = _load_scan(store, base, inputs.rules)
     with _usable():
         if found.parts == 1:
-            partial = map_partition(run.load_table(store, inputs.table_keys), index, found)
+            partial = map_partition(
+                run.load_table(store, inputs.table_keys, inputs.where), index, found
+            )
         else:
             if not store.exists(_input(base, index)):
                 message = f"a partition of the characterization is missing ({index})"

@@ -38,7 +38,8 @@ def create_characterization(
     body: Annotated[CharacterizationIn | None, Body()] = None,
 ) -> CharacterizationOut:
     rules = body.rules if body is not None else None
-    item, started = service.start(session, principal, settings, dataset_id, rules)
+    part = body.slice if body is not None else None
+    item, started = service.start(session, principal, settings, dataset_id, rules, part)
     derived.answer(response, started, f"/api/v1/characterizations/{item.id}")
     return service.to_out(session, item)
 

@@ -1,6 +1,6 @@
 """What the parts of the `workload.characterize` job share (parts.py runs them): read the
-dataset's request table, characterize it under the stored rules, store to_dict() plus the
-histograms as the job's Result.
+dataset's request table (or a slice of it), characterize it under the stored rules, store
+to_dict() plus the histograms as the job's Result.
 Idempotent: a retry replaces its own Result. Bad input fails the job once with a stable
 code and never touches the dataset's status."""
 
@@ -14,9 +14,12 @@ from headroom.characterizations.documents import CharacterizationDoc, characteri
 from headroom.characterizations.models import Characterization as CharacterizationRow
 from headroom.core.storage import ObjectStore
 from headroom.datasets.service import ingest_result
+from headroom.datasets.slices import where_of
+from headroom.datasets.slices_params import SliceIn
 from headroom.engine.logs import LogInputError
 from headroom.engine.workload import Characterization, Rules
 from headroom.engine.workload.display import display_document
+from headroom.engine.workload.slices import RequestSlice, sliced
 from headroom.jobs import derived
 from headroom.jobs.runner import JobContext
 
@@ -29,6 +32,7 @@ class Inputs:
     dataset_id: int
     rules: Rules
     table_keys: list[str]
+    where: RequestSlice
 
 
 def guarded(context: JobContext, work: Callable[[], None]) -> None:
@@ -37,13 +41,20 @@ def guarded(context: JobContext, work: Callable[[], None]) -> None:
     derived.guarded(context, work, "characterization")
 
 
-def load_table(store: ObjectStore, keys: list[str]) -> pl.LazyFrame:
-    """The dataset's request table, read lazily: characterize reads it one range of
-    clients at a time and orders each range by arrival (ties in the parts' order)."""
+def load_table(
+    store: ObjectStore, keys: list[str], where: RequestSlice | None = None
+) -> pl.LazyFrame:
+    """The dataset's request table (only the slice's requests when given), read lazily:
+    characterize reads it one range of clients at a time and orders each range by
+    arrival (ties in the parts' order)."""
     if not keys:
         raise LogInputError("empty_log", "the dataset has no request table")
     table = store.scan_parquet(keys)
+    if where is not None:
+        table = sliced(table, where)
     if table.select(pl.len()).collect().item() == 0:
+        if where is not None and not where.whole:
+            raise LogInputError("empty_slice", "the range and filters keep no requests")
         raise LogInputError("empty_log", "the dataset's request table is empty")
     return table
 
@@ -66,4 +77,5 @@ def job_inputs(session: Session, job_id: int) -> Inputs:
     if ingested is None:
         raise LogInputError("dataset_not_ready", "the dataset has no request table yet")
     rules = Rules.model_validate(item.rules)
-    return Inputs(item.dataset_id, rules, list(ingested.table_keys))
+    part = None if item.slice is None else SliceIn.model_validate(item.slice)
+    return Inputs(item.dataset_id, rules, list(ingested.table_keys), where_of(part))

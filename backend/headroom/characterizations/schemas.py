@@ -5,6 +5,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from headroom.auth.schemas import UserRef
 from headroom.characterizations.documents import CharacterizationDoc
+from headroom.datasets.slices_params import SliceIn
 from headroom.engine.workload import Rules
 from headroom.jobs.schemas import JobOut
 
@@ -15,6 +16,9 @@ class CharacterizationIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     rules: Rules | None = None
+    slice: SliceIn | None = Field(
+        None, description="characterize only these requests (a range and filters); null: all"
+    )
 
 
 class CharacterizationOut(BaseModel):
@@ -22,6 +26,7 @@ class CharacterizationOut(BaseModel):
     workspace_id: int
     dataset_id: int
     rules: Rules = Field(description="the rules applied")
+    slice: SliceIn | None = Field(None, description="the requests characterized; null: all")
     created_at: datetime
     created_by: UserRef | None
     job: JobOut | None  # kind "workload.characterize"

@@ -24,6 +24,8 @@ from headroom.characterizations.schemas import (
 from headroom.core.errors import InvalidInput, NotFound, NotReady
 from headroom.core.settings import Settings
 from headroom.datasets import service as dataset_service
+from headroom.datasets import slices
+from headroom.datasets.slices_params import SliceIn
 from headroom.engine.sim.presets import from_workload_model
 from headroom.engine.workload import Rules, default_rules, rules_schema, workload_model_schema
 from headroom.engine.workload.model import ModelError, WorkloadModel
@@ -53,22 +55,32 @@ def model_json_schema() -> JsonSchemaValue:
     return workload_model_schema()
 
 
-def rules_key(document: Mapping[str, object]) -> str:
-    """The hash of the canonical rules (defaults filled in, keys sorted)."""
-    canonical = json.dumps(document, sort_keys=True, separators=(",", ":"))
+def rules_key(document: Mapping[str, object], part: SliceIn | None = None) -> str:
+    """The hash of the canonical rules (defaults filled in, keys sorted), and of the slice
+    when one is given (the whole dataset's key is the rules' alone)."""
+    keyed: Mapping[str, object] = (
+        document if part is None else {"rules": document, "slice": part.stored()}
+    )
+    canonical = json.dumps(keyed, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
 def create(
-    session: Session, principal: Principal, dataset_id: int, rules: Rules | None
+    session: Session,
+    principal: Principal,
+    dataset_id: int,
+    rules: Rules | None,
+    part: SliceIn | None = None,
 ) -> tuple[Characterization, Job | None]:
     """A new characterization with a queued job, or the existing one with these rules
-    (None: the dataset's stored rules)."""
+    (None: the dataset's stored rules) and this slice (None: the whole dataset)."""
     dataset = dataset_service.get_visible(session, principal, dataset_id)
     principal.require(dataset.workspace_id, Role.editor)
     derived.require_ready(dataset, "characterization needs")
+    part = slices.normalized(part)
+    slices.where_of(part, "slice.")  # a bad slice: 422 naming its field
     document = rules_document(rules or stored_rules(session, dataset.id))
-    key = rules_key(document)
+    key = rules_key(document, part)
     existing = repository.by_rules(session, dataset.id, key)
     return derived.create_or_reuse(
         session,
@@ -80,6 +92,7 @@ def create(
             dataset_id=dataset.id,
             rules=document,
             rules_key=key,
+            slice=None if part is None else part.stored(),
             job_id=job_id,
             created_by_id=principal.user.id,
         ),
@@ -88,10 +101,15 @@ def create(
 
 
 def start(
-    session: Session, principal: Principal, settings: Settings, dataset_id: int, rules: Rules | None
+    session: Session,
+    principal: Principal,
+    settings: Settings,
+    dataset_id: int,
+    rules: Rules | None,
+    part: SliceIn | None = None,
 ) -> tuple[Characterization, bool]:
     """`create`, its job (if any) started after the commit; True when a job was started."""
-    return derived.start(session, settings, *create(session, principal, dataset_id, rules))
+    return derived.start(session, settings, *create(session, principal, dataset_id, rules, part))
 
 
 def get_visible(session: Session, principal: Principal, item_id: int) -> Characterization:
@@ -136,6 +154,7 @@ def to_out(
         workspace_id=item.workspace_id,
         dataset_id=item.dataset_id,
         rules=Rules.model_validate(item.rules),
+        slice=None if item.slice is None else SliceIn.model_validate(item.slice),
         created_at=item.created_at,
         created_by=UserRef.model_validate(creator) if creator else None,
         job=JobOut.model_validate(job) if job else None,

@@ -20,6 +20,8 @@ from headroom.datasets.schemas import (
     RequestPageOut,
     TrafficSummaryOut,
 )
+from headroom.datasets.slices_params import SliceIn, StatusClass
+from headroom.datasets.slices_query import Slice
 from headroom.datasets.sniffing import checked_options
 
 router = APIRouter(prefix="/datasets", tags=["datasets"])
@@ -156,33 +158,6 @@ def delete_dataset(
     service.delete(session, store, principal, dataset_id)
 
 
-StatusClass = Literal["1xx", "2xx", "3xx", "4xx", "5xx"]
-
-
-class SliceQuery:
-    """The slice of a dataset a view shows: a time range, a path prefix, a status class."""
-
-    def __init__(
-        self,
-        from_ms: Annotated[
-            int | None, Query(alias="from", description="Start of the range (epoch ms, UTC)")
-        ] = None,
-        to_ms: Annotated[
-            int | None, Query(alias="to", description="End of the range, excluded (epoch ms)")
-        ] = None,
-        path_prefix: Annotated[
-            str | None, Query(max_length=1000, description="Only paths starting with this")
-        ] = None,
-        status_class: Annotated[
-            StatusClass | None, Query(description="Only responses of this class")
-        ] = None,
-    ) -> None:
-        self.where = slices.request_slice(from_ms, to_ms, path_prefix, status_class)
-
-
-Slice = Annotated[SliceQuery, Depends()]
-
-
 @router.get(
     "/{dataset_id}/summary",
     response_model=TrafficSummaryOut,
@@ -237,12 +212,25 @@ def get_arrivals(
     max_points: Annotated[int, Query(ge=3, le=20_000)] = 2000,
     path_prefix: Annotated[str | None, Query(max_length=1000)] = None,
     status_class: StatusClass | None = None,
+    path_pattern: Annotated[str | None, Query(max_length=1000)] = None,
+    request_class: Annotated[str | None, Query(max_length=200)] = None,
+    host: Annotated[str | None, Query(max_length=500)] = None,
+    client: Annotated[str | None, Query(max_length=500)] = None,
 ) -> ArrivalWindowOut:
     """Requests per bucket of `every_s` seconds in [start_ms, end_ms) (epoch ms; omitted:
     the log's first / last request), at most `max_points` points (LTTB beyond that); only
-    those whose path starts with `path_prefix` and of `status_class` when given."""
+    only the requests the filters given keep (as for the summary)."""
     window = (start_ms, end_ms)
-    where = slices.request_slice(None, None, path_prefix, status_class)
+    where = slices.where_of(
+        SliceIn(
+            path_prefix=path_prefix,
+            status_class=status_class,
+            path_pattern=path_pattern,
+            request_class=request_class,
+            host=host,
+            client=client,
+        )
+    )
     return arrivals.arrivals(
         session, store, principal, dataset_id, window, every_s, max_points, where
     )

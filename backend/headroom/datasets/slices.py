@@ -1,5 +1,6 @@
-"""A slice of a dataset (a time range, a path prefix, a status class): its traffic summary
-recomputed from the request table, and the requests behind it a page at a time.
+"""A slice of a dataset (a time range; a path prefix or pattern, a status class, a request
+class, a host, a client): its traffic summary recomputed from the request table, and the
+requests behind it a page at a time.
 
 polars and the engine are imported inside the functions: the API process loads them only
 when a slice is asked for (``import headroom.api.app`` stays light)."""
@@ -14,6 +15,7 @@ from headroom.core.storage import ObjectStore
 from headroom.datasets import service
 from headroom.datasets.arrivals import cover_of, table_keys
 from headroom.datasets.schemas import RequestPageOut, RequestRow, TrafficSummaryOut
+from headroom.datasets.slices_params import SliceIn
 
 if TYPE_CHECKING:
     from headroom.engine.workload.slices import RequestSlice
@@ -24,13 +26,54 @@ STATUS_CLASSES = ("1xx", "2xx", "3xx", "4xx", "5xx")
 def request_slice(
     from_ms: int | None, to_ms: int | None, path_prefix: str | None, status_class: str | None
 ) -> "RequestSlice":
+    return where_of(
+        SliceIn.model_validate(
+            {
+                "from_ms": from_ms,
+                "to_ms": to_ms,
+                "path_prefix": path_prefix,
+                "status_class": status_class,
+            }
+        )
+    )
+
+
+def normalized(given: SliceIn | None) -> SliceIn | None:
+    """The slice with empty filters dropped; None for the whole dataset (so a key made
+    with an empty slice is the key made without one)."""
+    if given is None:
+        return None
+    kept = {k: v for k, v in given.model_dump().items() if v is not None and v != ""}
+    return SliceIn.model_validate(kept) if kept else None
+
+
+def where_of(given: SliceIn | None, prefix: str = "") -> "RequestSlice":
+    """The engine's slice; a bad one is refused (422) naming its parameter (``prefix``: where
+    the slice sits in a request body, e.g. ``params.slice.``)."""
     from headroom.engine.workload.slices import RequestSlice
 
+    kept = normalized(given)
+    if kept is None:
+        return RequestSlice()
     try:
-        return RequestSlice(from_ms, to_ms, path_prefix or None, status_class or None)
+        return RequestSlice(
+            kept.from_ms,
+            kept.to_ms,
+            kept.path_prefix,
+            kept.status_class,
+            kept.path_pattern,
+            kept.request_class,
+            kept.host,
+            kept.client,
+        )
     except ValueError as error:
-        field = "status_class" if "status" in str(error) else "to"
-        raise InvalidInput("bad_slice", str(error), field=field) from error
+        text = str(error)
+        field = (
+            "path_pattern" if "pattern" in text else "status_class" if "status" in text else "to"
+        )
+        if prefix and field == "to":
+            field = "to_ms"
+        raise InvalidInput("bad_slice", text, field=prefix + field) from error
 
 
 def summary(

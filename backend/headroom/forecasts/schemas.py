@@ -2,6 +2,7 @@ import datetime as dt
 
 from pydantic import BaseModel, Field
 
+from headroom.datasets.slices_params import SliceIn
 from headroom.simulations.scenario_json import ScenarioJson
 
 
@@ -51,6 +52,10 @@ class ForecastOut(BaseModel):
     runway: Runway
     backtest: BacktestOut | None
     warnings: list[str]
+    history_slice: SliceIn | None = Field(
+        None,
+        description="the range and filters the history was cut to; null: the whole history",
+    )
     peak_week_scenario: ScenarioJson = Field(
         description="a scenario of the forecast's peak week (linear arrival profile)"
     )

@@ -2,6 +2,7 @@
 the route runs it in a worker thread). The engine is imported inside the functions: the
 API process loads numpy, polars and statsmodels only when a forecast is asked for."""
 
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -15,6 +16,8 @@ from headroom.core.storage import ObjectStore
 from headroom.datasets.arrivals import DatasetNotReady
 from headroom.datasets.models import Dataset, DatasetStatus
 from headroom.datasets.service import get_visible, ingest_result
+from headroom.datasets.slices import where_of
+from headroom.datasets.slices_params import SliceIn
 from headroom.forecasts.schemas import ForecastOut
 from headroom.sources import service as sources
 
@@ -26,6 +29,7 @@ def dataset_forecast(
     dataset_id: int,
     horizon_days: int,
     limit_per_s: float | None,
+    part: SliceIn | None = None,
 ) -> ForecastOut:
     from headroom.engine.forecast import ForecastInputError, forecast, to_document
     from headroom.engine.forecast.scenario import peak_week_scenario
@@ -35,26 +39,68 @@ def dataset_forecast(
     if limit_per_s is None:
         limit_per_s, source = default_limit(session, principal, dataset.id)
     try:
-        result = forecast(_hourly(session, store, dataset), horizon_days, limit_per_s)
+        result = forecast(_hourly(session, store, dataset, part), horizon_days, limit_per_s)
     except ForecastInputError as error:
         raise InvalidInput("cannot_forecast", str(error)) from error
     document = to_document(result, horizon_days)
     document["runway"]["limit_source"] = source
+    if part is not None:
+        document["warnings"] = [*document["warnings"], _cut_note(part)]
     scenario = peak_week_scenario(result.fit, f"forecast peak week of {dataset.name}")
-    return ForecastOut(dataset_id=dataset.id, peak_week_scenario=scenario, **document)
+    return ForecastOut(
+        dataset_id=dataset.id, peak_week_scenario=scenario, history_slice=part, **document
+    )
 
 
-def _hourly(session: Session, store: ObjectStore, dataset: Dataset) -> Any:
-    """The hourly rate series: from a log's request table, or from the interval rates of a
-    dataset a Prometheus source keeps (docs/sources.md)."""
+def _cut_note(part: SliceIn) -> str:
+    def at(ms: int | None, default: str) -> str:
+        return default if ms is None else datetime.fromtimestamp(ms / 1000, UTC).isoformat()
+
+    span = f"{at(part.from_ms, 'the first request')} to {at(part.to_ms, 'the last')}"
+    filters = (
+        " and the filters"
+        if part.model_copy(update={"from_ms": None, "to_ms": None}).stored()
+        else ""
+    )
+    return f"the history is cut to the range ({span}){filters}: the forecast reads that only"
+
+
+def _hourly(
+    session: Session, store: ObjectStore, dataset: Dataset, part: SliceIn | None = None
+) -> Any:
+    """The hourly rate series: from a log's request table (only the slice's requests
+    when given), or from the interval rates of a dataset a Prometheus source keeps
+    (docs/sources.md; only those of intervals starting in the slice's range: its
+    filters do not apply to rates)."""
     from headroom.engine.forecast import hourly, hourly_from_requests
+    from headroom.engine.workload.slices import sliced
     from headroom.sources.imports import rate_points
 
     if dataset.format == sources.FORMAT:
+        if part is not None and part.model_copy(update={"from_ms": None, "to_ms": None}).stored():
+            raise InvalidInput(
+                "filter_not_applicable",
+                "a Prometheus source keeps rates, not requests: only a range applies",
+            )
         result = sources.interval_result(session, dataset.id, str(dataset.status))
-        return hourly(*rate_points(store, result))
+        start_s, rate = rate_points(store, result)
+        if part is not None:
+            start_s, rate = _in_range(start_s, rate, part)
+        return hourly(start_s, rate)
     keys = _table_keys(session, dataset.id, str(dataset.status))
-    return hourly_from_requests(store.scan_parquet(keys))
+    return hourly_from_requests(sliced(store.scan_parquet(keys), where_of(part)))
+
+
+def _in_range(start_s: Any, rate: Any, part: SliceIn) -> tuple[Any, Any]:
+    import numpy as np
+
+    start = np.asarray(start_s, dtype=np.float64)
+    keep = np.ones(start.shape, dtype=bool)
+    if part.from_ms is not None:
+        keep &= start >= part.from_ms / 1000
+    if part.to_ms is not None:
+        keep &= start < part.to_ms / 1000
+    return start[keep], np.asarray(rate, dtype=np.float64)[keep]
 
 
 def _table_keys(session: Session, dataset_id: int, status: str) -> list[str]:

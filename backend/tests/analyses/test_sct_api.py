@@ -43,6 +43,7 @@ def test_an_sct_analysis_stores_the_engine_report(settings: Settings, trace_csv:
         "interval_ms": 50.0,
         "window_s": None,
         "service": None,
+        "slice": None,
     }
     assert run_job(settings, body["job"]["id"], capacity_body)
     done = client.get(f"/api/v1/analyses/{body['id']}").json()

@@ -6,6 +6,7 @@ import type {
   AnalysisPage,
   CapacityParams,
   CapacityParamsIn,
+  SliceIn,
   SctParams,
   SctParamsIn,
   Characterization,
@@ -132,11 +133,25 @@ export function getCurrentCharacterization(datasetId: number): Promise<Character
   );
 }
 
-/** Starts (or finds) the characterization under the dataset's stored rules. */
-export function createCharacterization(datasetId: number): Promise<Characterization> {
+/** Starts (or finds) the characterization under the dataset's stored rules (of a slice: a range and filters). */
+export function createCharacterization(datasetId: number, slice: SliceIn | null = null): Promise<Characterization> {
   return unwrap(
-    api.POST("/api/v1/datasets/{dataset_id}/characterizations", { params: { path: { dataset_id: datasetId } } }),
+    api.POST("/api/v1/datasets/{dataset_id}/characterizations", {
+      params: { path: { dataset_id: datasetId } },
+      ...(slice === null ? {} : { body: { slice } }),
+    }),
   );
+}
+
+/** The dataset's characterizations (each with its rules and slice), newest first. */
+export function listCharacterizations(datasetId: number) {
+  return unwrap(
+    api.GET("/api/v1/datasets/{dataset_id}/characterizations", { params: { path: { dataset_id: datasetId }, query: { limit: 200 } } }),
+  );
+}
+
+export function getCharacterization(id: number): Promise<Characterization> {
+  return unwrap(api.GET("/api/v1/characterizations/{item_id}", { params: { path: { item_id: id } } }));
 }
 
 export function getRules(datasetId: number): Promise<DatasetRules> {
@@ -156,12 +171,12 @@ export function getRulesSchema(): Promise<Record<string, unknown>> {
 /** Requests per bucket of `every_s` seconds in [start_ms, end_ms), at full resolution (the chart's zoom). */
 export function getArrivalWindow(
   datasetId: number,
-  query: { start_ms: number; end_ms: number; every_s: number; max_points?: number; path_prefix?: string; status_class?: SliceParams["status_class"] },
+  query: { start_ms: number; end_ms: number; every_s: number; max_points?: number } & Omit<SliceParams, "from" | "to">,
 ) {
   return unwrap(api.GET("/api/v1/datasets/{dataset_id}/arrivals", { params: { path: { dataset_id: datasetId }, query } }));
 }
 
 /** The dataset's hourly traffic forecast, growth, cycles, runway to the limit and backtest. */
-export function getForecast(datasetId: number, query: { horizon_days: number; limit_per_s?: number }) {
+export function getForecast(datasetId: number, query: { horizon_days: number; limit_per_s?: number } & SliceParams) {
   return unwrap(api.GET("/api/v1/datasets/{dataset_id}/forecast", { params: { path: { dataset_id: datasetId }, query } }));
 }

@@ -18,6 +18,7 @@ export type SeriesPoint = Schemas["SeriesPoint"];
 export type RequestPage = Schemas["RequestPageOut"];
 export type RequestRow = Schemas["RequestRow"];
 /** A slice of a dataset for the API: range (epoch ms), path prefix, status class, page. */
+export type SliceIn = Schemas["SliceIn"];
 export type SliceParams = NonNullable<paths["/api/v1/datasets/{dataset_id}/requests"]["get"]["parameters"]["query"]>;
 export type Reject = Schemas["Reject"];
 export type LatencySummary = Schemas["LatencyStats"];

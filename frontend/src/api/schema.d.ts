@@ -479,7 +479,7 @@ export interface paths {
          * Get Arrivals
          * @description Requests per bucket of `every_s` seconds in [start_ms, end_ms) (epoch ms; omitted:
          *     the log's first / last request), at most `max_points` points (LTTB beyond that); only
-         *     those whose path starts with `path_prefix` and of `status_class` when given.
+         *     only the requests the filters given keep (as for the summary).
          */
         get: operations["get_arrivals_api_v1_datasets__dataset_id__arrivals_get"];
         put?: never;
@@ -539,7 +539,8 @@ export interface paths {
          * Get Forecast
          * @description The dataset's hourly traffic forecast with its 80% interval, growth per week, the
          *     cycles found, the runway to `limit_per_s` (default: MaxRate(T) x servers of its newest
-         *     capacity analysis) and the backtest. A plain `def`: FastAPI runs it in a worker
+         *     capacity analysis) and the backtest; with a range (and filters), from that slice's
+         *     history only (`history_slice` says which). A plain `def`: FastAPI runs it in a worker
          *     thread, off the event loop.
          */
         get: operations["get_forecast_api_v1_datasets__dataset_id__forecast_get"];
@@ -2065,6 +2066,8 @@ export interface components {
              * @default 95
              */
             percentile: number;
+            /** @description analyse only these requests (a range and filters); null: all */
+            slice?: components["schemas"]["SliceIn"] | null;
             /**
              * Stance
              * @default balanced
@@ -2241,6 +2244,8 @@ export interface components {
          */
         CharacterizationIn: {
             rules?: components["schemas"]["Rules"] | null;
+            /** @description characterize only these requests (a range and filters); null: all */
+            slice?: components["schemas"]["SliceIn"] | null;
         };
         /** CharacterizationOut */
         CharacterizationOut: {
@@ -2259,6 +2264,8 @@ export interface components {
             result?: components["schemas"]["CharacterizationDoc"] | null;
             /** @description the rules applied */
             rules: components["schemas"]["Rules"];
+            /** @description the requests characterized; null: all */
+            slice?: components["schemas"]["SliceIn"] | null;
             /** Workspace Id */
             workspace_id: number;
         };
@@ -2909,6 +2916,8 @@ export interface components {
             growth: components["schemas"]["Growth"];
             /** History */
             history: components["schemas"]["HistoryPoint"][];
+            /** @description the range and filters the history was cut to; null: the whole history */
+            history_slice?: components["schemas"]["SliceIn"] | null;
             /** Horizon Days */
             horizon_days: number;
             /** Interval */
@@ -4612,6 +4621,8 @@ export interface components {
              * @description only this service's requests (a trace with a service column, e.g. OpenTelemetry); null: all
              */
             service?: string | null;
+            /** @description analyse only these requests (a range and filters; the range is the analysed window when window_s is null); null: all */
+            slice?: components["schemas"]["SliceIn"] | null;
             /**
              * Window S
              * @description analyse only the most recent window (live use); null: the whole trace
@@ -4926,6 +4937,50 @@ export interface components {
             source: "capacity_analysis" | "alert_rule";
             /** Threshold S */
             threshold_s: number;
+        };
+        /**
+         * SliceIn
+         * @description Requests with ``from_ms <= ts < to_ms`` (epoch ms; null: unbounded) that pass every
+         *     filter given (null: no filter).
+         */
+        SliceIn: {
+            /**
+             * Client
+             * @description the client address or id
+             */
+            client?: string | null;
+            /**
+             * From Ms
+             * @description start of the range (epoch ms, UTC)
+             */
+            from_ms?: number | null;
+            /**
+             * Host
+             * @description the server (virtual host)
+             */
+            host?: string | null;
+            /**
+             * Path Pattern
+             * @description paths matching a glob (* within a segment, ** across, ? one character) or, after a ~, a regular expression
+             */
+            path_pattern?: string | null;
+            /**
+             * Path Prefix
+             * @description paths starting so
+             */
+            path_prefix?: string | null;
+            /**
+             * Request Class
+             * @description the log's class
+             */
+            request_class?: string | null;
+            /** Status Class */
+            status_class?: ("1xx" | "2xx" | "3xx" | "4xx" | "5xx") | null;
+            /**
+             * To Ms
+             * @description end of the range, excluded (epoch ms)
+             */
+            to_ms?: number | null;
         };
         /**
          * Steps
@@ -7748,6 +7803,10 @@ export interface operations {
                 max_points?: number;
                 path_prefix?: string | null;
                 status_class?: ("1xx" | "2xx" | "3xx" | "4xx" | "5xx") | null;
+                path_pattern?: string | null;
+                request_class?: string | null;
+                host?: string | null;
+                client?: string | null;
             };
             header?: never;
             path: {
@@ -8053,6 +8112,22 @@ export interface operations {
             query?: {
                 horizon_days?: number;
                 limit_per_s?: number | null;
+                /** @description Start of the range (epoch ms, UTC) */
+                from?: number | null;
+                /** @description End of the range, excluded (epoch ms) */
+                to?: number | null;
+                /** @description Only paths starting with this */
+                path_prefix?: string | null;
+                /** @description Only responses of this class */
+                status_class?: ("1xx" | "2xx" | "3xx" | "4xx" | "5xx") | null;
+                /** @description Only paths matching this glob (* within a segment, ** across, ? one character) or, after a ~, this regular expression */
+                path_pattern?: string | null;
+                /** @description Only this request class (the log's) */
+                request_class?: string | null;
+                /** @description Only this server (virtual host) */
+                host?: string | null;
+                /** @description Only this client */
+                client?: string | null;
             };
             header?: never;
             path: {
@@ -8141,6 +8216,14 @@ export interface operations {
                 path_prefix?: string | null;
                 /** @description Only responses of this class */
                 status_class?: ("1xx" | "2xx" | "3xx" | "4xx" | "5xx") | null;
+                /** @description Only paths matching this glob (* within a segment, ** across, ? one character) or, after a ~, this regular expression */
+                path_pattern?: string | null;
+                /** @description Only this request class (the log's) */
+                request_class?: string | null;
+                /** @description Only this server (virtual host) */
+                host?: string | null;
+                /** @description Only this client */
+                client?: string | null;
             };
             header?: never;
             path: {
@@ -8372,6 +8455,14 @@ export interface operations {
                 path_prefix?: string | null;
                 /** @description Only responses of this class */
                 status_class?: ("1xx" | "2xx" | "3xx" | "4xx" | "5xx") | null;
+                /** @description Only paths matching this glob (* within a segment, ** across, ? one character) or, after a ~, this regular expression */
+                path_pattern?: string | null;
+                /** @description Only this request class (the log's) */
+                request_class?: string | null;
+                /** @description Only this server (virtual host) */
+                host?: string | null;
+                /** @description Only this client */
+                client?: string | null;
             };
             header?: never;
             path: {

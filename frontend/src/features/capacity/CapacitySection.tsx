@@ -9,17 +9,19 @@ import { ParamsForm } from "./ParamsForm";
 import { useAnalyses, useRunAnalysis } from "./queries";
 import { useCanWrite } from "../workspaces/useRole";
 import { useDataset, useSummary } from "../datasets/queries";
+import { sameSlice, type SliceBody } from "../datasets/slice";
 
 export const NO_LATENCY_NOTICE =
   "This log records no response times, and a capacity analysis needs them: log them (Apache %D, nginx $request_time, IIS time-taken) or upload a latency trace.";
 
 /** The dataset page's capacity section: parameters, earlier runs, and the selected analysis. */
-export function CapacitySection({ datasetId }: { datasetId: number }) {
+export function CapacitySection({ datasetId, slice = null }: { datasetId: number; slice?: SliceBody | null }) {
   const analyses = useAnalyses(datasetId);
   const [picked, setPicked] = useState<number | null>(null);
   const run = useRunAnalysis(datasetId, (a) => setPicked(a.id));
-  const items = (analyses.data?.items ?? []).filter((a) => a.kind === "capacity");
-  const selected = picked ?? items[0]?.id ?? null;
+  // the runs of the page's range and filters only: another slice's figures are not this one's
+  const items = (analyses.data?.items ?? []).filter((a) => a.kind === "capacity" && sameSlice(a.params.slice, slice));
+  const selected = (picked !== null && items.some((a) => a.id === picked) ? picked : null) ?? items[0]?.id ?? null;
   const canWrite = useCanWrite();
   const dataset = useDataset(datasetId);
   const fromPrometheus = dataset.data?.format === "prometheus";
@@ -35,7 +37,7 @@ export function CapacitySection({ datasetId }: { datasetId: number }) {
           </p>
         )}
         <div className={styles.runGrid}>
-          {canWrite && <ParamsForm onRun={(p) => run.mutate(p)} running={run.isPending} error={run.error} canRun blocker={blocker} />}
+          {canWrite && <ParamsForm onRun={(p) => run.mutate(slice === null ? p : { ...p, slice })} running={run.isPending} error={run.error} canRun blocker={blocker} />}
           <EarlierRuns analyses={analyses} items={items} selected={selected} onSelect={setPicked} testId="capacity-runs" />
         </div>
       </Card>

@@ -13,6 +13,7 @@ import { isTraceFormat, sctDraftToParams, type SctDraft } from "./params";
 import { readSctReport } from "./sctReport";
 import { useAnalyses, useRunSct } from "./queries";
 import { useCanWrite } from "../workspaces/useRole";
+import { sameSlice, type SliceBody } from "../datasets/slice";
 
 function SctForm({ onRun, running, error }: { onRun: (p: SctParams) => void; running: boolean; error: unknown }) {
   const [draft, setDraft] = useState<SctDraft>({ interval: "50", window: "" });
@@ -39,12 +40,13 @@ function SctForm({ onRun, running, error }: { onRun: (p: SctParams) => void; run
 }
 
 /** The dataset page's concurrency section for latency traces: SCT runs and the selected one's view. */
-export function ConcurrencySection({ datasetId, isTrace }: { datasetId: number; isTrace: boolean }) {
+export function ConcurrencySection({ datasetId, isTrace, slice = null }: { datasetId: number; isTrace: boolean; slice?: SliceBody | null }) {
   const analyses = useAnalyses(datasetId);
   const [picked, setPicked] = useState<number | null>(null);
   const run = useRunSct(datasetId, (a) => setPicked(a.id));
-  const items = (analyses.data?.items ?? []).filter((a) => a.kind === "sct");
-  const selected = picked ?? items[0]?.id ?? null;
+  // the runs of the page's range and filters only (the range is the analysed window)
+  const items = (analyses.data?.items ?? []).filter((a) => a.kind === "sct" && sameSlice(a.params.slice, slice));
+  const selected = (picked !== null && items.some((a) => a.id === picked) ? picked : null) ?? items[0]?.id ?? null;
   const canWrite = useCanWrite();
   if (!isTrace) {
     return (
@@ -59,7 +61,7 @@ export function ConcurrencySection({ datasetId, isTrace }: { datasetId: number; 
     <section className={styles.stack} aria-label="Concurrency">
       <Card title={canWrite ? "Find the best pool size" : "Pool size analyses"} subtitle="Throughput and response time against the concurrency inside each server (SCT model), with the Universal Scalability Law as a second estimate.">
         <div className={styles.runGrid}>
-          {canWrite && <SctForm onRun={(p) => run.mutate(p)} running={run.isPending} error={run.error} />}
+          {canWrite && <SctForm onRun={(p) => run.mutate(slice === null ? p : { ...p, slice })} running={run.isPending} error={run.error} />}
           <EarlierRuns analyses={analyses} items={items} selected={selected} onSelect={setPicked} testId="sct-runs" />
         </div>
       </Card>
@@ -78,6 +80,6 @@ export function ConcurrencySection({ datasetId, isTrace }: { datasetId: number; 
 }
 
 /** The dataset page's Concurrency tab. */
-export function ConcurrencyTab({ dataset }: { dataset: Pick<Dataset, "id" | "format"> }) {
-  return <ConcurrencySection datasetId={dataset.id} isTrace={isTraceFormat(dataset.format)} />;
+export function ConcurrencyTab({ dataset, slice = null }: { dataset: Pick<Dataset, "id" | "format">; slice?: SliceBody | null }) {
+  return <ConcurrencySection datasetId={dataset.id} isTrace={isTraceFormat(dataset.format)} slice={slice} />;
 }

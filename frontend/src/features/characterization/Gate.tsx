@@ -1,21 +1,44 @@
 import type { ReactNode } from "react";
 import { ApiError } from "../../api/errors";
-import { isJobActive } from "../../api/models";
+import { isJobActive, type Characterization } from "../../api/models";
 import { Card } from "../../components/Card";
 import { EmptyState } from "../../components/EmptyState";
 import { ErrorBanner } from "../../components/ErrorBanner";
 import { Loading } from "../../components/Spinner";
 import { JobProgress } from "../jobs/JobProgress";
 import { jobFailure } from "../jobs/jobFailure";
-import { resultOf, useCharacterization } from "./queries";
+import { resultOf, useCharacterization, useSlicedCharacterization } from "./queries";
+import type { SliceBody } from "../datasets/slice";
 import type { CharacterizationResult } from "./result";
 import { DatasetIdContext } from "./datasetContext";
 
 const FAILURE_HINT =
   "Open the Rules tab to check the classification rules and save them to run the characterization again.";
 
-/** Loads the characterization (starting it on the first visit) and shows its progress or failure. */
-export function CharacterizationGate({ datasetId, children }: { datasetId: number; children: (r: CharacterizationResult, characterizationId: number) => ReactNode }) {
+type GateChildren = (r: CharacterizationResult, characterizationId: number) => ReactNode;
+
+/** Loads the characterization (starting it on the first visit) and shows its progress or
+ * failure; with a slice (a range and filters), the characterization of that slice. */
+export function CharacterizationGate({ datasetId, slice = null, children }: { datasetId: number; slice?: SliceBody | null; children: GateChildren }) {
+  return slice === null ? <WholeGate datasetId={datasetId}>{children}</WholeGate> : <SliceGate datasetId={datasetId} slice={slice}>{children}</SliceGate>;
+}
+
+function SliceGate({ datasetId, slice, children }: { datasetId: number; slice: SliceBody; children: GateChildren }) {
+  const query = useSlicedCharacterization(datasetId, slice);
+  if (query.isPending) return <Loading label="Loading the characterization of the range and filters…" />;
+  if (query.isError) return <ErrorBanner error={query.error} title="Could not characterize the range and filters" />;
+  if (query.data === null) {
+    return (
+      <EmptyState title="This range and filter are not characterized yet" testId="characterization-missing">
+        Nobody has characterized these requests yet. Ask an editor of the workspace to open this tab with the same range and filters: it starts the
+        characterization.
+      </EmptyState>
+    );
+  }
+  return <Shown datasetId={datasetId} item={query.data}>{children}</Shown>;
+}
+
+function WholeGate({ datasetId, children }: { datasetId: number; children: GateChildren }) {
   const query = useCharacterization(datasetId);
   if (query.isPending) return <Loading label="Loading the workload characterization…" />;
   if (query.isError) {
@@ -29,7 +52,10 @@ export function CharacterizationGate({ datasetId, children }: { datasetId: numbe
     }
     return <ErrorBanner error={query.error} title="Could not load the workload characterization" />;
   }
-  const item = query.data;
+  return <Shown datasetId={datasetId} item={query.data}>{children}</Shown>;
+}
+
+function Shown({ datasetId, item, children }: { datasetId: number; item: Characterization; children: GateChildren }) {
   if (isJobActive(item.job) && item.job !== null) {
     return (
       <Card title="Characterizing the workload" subtitle="Classifying requests, finding sessions and pages, fitting distributions. This page updates by itself." testId="characterization-progress">

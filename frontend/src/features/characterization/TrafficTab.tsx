@@ -62,8 +62,7 @@ function ArrivalsCard({ view }: { view: ArrivalView }) {
   const range = dragged === undefined ? fromUrl : dragged;
   const datasetId = useContext(DatasetIdContext);
   const filter = useMemo(() => {
-    const q = sliceQuery(slice);
-    return { path_prefix: q.path_prefix, status_class: q.status_class };
+    return sliceQuery({ ...slice, from: null, to: null });
   }, [slice]);
   const zoom = useZoomedArrivals(datasetId, view, range, filter);
   const drill = useDrill();
@@ -74,7 +73,7 @@ function ArrivalsCard({ view }: { view: ArrivalView }) {
   return (
     <Card
       actions={
-        (range !== null || filter.path_prefix !== undefined || filter.status_class !== undefined) && (
+        (range !== null || Object.keys(filter).length > 0) && (
           <div className={styles.zoomActions}>
             {zoom.loading && (
               <span className={styles.zoomStatus} role="status" data-testid="zoom-loading">

@@ -2,12 +2,15 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   createCharacterization,
   getArrivalWindow,
+  getCharacterization,
+  listCharacterizations,
   getCurrentCharacterization,
   getRules,
   getRulesSchema,
   saveRules,
 } from "../../api/endpoints";
 import { isJobActive, type Characterization, type Rules } from "../../api/models";
+import { sameSlice, type SliceBody } from "../datasets/slice";
 import type { CharacterizationResult } from "./result";
 import { useCanWrite } from "../workspaces/useRole";
 import type { ArrivalWindowData, ArrivalWindowQuery } from "./zoom";
@@ -16,6 +19,7 @@ export const CHARACTERIZATION_POLL_MS = 1000;
 
 export const characterizationKeys = {
   current: (datasetId: number) => ["characterization", "current", datasetId] as const,
+  slice: (datasetId: number, slice: SliceBody) => ["characterization", "slice", datasetId, slice] as const,
   rules: (datasetId: number) => ["characterization", "rules", datasetId] as const,
   schema: ["characterization", "rules-schema"] as const,
   arrivals: (datasetId: number | null, window: ArrivalWindowQuery | null) => ["characterization", "arrivals", datasetId, window] as const,
@@ -32,6 +36,27 @@ export function useCharacterization(datasetId: number) {
     queryKey: key,
     queryFn: () => (canWrite && client.getQueryData(key) === undefined ? createCharacterization(datasetId) : getCurrentCharacterization(datasetId)),
     refetchInterval: (q) => (q.state.data !== undefined && isJobActive(q.state.data.job) ? CHARACTERIZATION_POLL_MS : false),
+    staleTime: 60_000,
+  });
+}
+
+/** The characterization of a slice (a range and filters), polled while its job runs. Someone
+ * who may write asks for it with a create-or-reuse POST (a new slice starts a job); a viewer
+ * finds it among the dataset's characterizations (null: nobody characterized this slice yet). */
+export function useSlicedCharacterization(datasetId: number, slice: SliceBody) {
+  const canWrite = useCanWrite();
+  const client = useQueryClient();
+  const key = characterizationKeys.slice(datasetId, slice);
+  return useQuery({
+    queryKey: key,
+    queryFn: async (): Promise<Characterization | null> => {
+      const known = client.getQueryData<Characterization | null>(key);
+      if (known != null) return getCharacterization(known.id);
+      if (canWrite) return createCharacterization(datasetId, slice);
+      const page = await listCharacterizations(datasetId);
+      return page.items.find((c) => sameSlice(c.slice, slice)) ?? null;
+    },
+    refetchInterval: (q) => (q.state.data != null && isJobActive(q.state.data.job) ? CHARACTERIZATION_POLL_MS : false),
     staleTime: 60_000,
   });
 }

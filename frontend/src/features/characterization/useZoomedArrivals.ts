@@ -4,7 +4,7 @@ import { useArrivalWindow } from "./queries";
 import type { ArrivalView } from "./result";
 import { arrivalChartConfig, arrivalRows, zoomRows, type ArrivalRow } from "./shaping";
 import { useDebounced } from "../../lib/useDebounced";
-import { filteredWindow, windowChartConfig, windowRows, type ArrivalWindowQuery } from "./zoom";
+import { filteredWindow, windowChartConfig, windowRows, type ArrivalFilter } from "./zoom";
 
 export const ZOOM_SETTLE_MS = 250;
 
@@ -26,20 +26,22 @@ export interface ZoomedArrivals {
  * downsampled and a dataset is known, the window's every bucket fetched from the API.
  * No zoom: the overview (no request).
  */
+const NO_FILTER: ArrivalFilter = {};
+
 export function useZoomedArrivals(
   datasetId: number | null,
   view: ArrivalView,
   range: { start: number; end: number } | null,
-  filter: Pick<ArrivalWindowQuery, "path_prefix" | "status_class"> = {},
+  filter: ArrivalFilter = NO_FILTER,
 ): ZoomedArrivals {
   const overview = useMemo(() => arrivalRows(view), [view]);
   const overviewConfig = useMemo(() => arrivalChartConfig(view), [view]);
-  const filtered = filter.path_prefix !== undefined || filter.status_class !== undefined;
-  const { path_prefix, status_class } = filter;
+  const filterKey = JSON.stringify(filter);
+  const filtered = filterKey !== "{}";
   const window = useMemo(() => {
     const w = datasetId === null ? null : filteredWindow(view, range, filtered);
-    return w === null ? null : { ...w, ...(path_prefix === undefined ? {} : { path_prefix }), ...(status_class === undefined ? {} : { status_class }) };
-  }, [datasetId, view, range, filtered, path_prefix, status_class]);
+    return w === null ? null : { ...w, ...(JSON.parse(filterKey) as ArrivalFilter) };
+  }, [datasetId, view, range, filtered, filterKey]);
   const settled = useDebounced(window, ZOOM_SETTLE_MS);
   const query = useArrivalWindow(datasetId, window === null ? null : settled);
   const data = window !== null && settled === window ? query.data : undefined;

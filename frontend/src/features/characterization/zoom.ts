@@ -12,10 +12,17 @@ export interface ArrivalWindowQuery {
   end_ms: number;
   every_s: number;
   max_points: number;
-  /** Only the requests of a path prefix and a status class (the page's filters). */
+  /** Only the requests the page's filters keep. */
   path_prefix?: string;
   status_class?: "1xx" | "2xx" | "3xx" | "4xx" | "5xx";
+  path_pattern?: string;
+  request_class?: string;
+  host?: string;
+  client?: string;
 }
+
+/** The page's filters as the arrivals route reads them. */
+export type ArrivalFilter = Omit<ArrivalWindowQuery, "start_ms" | "end_ms" | "every_s" | "max_points">;
 
 export interface ArrivalWindowData {
   every_s: number;

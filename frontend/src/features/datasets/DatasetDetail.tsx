@@ -33,7 +33,7 @@ import { sourceCaption } from "./liveSource";
 import { ParseReport } from "./ParseReport";
 import { datasetKeys, useDataset, useSummary } from "./queries";
 import { RequestsDrawer } from "./RequestsDrawer";
-import { hasFilter, hasRange, sliceQuery, type DatasetSlice } from "./slice";
+import { describeFilters, hasFilter, hasRange, sliceBody, sliceQuery, type DatasetSlice } from "./slice";
 import { SliceBar } from "./SliceBar";
 import { SummaryView } from "./SummaryView";
 import { useDatasetSlice } from "./useSlice";
@@ -73,14 +73,15 @@ const TABS = [
 type TabId = (typeof TABS)[number]["id"];
 
 /** The tabs whose figures follow the page's time range and filters. */
-const SLICED_TABS: readonly TabId[] = ["overview", "traffic", "latency"];
+const SLICED_TABS: readonly TabId[] = ["overview", "traffic", "latency", "workload", "capacity", "concurrency", "forecast"];
 
 function tabFromSearch(value: string | null): TabId {
   return TABS.find((t) => t.id === value)?.id ?? "overview";
 }
 
-function TabPanel({ tab, dataset }: { tab: TabId; dataset: Dataset }) {
+function TabPanel({ tab, dataset, slice }: { tab: TabId; dataset: Dataset; slice: DatasetSlice }) {
   const id = dataset.id;
+  const body = sliceBody(slice);
   switch (tab) {
     case "overview":
       return (
@@ -94,17 +95,17 @@ function TabPanel({ tab, dataset }: { tab: TabId; dataset: Dataset }) {
       if (dataset.format === "prometheus") return <PrometheusLatency datasetId={id} />;
       return <CharacterizationGate datasetId={id}>{(r, c) => <Reportable kind="characterization" sourceId={c} view="latency" suggestedTitle={`Latency of ${dataset.name}`}><LatencyTab result={r} /></Reportable>}</CharacterizationGate>;
     case "workload":
-      return <CharacterizationGate datasetId={id}>{(r, c) => <Reportable kind="characterization" sourceId={c} view="workload" suggestedTitle={`Workload of ${dataset.name}`}><WorkloadTab result={r} /></Reportable>}</CharacterizationGate>;
+      return <CharacterizationGate key={JSON.stringify(body)} datasetId={id} slice={body}>{(r, c) => <Reportable kind="characterization" sourceId={c} view="workload" suggestedTitle={`Workload of ${dataset.name}`}><WorkloadTab result={r} /></Reportable>}</CharacterizationGate>;
     case "rules":
       return <RulesTab datasetId={id} />;
     case "parse":
       return <ParseReport dataset={dataset} />;
     case "capacity":
-      return <CapacitySection datasetId={id} />;
+      return <CapacitySection datasetId={id} slice={body} />;
     case "concurrency":
-      return <ConcurrencyTab dataset={dataset} />;
+      return <ConcurrencyTab dataset={dataset} slice={body} />;
     case "forecast":
-      return <ForecastTab datasetId={id} />;
+      return <ForecastTab datasetId={id} slice={sliceQuery(slice)} />;
     case "alerts":
       return <AlertsTab datasetId={id} />;
   }
@@ -112,7 +113,7 @@ function TabPanel({ tab, dataset }: { tab: TabId; dataset: Dataset }) {
 
 function drillTitle(from: number | null, to: number | null, slice: DatasetSlice): string {
   const range = from === null && to === null ? "the whole log" : `${formatTimeLabel(from ?? 0)} → ${to === null ? "the end" : formatTimeLabel(to)}`;
-  const filters = [slice.path !== "" && `path ${slice.path}*`, slice.status !== null && `status ${slice.status}`].filter(Boolean);
+  const filters = describeFilters(slice);
   return filters.length === 0 ? range : `${range}, ${filters.join(", ")}`;
 }
 
@@ -150,11 +151,18 @@ function ReadyView({ dataset }: { dataset: Dataset }) {
       <div role="tabpanel" id="dataset-tabpanel" aria-labelledby={`tab-${tab}`} className={styles.stack}>
         {wholeLogTab && (
           <Banner tone="info" title="Whole log" testId="slice-not-followed">
-            This tab covers the whole log: the range and filters apply to Overview, Traffic and Latency.
+            This tab covers the whole log: its settings and reports belong to the dataset, not to a range or filter.
           </Banner>
         )}
         <DrillContext.Provider value={openDrill}>
-          <TabPanel tab={tab} dataset={dataset} />
+          {SLICED_TABS.includes(tab) && tab !== "overview" && (
+            <p className={styles.shown} data-testid="slice-shown">
+              Shows {drillTitle(slice.from, slice.to, slice)}
+              {tab === "forecast" && hasRange(slice) ? ": the forecast reads this history only" : ""}
+              {tab === "concurrency" && hasRange(slice) ? ": the range is the analysed window" : ""}
+            </p>
+          )}
+          <TabPanel tab={tab} dataset={dataset} slice={slice} />
         </DrillContext.Provider>
       </div>
       {drill !== null && drillSlice !== null && (

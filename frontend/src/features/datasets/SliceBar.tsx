@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Button } from "../../components/Button";
 import { formatDuration, formatTimeLabel } from "../../lib/format";
-import { hasFilter, hasRange, STATUS_CLASSES, type DatasetSlice, type StatusClass } from "./slice";
+import { hasFilter, hasRange, NO_FILTERS, STATUS_CLASSES, TEXT_FILTERS, type DatasetSlice, type StatusClass } from "./slice";
 import styles from "./SliceBar.module.css";
 
 interface SliceBarProps {
@@ -23,26 +23,38 @@ function RangeText({ slice }: { slice: DatasetSlice }) {
   );
 }
 
-/** The time range and filters every tab of the dataset follows, kept in the URL. */
-/** The path prefix as typed, applied on Enter or when the field loses focus. */
-function PathField({ value, onCommit }: { value: string; onCommit: (path: string) => void }) {
-  const [path, setPath] = useState(value);
+/** A text filter as typed, applied on Enter or when the field loses focus. */
+function TextFilterField({
+  label,
+  value,
+  placeholder,
+  testId,
+  onCommit,
+}: {
+  label: string;
+  value: string;
+  placeholder: string;
+  testId: string;
+  onCommit: (text: string) => void;
+}) {
+  const [text, setText] = useState(value);
   return (
     <label className={styles.field}>
-      <span className={styles.label}>Path prefix</span>
+      <span className={styles.label}>{label}</span>
       <input
         className={styles.input}
-        value={path}
-        onChange={(e) => setPath(e.target.value)}
-        onBlur={() => path.trim() !== value && onCommit(path.trim())}
-        onKeyDown={(e) => e.key === "Enter" && onCommit(path.trim())}
-        placeholder="/api/"
-        data-testid="slice-path"
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        onBlur={() => text.trim() !== value && onCommit(text.trim())}
+        onKeyDown={(e) => e.key === "Enter" && onCommit(text.trim())}
+        placeholder={placeholder}
+        data-testid={testId}
       />
     </label>
   );
 }
 
+/** The time range and filters every tab of the dataset follows, kept in the URL. */
 export function SliceBar({ slice, onChange, onList }: SliceBarProps) {
   return (
     <section className={styles.bar} aria-label="Time range and filters" data-testid="slice-bar">
@@ -56,7 +68,7 @@ export function SliceBar({ slice, onChange, onList }: SliceBarProps) {
         )}
       </div>
       <div className={styles.filters}>
-        <PathField key={slice.path} value={slice.path} onCommit={(path) => onChange({ path })} />
+        <TextFilterField key={`path-${slice.path}`} label="Path prefix" value={slice.path} placeholder="/api/" testId="slice-path" onCommit={(path) => onChange({ path })} />
         <label className={styles.field}>
           <span className={styles.label}>Status</span>
           <select
@@ -73,8 +85,18 @@ export function SliceBar({ slice, onChange, onList }: SliceBarProps) {
             ))}
           </select>
         </label>
+        {TEXT_FILTERS.map((f) => (
+          <TextFilterField
+            key={`${f.key}-${slice[f.field]}`}
+            label={f.label}
+            value={slice[f.field]}
+            placeholder={f.placeholder}
+            testId={`slice-${f.key}`}
+            onCommit={(text) => onChange({ [f.field]: text })}
+          />
+        ))}
         {hasFilter(slice) && (
-          <Button variant="ghost" size="small" onClick={() => onChange({ path: "", status: null })}>
+          <Button variant="ghost" size="small" onClick={() => onChange(NO_FILTERS)}>
             Clear filters
           </Button>
         )}

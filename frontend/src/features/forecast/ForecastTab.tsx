@@ -19,6 +19,7 @@ import type { SimChartConfig } from "../../charts/simConfig";
 import { formatDateTime, formatPercent } from "../../lib/format";
 import gridStyles from "../datasets/StatGrid.module.css";
 import { cyclesWords, forecastSeries, runwayWords } from "./forecast";
+import type { SliceQuery } from "../datasets/slice";
 
 const HORIZONS = [14, 28, 56, 91, 182, 365].map((d) => ({ value: String(d), label: `${d} days` }));
 
@@ -65,14 +66,14 @@ export function ForecastView({ doc }: { doc: Forecast }) {
   );
 }
 
-export function ForecastTab({ datasetId }: { datasetId: number }) {
+export function ForecastTab({ datasetId, slice = {} }: { datasetId: number; slice?: SliceQuery }) {
   const [horizon, setHorizon] = useState("28");
   const [limitText, setLimitText] = useState("");
   const limit = useDebounced(limitText, 500);
   const limitPerS = Number(limit) > 0 ? Number(limit) : undefined;
   const query = useQuery({
-    queryKey: ["datasets", "forecast", datasetId, horizon, limitPerS],
-    queryFn: () => getForecast(datasetId, { horizon_days: Number(horizon), limit_per_s: limitPerS }),
+    queryKey: ["datasets", "forecast", datasetId, horizon, limitPerS, slice],
+    queryFn: () => getForecast(datasetId, { horizon_days: Number(horizon), limit_per_s: limitPerS, ...slice }),
     staleTime: 60_000,
   });
   return (

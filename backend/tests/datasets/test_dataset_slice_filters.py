@@ -1,0 +1,238 @@
+"""The slice's filters by host, client, request class and path pattern, and every derived
+result of a slice (capacity and concurrency analyses, the characterization, the forecast),
+against the same figures computed independently with numpy and polars on the generated
+trace (host, class, client, path and status known per request)."""
+
+import fnmatch
+import re
+from datetime import UTC, datetime
+
+import numpy as np
+import polars as pl
+import pytest
+from fastapi.testclient import TestClient
+
+from headroom.analyses.run import capacity_body
+from headroom.analyses.tables import for_capacity
+from headroom.core.settings import Settings
+from headroom.engine.capacity import CapacityParams, analyze
+from headroom.engine.logs import detect_format, parse_chunk
+from headroom.jobs.runner import ingest_body, run_job
+from headroom.workloads.run import characterize_body
+from support.factories import member, signed_in
+
+T0_S = 1_767_225_600  # 2026-01-01T00:00:00Z, on the hour
+T0_MS = T0_S * 1000
+N = 6 * 3600 // 4  # one request every 4 s (jittered) for six hours
+HOSTS = ("shop.example", "api.example")
+CLASSES = ("reads", "writes")
+CLIENTS = tuple(f"c{i}" for i in range(7))
+PATHS = ("/api/v1/cart", "/api/v2/search", "/api/v1/items/42", "/static/app.js", "/")
+STATUSES = (200, 200, 200, 304, 404, 503, 200, 201)
+
+
+def trace() -> pl.DataFrame:
+    """The truth: one row per request, millisecond arrival times (the trace's resolution)."""
+    rng = np.random.default_rng(19)
+    i = np.arange(N)
+    arrival_ms = T0_MS + i * 4000 + rng.integers(0, 3000, N)
+    return pl.DataFrame(
+        {
+            "arrival_ms": arrival_ms,
+            "duration_ms": np.round(rng.gamma(2.0, 20.0, N), 3) + 1.0,
+            "host": [HOSTS[k % 2] for k in rng.integers(0, 2, N)],
+            "class": [CLASSES[k] for k in rng.integers(0, 2, N)],
+            "client": [CLIENTS[k] for k in rng.integers(0, len(CLIENTS), N)],
+            "path": [PATHS[k] for k in i % len(PATHS)],
+            "status": [STATUSES[k] for k in (i * 3) % len(STATUSES)],
+        }
+    )
+
+
+TRUTH = trace()
+
+
+def trace_csv() -> bytes:
+    rows = ["arrival,duration_ms,host,class,client,path,status"]
+    for r in TRUTH.iter_rows(named=True):
+        rows.append(
+            f"{r['arrival_ms'] / 1000:.3f},{r['duration_ms']},{r['host']},{r['class']},"
+            f"{r['client']},{r['path']},{r['status']}"
+        )
+    return ("\n".join(rows) + "\n").encode()
+
+
+DATA = trace_csv()
+
+
+def ready(settings: Settings, email: str) -> tuple[TestClient, int]:
+    client = signed_in(settings, member(settings, email, "Shop"))
+    created = client.post("/api/v1/datasets", params={"name": "trace.csv"}, content=DATA)
+    assert created.status_code == 202, created.text
+    assert run_job(settings, created.json()["job"]["id"], ingest_body)
+    return client, int(created.json()["id"])
+
+
+def truth_of(
+    lo_ms: int | None = None,
+    hi_ms: int | None = None,
+    host: str | None = None,
+    cls: str | None = None,
+    client: str | None = None,
+    keep_path: object = None,
+) -> pl.DataFrame:
+    rows = TRUTH
+    if lo_ms is not None:
+        rows = rows.filter(pl.col("arrival_ms") >= lo_ms)
+    if hi_ms is not None:
+        rows = rows.filter(pl.col("arrival_ms") < hi_ms)
+    for value, column in ((host, "host"), (cls, "class"), (client, "client")):
+        if value is not None:
+            rows = rows.filter(pl.col(column) == value)
+    if keep_path is not None:
+        rows = rows.filter(pl.col("path").map_elements(keep_path, return_dtype=pl.Boolean))
+    return rows
+
+
+def given(part: dict[str, object]) -> dict[str, object]:
+    return {k: v for k, v in part.items() if v is not None}
+
+
+def test_host_class_and_client_filters_count_what_numpy_counts(settings: Settings) -> None:
+    client, dataset_id = ready(settings, "f1@example.com")
+    lo, hi = T0_MS + 3600_000, T0_MS + 4 * 3600_000
+    params = {"from": lo, "to": hi, "host": "api.example", "request_class": "writes"}
+    params["client"] = "c3"
+    body = client.get(f"/api/v1/datasets/{dataset_id}/summary", params=params).json()
+    want = truth_of(lo, hi, "api.example", "writes", "c3")
+    assert body["request_count"] == want.height > 0
+    statuses = want["status"].to_numpy()
+    assert body["status_counts"]["5xx"] == int((statuses // 100 == 5).sum())
+    latency = want["duration_ms"].to_numpy() / 1000
+    assert body["latency"]["p50_s"] == pytest.approx(float(np.percentile(latency, 50)), rel=1e-6)
+    assert body["span_s"] == pytest.approx(3 * 3600)
+    page = client.get(f"/api/v1/datasets/{dataset_id}/requests", params={**params, "limit": 500})
+    rows = page.json()
+    assert rows["total"] == want.height and len(rows["items"]) == want.height
+    assert {r["client"] for r in rows["items"]} == {"c3"}
+
+
+@pytest.mark.parametrize(
+    ("pattern", "keep"),
+    [
+        ("/api/*/cart", lambda p: fnmatch.fnmatchcase(p, "/api/*/cart")),
+        ("/api/**", lambda p: p.startswith("/api/")),
+        ("/api/v?/*", lambda p: re.fullmatch(r"/api/v./[^/]*", p) is not None),
+        ("~^/api/v[12]/(cart|items)", lambda p: re.match(r"/api/v[12]/(cart|items)", p)),
+        ("~\\.js$", lambda p: p.endswith(".js")),
+    ],
+)
+def test_a_path_pattern_keeps_the_paths_it_matches(
+    settings: Settings, pattern: str, keep: object
+) -> None:
+    client, dataset_id = ready(settings, "f2@example.com")
+    body = client.get(
+        f"/api/v1/datasets/{dataset_id}/summary", params={"path_pattern": pattern}
+    ).json()
+    assert body["request_count"] == truth_of(keep_path=lambda p: bool(keep(p))).height > 0  # type: ignore[operator]
+
+
+def test_a_bad_pattern_is_refused_naming_it(settings: Settings) -> None:
+    client, dataset_id = ready(settings, "f3@example.com")
+    got = client.get(f"/api/v1/datasets/{dataset_id}/summary", params={"path_pattern": "~(api"})
+    assert got.status_code == 422
+    error = got.json()["error"]
+    assert error["field"] == "path_pattern" and "unclosed group" in error["message"]
+    body = {"slice": {"path_pattern": "~[a-"}}
+    made = client.post(f"/api/v1/datasets/{dataset_id}/analyses", json=body)
+    assert made.status_code == 422 and made.json()["error"]["field"] == "slice.path_pattern"
+
+
+def test_a_sliced_capacity_analysis_is_the_engine_on_the_slice(settings: Settings) -> None:
+    client, dataset_id = ready(settings, "f4@example.com")
+    lo, hi = T0_MS + 3600_000, T0_MS + 5 * 3600_000
+    part = {"from_ms": lo, "to_ms": hi, "host": "shop.example"}
+    made = client.post(
+        f"/api/v1/datasets/{dataset_id}/analyses", json={"window_s": 60, "slice": part}
+    )
+    assert made.status_code == 202, made.text
+    assert made.json()["params"]["slice"]["host"] == "shop.example"
+    assert run_job(settings, made.json()["job"]["id"], capacity_body)
+    done = client.get(f"/api/v1/analyses/{made.json()['id']}").json()
+    assert done["job"]["status"] == "succeeded", done["job"]
+    # the reference: the trace parsed directly, cut with polars, the engine on it
+    parsed = parse_chunk(DATA, detect_format(DATA)).table
+    ts_ms = pl.col("ts").dt.epoch("ms")
+    cut = parsed.filter((ts_ms >= lo) & (ts_ms < hi) & (pl.col("server") == "shop.example"))
+    assert cut.height == truth_of(lo, hi, "shop.example").height
+    want = analyze(for_capacity(cut), CapacityParams(window_s=60)).to_dict()
+    got = done["result"]["classes"]["all"]
+    assert got["peak_load_per_s"] == pytest.approx(want["classes"]["all"]["peak_load_per_s"])
+    # the same slice again: the same analysis; the whole dataset: another
+    again = client.post(
+        f"/api/v1/datasets/{dataset_id}/analyses", json={"window_s": 60, "slice": part}
+    )
+    assert again.status_code == 200 and again.json()["id"] == made.json()["id"]
+    whole = client.post(f"/api/v1/datasets/{dataset_id}/analyses", json={"window_s": 60})
+    assert whole.status_code == 202 and whole.json()["params"]["slice"] is None
+    empty = client.post(
+        f"/api/v1/datasets/{dataset_id}/analyses", json={"window_s": 60, "slice": {}}
+    )
+    assert empty.json()["id"] == whole.json()["id"]  # an empty slice is the whole dataset
+
+
+def test_a_concurrency_analysis_of_a_range_analyses_that_window(settings: Settings) -> None:
+    client, dataset_id = ready(settings, "f5@example.com")
+    lo, hi = T0_MS + 2 * 3600_000, T0_MS + 3 * 3600_000
+    made = client.post(
+        f"/api/v1/datasets/{dataset_id}/analyses/sct",
+        json={"interval_ms": 1000, "slice": {"from_ms": lo, "to_ms": hi}},
+    )
+    assert made.status_code == 202, made.text
+    assert run_job(settings, made.json()["job"]["id"], capacity_body)
+    done = client.get(f"/api/v1/analyses/{made.json()['id']}").json()
+    assert done["job"]["status"] == "succeeded", done["job"]
+    assert given(done["params"]["slice"]) == {"from_ms": lo, "to_ms": hi}
+
+
+def test_a_sliced_characterization_is_its_own_and_counts_the_slice(settings: Settings) -> None:
+    client, dataset_id = ready(settings, "f6@example.com")
+    lo, hi = T0_MS + 3600_000, T0_MS + 3 * 3600_000
+    part = {"from_ms": lo, "to_ms": hi, "request_class": "reads"}
+    url = f"/api/v1/datasets/{dataset_id}/characterizations"
+    made = client.post(url, json={"slice": part})
+    assert made.status_code == 202, made.text
+    assert given(made.json()["slice"]) == part
+    assert run_job(settings, made.json()["job"]["id"], characterize_body)
+    done = client.get(f"/api/v1/characterizations/{made.json()['id']}").json()
+    assert done["job"]["status"] == "succeeded", done["job"]
+    assert done["result"]["requests"] == truth_of(lo, hi, cls="reads").height
+    again = client.post(url, json={"slice": part})
+    assert again.status_code == 200 and again.json()["id"] == made.json()["id"]
+    whole = client.post(url, json={})
+    assert whole.status_code == 202 and whole.json()["id"] != made.json()["id"]
+    assert whole.json()["slice"] is None
+    # the dataset's current characterization stays the whole dataset's
+    current = client.get(f"/api/v1/datasets/{dataset_id}/characterization").json()
+    assert current["id"] == whole.json()["id"]
+    empty = client.post(url, json={"slice": {"host": "nowhere.example"}})
+    assert run_job(settings, empty.json()["job"]["id"], characterize_body)
+    failed = client.get(f"/api/v1/characterizations/{empty.json()['id']}").json()
+    assert failed["job"]["status"] == "failed" and failed["job"]["error_code"] == "empty_slice"
+
+
+def test_a_forecast_of_a_range_reads_that_history_only(settings: Settings) -> None:
+    client, dataset_id = ready(settings, "f7@example.com")
+    lo, hi = T0_MS + 3600_000, T0_MS + 5 * 3600_000
+    url = f"/api/v1/datasets/{dataset_id}/forecast"
+    body = client.get(url, params={"from": lo, "to": hi, "horizon_days": 1}).json()
+    hours = [datetime.fromisoformat(p["t"]) for p in body["history"]]
+    assert hours[0] == datetime.fromtimestamp(lo / 1000, UTC)
+    assert hours[-1] == datetime.fromtimestamp((hi - 3600_000) / 1000, UTC)
+    counts = np.bincount((truth_of(lo, hi)["arrival_ms"].to_numpy() - lo) // 3600_000)
+    rates = [p["rate_per_s"] for p in body["history"]]
+    assert rates[1:-1] == pytest.approx(counts[1:-1] / 3600, rel=1e-9)  # whole hours
+    assert given(body["history_slice"]) == {"from_ms": lo, "to_ms": hi}
+    assert any("cut to the range" in w for w in body["warnings"])
+    whole = client.get(url, params={"horizon_days": 1}).json()
+    assert len(whole["history"]) == 6 and whole["history_slice"] is None

@@ -1,0 +1,64 @@
+/**
+ * The Workload and Capacity tabs follow the page's range and filters: the Workload tab shows
+ * the characterization of the slice (its own job), a capacity analysis run from the Capacity
+ * tab is keyed on the slice, and each tab says which range and filters it shows. Screenshots
+ * into e2e/artifacts/slicetabs-*.png.
+ */
+import { expect, test, type Page } from "@playwright/test";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { signIn } from "./helpers";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const artifacts = path.resolve(here, "../artifacts");
+const iisLog = path.resolve(here, "../../data/logs/lnav_iis_w3c_time-taken.log");
+
+test.setTimeout(480_000);
+
+async function shot(page: Page, name: string) {
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: path.join(artifacts, `slicetabs-${name}.png`), fullPage: true });
+}
+
+test("the Workload and Capacity tabs follow a range and a filter", async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page);
+  await page.getByRole("link", { name: /upload/i }).first().click();
+  await page.getByTestId("file-input").setInputFiles(iisLog);
+  await expect(page.getByTestId("dataset-title")).toBeVisible({ timeout: 300_000 });
+  await expect(page.getByTestId("stat-requests")).toContainText("210");
+  const datasetUrl = page.url().split("?")[0];
+
+  // a filter typed in the bar goes to the URL
+  await page.getByTestId("slice-status").selectOption("2xx");
+  await page.getByTestId("slice-pattern").fill("/**");
+  await page.getByTestId("slice-pattern").press("Enter");
+  await expect(page).toHaveURL(/pattern=/);
+  await expect(page.getByTestId("stat-requests")).toContainText("in the range and filters");
+
+  // Workload: the slice's own characterization, started by this visit
+  const started = page.waitForRequest((r) => r.method() === "POST" && r.url().includes("/characterizations"));
+  await page.getByTestId("tab-workload").click();
+  const body = (await started).postDataJSON() as { slice: Record<string, unknown> };
+  expect(body.slice).toMatchObject({ status_class: "2xx", path_pattern: "/**" });
+  await expect(page.getByTestId("slice-shown")).toContainText("status 2xx");
+  await expect(page.getByTestId("slice-shown")).toContainText("path matching /**");
+  await expect(page.getByTestId("workload-tab")).toBeVisible({ timeout: 300_000 });
+  await expect(page.getByTestId("slice-not-followed")).toBeHidden();
+  await shot(page, "workload-1440");
+
+  // Capacity: the run posts the slice, and only the slice's runs are listed
+  await page.getByTestId("tab-capacity").click();
+  await expect(page.getByTestId("slice-shown")).toContainText("status 2xx");
+  const run = page.waitForRequest((r) => r.method() === "POST" && /\/analyses$/.test(r.url()));
+  await page.getByTestId("capacity-run").click();
+  const params = (await run).postDataJSON() as { slice: Record<string, unknown> };
+  expect(params.slice).toMatchObject({ status_class: "2xx", path_pattern: "/**" });
+  await shot(page, "capacity-1440");
+
+  // the whole log's Capacity tab does not list the sliced run
+  await page.goto(`${datasetUrl}?tab=capacity`);
+  await expect(page.getByTestId("slice-shown")).toContainText("the whole log");
+  await expect(page.getByText("No analysis yet")).toBeVisible();
+  await shot(page, "capacity-whole-1440");
+});
