@@ -42,7 +42,7 @@ function OverTime({ view, scope }: { view: LatencyView; scope: string }) {
   const config = useMemo(() => latencyChartConfig(view.every_s, scope === OVERALL ? "all requests" : `class ${scope}`), [view.every_s, scope]);
   const drill = useDrill();
   const select = useMemo<ChartSelect>(
-    () => ({ bucketMs: view.every_s * 1000, onZoom: (a, b) => setSlice({ from: a, to: b }), onPick: drill ?? (() => undefined) }),
+    () => ({ bucketMs: view.every_s * 1000, onZoom: (a, b) => setSlice({ from: a, to: b }), onReset: () => setSlice({ from: null, to: null }), onPick: drill ?? (() => undefined) }),
     [view.every_s, setSlice, drill],
   );
   return (

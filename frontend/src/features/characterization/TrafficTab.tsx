@@ -67,7 +67,7 @@ function ArrivalsCard({ view }: { view: ArrivalView }) {
   const zoom = useZoomedArrivals(datasetId, view, range, filter);
   const drill = useDrill();
   const select = useMemo<ChartSelect>(
-    () => ({ bucketMs: view.every_s * 1000, onZoom: (from, to) => setSlice({ from, to }), onPick: drill ?? (() => undefined) }),
+    () => ({ bucketMs: view.every_s * 1000, onZoom: (from, to) => setSlice({ from, to }), onReset: () => setSlice({ from: null, to: null }), onPick: drill ?? (() => undefined) }),
     [view.every_s, setSlice, drill],
   );
   return (

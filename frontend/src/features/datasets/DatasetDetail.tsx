@@ -202,9 +202,10 @@ function TrafficView({ dataset }: { dataset: Dataset }) {
   const [slice, setSlice] = useDatasetSlice();
   const summary = useSummary(dataset.id, true, sliceQuery(slice));
   const zoom = useCallback((from: number, to: number) => setSlice({ from, to }), [setSlice]);
+  const reset = useCallback(() => setSlice({ from: null, to: null }), [setSlice]);
   if (summary.isPending) return <Loading label="Loading the traffic summary…" />;
   if (summary.isError) return <ErrorBanner error={summary.error} title="Could not load the traffic summary" />;
-  return <SummaryView summary={summary.data} onZoom={zoom} sliced={hasRange(slice) || hasFilter(slice)} updating={summary.isPlaceholderData} />;
+  return <SummaryView summary={summary.data} onZoom={zoom} onReset={reset} sliced={hasRange(slice) || hasFilter(slice)} updating={summary.isPlaceholderData} />;
 }
 
 function Body({ dataset }: { dataset: Dataset }) {

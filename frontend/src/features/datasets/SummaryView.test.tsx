@@ -1,5 +1,5 @@
-import { render, screen } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { fireEvent, render, screen } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
 import { makeSummary } from "../../test/fixtures";
 import { SummaryView } from "./SummaryView";
 
@@ -66,5 +66,18 @@ describe("the Overview's rate cards", () => {
     render(<SummaryView summary={makeSummary({ mean_rate_per_s: 1050, peak_rate_per_min: 70_200 })} />);
     expect(screen.getByTestId("stat-mean-rate")).toHaveTextContent("1,050 req/s");
     expect(screen.getByTestId("stat-peak-rate")).toHaveTextContent("1,170 req/s");
+  });
+});
+
+describe("SummaryView's charts and the keyboard", () => {
+  it("Escape on a focused chart shows the whole range again", () => {
+    const onZoom = vi.fn();
+    const onReset = vi.fn();
+    render(<SummaryView summary={makeSummary()} onZoom={onZoom} onReset={onReset} />);
+    const plots = document.querySelectorAll<HTMLElement>('[data-testid$="-plot"]');
+    expect(plots.length).toBeGreaterThan(0);
+    fireEvent.keyDown(plots[0]!, { key: "Escape" });
+    expect(onReset).toHaveBeenCalledTimes(1);
+    expect(onZoom).not.toHaveBeenCalled();
   });
 });

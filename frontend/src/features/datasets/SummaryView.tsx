@@ -40,20 +40,22 @@ interface SummaryViewProps {
   summary: TrafficSummary;
   /** A drag across a chart zooms the page's range to it (none: the charts take no drags). */
   onZoom?: (fromMs: number, toMs: number) => void;
+  /** Escape on a chart shows the whole range again. */
+  onReset?: () => void;
   /** The summary is of a slice (range or filters), not the whole log. */
   sliced?: boolean;
   /** A newer slice's summary is loading; this one stays on screen meanwhile. */
   updating?: boolean;
 }
 
-export function SummaryView({ summary, onZoom, sliced = false, updating = false }: SummaryViewProps) {
+export function SummaryView({ summary, onZoom, onReset, sliced = false, updating = false }: SummaryViewProps) {
   const requests = useMemo(() => requestsChartConfig(summary.bucket_s), [summary.bucket_s]);
   const counts = summary.status_counts ?? null;
   const status = useMemo(() => (counts === null ? null : statusChartConfig(summary.bucket_s, counts)), [summary.bucket_s, counts]);
   const drill = useDrill();
   const select = useMemo<ChartSelect | undefined>(
-    () => (onZoom === undefined ? undefined : { bucketMs: summary.bucket_s * 1000, onZoom, onPick: drill ?? (() => undefined) }),
-    [onZoom, drill, summary.bucket_s],
+    () => (onZoom === undefined ? undefined : { bucketMs: summary.bucket_s * 1000, onZoom, onReset, onPick: drill ?? (() => undefined) }),
+    [onZoom, onReset, drill, summary.bucket_s],
   );
   return (
     <div className={styles.stack} aria-busy={updating} data-testid="summary-view">
