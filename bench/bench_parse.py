@@ -170,7 +170,7 @@ def run_ingest_characterize(path: Path) -> int:
     from headroom.core.settings import get_settings
     from headroom.core.storage import LocalStore
     from headroom.engine.workload import characterize
-    from headroom.workloads.run import load_table, result_document
+    from headroom.characterizations.run import load_table, result_document
 
     run_ingest(path)
     table = load_table(

@@ -135,7 +135,7 @@ def run_characterize(parts: Path) -> dict[str, Any]:
     """The characterization job's work on the ingested parts, in this process."""
     from headroom.core.settings import get_settings
     from headroom.engine.workload.mapreduce import characterize_parts
-    from headroom.workloads.run import load_table, result_document
+    from headroom.characterizations.run import load_table, result_document
 
     store = _store(parts)
     keys = sorted(store.list("datasets/"))

@@ -86,8 +86,8 @@ def _from_report(
 def _refreshed(session: Session, dataset_id: int) -> dict[str, Any]:
     """A Prometheus dataset's figures over the range its last refresh added, in the
     traffic summary's shape (p95 null when the range has no latencies: not recorded)."""
+    from headroom.sources.documents import RESULT_KIND
     from headroom.sources.repository import latest_result
-    from headroom.sources.service import RESULT_KIND
 
     stored = latest_result(session, dataset_id, RESULT_KIND)
     document = stored.document if stored is not None and isinstance(stored.document, dict) else {}

@@ -16,42 +16,17 @@ import os
 import shutil
 import uuid
 from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
+from typing import TYPE_CHECKING, Any, BinaryIO
 from urllib.parse import urlparse
+
+from headroom.core.object_store import ObjectStore as ObjectStore
+from headroom.core.object_store import StorageError as StorageError
+from headroom.core.object_store import checked_key
 
 if TYPE_CHECKING:
     import polars as pl
-
-
-class StorageError(Exception):
-    """The store cannot be used (no such bucket, refused credentials, a refused write)."""
-
-
-class ObjectStore(Protocol):
-    url: str
-
-    def writer(self, key: str) -> AbstractContextManager[BinaryIO]: ...
-    def open(self, key: str) -> BinaryIO: ...
-    def read_range(self, key: str, start: int, end: int) -> bytes: ...
-    def exists(self, key: str) -> bool: ...
-    def size_bytes(self, key: str) -> int: ...
-    def move(self, src_key: str, dst_key: str) -> None: ...
-    def delete(self, key: str) -> None: ...
-    def delete_prefix(self, prefix: str) -> None: ...
-    def list(self, prefix: str) -> list[str]: ...
-    def modified_at(self, key: str) -> float: ...
-    def prune_empty_folders(self, changed_before: float) -> None: ...
-    def scan_parquet(self, keys: Sequence[str]) -> pl.LazyFrame: ...
-
-
-def checked_key(key: str) -> str:
-    """A relative key without empty, `.` or `..` segments (never outside the store)."""
-    parts = key.strip("/").split("/")
-    if not key.strip("/") or any(p in ("", ".", "..") for p in parts):
-        raise ValueError(f"invalid storage key: {key!r}")
-    return "/".join(parts)
 
 
 class LocalStore:

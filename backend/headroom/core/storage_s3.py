@@ -21,7 +21,7 @@ import boto3
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
-from headroom.core.storage import StorageError, checked_key
+from headroom.core.object_store import StorageError, checked_key
 
 if TYPE_CHECKING:
     import polars as pl

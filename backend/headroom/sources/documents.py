@@ -8,6 +8,10 @@ from typing import NotRequired, TypedDict
 from headroom.engine.prometheus import RangeSummary
 from headroom.engine.prometheus.series import ClassSummary
 
+RESULT_KIND = "prometheus_intervals"  # the import's stored interval table
+FORMAT = "prometheus"  # the format of a dataset a source keeps
+QUANTILES = {"p50_s": 0.5, "p95_s": 0.95, "p99_s": 0.99}
+
 
 class RateJson(TypedDict):
     mean: float

@@ -15,7 +15,7 @@ from headroom.core.db import session_scope
 from headroom.core.storage import ObjectStore, open_store
 from headroom.datasets.meta import updated
 from headroom.datasets.models import Dataset, DatasetStatus
-from headroom.engine.prometheus import IntervalSeries, Split, quantile_bucket, summarize
+from headroom.engine.prometheus import IntervalSeries, Split, summarize
 from headroom.jobs import service as job_service
 from headroom.jobs.models import Result
 from headroom.jobs.progress import ProgressReporter
@@ -23,11 +23,15 @@ from headroom.jobs.runner import JobContext
 from headroom.sources import prometheus_client as prom
 from headroom.sources import repository, secrets
 from headroom.sources.breaches import after_refresh, refreshed_figures
-from headroom.sources.documents import RangeSummaryJson, summary_document
+from headroom.sources.documents import (
+    FORMAT,
+    QUANTILES,
+    RESULT_KIND,
+    RangeSummaryJson,
+    summary_document,
+)
 from headroom.sources.models import PrometheusSource
-from headroom.sources.service import FORMAT, RESULT_KIND, _source_meta, auth_of
-
-QUANTILES = {"p50_s": 0.5, "p95_s": 0.95, "p99_s": 0.99}
+from headroom.sources.service import _source_meta, auth_of
 
 
 @dataclass(frozen=True)
@@ -194,42 +198,6 @@ def rate_points(store: ObjectStore, result: Result) -> tuple[np.ndarray, np.ndar
         .collect()
     )
     return table["start_s"].to_numpy(), table["rate_per_s"].to_numpy()
-
-
-@dataclass(frozen=True)
-class LatencyTable:
-    """The ``all`` class's intervals: starts, p50/p95/p99, and the p95's bucket bounds."""
-
-    bounds_s: list[float]  # finite, ascending
-    start_s: np.ndarray
-    percentiles: dict[str, np.ndarray]
-    p95_low_s: np.ndarray
-    p95_high_s: np.ndarray
-
-
-def latency_table(store: ObjectStore, result: Result) -> LatencyTable:
-    """Read from the import's table: the percentiles it stored and, from its cumulative
-    bucket columns, the bucket each interval's p95 lies in."""
-    document = result.document or {}
-    raw = document.get("bucket_bounds_s") or []
-    bounds = np.array([math.inf if b == "+Inf" else float(b) for b in raw], np.float64)
-    buckets = [f"bucket_{i}" for i in range(bounds.size)]
-    table = (
-        store.scan_parquet(result.table_keys)
-        .filter(pl.col("class") == "all")
-        .sort("start_s")
-        .collect()
-    )
-    buckets = [c for c in buckets if c in table.columns]
-    counts = table.select(buckets).to_numpy() if buckets else np.empty((table.height, 0))
-    low, high = quantile_bucket(0.95, bounds[: len(buckets)], counts)
-    return LatencyTable(
-        [float(b) for b in bounds if math.isfinite(b)],
-        table["start_s"].to_numpy(),
-        {name: table[name].to_numpy() for name in QUANTILES},
-        low,
-        high,
-    )
 
 
 def read_intervals(store: ObjectStore, result: Result) -> IntervalSeries:

@@ -21,6 +21,8 @@ from headroom.jobs import service as job_service
 from headroom.jobs.models import Job
 from headroom.jobs.schemas import JobOut
 from headroom.sources import repository, secrets
+from headroom.sources.documents import FORMAT as FORMAT
+from headroom.sources.documents import RESULT_KIND
 from headroom.sources.models import PrometheusSource
 from headroom.sources.schemas import (
     BreachList,
@@ -37,8 +39,6 @@ from headroom.sources.schemas import (
 from headroom.workspaces.models import Role
 
 IMPORT_TASK = "sources.prometheus_import"
-RESULT_KIND = "prometheus_intervals"
-FORMAT = "prometheus"
 
 
 def create(
@@ -261,7 +261,7 @@ def latency(
     """A source's dataset's percentiles per interval with the histogram's bucket bounds
     (any member of its workspace may read it)."""
     from headroom.datasets.service import get_visible
-    from headroom.sources.imports import latency_table
+    from headroom.sources.latency import latency_table
 
     dataset = get_visible(session, principal, dataset_id)
     if dataset.format != FORMAT:

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import date
-
 from headroom.engine.forecast.document import to_document
 from headroom.engine.forecast.model import Fit, fit
 from headroom.engine.forecast.requests import hourly_from_requests
+from headroom.engine.forecast.result import Forecast
 from headroom.engine.forecast.runway import Backtest, backtest, daily_peaks, runway_date
 from headroom.engine.forecast.series import (
     ForecastInputError,
@@ -27,15 +25,6 @@ __all__ = [
     "hourly_from_requests",
     "to_document",
 ]
-
-
-@dataclass(frozen=True)
-class Forecast:
-    history: HourlySeries
-    fit: Fit
-    limit_per_s: float | None
-    runway: date | None
-    backtest: Backtest | None
 
 
 def forecast(history: HourlySeries, horizon_days: int, limit_per_s: float | None) -> Forecast:

@@ -11,7 +11,7 @@ import numpy as np
 from headroom.engine.forecast.model import INTERVAL
 
 if TYPE_CHECKING:
-    from headroom.engine.forecast import Forecast
+    from headroom.engine.forecast.result import Forecast
 
 
 def iso(t_s: float) -> str:
