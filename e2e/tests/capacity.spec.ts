@@ -11,10 +11,10 @@ const artifacts = path.resolve(here, "../artifacts");
 const email = process.env.E2E_EMAIL ?? "e2e@headroom.local";
 const password = process.env.E2E_PASSWORD ?? "e2e-password";
 
-/** The demo's synthetic files (headroom.demo): an M/M/4 access log and a two-server latency trace. */
+/** The demo's synthetic files (headroom.demo.samples): an M/M/4 access log and a two-server latency trace. */
 function demoFile(name: string, fn: "synthetic_log" | "synthetic_trace"): string {
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), "headroom-cap-")), name);
-  const data = execFileSync(python, ["-c", `import sys; from headroom.demo import ${fn}; sys.stdout.buffer.write(${fn}())`], {
+  const data = execFileSync(python, ["-c", `import sys; from headroom.demo.samples import ${fn}; sys.stdout.buffer.write(${fn}())`], {
     maxBuffer: 64 << 20,
   });
   writeFileSync(file, data);

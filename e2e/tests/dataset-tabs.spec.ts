@@ -29,10 +29,10 @@ function elasticReversed(): string {
   return file;
 }
 
-/** The demo's latency trace of two application servers (headroom.demo.synthetic_trace). */
+/** The demo's latency trace of two application servers (headroom.demo.samples.synthetic_trace). */
 function poolTrace(): string {
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), "headroom-tabs-")), "synthetic-pool-trace.csv");
-  const code = "import sys; from headroom.demo import synthetic_trace; sys.stdout.buffer.write(synthetic_trace())";
+  const code = "import sys; from headroom.demo.samples import synthetic_trace; sys.stdout.buffer.write(synthetic_trace())";
   writeFileSync(file, execFileSync(python, ["-c", code], { maxBuffer: 64 << 20 }));
   return file;
 }

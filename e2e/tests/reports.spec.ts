@@ -11,10 +11,10 @@ const artifacts = path.resolve(here, "../artifacts");
 const email = process.env.E2E_EMAIL ?? "e2e@headroom.local";
 const password = process.env.E2E_PASSWORD ?? "e2e-password";
 
-/** The demo's synthetic M/M/4 access log with response times (headroom.demo.synthetic_log). */
+/** The demo's synthetic M/M/4 access log with response times (headroom.demo.samples.synthetic_log). */
 function demoLog(): string {
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), "headroom-rep-")), "synthetic-mm4-latency.log");
-  const script = "import sys; from headroom.demo import synthetic_log; sys.stdout.buffer.write(synthetic_log())";
+  const script = "import sys; from headroom.demo.samples import synthetic_log; sys.stdout.buffer.write(synthetic_log())";
   writeFileSync(file, execFileSync(python, ["-c", script], { maxBuffer: 64 << 20 }));
   return file;
 }
@@ -153,9 +153,9 @@ test("an owner builds a report, shares a public link, and revokes it", async ({ 
   await page.screenshot({ path: path.join(artifacts, "report-compare.png"), fullPage: true });
 });
 
-/** The demo's synthetic two-server latency trace (headroom.demo.synthetic_trace): app-2's best pool size is 20. */
+/** The demo's synthetic two-server latency trace (headroom.demo.samples.synthetic_trace): app-2's best pool size is 20. */
 function demoTrace(): Buffer {
-  const script = "import sys; from headroom.demo import synthetic_trace; sys.stdout.buffer.write(synthetic_trace())";
+  const script = "import sys; from headroom.demo.samples import synthetic_trace; sys.stdout.buffer.write(synthetic_trace())";
   return execFileSync(python, ["-c", script], { maxBuffer: 64 << 20 });
 }
 
@@ -238,7 +238,7 @@ test("the Latency and Overview tabs go into a report", async ({ page }) => {
   test.setTimeout(600_000); // a cold worker compiles the parser and the characterization
   await signIn(page);
   const uploaded = await page.request.post("/api/v1/datasets?name=synthetic-mm4-latency.log", {
-    data: execFileSync(python, ["-c", "import sys; from headroom.demo import synthetic_log; sys.stdout.buffer.write(synthetic_log())"], { maxBuffer: 64 << 20 }),
+    data: execFileSync(python, ["-c", "import sys; from headroom.demo.samples import synthetic_log; sys.stdout.buffer.write(synthetic_log())"], { maxBuffer: 64 << 20 }),
     headers: { "Content-Type": "application/octet-stream" },
   });
   expect([200, 202]).toContain(uploaded.status()); // 200: an earlier test uploaded the same log

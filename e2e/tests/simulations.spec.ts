@@ -157,7 +157,7 @@ test("a threshold sweep shows its cost/SLA frontier, each point opening its run"
 function demoLog(): string {
   const python = path.resolve(here, "../../.venv/bin/python");
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), "headroom-sim-")), "replay-me.log");
-  const script = "import sys; from headroom.demo import synthetic_log; sys.stdout.buffer.write(synthetic_log())";
+  const script = "import sys; from headroom.demo.samples import synthetic_log; sys.stdout.buffer.write(synthetic_log())";
   writeFileSync(file, execFileSync(python, ["-c", script], { maxBuffer: 64 << 20 }));
   return file;
 }
