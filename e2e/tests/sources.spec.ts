@@ -70,7 +70,7 @@ test("a Prometheus source is tested, imported and kept as a live dataset", async
   await page.screenshot({ path: path.join(artifacts, "live-datasets.png") });
 
   // the Prometheus dataset: live in its header, its latency with the p95's histogram bucket
-  await row.getByRole("link", { name: "checkout" }).click();
+  await row.getByRole("link", { name: "checkout", exact: true }).click();
   await expect(page.getByTestId("dataset-header-source")).toContainText("refreshed");
   await expect(page.getByTestId("dataset-header-source").getByText("live", { exact: true })).toBeVisible();
   await page.getByTestId("tab-latency").click();

@@ -4,6 +4,8 @@
  * utilisation by allocated VMs, the cost with its unit) and the compare page (every run in the
  * picker, the side-by-side table scrolling inside its card) at 1440x900 and 390x844, where no
  * page scrolls sideways and no table sticks out of its card. Screenshots: e2e/artifacts/charts-*.png.
+ * Specs run in file order on one stack: this file comes after policies.spec.ts, whose first
+ * visit to the class-policy and virtual-queue pages expects their empty states.
  */
 import { expect, test, type Page } from "@playwright/test";
 import path from "node:path";
