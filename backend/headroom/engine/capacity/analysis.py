@@ -322,13 +322,7 @@ def analyze(table: pl.DataFrame, params: CapacityParams | None = None) -> Capaci
             if name == ALL:
                 raise
             skipped.append(f"class {name!r} skipped: {err}")
-    win = pooled[ALL]
-    capacity = _checked_power(
-        power_capacity(
-            win.load_per_s, win.goodput_per_s, win.mean_latency_s, _binned_power(win, params)
-        ),
-        classes[ALL],
-    )
+    capacity = _site_capacity(pooled[ALL], params, classes[ALL])
     return CapacityReport(
         params=params,
         classes=classes,
@@ -339,6 +333,18 @@ def analyze(table: pl.DataFrame, params: CapacityParams | None = None) -> Capaci
         virtual_queue=virtual_queue_advice(
             cols.t_s, capacity.power_peak_load_per_s, len(servers) if split else 1, classes[ALL]
         ),
+    )
+
+
+def _site_capacity(
+    win: WindowStats, params: CapacityParams, all_requests: ClassReport
+) -> PowerCapacity:
+    """The power-based capacity of the whole site, checked against its knee."""
+    return _checked_power(
+        power_capacity(
+            win.load_per_s, win.goodput_per_s, win.mean_latency_s, _binned_power(win, params)
+        ),
+        all_requests,
     )
 
 
@@ -371,13 +377,7 @@ def analyze_windows(
             if name == ALL:
                 raise
             skipped.append(f"class {name!r} skipped: {err}")
-    win = windows[ALL]
-    capacity = _checked_power(
-        power_capacity(
-            win.load_per_s, win.goodput_per_s, win.mean_latency_s, _binned_power(win, params)
-        ),
-        classes[ALL],
-    )
+    capacity = _site_capacity(windows[ALL], params, classes[ALL])
     return CapacityReport(
         params=params,
         classes=classes,

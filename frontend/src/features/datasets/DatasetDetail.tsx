@@ -130,7 +130,7 @@ function ReadyView({ dataset }: { dataset: Dataset }) {
   const wholeLogTab = !SLICED_TABS.includes(tab) && (hasRange(slice) || hasFilter(slice));
   return (
     <div className={styles.stack}>
-      <SliceBar slice={slice} onChange={setSlice} onList={() => setDrill({ from: slice.from, to: slice.to })} />
+      <SliceBar slice={slice} onChange={setSlice} onList={() => setDrill({ from: slice.from, to: slice.to })} rangeOnly={dataset.format === "prometheus"} />
       <div className={styles.tabs} role="tablist" aria-label="Dataset views">
         {TABS.map((t) => (
           <button

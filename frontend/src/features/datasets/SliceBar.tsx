@@ -8,6 +8,8 @@ interface SliceBarProps {
   slice: DatasetSlice;
   onChange: (change: Partial<DatasetSlice>) => void;
   onList: () => void;
+  /** The dataset keeps intervals, not requests (a Prometheus source's): a range, no filters. */
+  rangeOnly?: boolean;
 }
 
 function RangeText({ slice }: { slice: DatasetSlice }) {
@@ -55,7 +57,7 @@ function TextFilterField({
 }
 
 /** The time range and filters every tab of the dataset follows, kept in the URL. */
-export function SliceBar({ slice, onChange, onList }: SliceBarProps) {
+export function SliceBar({ slice, onChange, onList, rangeOnly = false }: SliceBarProps) {
   return (
     <section className={styles.bar} aria-label="Time range and filters" data-testid="slice-bar">
       <div className={styles.range}>
@@ -67,6 +69,11 @@ export function SliceBar({ slice, onChange, onList }: SliceBarProps) {
           </Button>
         )}
       </div>
+      {rangeOnly ? (
+        <p className={styles.note} data-testid="slice-range-only">
+          This dataset keeps a Prometheus source's intervals, not requests: it takes a time range but no filters.
+        </p>
+      ) : (
       <div className={styles.filters}>
         <TextFilterField key={`path-${slice.path}`} label="Path prefix" value={slice.path} placeholder="/api/" testId="slice-path" onCommit={(path) => onChange({ path })} />
         <label className={styles.field}>
@@ -104,6 +111,7 @@ export function SliceBar({ slice, onChange, onList }: SliceBarProps) {
           List requests
         </Button>
       </div>
+      )}
     </section>
   );
 }
