@@ -14,9 +14,9 @@ X_AXIS: XAxis = {
 
 
 def _given(params: SctParamsIn) -> dict[str, object]:
-    """The analysis' parameters; the service only when the analysis kept to one."""
-    exclude = {"kind"} if params.service is not None else {"kind", "service"}
-    return params.model_dump(mode="json", exclude=exclude)
+    """The parameters as the user gave them: the service and the slice only when set."""
+    unset = {name for name in ("service", "slice") if getattr(params, name) is None}
+    return params.model_dump(mode="json", exclude={"kind", *unset})
 
 
 def sct(document: SctReportDoc, params: SctParamsIn, view: str | None) -> ItemContent:

@@ -42,6 +42,11 @@ def _p(percentile: float) -> str:
     return f"p{percentile:g}"
 
 
+def _unset_slice(params: CapacityParamsIn) -> set[str]:
+    """A capacity item lists the slice it analysed only when it had one."""
+    return {"slice"} if params.slice is None else set()
+
+
 def capacity(
     document: CapacityReportDoc, params: CapacityParamsIn, view: str | None
 ) -> ItemContent:
@@ -57,7 +62,7 @@ def capacity(
         charts.append(_throughput_chart(cls, name))
     return ItemContent(
         source_label="",
-        params={**params.model_dump(mode="json"), "class": name},
+        params={**params.model_dump(mode="json", exclude=_unset_slice(params)), "class": name},
         figures=_capacity_figures(cls, document, p),
         charts=charts,
         notes=[*document.warnings, *cls.warnings],
