@@ -167,10 +167,10 @@ def run_ingest(path: Path) -> int:
 def run_ingest_characterize(path: Path) -> int:
     """The ingest, then the characterization job's work on its table (classes, sessions,
     pages, fits, the workload model and the dataset page's chart data)."""
+    from headroom.characterizations.run import load_table, result_document
     from headroom.core.settings import get_settings
     from headroom.core.storage import LocalStore
     from headroom.engine.workload import characterize
-    from headroom.characterizations.run import load_table, result_document
 
     run_ingest(path)
     table = load_table(

@@ -133,9 +133,9 @@ def run_ingest(path: Path, parts: Path, workers: int) -> dict[str, Any]:
 
 def run_characterize(parts: Path) -> dict[str, Any]:
     """The characterization job's work on the ingested parts, in this process."""
+    from headroom.characterizations.run import load_table, result_document
     from headroom.core.settings import get_settings
     from headroom.engine.workload.mapreduce import characterize_parts
-    from headroom.characterizations.run import load_table, result_document
 
     store = _store(parts)
     keys = sorted(store.list("datasets/"))

@@ -14,11 +14,11 @@ from fastapi.testclient import TestClient
 
 from headroom.analyses.run import capacity_body
 from headroom.analyses.tables import for_capacity
+from headroom.characterizations.parts import characterize_body
 from headroom.core.settings import Settings
 from headroom.engine.capacity import CapacityParams, analyze
 from headroom.engine.logs import detect_format, parse_chunk
 from headroom.jobs.runner import ingest_body, run_job
-from headroom.characterizations.parts import characterize_body
 from support.factories import member, signed_in
 
 T0_S = 1_767_225_600  # 2026-01-01T00:00:00Z, on the hour
