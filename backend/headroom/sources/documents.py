@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
-from typing import NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict
+
+import numpy as np
 
 from headroom.engine.prometheus import RangeSummary
 from headroom.engine.prometheus.series import ClassSummary
@@ -75,3 +77,10 @@ def summary_document(summary: RangeSummary) -> RangeSummaryJson:
         "gap_intervals": summary.gap_intervals,
         "bucket_bounds_s": [b if math.isfinite(b) else "+Inf" for b in summary.bucket_bounds_s],
     }
+
+
+def bucket_bounds(document: dict[str, Any] | None) -> np.ndarray:
+    """The histogram's bucket bounds as the import's document stored them ("+Inf" for the
+    last), back as seconds."""
+    raw = (document or {}).get("bucket_bounds_s") or []
+    return np.array([math.inf if b == "+Inf" else float(b) for b in raw], np.float64)

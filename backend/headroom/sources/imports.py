@@ -28,6 +28,7 @@ from headroom.sources.documents import (
     QUANTILES,
     RESULT_KIND,
     RangeSummaryJson,
+    bucket_bounds,
     summary_document,
 )
 from headroom.sources.models import PrometheusSource
@@ -203,7 +204,7 @@ def rate_points(store: ObjectStore, result: Result) -> tuple[np.ndarray, np.ndar
 def read_intervals(store: ObjectStore, result: Result) -> IntervalSeries:
     """The stored interval table back as series (the bounds from the import's document)."""
     document = result.document if isinstance(result.document, dict) else {}
-    bounds = np.array([float(b) for b in document.get("bucket_bounds_s", [])], np.float64)
+    bounds = bucket_bounds(document)
     order = list(document.get("classes_order") or ["all"])
     table = store.scan_parquet(result.table_keys).collect()
     names = table["class"].to_list()

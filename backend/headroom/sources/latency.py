@@ -10,7 +10,7 @@ import polars as pl
 from headroom.core.storage import ObjectStore
 from headroom.engine.prometheus import quantile_bucket
 from headroom.jobs.models import Result
-from headroom.sources.documents import QUANTILES
+from headroom.sources.documents import QUANTILES, bucket_bounds
 
 
 @dataclass(frozen=True)
@@ -27,9 +27,7 @@ class LatencyTable:
 def latency_table(store: ObjectStore, result: Result) -> LatencyTable:
     """Read from the import's table: the percentiles it stored and, from its cumulative
     bucket columns, the bucket each interval's p95 lies in."""
-    document = result.document or {}
-    raw = document.get("bucket_bounds_s") or []
-    bounds = np.array([math.inf if b == "+Inf" else float(b) for b in raw], np.float64)
+    bounds = bucket_bounds(result.document)
     buckets = [f"bucket_{i}" for i in range(bounds.size)]
     table = (
         store.scan_parquet(result.table_keys)
