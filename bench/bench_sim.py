@@ -22,6 +22,7 @@ wall-clock second and per CPU second (the latter is steadier on a shared machine
 from __future__ import annotations
 
 import argparse
+import heapq
 import json
 import math
 import os
@@ -165,6 +166,167 @@ def compile_seconds() -> tuple[float, float]:
         return general, time.perf_counter() - start
 
 
+class Work(NamedTuple):
+    requests: int
+    cpu_s: float
+    mean_response_s: float
+
+
+def ours_ps(n: int, seed: int) -> Work:
+    """M/M/c processor sharing on one VM of c cores: n customers, the general event loop."""
+    lam = RHO * C * MU
+    doc = {
+        "duration_s": n / lam,
+        "seed": seed,
+        "workload": {
+            "arrivals": {"rate_per_s": lam},
+            "service_s": {"dist": "exponential", "mean": 1 / MU},
+        },
+        "cluster": {"cores": C, "discipline": "ps"},
+        "autoscaling": {"policy": "none", "monitor_s": 60.0},
+    }
+    cpu = time.process_time()
+    r = Simulation(load_scenario(doc)).run()
+    return Work(r.requests, time.process_time() - cpu, r.latency.mean_s)
+
+
+def simpy_ps(n: int, seed: int) -> Work:
+    """The same queue in SimPy: each of the k requests in service runs at min(1, c / k).
+    A virtual clock advancing at that rate and a heap of finish tags make each event
+    O(log k), as in ours; the server process sleeps until the next finish and an
+    arrival interrupts it."""
+    lam = RHO * C * MU
+    rng = np.random.default_rng(seed)
+    gaps, services = rng.exponential(1 / lam, n), rng.exponential(1 / MU, n)
+    env = simpy.Environment()
+    tags: list[tuple[float, float]] = []  # (virtual finish tag, arrival time)
+    clock = {"v": 0.0, "t": 0.0}
+    responses: list[float] = []
+
+    def advance() -> None:
+        if tags:
+            clock["v"] += (env.now - clock["t"]) * min(1.0, C / len(tags))
+        clock["t"] = env.now
+
+    def server() -> Any:
+        while True:
+            try:
+                if tags:
+                    yield env.timeout((tags[0][0] - clock["v"]) / min(1.0, C / len(tags)))
+                    advance()
+                    _, arrived = heapq.heappop(tags)
+                    responses.append(env.now - arrived)
+                else:
+                    yield env.timeout(math.inf)
+            except simpy.Interrupt:
+                pass
+
+    def source(proc: Any) -> Any:
+        for i in range(n):
+            yield env.timeout(gaps[i])
+            advance()
+            heapq.heappush(tags, (clock["v"] + services[i], env.now))
+            proc.interrupt()
+
+    proc = env.process(server())
+    env.process(source(proc))
+    cpu = time.process_time()
+    env.run(until=float(gaps.sum()))
+    return Work(n, time.process_time() - cpu, float(np.mean(responses)))
+
+
+PAGE_OBJECTS, PAGE_GAP_S, PAGE_SERVICE_S = 10, 0.05, 0.01
+
+
+def ours_pages(n_pages: int, seed: int) -> Work:
+    """Pages of a base request and 10 objects, each requested at max(base response, base
+    arrival + its gaps), on one FCFS VM of c cores at utilisation 0.8 (the general loop)."""
+    lam = RHO * C / PAGE_SERVICE_S / (PAGE_OBJECTS + 1)
+    doc = {
+        "duration_s": n_pages / lam,
+        "seed": seed,
+        "workload": {
+            "arrivals": {"rate_per_s": lam},
+            "page": {
+                "objects": {"dist": "constant", "value": PAGE_OBJECTS},
+                "gap_s": {"dist": "exponential", "mean": PAGE_GAP_S},
+            },
+            "service_s": {"dist": "exponential", "mean": PAGE_SERVICE_S},
+        },
+        "cluster": {"cores": C, "discipline": "fcfs"},
+        "autoscaling": {"policy": "none", "monitor_s": 60.0},
+    }
+    cpu = time.process_time()
+    r = Simulation(load_scenario(doc)).run()
+    assert r.plt is not None
+    return Work(r.requests, time.process_time() - cpu, r.plt.mean_s)
+
+
+def simpy_pages(n_pages: int, seed: int) -> Work:
+    """The same pages in SimPy: a process per page serves its base request, then starts a
+    process per object at max(base response, arrival + its gaps); the page load time
+    runs from the page's arrival to its last object's response."""
+    lam = RHO * C / PAGE_SERVICE_S / (PAGE_OBJECTS + 1)
+    rng = np.random.default_rng(seed)
+    arrivals = np.cumsum(rng.exponential(1 / lam, n_pages))
+    starts = np.cumsum(rng.exponential(PAGE_GAP_S, (n_pages, PAGE_OBJECTS)), axis=1)
+    services = rng.exponential(PAGE_SERVICE_S, (n_pages, PAGE_OBJECTS + 1))
+    env = simpy.Environment()
+    server = simpy.Resource(env, capacity=C)
+    plts: list[float] = []
+    served = [0]
+
+    def request(service_s: float) -> Any:
+        with server.request() as req:
+            yield req
+            yield env.timeout(service_s)
+        served[0] += 1
+
+    def obj(page: int, k: int, base_done: float) -> Any:
+        yield env.timeout(max(base_done, arrivals[page] + starts[page, k]) - env.now)
+        yield env.process(request(services[page, k + 1]))
+
+    def page(i: int) -> Any:
+        yield env.process(request(services[i, 0]))
+        base_done = env.now
+        yield env.all_of([env.process(obj(i, k, base_done)) for k in range(PAGE_OBJECTS)])
+        plts.append(env.now - arrivals[i])
+
+    def source() -> Any:
+        for i in range(n_pages):
+            yield env.timeout(arrivals[i] - env.now)
+            env.process(page(i))
+
+    env.process(source())
+    cpu = time.process_time()
+    env.run(until=float(arrivals[-1]))
+    return Work(served[0], time.process_time() - cpu, float(np.mean(plts)))
+
+
+def compare_workloads(n: int, runs: int) -> None:
+    """PS and page workloads, ours (general loop) against SimPy: CPU per simulated request."""
+    pairs = {
+        f"M/M/{C}-PS, {n:,} customers": (ours_ps, simpy_ps, n),
+        f"pages of 1 + {PAGE_OBJECTS}, {n // 11:,} pages": (ours_pages, simpy_pages, n // 11),
+    }
+    print("\nGeneral loop against SimPy, CPU per request (medians of interleaved runs)")
+    print(f"  {'workload':<33} ours µs/req  SimPy µs/req  ratio  mean resp. s ours/SimPy")
+    for label, (ours_model, simpy_fn, size) in pairs.items():
+        ours_runs, simpy_runs = [], []
+        for seed in range(runs):
+            ours_runs.append(ours_model(size, seed))
+            simpy_runs.append(simpy_fn(size, seed))
+        both = (ours_runs, simpy_runs)
+        ours_us, simpy_us = (
+            1e6 * statistics.median(w.cpu_s / w.requests for w in ws) for ws in both
+        )
+        ours_resp, simpy_resp = (statistics.median(w.mean_response_s for w in ws) for ws in both)
+        print(
+            f"  {label:<33} {ours_us:>11.2f} {simpy_us:>13.2f} {simpy_us / ours_us:>5.1f}x"
+            f" {ours_resp:>10.4f} / {simpy_resp:.4f}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="200k customers, 2 h reference")
@@ -204,6 +366,7 @@ def main() -> None:
     for name in ("headroom (fast path)", "headroom (general)"):
         ratio = rates[name][0] / simpy[0], rates[name][1] / simpy[1]
         print(f"  ratio to SimPy, {name:<21} {ratio[0]:>6.1f}x wall {ratio[1]:>6.1f}x CPU")
+    compare_workloads(n, runs)
     ticks = {m: statistics.median(monitored(n, m) for _ in range(runs)) for m in (0.1, 60.0)}
     print(
         f"\nM/M/10, {n:,} customers, no autoscaling, general loop: monitor_s 0.1 "
