@@ -4,7 +4,13 @@ from fastapi import APIRouter, Body, Query, Response
 from fastapi.responses import JSONResponse
 from pydantic.json_schema import JsonSchemaValue
 
-from headroom.api.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep
+from headroom.api.deps import (
+    CurrentPrincipal,
+    EditorAccess,
+    SessionDep,
+    SettingsDep,
+    ViewerAccess,
+)
 from headroom.characterizations import service
 from headroom.characterizations.schemas import (
     CharacterizationIn,
@@ -27,16 +33,20 @@ router = APIRouter(tags=["characterizations"])
     "/datasets/{dataset_id}/characterizations",
     CharacterizationOut,
     "Same rules: the existing one",
-    {},
+    {403: "forbidden: rules of one's own need the editor role"},
 )
 def create_characterization(
     dataset_id: Id,
     response: Response,
-    principal: EditorAccess,
+    principal: ViewerAccess,
     session: SessionDep,
     settings: SettingsDep,
     body: Annotated[CharacterizationIn | None, Body()] = None,
 ) -> CharacterizationOut:
+    """The characterization of the dataset (or of a slice: a range and filters) under the
+    given rules, or the dataset's stored ones. Under the stored rules it is derived,
+    read-only data of what the caller may read, so a viewer may ask for it too (it is
+    found or made once for everyone); other rules need an editor."""
     rules = body.rules if body is not None else None
     part = body.slice if body is not None else None
     item, started = service.start(session, principal, settings, dataset_id, rules, part)

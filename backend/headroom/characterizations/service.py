@@ -73,9 +73,11 @@ def create(
     part: SliceIn | None = None,
 ) -> tuple[Characterization, Job | None]:
     """A new characterization with a queued job, or the existing one with these rules
-    (None: the dataset's stored rules) and this slice (None: the whole dataset)."""
+    (None: the dataset's stored rules) and this slice (None: the whole dataset). Under the
+    stored rules a viewer may ask (the result is derived from what they may read and
+    changes nothing of theirs); rules of one's own need an editor."""
     dataset = dataset_service.get_visible(session, principal, dataset_id)
-    principal.require(dataset.workspace_id, Role.editor)
+    principal.require(dataset.workspace_id, Role.viewer if rules is None else Role.editor)
     derived.require_ready(dataset, "characterization needs")
     part = slices.normalized(part)
     slices.where_of(part, "slice.")  # a bad slice: 422 naming its field

@@ -17,6 +17,7 @@ from headroom.datasets.schemas import (
     DatasetPage,
     DatasetSort,
     DatasetUpdate,
+    LatencySeriesOut,
     RequestPageOut,
     TrafficSummaryOut,
 )
@@ -173,6 +174,24 @@ def get_summary(
     """The traffic summary; with a range or a filter, recomputed for that slice from the
     request table (rates over the range's seconds the log covers)."""
     return slices.summary(session, store, principal, dataset_id, slice_.where)
+
+
+@router.get(
+    "/{dataset_id}/latency",
+    response_model=LatencySeriesOut,
+    responses=error_responses(409, 422),
+)
+def get_latency_series(
+    dataset_id: Id,
+    principal: CurrentPrincipal,
+    session: SessionDep,
+    store: StoreDep,
+    slice_: Slice,
+    every_s: Annotated[int, Query(ge=1, le=86_400, description="Bucket width (seconds)")] = 60,
+) -> LatencySeriesOut:
+    """Latency percentiles per bucket of `every_s` seconds of a slice (the Latency chart
+    under a range and filters), recomputed from the request table."""
+    return slices.latency_series(session, store, principal, dataset_id, slice_.where, every_s)
 
 
 @router.get(

@@ -138,6 +138,23 @@ class ArrivalWindowOut(BaseModel):
     downsampled: bool
 
 
+class LatencySeriesOut(BaseModel):
+    """A slice's latency percentiles per bucket of ``every_s`` seconds: ``t_ms`` the
+    buckets' starts (epoch ms, UTC; buckets without a timed request left out), ``count``
+    their timed requests, the percentiles within 1 % of the exact (linear) ones, ``max_s``
+    exact."""
+
+    dataset_id: int
+    every_s: int
+    t_ms: list[int]
+    count: list[int]
+    p50_s: list[float]
+    p90_s: list[float]
+    p95_s: list[float]
+    p99_s: list[float]
+    max_s: list[float]
+
+
 class RequestRow(BaseModel):
     """One request of the table; ``row`` its place in the table (the log's order)."""
 

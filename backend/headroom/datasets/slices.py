@@ -14,13 +14,20 @@ from headroom.core.errors import InvalidInput
 from headroom.core.storage import ObjectStore
 from headroom.datasets import service
 from headroom.datasets.arrivals import cover_of, table_keys
-from headroom.datasets.schemas import RequestPageOut, RequestRow, TrafficSummaryOut
+from headroom.datasets.schemas import (
+    LatencySeriesOut,
+    RequestPageOut,
+    RequestRow,
+    TrafficSummaryOut,
+)
 from headroom.datasets.slices_params import SliceIn
 
 if TYPE_CHECKING:
     from headroom.engine.workload.slices import RequestSlice
 
 STATUS_CLASSES = ("1xx", "2xx", "3xx", "4xx", "5xx")
+MAX_LATENCY_BUCKETS = 20_000  # a longer series at this resolution: ask for a coarser one
+NS_PER_S = 1_000_000_000
 
 
 def request_slice(
@@ -101,6 +108,46 @@ def summary(
     if part.request_count == 0:
         update = _empty_figures(base, update)
     return TrafficSummaryOut.model_validate({**base.model_dump(), **update})
+
+
+def latency_series(
+    session: Session,
+    store: ObjectStore,
+    principal: Principal,
+    dataset_id: int,
+    where: "RequestSlice",
+    every_s: int,
+) -> LatencySeriesOut:
+    """The slice's latency percentiles per ``every_s`` bucket, recomputed from the request
+    table in one streaming pass (bounded memory); a series longer than
+    ``MAX_LATENCY_BUCKETS`` buckets is refused (422 naming ``every_s``)."""
+    keys, document = table_keys(session, principal, dataset_id)
+    from headroom.engine.workload.coverage import frame_coverage
+    from headroom.engine.workload.slices import latency_series as series_of
+    from headroom.engine.workload.slices import sliced
+
+    table = store.scan_parquet(keys)
+    whole = cover_of(document) or frame_coverage(table)
+    if whole is not None:
+        cover = where.clip(whole)
+        buckets = (cover.end_ns - cover.start_ns) / (every_s * NS_PER_S)
+        if buckets > MAX_LATENCY_BUCKETS:
+            raise InvalidInput(
+                "bad_resolution",
+                f"the range holds about {buckets:,.0f} buckets of {every_s} s (at most "
+                f"{MAX_LATENCY_BUCKETS:,}): choose a shorter range or a coarser resolution",
+                field="every_s",
+            )
+    frame = series_of(sliced(table, where), every_s)
+    t_ms = frame["t"].dt.epoch("ms").to_list() if frame.height else []
+    columns = {c: frame[c].to_list() for c in ("p50_s", "p90_s", "p95_s", "p99_s", "max_s")}
+    return LatencySeriesOut(
+        dataset_id=dataset_id,
+        every_s=every_s,
+        t_ms=t_ms,
+        count=frame["count"].to_list(),
+        **columns,
+    )
 
 
 def _empty_figures(base: TrafficSummaryOut, update: dict[str, object]) -> dict[str, object]:

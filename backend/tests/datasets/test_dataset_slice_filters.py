@@ -19,6 +19,7 @@ from headroom.core.settings import Settings
 from headroom.engine.capacity import CapacityParams, analyze
 from headroom.engine.logs import detect_format, parse_chunk
 from headroom.jobs.runner import ingest_body, run_job
+from headroom.workspaces.models import Role
 from support.factories import member, signed_in
 
 T0_S = 1_767_225_600  # 2026-01-01T00:00:00Z, on the hour
@@ -127,6 +128,55 @@ def test_host_class_and_client_filters_count_what_numpy_counts(settings: Setting
         ("~\\.js$", lambda p: p.endswith(".js")),
     ],
 )
+def latency_truth(rows: pl.DataFrame, every_s: int) -> dict[int, np.ndarray]:
+    """Each bucket's latencies (s) by its start (epoch ms), straight from the trace."""
+    step_ms = every_s * 1000
+    starts = rows["arrival_ms"].to_numpy() // step_ms * step_ms
+    latency = rows["duration_ms"].to_numpy() / 1000
+    return {int(t): latency[starts == t] for t in np.unique(starts)}
+
+
+@pytest.mark.parametrize("every_s", [600, 60])
+def test_the_latency_series_of_a_slice_is_numpys_percentiles_per_bucket(
+    settings: Settings, every_s: int
+) -> None:
+    client, dataset_id = ready(settings, "f8@example.com")
+    lo, hi = T0_MS + 3600_000 + 17_000, T0_MS + 4 * 3600_000
+    params = {"from": lo, "to": hi, "host": "api.example", "status_class": "2xx"}
+    got = client.get(
+        f"/api/v1/datasets/{dataset_id}/latency", params={**params, "every_s": every_s}
+    )
+    assert got.status_code == 200, got.text
+    body = got.json()
+    rows = truth_of(lo, hi, "api.example").filter(pl.col("status") // 100 == 2)
+    want = latency_truth(rows, every_s)
+    assert body["every_s"] == every_s and body["t_ms"] == sorted(want)
+    assert body["count"] == [len(want[t]) for t in body["t_ms"]]
+    for p in (50, 90, 95, 99):
+        exact = [float(np.percentile(want[t], p)) for t in body["t_ms"]]
+        assert body[f"p{p}_s"] == pytest.approx(exact, rel=0.0101)  # the sketch's 1 %
+    assert body["max_s"] == pytest.approx([float(want[t].max()) for t in body["t_ms"]], rel=1e-12)
+    # the filter changes the figures: the whole range's series is another one
+    whole = client.get(f"/api/v1/datasets/{dataset_id}/latency", params={"every_s": every_s})
+    assert sum(whole.json()["count"]) == TRUTH.height != sum(body["count"])
+
+
+def test_the_latency_series_refuses_too_fine_a_resolution_and_strangers(
+    settings: Settings,
+) -> None:
+    client, dataset_id = ready(settings, "f9@example.com")
+    url = f"/api/v1/datasets/{dataset_id}/latency"
+    fine = client.get(url, params={"every_s": 1})
+    assert fine.status_code == 422 and fine.json()["error"]["field"] == "every_s"
+    assert client.get(url, params={"every_s": 1, "to": T0_MS + 3600_000}).status_code == 200
+    empty = client.get(url, params={"client": "nobody"}).json()
+    assert empty["t_ms"] == [] and empty["p95_s"] == []
+    viewer = signed_in(settings, member(settings, "f9v@example.com", "Shop", Role.viewer))
+    assert viewer.get(url, params={"host": "shop.example"}).status_code == 200
+    stranger = signed_in(settings, member(settings, "f9s@example.com", "Elsewhere"))
+    assert stranger.get(url, params={"host": "shop.example"}).status_code == 404
+
+
 def test_a_path_pattern_keeps_the_paths_it_matches(
     settings: Settings, pattern: str, keep: object
 ) -> None:
@@ -219,6 +269,36 @@ def test_a_sliced_characterization_is_its_own_and_counts_the_slice(settings: Set
     assert run_job(settings, empty.json()["job"]["id"], characterize_body)
     failed = client.get(f"/api/v1/characterizations/{empty.json()['id']}").json()
     assert failed["job"]["status"] == "failed" and failed["job"]["error_code"] == "empty_slice"
+
+
+def test_a_viewer_may_ask_for_a_slices_characterization_under_the_stored_rules(
+    settings: Settings,
+) -> None:
+    """Derived read-only data of what a viewer may read: they start it (or get the one
+    made already); rules of their own still need an editor, another workspace sees none."""
+    editor_client, dataset_id = ready(settings, "f10@example.com")
+    url = f"/api/v1/datasets/{dataset_id}/characterizations"
+    viewer = signed_in(settings, member(settings, "f10v@example.com", "Shop", Role.viewer))
+    editor = signed_in(settings, member(settings, "f10e@example.com", "Shop", Role.editor))
+    stranger = signed_in(settings, member(settings, "f10s@example.com", "Elsewhere"))
+    part = {"from_ms": T0_MS, "to_ms": T0_MS + 3600_000, "host": "shop.example"}
+    made = viewer.post(url, json={"slice": part})
+    assert made.status_code == 202, made.text
+    assert run_job(settings, made.json()["job"]["id"], characterize_body)
+    done = viewer.get(f"/api/v1/characterizations/{made.json()['id']}").json()
+    assert done["result"]["requests"] == truth_of(T0_MS, T0_MS + 3600_000, "shop.example").height
+    for someone in (editor, editor_client, viewer):
+        again = someone.post(url, json={"slice": part})
+        assert again.status_code == 200 and again.json()["id"] == made.json()["id"]
+    assert viewer.post(url, json={}).status_code == 202  # the whole dataset's, first visit
+    rules = {
+        "request": {"rules": [{"cls": "writes", "methods": ["POST"]}], "default": "reads"},
+        "user": {"rules": [], "default": "everyone"},
+    }
+    own = viewer.post(url, json={"slice": part, "rules": rules})
+    assert own.status_code == 403 and own.json()["error"]["code"] == "forbidden"
+    assert stranger.post(url, json={"slice": part}).status_code == 404
+    assert stranger.get(f"/api/v1/characterizations/{made.json()['id']}").status_code == 404
 
 
 def test_a_forecast_of_a_range_reads_that_history_only(settings: Settings) -> None:

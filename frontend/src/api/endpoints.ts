@@ -143,13 +143,6 @@ export function createCharacterization(datasetId: number, slice: SliceIn | null 
   );
 }
 
-/** The dataset's characterizations (each with its rules and slice), newest first. */
-export function listCharacterizations(datasetId: number) {
-  return unwrap(
-    api.GET("/api/v1/datasets/{dataset_id}/characterizations", { params: { path: { dataset_id: datasetId }, query: { limit: 200 } } }),
-  );
-}
-
 export function getCharacterization(id: number): Promise<Characterization> {
   return unwrap(api.GET("/api/v1/characterizations/{item_id}", { params: { path: { item_id: id } } }));
 }
@@ -174,6 +167,11 @@ export function getArrivalWindow(
   query: { start_ms: number; end_ms: number; every_s: number; max_points?: number } & Omit<SliceParams, "from" | "to">,
 ) {
   return unwrap(api.GET("/api/v1/datasets/{dataset_id}/arrivals", { params: { path: { dataset_id: datasetId }, query } }));
+}
+
+/** A slice's latency percentiles per bucket of `every_s` seconds, recomputed from the request table. */
+export function getLatencySeries(datasetId: number, query: { every_s: number } & SliceParams) {
+  return unwrap(api.GET("/api/v1/datasets/{dataset_id}/latency", { params: { path: { dataset_id: datasetId }, query } }));
 }
 
 /** The dataset's hourly traffic forecast, growth, cycles, runway to the limit and backtest. */

@@ -520,7 +520,13 @@ export interface paths {
         /** List Characterizations */
         get: operations["list_characterizations_api_v1_datasets__dataset_id__characterizations_get"];
         put?: never;
-        /** Create Characterization */
+        /**
+         * Create Characterization
+         * @description The characterization of the dataset (or of a slice: a range and filters) under the
+         *     given rules, or the dataset's stored ones. Under the stored rules it is derived,
+         *     read-only data of what the caller may read, so a viewer may ask for it too (it is
+         *     found or made once for everyone); other rules need an editor.
+         */
         post: operations["create_characterization_api_v1_datasets__dataset_id__characterizations_post"];
         delete?: never;
         options?: never;
@@ -544,6 +550,27 @@ export interface paths {
          *     thread, off the event loop.
          */
         get: operations["get_forecast_api_v1_datasets__dataset_id__forecast_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/datasets/{dataset_id}/latency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Latency Series
+         * @description Latency percentiles per bucket of `every_s` seconds of a slice (the Latency chart
+         *     under a range and filters), recomputed from the request table.
+         */
+        get: operations["get_latency_series_api_v1_datasets__dataset_id__latency_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3279,6 +3306,33 @@ export interface components {
             p95_s: number | null;
             /** P99 S */
             p99_s: number | null;
+        };
+        /**
+         * LatencySeriesOut
+         * @description A slice's latency percentiles per bucket of ``every_s`` seconds: ``t_ms`` the
+         *     buckets' starts (epoch ms, UTC; buckets without a timed request left out), ``count``
+         *     their timed requests, the percentiles within 1 % of the exact (linear) ones, ``max_s``
+         *     exact.
+         */
+        LatencySeriesOut: {
+            /** Count */
+            count: number[];
+            /** Dataset Id */
+            dataset_id: number;
+            /** Every S */
+            every_s: number;
+            /** Max S */
+            max_s: number[];
+            /** P50 S */
+            p50_s: number[];
+            /** P90 S */
+            p90_s: number[];
+            /** P95 S */
+            p95_s: number[];
+            /** P99 S */
+            p99_s: number[];
+            /** T Ms */
+            t_ms: number[];
         };
         /** LatencyStats */
         LatencyStats: {
@@ -8062,14 +8116,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in, but the role or token scope does not allow this */
+            /** @description forbidden: rules of one's own need the editor role */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
+                content?: never;
             };
             /** @description Not found (or not visible to you) */
             404: {
@@ -8145,6 +8197,102 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForecastOut"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or token scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or not visible to you) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request or the uploaded file is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_latency_series_api_v1_datasets__dataset_id__latency_get: {
+        parameters: {
+            query?: {
+                /** @description Bucket width (seconds) */
+                every_s?: number;
+                /** @description Start of the range (epoch ms, UTC) */
+                from?: number | null;
+                /** @description End of the range, excluded (epoch ms) */
+                to?: number | null;
+                /** @description Only paths starting with this */
+                path_prefix?: string | null;
+                /** @description Only responses of this class */
+                status_class?: ("1xx" | "2xx" | "3xx" | "4xx" | "5xx") | null;
+                /** @description Only paths matching this glob (* within a segment, ** across, ? one character) or, after a ~, this regular expression */
+                path_pattern?: string | null;
+                /** @description Only this request class (the log's) */
+                request_class?: string | null;
+                /** @description Only this server (virtual host) */
+                host?: string | null;
+                /** @description Only this client */
+                client?: string | null;
+            };
+            header?: never;
+            path: {
+                /** @description A row id (1 to 2^31 - 1) */
+                dataset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LatencySeriesOut"];
                 };
             };
             /** @description Not signed in, or the token is invalid */

@@ -17,6 +17,7 @@ from dataclasses import dataclass, fields
 import polars as pl
 
 from .coverage import Coverage
+from .sketch import bucket_index, percentiles
 
 NS_PER_MS = 1_000_000
 STATUS_CLASSES = ("1xx", "2xx", "3xx", "4xx", "5xx")
@@ -191,3 +192,37 @@ def request_page(
     more = rows.height > limit
     next_row = int(rows[ROW][limit]) if more else None
     return RequestPage(rows.head(limit), next_row, total)
+
+
+def latency_series(requests: pl.LazyFrame, every_s: int) -> pl.DataFrame:
+    """Latency percentiles per ``every_s`` bucket (``t``, its start) of the requests given
+    (a slice's): ``count``, ``p50_s`` .. ``p99_s`` (within the sketch's relative error of
+    the linear percentiles) and the exact ``max_s``; buckets without a latency left out.
+
+    One streaming pass that keeps a log-bucket histogram per time bucket (sketch.py), never
+    the latencies themselves: memory grows with the buckets, not with the requests."""
+    if every_s < 1:
+        raise ValueError("every_s must be >= 1")
+    if "latency_s" not in requests.collect_schema().names():
+        return percentiles(_no_latency(), ["t"])
+    latency = pl.col("latency_s")
+    hist = (
+        requests.select("ts", "latency_s")
+        .filter(latency.is_not_null() & (latency >= 0) & pl.col("ts").is_not_null())
+        .group_by(
+            pl.col("ts").dt.truncate(f"{every_s}s").alias("t"), bucket_index(latency).alias("idx")
+        )
+        .agg(pl.len().cast(pl.Int64).alias("n"), latency.max().alias("max"))
+        .collect(engine="streaming")
+    )
+    return percentiles(hist, ["t"])
+
+
+def _no_latency() -> pl.DataFrame:
+    schema: dict[str, pl.DataType] = {
+        "t": pl.Datetime("us"),
+        "idx": pl.Int32(),
+        "n": pl.Int64(),
+        "max": pl.Float64(),
+    }
+    return pl.DataFrame(schema=schema)

@@ -37,13 +37,37 @@ describe("CharacterizationGate", () => {
     expect(screen.queryByText("charts")).not.toBeInTheDocument();
   });
 
-  it("tells a viewer, who reads and cannot start it, whom to ask", async () => {
+  it("starts it for a viewer too (derived under the stored rules): pending, never a 404", async () => {
     actAsViewer();
+    const calls: string[] = [];
+    stub(notFound, { status: 202, body: running }, calls);
+    renderWithApp(<CharacterizationGate datasetId={3}>{() => <p>charts</p>}</CharacterizationGate>);
+    expect(await screen.findByTestId("job-progress")).toHaveAttribute("aria-valuenow", "40");
+    expect(calls).toEqual(["POST /api/v1/datasets/3/characterizations"]);
+  });
+
+  it("starts a slice's characterization for a viewer, with the slice, not 'not characterized yet'", async () => {
+    actAsViewer();
+    const bodies: unknown[] = [];
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (request: Request) => {
+        bodies.push(`${request.method} ${new URL(request.url).pathname}`, request.method === "POST" ? await request.json() : null);
+        return jsonResponse(202, running);
+      }),
+    );
+    const slice = { from_ms: 1000, to_ms: 2000, host: "shop.example" };
+    renderWithApp(<CharacterizationGate datasetId={3} slice={slice}>{() => <p>charts</p>}</CharacterizationGate>);
+    expect(await screen.findByTestId("characterization-progress")).toBeInTheDocument();
+    expect(bodies.slice(0, 2)).toEqual(["POST /api/v1/datasets/3/characterizations", { slice }]);
+    expect(screen.queryByTestId("characterization-missing")).toBeNull();
+  });
+
+  it("tells someone the API refuses (403) whom to ask", async () => {
     const calls: string[] = [];
     stub(notFound, { status: 403, body: { error: { code: "forbidden", message: "needs editor" } } }, calls);
     renderWithApp(<CharacterizationGate datasetId={3}>{() => <p>charts</p>}</CharacterizationGate>);
     expect(await screen.findByTestId("characterization-missing")).toHaveTextContent("Ask an editor");
-    expect(calls).toEqual(["GET /api/v1/datasets/3/characterization"]);
   });
 
   it("shows the job's error when the characterization failed", async () => {

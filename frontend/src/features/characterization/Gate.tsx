@@ -17,8 +17,9 @@ const FAILURE_HINT =
 
 type GateChildren = (r: CharacterizationResult, characterizationId: number) => ReactNode;
 
-/** Loads the characterization (starting it on the first visit) and shows its progress or
- * failure; with a slice (a range and filters), the characterization of that slice. */
+/** Loads the characterization (starting it on the first visit, for viewers too: it is derived
+ * under the stored rules) and shows its progress or failure; with a slice (a range and
+ * filters), the characterization of that slice. */
 export function CharacterizationGate({ datasetId, slice = null, children }: { datasetId: number; slice?: SliceBody | null; children: GateChildren }) {
   return slice === null ? <WholeGate datasetId={datasetId}>{children}</WholeGate> : <SliceGate datasetId={datasetId} slice={slice}>{children}</SliceGate>;
 }
@@ -27,14 +28,6 @@ function SliceGate({ datasetId, slice, children }: { datasetId: number; slice: S
   const query = useSlicedCharacterization(datasetId, slice);
   if (query.isPending) return <Loading label="Loading the characterization of the range and filters…" />;
   if (query.isError) return <ErrorBanner error={query.error} title="Could not characterize the range and filters" />;
-  if (query.data === null) {
-    return (
-      <EmptyState title="This range and filter are not characterized yet" testId="characterization-missing">
-        Nobody has characterized these requests yet. Ask an editor of the workspace to open this tab with the same range and filters: it starts the
-        characterization.
-      </EmptyState>
-    );
-  }
   return <Shown datasetId={datasetId} item={query.data}>{children}</Shown>;
 }
 
@@ -42,7 +35,7 @@ function WholeGate({ datasetId, children }: { datasetId: number; children: GateC
   const query = useCharacterization(datasetId);
   if (query.isPending) return <Loading label="Loading the workload characterization…" />;
   if (query.isError) {
-    if (query.error instanceof ApiError && (query.error.status === 403 || query.error.status === 404)) {
+    if (query.error instanceof ApiError && query.error.status === 403) {
       return (
         <EmptyState title="Not characterized yet" testId="characterization-missing">
           This dataset's workload has not been characterized. Ask an editor of the workspace to open this tab once: it

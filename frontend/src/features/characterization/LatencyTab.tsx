@@ -4,14 +4,16 @@ import { Banner } from "../../components/Banner";
 import { Card } from "../../components/Card";
 import { NotRecorded } from "../../components/NotRecorded";
 import { StatCard } from "../../components/StatCard";
-import { formatCountOf, formatLatency, splitUnit } from "../../lib/format";
+import { ErrorBanner } from "../../components/ErrorBanner";
+import { formatCount, formatCountOf, formatLatency, splitUnit } from "../../lib/format";
 import styles from "./Characterization.module.css";
 import { useDrill } from "../datasets/drill";
-import { hasFilter, hasRange } from "../datasets/slice";
+import { hasFilter, hasRange, sliceQuery } from "../datasets/slice";
 import { SliceStatCards } from "../datasets/SliceStatCards";
 import { useDatasetSlice } from "../datasets/useSlice";
 import { DatasetIdContext } from "./datasetContext";
 import { PathsTable } from "./PathsTable";
+import { useSliceLatency } from "./queries";
 import type { CharacterizationResult, LatencyPercentiles, LatencyView } from "./result";
 import { Segmented } from "./Segmented";
 import { latencyChartConfig, latencyRows } from "./shaping";
@@ -30,25 +32,45 @@ function PercentileCards({ p }: { p: LatencyPercentiles }) {
   );
 }
 
-/** Percentiles per bucket, cut to the page's range; a drag zooms it, a click lists the bucket's requests. */
+/** Percentiles per bucket, cut to the page's range; under filters, the slice's own series
+ * recomputed by the API. A drag zooms it, a click lists the bucket's requests. */
 function OverTime({ view, scope }: { view: LatencyView; scope: string }) {
   const [slice, setSlice] = useDatasetSlice();
+  const datasetId = useContext(DatasetIdContext);
+  const filtered = hasFilter(slice) && datasetId !== null;
+  const series = useSliceLatency(datasetId, view.every_s, filtered ? sliceQuery(slice) : null);
   const cols = scope === OVERALL ? view.overall : view.by_class[scope];
   const { from, to } = slice;
   const rows = useMemo(() => {
+    if (filtered) return series.data === undefined ? [] : latencyRows(series.data);
     const all = cols === undefined ? [] : latencyRows(cols);
     return all.filter((r) => (from === null || r.t + view.every_s * 1000 > from) && (to === null || r.t < to));
-  }, [cols, from, to, view.every_s]);
-  const config = useMemo(() => latencyChartConfig(view.every_s, scope === OVERALL ? "all requests" : `class ${scope}`), [view.every_s, scope]);
+  }, [filtered, series.data, cols, from, to, view.every_s]);
+  const timed = filtered ? rows.reduce((n, r) => n + r.count, 0) : 0;
+  const scopeText = filtered ? `the ${formatCount(timed)} timed requests the filters keep` : scope === OVERALL ? "all requests" : `class ${scope}`;
+  const config = useMemo(() => latencyChartConfig(view.every_s, scopeText), [view.every_s, scopeText]);
   const drill = useDrill();
   const select = useMemo<ChartSelect>(
     () => ({ bucketMs: view.every_s * 1000, onZoom: (a, b) => setSlice({ from: a, to: b }), onReset: () => setSlice({ from: null, to: null }), onPick: drill ?? (() => undefined) }),
     [view.every_s, setSlice, drill],
   );
   return (
-    <Card>
-      <TimeSeriesChart config={config} rows={rows} select={select} />
-      {hasFilter(slice) && <p className={styles.muted}>The chart shows every request of the range; the cards above follow the filters.</p>}
+    <Card
+      testId="latency-over-time"
+      actions={
+        filtered && series.isPending ? (
+          <span className={styles.zoomStatus} role="status" data-testid="latency-slice-loading">
+            <span className={styles.zoomSpinner} aria-hidden="true" />
+            Recomputing for the filters…
+          </span>
+        ) : undefined
+      }
+    >
+      {filtered && series.isError ? (
+        <ErrorBanner error={series.error} title="Could not recompute the latency for the filters" />
+      ) : (
+        <TimeSeriesChart config={config} rows={rows} select={select} />
+      )}
     </Card>
   );
 }
@@ -74,6 +96,7 @@ export function LatencyTab({ result }: { result: CharacterizationResult }) {
   const [slice] = useDatasetSlice();
   const sliced = hasRange(slice) || hasFilter(slice);
   const datasetId = useContext(DatasetIdContext);
+  const filtered = hasFilter(slice) && datasetId !== null;
   return (
     <div className={styles.stack} data-testid="latency-tab">
       {view === null ? (
@@ -81,15 +104,21 @@ export function LatencyTab({ result }: { result: CharacterizationResult }) {
       ) : (
         <>
           <div className={styles.toolbar}>
-            <span className={styles.muted}>Response times seen at the server, per request class.</span>
-            <Segmented label="Request class" options={options} value={scope} onChange={setScope} testId="latency-scope" />
+            {filtered ? (
+              <span className={styles.muted}>Response times of the requests the filters keep, recomputed from the request table.</span>
+            ) : (
+              <>
+                <span className={styles.muted}>Response times seen at the server, per request class.</span>
+                <Segmented label="Request class" options={options} value={scope} onChange={setScope} testId="latency-scope" />
+              </>
+            )}
           </div>
-          {sliced && scope === OVERALL && datasetId !== null ? (
+          {sliced && (scope === OVERALL || filtered) && datasetId !== null ? (
             <SliceStatCards datasetId={datasetId} kind="latency" />
           ) : (
             percentiles !== null && percentiles !== undefined && <PercentileCards p={percentiles} />
           )}
-          <OverTime view={view} scope={scope} />
+          <OverTime view={view} scope={filtered ? OVERALL : scope} />
         </>
       )}
       {paths ? (

@@ -108,11 +108,13 @@ function ArrivalsCard({ view }: { view: ArrivalView }) {
 
 const PROFILE_TICKS = [0, 3, 6, 9, 12, 15, 18, 21, 24];
 
-function profileConfig(days: number): CurveChartConfig {
+/** The profile is the whole log's (the characterization's): said so when the page has a slice. */
+function profileConfig(days: number, sliced = false): CurveChartConfig {
+  const over = `averaged over the ${formatCount(days)} ${days === 1 ? "day" : "days"} the log covers`;
   return {
     id: "chart-daily-profile",
-    title: "Daily profile",
-    description: `Mean requests per minute at each minute of the day (UTC), averaged over the ${formatCount(days)} ${days === 1 ? "day" : "days"} the log covers.`,
+    title: sliced ? "Daily profile of the whole log" : "Daily profile",
+    description: `Mean requests per minute at each minute of the day (UTC), ${over}${sliced ? ": every request, whatever the range and filters" : ""}.`,
     xLabel: "time of day (UTC)",
     yLabel: "req/min",
     axes: "data",
@@ -162,7 +164,7 @@ export function TrafficTab({ result }: { result: CharacterizationResult }) {
         />
       ) : (
         <Card>
-          <CurveChart config={profileConfig(profile.days)} rows={profileRows} height={240} />
+          <CurveChart config={profileConfig(profile.days, sliced)} rows={profileRows} height={240} />
         </Card>
       )}
     </div>

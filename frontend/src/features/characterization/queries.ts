@@ -2,17 +2,16 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   createCharacterization,
   getArrivalWindow,
+  getLatencySeries,
   getCharacterization,
-  listCharacterizations,
   getCurrentCharacterization,
   getRules,
   getRulesSchema,
   saveRules,
 } from "../../api/endpoints";
 import { isJobActive, type Characterization, type Rules } from "../../api/models";
-import { sameSlice, type SliceBody } from "../datasets/slice";
+import type { SliceBody, SliceQuery } from "../datasets/slice";
 import type { CharacterizationResult } from "./result";
-import { useCanWrite } from "../workspaces/useRole";
 import type { ArrivalWindowData, ArrivalWindowQuery } from "./zoom";
 
 export const CHARACTERIZATION_POLL_MS = 1000;
@@ -23,41 +22,48 @@ export const characterizationKeys = {
   rules: (datasetId: number) => ["characterization", "rules", datasetId] as const,
   schema: ["characterization", "rules-schema"] as const,
   arrivals: (datasetId: number | null, window: ArrivalWindowQuery | null) => ["characterization", "arrivals", datasetId, window] as const,
+  latency: (datasetId: number, everyS: number, slice: SliceQuery) => ["characterization", "latency", datasetId, everyS, slice] as const,
 };
 
-/** The current characterization, polled while its job is queued or running. The first load of
- * someone who may write asks for it with a create-or-reuse POST, so a new dataset's first
- * visit starts it without a 404; viewers (and every later poll) read it. */
+/** The current characterization, polled while its job is queued or running. The first load
+ * asks for it with a create-or-reuse POST, so a new dataset's first visit starts it (pending,
+ * never a 404); under the stored rules a viewer may ask too (it is derived, read-only data);
+ * every later poll reads it. */
 export function useCharacterization(datasetId: number) {
-  const canWrite = useCanWrite();
   const client = useQueryClient();
   const key = characterizationKeys.current(datasetId);
   return useQuery({
     queryKey: key,
-    queryFn: () => (canWrite && client.getQueryData(key) === undefined ? createCharacterization(datasetId) : getCurrentCharacterization(datasetId)),
+    queryFn: () => (client.getQueryData(key) === undefined ? createCharacterization(datasetId) : getCurrentCharacterization(datasetId)),
     refetchInterval: (q) => (q.state.data !== undefined && isJobActive(q.state.data.job) ? CHARACTERIZATION_POLL_MS : false),
     staleTime: 60_000,
   });
 }
 
-/** The characterization of a slice (a range and filters), polled while its job runs. Someone
- * who may write asks for it with a create-or-reuse POST (a new slice starts a job); a viewer
- * finds it among the dataset's characterizations (null: nobody characterized this slice yet). */
+/** The characterization of a slice (a range and filters), polled while its job runs. Anyone
+ * who may read the dataset asks for it with a create-or-reuse POST (a new slice starts a
+ * job under the stored rules); later polls read it. */
 export function useSlicedCharacterization(datasetId: number, slice: SliceBody) {
-  const canWrite = useCanWrite();
   const client = useQueryClient();
   const key = characterizationKeys.slice(datasetId, slice);
   return useQuery({
     queryKey: key,
-    queryFn: async (): Promise<Characterization | null> => {
-      const known = client.getQueryData<Characterization | null>(key);
-      if (known != null) return getCharacterization(known.id);
-      if (canWrite) return createCharacterization(datasetId, slice);
-      const page = await listCharacterizations(datasetId);
-      return page.items.find((c) => sameSlice(c.slice, slice)) ?? null;
+    queryFn: (): Promise<Characterization> => {
+      const known = client.getQueryData<Characterization>(key);
+      return known === undefined ? createCharacterization(datasetId, slice) : getCharacterization(known.id);
     },
-    refetchInterval: (q) => (q.state.data != null && isJobActive(q.state.data.job) ? CHARACTERIZATION_POLL_MS : false),
+    refetchInterval: (q) => (q.state.data !== undefined && isJobActive(q.state.data.job) ? CHARACTERIZATION_POLL_MS : false),
     staleTime: 60_000,
+  });
+}
+
+/** A slice's latency percentiles per `everyS` bucket, from the request table; idle when null. */
+export function useSliceLatency(datasetId: number | null, everyS: number, slice: SliceQuery | null) {
+  return useQuery({
+    queryKey: characterizationKeys.latency(datasetId ?? 0, everyS, slice ?? {}),
+    queryFn: () => getLatencySeries(datasetId ?? 0, { every_s: everyS, ...slice }),
+    enabled: datasetId !== null && slice !== null,
+    staleTime: Infinity,
   });
 }
 
