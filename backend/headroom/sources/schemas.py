@@ -127,9 +127,6 @@ NOT_RECORDED = {
     "latency_max_s": "a histogram keeps no maximum, only the bucket each latency fell in",
     "status_mix": "the requests are split into errors and the rest only (the error label)",
 }
-LOG_ONLY = (
-    "needs a request log: the source's intervals hold counts and histograms, not requests"
-)
 
 
 class TrafficPointOut(BaseModel):
@@ -174,7 +171,6 @@ class PrometheusTrafficOut(BaseModel):
     )
     note: str = Field(default=BUCKET_NOTE, description="How to read the percentiles")
     not_recorded: dict[str, str] = Field(description="Figures a histogram cannot give, and why")
-    log_only: str = Field(default=LOG_ONLY, description="Why the log-only tabs are empty")
     classes: list[ClassTrafficOut]
 
 
