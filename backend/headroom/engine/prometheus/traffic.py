@@ -1,5 +1,5 @@
-"""A Prometheus dataset's traffic over a time range (docs/sources.md, "The dataset's
-tabs"): per class, its requests, errors, mean and peak rate, and its percentiles by
+"""A Prometheus dataset's traffic over a time range (its Overview and Traffic tabs): per
+class, its requests, errors, mean and peak rate, and its percentiles by
 `histogram_quantile`'s rule on the range's bucket increases summed; and its request rate
 and error share per interval, intervals merged in groups when the range holds more than a
 chart shows."""
