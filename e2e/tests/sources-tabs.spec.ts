@@ -47,24 +47,29 @@ test("a Prometheus dataset's Overview and Traffic read its intervals; log-only t
   await page.getByTestId("tab-traffic").click();
   await expect(page.getByTestId("chart-prometheus-rate")).toBeVisible();
   await expect(page.getByTestId("chart-prometheus-errors")).toBeVisible();
-  await expect(page.getByText("Request rate per minute, per class")).toBeVisible();
+  await expect(page.getByTestId("chart-prometheus-rate")).toContainText("Request rate per minute, per class");
   await page.screenshot({ path: path.join(artifacts, "sources-tabs-traffic.png"), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  // the charts take their new width after a resize: wait for it
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await page.screenshot({ path: path.join(artifacts, "sources-tabs-traffic-mobile.png"), fullPage: true });
 
-  // the page's range: an hour of it, the Overview's span follows
+  // the page's range: an hour of the data, the Overview's span and figures follow
   await page.setViewportSize({ width: 1440, height: 900 });
   const url = new URL(page.url());
   const requests = await page.request.get(`/api/v1/sources/prometheus/datasets/${url.pathname.split("/").pop()}/traffic`);
-  const whole = (await requests.json()) as { start: string };
-  const from = Date.parse(whole.start) + 3600_000;
+  const whole = (await requests.json()) as { classes: { points: { t: string; rate_per_s: number | null }[] }[] };
+  const first = whole.classes[0]?.points.find((p) => p.rate_per_s !== null);
+  expect(first).toBeDefined();
+  const from = Date.parse(first?.t ?? "") + 3600_000; // the window's data starts there
+
   url.searchParams.delete("tab");
   url.searchParams.set("from", new Date(from).toISOString());
   url.searchParams.set("to", new Date(from + 3600_000).toISOString());
   await page.goto(url.pathname + url.search);
   await expect(page.getByTestId("stat-span")).toContainText("1 h");
   await expect(page.getByTestId("stat-requests")).toContainText("60 intervals of minute");
+  await expect(page.getByTestId("stat-requests")).toContainText("54,000"); // 15/s for an hour
 
   // the tabs that need a log
   for (const tab of ["workload", "rules", "parse", "concurrency"]) {
