@@ -19,7 +19,9 @@ test("a Prometheus dataset's Overview and Traffic read its intervals; log-only t
   await form.getByLabel("Split classes by label").fill("route");
   await form.getByLabel("Rolling window (hours)").fill("8");
   await form.getByRole("button", { name: "Add source" }).click();
+  await expect(page.getByTestId("sources-table").getByText("tabs", { exact: true })).toBeVisible();
   await page.getByRole("button", { name: "Import tabs now" }).click();
+  await expect(page.getByRole("progressbar", { name: "Importing tabs" }).or(page.getByTestId("source-figures"))).toBeVisible();
   await expect(page.getByTestId("source-figures")).toContainText("p95", { timeout: 90_000 });
   await page.getByRole("link", { name: "its dataset" }).click();
 
