@@ -20,6 +20,11 @@ def listed(session: Session, workspace_ids: list[int]) -> list[PrometheusSource]
     return list(session.scalars(query.order_by(PrometheusSource.id)))
 
 
+def of_dataset(session: Session, dataset_id: int) -> PrometheusSource | None:
+    query = select(PrometheusSource).where(PrometheusSource.dataset_id == dataset_id)
+    return session.scalar(query.limit(1))
+
+
 def due(session: Session, refreshed_before: datetime) -> list[PrometheusSource]:
     """Sources on the schedule not refreshed since then and with no import under way."""
     never = PrometheusSource.last_refresh_at.is_(None)

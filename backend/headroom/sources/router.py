@@ -13,6 +13,7 @@ from headroom.sources.schemas import (
     PrometheusSourceIn,
     PrometheusSourceOut,
     PrometheusSourceUpdate,
+    PrometheusTrafficOut,
 )
 from headroom.workspaces.models import Role
 
@@ -98,6 +99,28 @@ def dataset_latency(
     """A source's dataset's latency percentiles per interval, with the histogram's bucket
     bounds (the percentiles are interpolated within them)."""
     return service.latency(session, store, principal, dataset_id)
+
+
+@router.get(
+    "/datasets/{dataset_id}/traffic",
+    response_model=PrometheusTrafficOut,
+    responses={404: {"description": "not_found: no such dataset in your workspaces"}},
+)
+def dataset_traffic(
+    dataset_id: Id,
+    principal: CurrentPrincipal,
+    session: SessionDep,
+    store: StoreDep,
+    from_ms: Annotated[
+        int | None, Query(alias="from", description="Start of the range (epoch ms, UTC)")
+    ] = None,
+    to_ms: Annotated[
+        int | None, Query(alias="to", description="End of the range, excluded (epoch ms)")
+    ] = None,
+) -> PrometheusTrafficOut:
+    """A source's dataset's requests, rates, error share and histogram percentiles over the
+    intervals starting in the range, per class, with the rates per interval."""
+    return service.traffic(session, store, principal, dataset_id, from_ms, to_ms)
 
 
 @router.get("/{source_id}/breaches", response_model=BreachList, responses=NOT_FOUND)

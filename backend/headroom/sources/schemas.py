@@ -121,6 +121,59 @@ class PrometheusLatencyOut(BaseModel):
     intervals: list[LatencyIntervalOut]
 
 
+NOT_RECORDED = {
+    "bytes": "a request counter and a latency histogram record no response sizes",
+    "clients": "the series record no clients or sessions",
+    "latency_max_s": "a histogram keeps no maximum, only the bucket each latency fell in",
+    "status_mix": "the requests are split into errors and the rest only (the error label)",
+}
+
+
+class TrafficPointOut(BaseModel):
+    """One chart point: ``interval_s`` seconds from ``t`` (null: not observed)."""
+
+    t: datetime
+    rate_per_s: float | None
+    error_share: float | None = Field(description="errors / requests (null: no requests)")
+
+
+class ClassTrafficOut(BaseModel):
+    """A class's figures over the range (``all`` for every request); null: not recorded."""
+
+    name: str
+    intervals: int = Field(description="Step intervals observed in the range")
+    gap_intervals: int = Field(description="Step intervals no sample covers")
+    requests: float
+    errors: float | None = Field(description="null: the source has no error label")
+    error_share: float | None = Field(description="null: no error label, or no requests")
+    rate_per_s_mean: float | None = Field(description="requests over the observed seconds")
+    rate_per_s_peak: float | None = Field(description="the busiest step interval's rate")
+    latency_p50_s: float | None = Field(description="null: no histogram observations")
+    latency_p95_s: float | None
+    latency_p99_s: float | None
+    p95_bucket_low_s: float | None = Field(description="The p95 bucket's lower bound")
+    p95_bucket_high_s: float | None = Field(description="null: the +Inf bucket, or none")
+    points: list[TrafficPointOut]
+
+
+class PrometheusTrafficOut(BaseModel):
+    """A Prometheus dataset's traffic over a range, read from its interval table: the
+    intervals starting in ``[from, to)``, per class, ``all`` first."""
+
+    dataset_id: int
+    step_s: float = Field(description="The source's step: one interval")
+    interval_s: float = Field(description="Seconds per chart point (a multiple of step_s)")
+    start: datetime | None = Field(description="The first interval's start (null: none)")
+    end: datetime | None = Field(description="The last interval's end")
+    span_s: float = Field(description="From start to end")
+    bucket_bounds_s: list[float] = Field(
+        description="The histogram's finite bucket bounds (ascending; +Inf omitted)"
+    )
+    note: str = Field(default=BUCKET_NOTE, description="How to read the percentiles")
+    not_recorded: dict[str, str] = Field(description="Figures a histogram cannot give, and why")
+    classes: list[ClassTrafficOut]
+
+
 class SlaTargetOut(BaseModel):
     percentile: float
     threshold_s: float

@@ -34,6 +34,7 @@ from headroom.sources.schemas import (
     PrometheusSourceIn,
     PrometheusSourceOut,
     PrometheusSourceUpdate,
+    PrometheusTrafficOut,
     SlaTargetOut,
 )
 from headroom.workspaces.models import Role
@@ -285,6 +286,28 @@ def latency(
             for i, t in enumerate(table.start_s)
         ],
     )
+
+
+def traffic(
+    session: Session,
+    store: ObjectStore,
+    principal: Principal,
+    dataset_id: int,
+    from_ms: int | None = None,
+    to_ms: int | None = None,
+) -> PrometheusTrafficOut:
+    """A source's dataset's figures and rates over the intervals starting in the range
+    (any member of its workspace may read them)."""
+    from headroom.datasets.service import get_visible
+    from headroom.sources.traffic import traffic_of
+
+    dataset = get_visible(session, principal, dataset_id)
+    if dataset.format != FORMAT:
+        raise InvalidInput("not_a_source_dataset", f"dataset {dataset_id} is not kept by a source")
+    result = interval_result(session, dataset.id, str(dataset.status))
+    source = repository.of_dataset(session, dataset.id)
+    errors_recorded = source is None or source.error_label is not None
+    return traffic_of(store, result, dataset.id, from_ms, to_ms, errors_recorded)
 
 
 def _finite(value: float) -> float | None:

@@ -1191,6 +1191,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sources/prometheus/datasets/{dataset_id}/traffic": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Dataset Traffic
+         * @description A source's dataset's requests, rates, error share and histogram percentiles over the
+         *     intervals starting in the range, per class, with the rates per interval.
+         */
+        get: operations["dataset_traffic_api_v1_sources_prometheus_datasets__dataset_id__traffic_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sources/prometheus/{source_id}": {
         parameters: {
             query?: never;
@@ -2438,6 +2459,67 @@ export interface components {
              * @description null: not recorded (older runs)
              */
             rejected_fraction?: number | null;
+        };
+        /**
+         * ClassTrafficOut
+         * @description A class's figures over the range (``all`` for every request); null: not recorded.
+         */
+        ClassTrafficOut: {
+            /**
+             * Error Share
+             * @description null: no error label, or no requests
+             */
+            error_share: number | null;
+            /**
+             * Errors
+             * @description null: the source has no error label
+             */
+            errors: number | null;
+            /**
+             * Gap Intervals
+             * @description Step intervals no sample covers
+             */
+            gap_intervals: number;
+            /**
+             * Intervals
+             * @description Step intervals observed in the range
+             */
+            intervals: number;
+            /**
+             * Latency P50 S
+             * @description null: no histogram observations
+             */
+            latency_p50_s: number | null;
+            /** Latency P95 S */
+            latency_p95_s: number | null;
+            /** Latency P99 S */
+            latency_p99_s: number | null;
+            /** Name */
+            name: string;
+            /**
+             * P95 Bucket High S
+             * @description null: the +Inf bucket, or none
+             */
+            p95_bucket_high_s: number | null;
+            /**
+             * P95 Bucket Low S
+             * @description The p95 bucket's lower bound
+             */
+            p95_bucket_low_s: number | null;
+            /** Points */
+            points: components["schemas"]["TrafficPointOut"][];
+            /**
+             * Rate Per S Mean
+             * @description requests over the observed seconds
+             */
+            rate_per_s_mean: number | null;
+            /**
+             * Rate Per S Peak
+             * @description the busiest step interval's rate
+             */
+            rate_per_s_peak: number | null;
+            /** Requests */
+            requests: number;
         };
         /** Comparison */
         Comparison: {
@@ -3968,6 +4050,60 @@ export interface components {
             window_s?: number | null;
         };
         /**
+         * PrometheusTrafficOut
+         * @description A Prometheus dataset's traffic over a range, read from its interval table: the
+         *     intervals starting in ``[from, to)``, per class, ``all`` first.
+         */
+        PrometheusTrafficOut: {
+            /**
+             * Bucket Bounds S
+             * @description The histogram's finite bucket bounds (ascending; +Inf omitted)
+             */
+            bucket_bounds_s: number[];
+            /** Classes */
+            classes: components["schemas"]["ClassTrafficOut"][];
+            /** Dataset Id */
+            dataset_id: number;
+            /**
+             * End
+             * @description The last interval's end
+             */
+            end: string | null;
+            /**
+             * Interval S
+             * @description Seconds per chart point (a multiple of step_s)
+             */
+            interval_s: number;
+            /**
+             * Not Recorded
+             * @description Figures a histogram cannot give, and why
+             */
+            not_recorded: {
+                [key: string]: string;
+            };
+            /**
+             * Note
+             * @description How to read the percentiles
+             * @default percentiles are interpolated within histogram buckets
+             */
+            note: string;
+            /**
+             * Span S
+             * @description From start to end
+             */
+            span_s: number;
+            /**
+             * Start
+             * @description The first interval's start (null: none)
+             */
+            start: string | null;
+            /**
+             * Step S
+             * @description The source's step: one interval
+             */
+            step_s: number;
+        };
+        /**
          * PublicReportOut
          * @description What a public link shows: the report and nothing else.
          */
@@ -5321,6 +5457,24 @@ export interface components {
             t_s: number[];
             /** Tiers */
             tiers: components["schemas"]["TierSeries"][];
+        };
+        /**
+         * TrafficPointOut
+         * @description One chart point: ``interval_s`` seconds from ``t`` (null: not observed).
+         */
+        TrafficPointOut: {
+            /**
+             * Error Share
+             * @description errors / requests (null: no requests)
+             */
+            error_share: number | null;
+            /** Rate Per S */
+            rate_per_s: number | null;
+            /**
+             * T
+             * Format: date-time
+             */
+            t: string;
         };
         /**
          * TrafficSummaryOut
@@ -11332,6 +11486,77 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PrometheusLatencyOut"];
+                };
+            };
+            /** @description Not signed in, or the token is invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or token scope does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such dataset in your workspaces */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request or the uploaded file is invalid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected error (its request_id is in the server log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    dataset_traffic_api_v1_sources_prometheus_datasets__dataset_id__traffic_get: {
+        parameters: {
+            query?: {
+                /** @description Start of the range (epoch ms, UTC) */
+                from?: number | null;
+                /** @description End of the range, excluded (epoch ms) */
+                to?: number | null;
+            };
+            header?: never;
+            path: {
+                /** @description A row id (1 to 2^31 - 1) */
+                dataset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrometheusTrafficOut"];
                 };
             };
             /** @description Not signed in, or the token is invalid */

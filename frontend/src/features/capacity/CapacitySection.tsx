@@ -14,6 +14,8 @@ import { sameSlice, type SliceBody } from "../datasets/slice";
 export const NO_LATENCY_NOTICE =
   "This log records no response times, and a capacity analysis needs them: log them (Apache %D, nginx $request_time, IIS time-taken) or upload a latency trace.";
 
+export const PROMETHEUS_WINDOW = "the source's step intervals (each interval is one load window; a window length set here would not apply)";
+
 /** The dataset page's capacity section: parameters, earlier runs, and the selected analysis. */
 export function CapacitySection({ datasetId, slice = null }: { datasetId: number; slice?: SliceBody | null }) {
   const analyses = useAnalyses(datasetId);
@@ -37,7 +39,14 @@ export function CapacitySection({ datasetId, slice = null }: { datasetId: number
           </p>
         )}
         <div className={styles.runGrid}>
-          {canWrite && <ParamsForm onRun={(p) => run.mutate(slice === null ? p : { ...p, slice })} running={run.isPending} error={run.error} canRun blocker={blocker} />}
+          {canWrite && <ParamsForm
+              onRun={(p) => run.mutate(slice === null ? p : { ...p, slice })}
+              running={run.isPending}
+              error={run.error}
+              canRun
+              blocker={blocker}
+              windowFixed={fromPrometheus ? PROMETHEUS_WINDOW : null}
+            />}
           <EarlierRuns analyses={analyses} items={items} selected={selected} onSelect={setPicked} testId="capacity-runs" />
         </div>
       </Card>

@@ -14,9 +14,11 @@ interface ParamsFormProps {
   canRun: boolean;
   /** Why this dataset cannot give a capacity analysis, said before it is started. */
   blocker?: string | null;
+  /** Why the window length does not apply (its field hidden); null: the field is shown. */
+  windowFixed?: string | null;
 }
 
-export function ParamsForm({ onRun, running, error, canRun, blocker = null }: ParamsFormProps) {
+export function ParamsForm({ onRun, running, error, canRun, blocker = null, windowFixed = null }: ParamsFormProps) {
   const [draft, setDraft] = useState(DEFAULT_DRAFT);
   const [problem, setProblem] = useState<string | null>(null);
   const stanceId = useId();
@@ -44,7 +46,13 @@ export function ParamsForm({ onRun, running, error, canRun, blocker = null }: Pa
           </select>
         </div>
         <TextField id={THRESHOLD_FIELD_ID} label="Threshold (s, optional)" type="number" min={0} step="any" placeholder="from the stance" value={draft.threshold} onChange={(e) => set({ threshold: e.target.value })} />
-        <TextField label="Window (s)" type="number" min={1} max={3600} step="any" value={draft.window} onChange={(e) => set({ window: e.target.value })} />
+        {windowFixed === null ? (
+          <TextField label="Window (s)" type="number" min={1} max={3600} step="any" value={draft.window} onChange={(e) => set({ window: e.target.value })} />
+        ) : (
+          <p className={styles.muted} data-testid="capacity-window-fixed">
+            Window: {windowFixed}
+          </p>
+        )}
         <TextField id={SERVERS_FIELD_ID} label="Servers in this log (optional)" type="number" min={1} max={10000} step={1} placeholder="from the log" value={draft.servers} onChange={(e) => set({ servers: e.target.value })} />
         <Button type="submit" disabled={running || !canRun || blocker !== null} data-testid="capacity-run" className={styles.runButton}>
           {running ? "Starting…" : "Run analysis"}

@@ -26,6 +26,7 @@ import { AddToReport, type AddToReportProps } from "../reports/AddToReport";
 import { JobProgress } from "../jobs/JobProgress";
 import { jobFailure, jobFailureHint } from "../jobs/jobFailure";
 import { useJob } from "../jobs/useJob";
+import { IntervalCount, NeedsALog, PrometheusOverview, PrometheusTrafficCharts } from "../sources/PrometheusTraffic";
 import { useCanWrite } from "../workspaces/useRole";
 import styles from "./DatasetDetail.module.css";
 import { DrillContext } from "./drill";
@@ -79,7 +80,22 @@ function tabFromSearch(value: string | null): TabId {
   return TABS.find((t) => t.id === value)?.id ?? "overview";
 }
 
+/** The tabs that read requests: a Prometheus dataset's intervals cannot give them. */
+const LOG_ONLY_TABS: readonly TabId[] = ["workload", "rules", "parse", "concurrency"];
+
+function PrometheusPanel({ tab, dataset, slice }: { tab: TabId; dataset: Dataset; slice: DatasetSlice }) {
+  if (tab === "overview") return <PrometheusOverview datasetId={dataset.id} />;
+  if (tab === "traffic") return <PrometheusTrafficCharts datasetId={dataset.id} />;
+  if (LOG_ONLY_TABS.includes(tab)) return <NeedsALog tab={tab} />;
+  return <LogPanel tab={tab} dataset={dataset} slice={slice} />;
+}
+
 function TabPanel({ tab, dataset, slice }: { tab: TabId; dataset: Dataset; slice: DatasetSlice }) {
+  if (dataset.format === "prometheus") return <PrometheusPanel tab={tab} dataset={dataset} slice={slice} />;
+  return <LogPanel tab={tab} dataset={dataset} slice={slice} />;
+}
+
+function LogPanel({ tab, dataset, slice }: { tab: TabId; dataset: Dataset; slice: DatasetSlice }) {
   const id = dataset.id;
   const body = sliceBody(slice);
   switch (tab) {
@@ -111,8 +127,8 @@ function TabPanel({ tab, dataset, slice }: { tab: TabId; dataset: Dataset; slice
   }
 }
 
-function drillTitle(from: number | null, to: number | null, slice: DatasetSlice): string {
-  const range = from === null && to === null ? "the whole log" : `${formatTimeLabel(from ?? 0)} → ${to === null ? "the end" : formatTimeLabel(to)}`;
+function drillTitle(from: number | null, to: number | null, slice: DatasetSlice, whole = "the whole log"): string {
+  const range = from === null && to === null ? whole : `${formatTimeLabel(from ?? 0)} → ${to === null ? "the end" : formatTimeLabel(to)}`;
   const filters = describeFilters(slice);
   return filters.length === 0 ? range : `${range}, ${filters.join(", ")}`;
 }
@@ -127,10 +143,12 @@ function ReadyView({ dataset }: { dataset: Dataset }) {
   const openDrill = useCallback((from: number, to: number) => setDrill({ from, to }), []);
   const drillSlice =
     drill === null ? null : { ...sliceQuery(slice), ...(drill.from === null ? {} : { from: drill.from }), ...(drill.to === null ? {} : { to: drill.to }) };
-  const wholeLogTab = !SLICED_TABS.includes(tab) && (hasRange(slice) || hasFilter(slice));
+  const prometheus = dataset.format === "prometheus";
+  const needsLog = prometheus && LOG_ONLY_TABS.includes(tab);
+  const wholeLogTab = !needsLog && !SLICED_TABS.includes(tab) && (hasRange(slice) || hasFilter(slice));
   return (
     <div className={styles.stack}>
-      <SliceBar slice={slice} onChange={setSlice} onList={() => setDrill({ from: slice.from, to: slice.to })} rangeOnly={dataset.format === "prometheus"} />
+      <SliceBar slice={slice} onChange={setSlice} onList={() => setDrill({ from: slice.from, to: slice.to })} rangeOnly={prometheus} />
       <div className={styles.tabs} role="tablist" aria-label="Dataset views">
         {TABS.map((t) => (
           <button
@@ -155,9 +173,9 @@ function ReadyView({ dataset }: { dataset: Dataset }) {
           </Banner>
         )}
         <DrillContext.Provider value={openDrill}>
-          {SLICED_TABS.includes(tab) && tab !== "overview" && (
+          {SLICED_TABS.includes(tab) && tab !== "overview" && !needsLog && (
             <p className={styles.shown} data-testid="slice-shown">
-              Shows {drillTitle(slice.from, slice.to, slice)}
+              Shows {drillTitle(slice.from, slice.to, slice, prometheus ? "every imported interval" : undefined)}
               {tab === "forecast" && hasRange(slice) ? ": the forecast reads this history only" : ""}
               {tab === "concurrency" && hasRange(slice) ? ": the range is the analysed window" : ""}
             </p>
@@ -230,7 +248,7 @@ function Meta({ dataset: d }: { dataset: Dataset }) {
   return (
     <div className={styles.meta}>
       <span>{d.format ?? "format not detected yet"}</span>
-      <span>{formatBytes(d.size_bytes)}</span>
+      {d.format === "prometheus" ? <IntervalCount datasetId={d.id} ready={d.status === "ready"} /> : <span>{formatBytes(d.size_bytes)}</span>}
       {d.source != null ? (
         <span data-testid="dataset-header-source">
           {d.source.live && <Badge tone="success">live</Badge>} {sourceCaption(d.source)}

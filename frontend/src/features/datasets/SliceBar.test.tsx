@@ -15,7 +15,7 @@ describe("SliceBar", () => {
 
   it("offers only the range for a Prometheus source's intervals, and says why", () => {
     render(<SliceBar slice={WHOLE} onChange={() => undefined} onList={() => undefined} rangeOnly />);
-    expect(screen.getByTestId("slice-range")).toHaveTextContent("Whole log");
+    expect(screen.getByTestId("slice-range")).toHaveTextContent("Every imported interval");
     expect(screen.getByTestId("slice-range-only")).toHaveTextContent("takes a time range but no filters");
     expect(screen.queryByTestId("slice-path")).toBeNull();
     expect(screen.queryByTestId("slice-list")).toBeNull();

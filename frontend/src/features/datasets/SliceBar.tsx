@@ -12,8 +12,8 @@ interface SliceBarProps {
   rangeOnly?: boolean;
 }
 
-function RangeText({ slice }: { slice: DatasetSlice }) {
-  if (!hasRange(slice)) return <span data-testid="slice-range">Whole log</span>;
+function RangeText({ slice, whole }: { slice: DatasetSlice; whole: string }) {
+  if (!hasRange(slice)) return <span data-testid="slice-range">{whole}</span>;
   const from = slice.from === null ? "the first request" : formatTimeLabel(slice.from);
   const to = slice.to === null ? "the last request" : formatTimeLabel(slice.to);
   const span = slice.from !== null && slice.to !== null ? ` (${formatDuration((slice.to - slice.from) / 1000)})` : "";
@@ -58,14 +58,15 @@ function TextFilterField({
 
 /** The time range and filters every tab of the dataset follows, kept in the URL. */
 export function SliceBar({ slice, onChange, onList, rangeOnly = false }: SliceBarProps) {
+  const whole = rangeOnly ? "Every imported interval" : "Whole log";
   return (
     <section className={styles.bar} aria-label="Time range and filters" data-testid="slice-bar">
       <div className={styles.range}>
         <span className={styles.label}>Range</span>
-        <RangeText slice={slice} />
+        <RangeText slice={slice} whole={whole} />
         {hasRange(slice) && (
           <Button variant="secondary" size="small" onClick={() => onChange({ from: null, to: null })} data-testid="slice-reset">
-            Whole log
+            {whole}
           </Button>
         )}
       </div>

@@ -31,3 +31,10 @@ export const datasetLatency = (datasetId: number): Promise<PrometheusLatency> =>
 
 export const listBreaches = (id: number): Promise<BreachList> =>
   unwrap(api.GET("/api/v1/sources/prometheus/{source_id}/breaches", path(id)));
+
+export type PrometheusTraffic = S["PrometheusTrafficOut"];
+export type ClassTraffic = S["ClassTrafficOut"];
+
+/** A source's dataset's figures over the intervals starting in [from, to) (epoch ms; none: all). */
+export const datasetTraffic = (datasetId: number, range: { from?: number; to?: number } = {}): Promise<PrometheusTraffic> =>
+  unwrap(api.GET("/api/v1/sources/prometheus/datasets/{dataset_id}/traffic", { params: { path: { dataset_id: datasetId }, query: range } }));

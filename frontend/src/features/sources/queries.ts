@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import * as sources from "./api";
 
 const KEY = ["sources", "prometheus"] as const;
@@ -33,4 +33,13 @@ export const useBreaches = (source: sources.PrometheusSource) =>
     queryKey: [...KEY, source.id, "breaches", source.last_refresh_at],
     queryFn: () => sources.listBreaches(source.id),
     enabled: source.dataset_id != null,
+  });
+
+/** A source's dataset's traffic over a range (the previous range's stays on screen while the next loads). */
+export const usePrometheusTraffic = (datasetId: number, range: { from?: number; to?: number } = {}, enabled = true) =>
+  useQuery({
+    enabled,
+    queryKey: [...KEY, "traffic", datasetId, range],
+    queryFn: () => sources.datasetTraffic(datasetId, range),
+    placeholderData: keepPreviousData,
   });

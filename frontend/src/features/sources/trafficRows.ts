@@ -1,0 +1,32 @@
+/** The Traffic tab's chart rows of a Prometheus dataset (pure). */
+import type { ClassTraffic, PrometheusTraffic } from "./api";
+
+/** Classes drawn beside "all" at most (the busiest first). */
+export const MAX_CLASSES = 6;
+
+export type ClassRow = { t: number } & Record<string, number>;
+
+/** "all" and the busiest classes, in that order. */
+export function shownClasses(traffic: PrometheusTraffic): ClassTraffic[] {
+  const [all, ...rest] = traffic.classes;
+  const busiest = [...rest].sort((a, b) => b.requests - a.requests).slice(0, MAX_CLASSES);
+  return all === undefined ? busiest : [all, ...busiest];
+}
+
+/** One row per chart point with each class' value under `c<index>`; a point where a shown
+ * class has no value is left out (the line joins across it), never drawn as zero. */
+export function classRows(classes: ClassTraffic[], value: "rate_per_s" | "error_share"): ClassRow[] {
+  const first = classes[0];
+  if (first === undefined) return [];
+  const rows: ClassRow[] = [];
+  first.points.forEach((point, i) => {
+    const row: ClassRow = { t: Date.parse(point.t) };
+    for (const [j, c] of classes.entries()) {
+      const v = c.points[i]?.[value];
+      if (v == null) return;
+      row[`c${j}`] = v;
+    }
+    rows.push(row);
+  });
+  return rows;
+}
