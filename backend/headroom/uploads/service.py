@@ -21,11 +21,11 @@ from headroom.core.storage import HashingWriter, ObjectStore
 from headroom.datasets import parse_options
 from headroom.datasets import service as dataset_service
 from headroom.datasets.parse_options import ParseOptions
-from headroom.datasets.staging import StagedUpload, safe_name
+from headroom.datasets.staging import StagedUpload, safe_name, too_large
 from headroom.uploads.models import Upload
 from headroom.uploads.schemas import CHUNK_BYTES_MAX, UploadIn, UploadOut
 
-TTL = timedelta(hours=24)
+TTL = timedelta(hours=24)  # from the last chunk: a 30 GB file on a slow line takes days
 
 
 class OffsetMismatch(HeadroomError):
@@ -60,10 +60,7 @@ def create(
     workspace_id = dataset_service.resolve_workspace(principal, body.workspace_id)
     dataset_service.require_upload_rights(principal, workspace_id)
     if body.size_bytes > max_bytes:
-        raise FileTooLarge(
-            f"the file is larger than the limit of {max_bytes:,} bytes",
-            detail={"max_bytes": max_bytes},
-        )
+        raise too_large(max_bytes, body.size_bytes)
     upload_id = secrets.token_hex(16)
     upload = Upload(
         id=upload_id,
@@ -118,6 +115,7 @@ def append(
     with store.writer(chunk_key(upload.id, offset)) as chunk:
         chunk.write(data)
     upload.offset_bytes = offset + len(data)
+    upload.expires_at = datetime.now(UTC) + TTL
     return upload
 
 
