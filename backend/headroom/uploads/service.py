@@ -36,6 +36,14 @@ class UploadLost(HeadroomError):
     status_code, code = 410, "upload_lost"
 
 
+class CompletionUnderWay(HeadroomError):
+    """Another /complete joined the chunks first (a client that gave up waiting on a large
+    file and asked again): this one stops, the other finishes."""
+
+    status_code, code = 409, "completion_under_way"
+    retry_after_s = 60
+
+
 def to_out(upload: Upload) -> UploadOut:
     return UploadOut.model_validate(upload)
 
@@ -175,6 +183,11 @@ def _joined(store: ObjectStore, upload: Upload, chunks: list[str]) -> str:
         raise UploadLost(
             f"the chunks of upload {upload.id} in storage do not make its "
             f"{upload.size_bytes:,} bytes; start the upload again"
+        ) from None
+    except FileNotFoundError:
+        raise CompletionUnderWay(
+            f"the chunks of upload {upload.id} were joined by another request completing it; "
+            "ask again in a minute (a large file takes a while)"
         ) from None
     store.delete_prefix(chunks_prefix(upload.id))
     return digest

@@ -1,15 +1,21 @@
 """A 30 GB upload: within the default limit, a clear refusal beyond it, an expiry that
-follows the last chunk, a completion the client waits for in proportion to the size, and
-memory that does not grow with the file (a few hundred MB streamed through the real path)."""
+follows the last chunk, a completion the client waits for in proportion to the size,
+memory that does not grow with the file (a few hundred MB streamed through the real path),
+and a second completion, sent while the first still joins the chunks, told to wait."""
 
 import hashlib
 import tracemalloc
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import BinaryIO
+
+import pytest
 
 from headroom.client.remote import complete_timeout
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
+from headroom.core.storage import LocalStore
+from headroom.uploads import service
 from headroom.uploads.models import Upload
 from support.factories import member, signed_in
 
@@ -88,3 +94,29 @@ def test_memory_of_a_resumable_upload_does_not_grow_with_the_file(
     assert done.status_code == 202, done.text
     assert done.json()["sha256"] == expected.hexdigest() and done.json()["size_bytes"] == size
     assert peak_bytes < 4 * chunk_bytes <= size / 4, f"{peak_bytes:,} bytes at the peak"
+
+
+def test_a_second_completion_while_the_first_joins_is_told_to_wait(tmp_path: Path) -> None:
+    store = LocalStore(tmp_path)
+    data = b"a line\n" * 3000
+    upload = Upload(id="u1", size_bytes=len(data), offset_bytes=len(data), storage_key="up/u1")
+    for offset in range(0, len(data), 7000):
+        with store.writer(service.chunk_key("u1", offset)) as chunk:
+            chunk.write(data[offset : offset + 7000])
+    opened: list[str] = []
+    plain_open = store.open
+
+    def open_racing(key: str) -> BinaryIO:
+        opened.append(key)
+        if len(opened) == 2:  # the other request joins everything while this one is at it
+            store.open = plain_open  # type: ignore[method-assign]
+            first = service.staged_from(store, upload)
+            assert first.sha256 == hashlib.sha256(data).hexdigest()
+        return plain_open(key)
+
+    store.open = open_racing  # type: ignore[method-assign]
+    with pytest.raises(service.CompletionUnderWay):
+        service.staged_from(store, upload)
+    with store.open("up/u1") as whole:
+        assert whole.read() == data  # the first completion's file, whole
+    assert store.list("uploads") == [] and store.list("up") == ["up/u1"]  # nothing half-written
