@@ -9,7 +9,7 @@ UI_SOURCES := $(shell find frontend/src frontend/index.html frontend/vite.config
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint typecheck pytest vitest e2e bench bench-api bench-scale install ui system-deps openapi clean
+.PHONY: run test lint typecheck pytest vitest e2e bench bench-api bench-scale bench-upload install ui system-deps openapi clean
 
 ## run: install everything, migrate SQLite, seed the demo, serve API + UI + one worker
 run: install ui
@@ -79,7 +79,7 @@ e2e: install ui system-deps $(STAMPS)/e2e-npm
 bench: install
 	@command -v goaccess >/dev/null || [ "$$(id -u)" != 0 ] || apt-get install -y -q goaccess >/dev/null 2>&1 || echo "goaccess could not be installed: bench/bench_parse.py skips it"
 	@for script in bench/bench_*.py; do \
-	  [ "$$script" = bench/bench_scale.py ] && continue; \
+	  case "$$script" in bench/bench_scale.py|bench/bench_upload.py) continue;; esac; \
 	  echo "== $$script"; $(BIN)/python $$script || exit 1; \
 	done
 
@@ -87,6 +87,11 @@ bench: install
 ## concurrent 20 MB uploads; e.g. ARGS="--json bench/out/api.json --compare bench/out/prev.json"
 bench-api: install system-deps
 	$(BIN)/python bench/bench_api.py $(ARGS)
+
+## bench-upload: a generated 30 GB log through `headroom upload` and the API to file:// (and
+## S3 with --s3), then the chunked parse; wall, CPU, peak RSS; long. e.g. ARGS="--gb 2 --s3"
+bench-upload: install system-deps
+	$(BIN)/python bench/bench_upload.py $(ARGS)
 
 ## bench-scale: ingest and characterization of generated 2, 10 and 30 M-line logs with 1 and
 ## 2 workers (wall, CPU, peak RSS, cost per M lines, GoAccess); long. e.g. ARGS="--sizes 2,10"

@@ -86,7 +86,8 @@ def ingest_merge(
 ) -> None:
     settings = get_settings()
     try:
-        merge(settings, job_id, worker, prepared, outcomes)
+        with Heartbeat(JobContext(settings, job_id, worker)):  # a large file merges for minutes
+            merge(settings, job_id, worker, prepared, outcomes)
         characterize_after_ingest(prepared["dataset_id"])
     except JobLost:
         return

@@ -1,10 +1,15 @@
-"""The chord's error callback, called the way Celery calls it."""
+"""The chord's error callback and its merge, called the way Celery calls them."""
+
+import time
+from datetime import UTC, datetime, timedelta
+
+import pytest
 
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
 from headroom.jobs import service as job_service
 from headroom.jobs.models import Job
-from headroom.jobs.service import JobLost
+from headroom.jobs.service import JobLost, owned
 from headroom_worker import tasks
 from support.factories import member
 
@@ -34,3 +39,18 @@ def test_a_lost_lease_is_not_a_failure(settings: Settings, monkeypatch) -> None:
     tasks.ingest_failed.run(None, OSError("late"), None, job_id, "another-worker")
     with session_scope(settings.resolved_database_url()) as session:
         assert session.get(Job, job_id).status == "running"  # type: ignore[union-attr]
+
+
+def test_a_long_merge_keeps_the_lease(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the merge of a large file takes minutes: without heartbeats the reaper re-queues the
+    # job mid-merge, and the whole ingest starts again, and again
+    settings = settings.model_copy(update={"job_lease_s": 1.0})
+    monkeypatch.setattr(tasks, "get_settings", lambda: settings)
+    monkeypatch.setattr(tasks, "merge", lambda *_: time.sleep(1.5))
+    monkeypatch.setattr(tasks, "characterize_after_ingest", lambda _: None)
+    job_id = running_job(settings)
+    started = datetime.now(UTC)
+    tasks.ingest_merge.run([], job_id, "w1", {"dataset_id": 0})
+    with session_scope(settings.resolved_database_url()) as session:
+        beat = owned(session, job_id, "w1").heartbeat_at
+        assert beat is not None and beat >= started + timedelta(seconds=1.0)

@@ -22,7 +22,7 @@ class Settings(BaseSettings):
     static_dir: Path = REPO_ROOT / "frontend" / "dist"
     migrations_dir: Path = REPO_ROOT / "migrations"
 
-    max_upload_bytes: int = 20 * 1024**3
+    max_upload_bytes: int = 64 * 1024**3
     session_ttl_s: int = 14 * 24 * 3600
     cookie_secure: bool = False
 

@@ -3,8 +3,8 @@
 `s3://bucket/prefix` names the bucket and a key prefix; the endpoint, region and
 credentials come from boto3's usual settings (`AWS_ENDPOINT_URL`, `AWS_REGION`,
 `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, or a profile / instance role). Reads stream
-from a ranged GET (a seek starts a new one); writes go up in multipart parts of PART_BYTES
-and the object appears only when the upload completes (an error aborts it)."""
+from a ranged GET (a seek starts a new one); writes go up in multipart parts (part_bytes: growing
+with the object) and the object appears only when the upload completes (an error aborts it)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,13 @@ from headroom.core.object_store import StorageError, checked_key
 if TYPE_CHECKING:
     import polars as pl
 
-PART_BYTES = 16 * 1024**2  # 10,000 parts (S3's limit) hold 160 GB
+# Multipart parts: S3 takes at most 10,000 of at most 5 GiB each, so their size grows with
+# the object (a writer does not know its size beforehand): 16 MiB for the first
+# PARTS_PER_SIZE parts (39 GiB, a 30 GB upload in 1,789 parts), then twice as much for each
+# further PARTS_PER_SIZE; the memory a writer holds is one part.
+PART_BYTES = 16 * 1024**2
+PARTS_PER_SIZE = 2500
+PARTS_MAX = 10_000
 WINDOW_BYTES_MIN = 1024**2
 WINDOW_BYTES_MAX = 64 * 1024**2
 MISSING = ("404", "NoSuchKey", "NotFound")
@@ -37,6 +43,14 @@ READ_TIMEOUT_S = 60.0
 MAX_ATTEMPTS = 5
 # errors that pass: the store is busy or failing for now, not refusing (a job retries)
 PASSING = ("InternalError", "ServiceUnavailable", "SlowDown", "RequestTimeout", "Throttling")
+
+
+def part_bytes(number: int) -> int:
+    """The size of part `number` (from 1) of a multipart write."""
+    return PART_BYTES << ((number - 1) // PARTS_PER_SIZE)
+
+
+OBJECT_BYTES_MAX = sum(part_bytes(n) for n in range(1, PARTS_MAX + 1))  # 586 GiB
 
 
 class StoreUnavailable(ConnectionError):
@@ -287,7 +301,7 @@ class _RangedReader(io.RawIOBase):
 
 
 class _MultipartWriter(io.RawIOBase):
-    """Buffers PART_BYTES at a time; a small object is one PUT."""
+    """Buffers one part at a time (part_bytes); a small object is one PUT."""
 
     def __init__(self, client: Any, bucket: str, key: str) -> None:
         self.client, self.bucket, self.key = client, bucket, key
@@ -304,29 +318,42 @@ class _MultipartWriter(io.RawIOBase):
 
     def write(self, data: Any) -> int:
         view = memoryview(data).cast("B")
-        self.buffer += view
+        taken = 0
+        while taken < len(view):
+            room = part_bytes(len(self.parts) + 1) - len(self.buffer)
+            self.buffer += view[taken : taken + room]
+            taken += min(room, len(view) - taken)
+            if len(self.buffer) == part_bytes(len(self.parts) + 1):
+                self._send()
         self.written += len(view)
-        while len(self.buffer) >= PART_BYTES:
-            self._send(bytes(self.buffer[:PART_BYTES]))
-            del self.buffer[:PART_BYTES]
         return len(view)
 
-    def _send(self, data: bytes) -> None:
+    def _send(self) -> None:
+        number = len(self.parts) + 1
+        if number > PARTS_MAX:
+            raise StorageError(
+                f"an object in S3 holds at most {OBJECT_BYTES_MAX:,} bytes "
+                f"({PARTS_MAX:,} parts); s3://{self.bucket}/{self.key} is larger"
+            )
         if self.upload_id is None:
             reply = self.client.create_multipart_upload(Bucket=self.bucket, Key=self.key)
             self.upload_id = reply["UploadId"]
-        number = len(self.parts) + 1
         reply = self.client.upload_part(
-            Bucket=self.bucket, Key=self.key, UploadId=self.upload_id, PartNumber=number, Body=data
+            Bucket=self.bucket,
+            Key=self.key,
+            UploadId=self.upload_id,
+            PartNumber=number,
+            Body=self.buffer,
         )
         self.parts.append({"PartNumber": number, "ETag": reply["ETag"]})
+        self.buffer = bytearray()
 
     def finish(self) -> None:
         if self.upload_id is None:
-            self.client.put_object(Bucket=self.bucket, Key=self.key, Body=bytes(self.buffer))
+            self.client.put_object(Bucket=self.bucket, Key=self.key, Body=self.buffer)
             return
         if self.buffer:
-            self._send(bytes(self.buffer))
+            self._send()
         self.client.complete_multipart_upload(
             Bucket=self.bucket,
             Key=self.key,

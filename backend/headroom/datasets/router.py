@@ -5,7 +5,7 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 
 from headroom.api.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep, StoreDep
 from headroom.api.upload_access import UploadAccess, body_chunks
-from headroom.core.errors import FileTooLarge, error_responses
+from headroom.core.errors import error_responses
 from headroom.core.ids import Id
 from headroom.datasets import arrivals, formats, parse_options, service, slices, staging
 from headroom.datasets.formats import KnownFormatsOut
@@ -258,7 +258,4 @@ def get_arrivals(
 def _refuse_declared_oversize(request: Request, max_bytes: int) -> None:
     declared = request.headers.get("content-length")
     if declared and declared.isdigit() and int(declared) > max_bytes + 64 * 1024:
-        raise FileTooLarge(
-            f"the file is larger than the limit of {max_bytes:,} bytes",
-            detail={"max_bytes": max_bytes},
-        )
+        raise staging.too_large(max_bytes)

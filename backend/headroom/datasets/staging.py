@@ -42,10 +42,7 @@ async def stage(
             async for chunk in chunks:
                 sink.write(chunk)
     except OverflowError:
-        raise FileTooLarge(
-            f"the file is larger than the limit of {max_bytes:,} bytes",
-            detail={"max_bytes": max_bytes},
-        ) from None
+        raise too_large(max_bytes) from None
     staged = StagedUpload(
         key=key, name=safe_name(name), size_bytes=sink.size_bytes, sha256=sink.sha256
     )
@@ -53,6 +50,17 @@ async def stage(
         store.delete(key)
         raise InvalidInput("empty_file", "the file is empty", field="file")
     return staged
+
+
+def too_large(max_bytes: int, size_bytes: int | None = None) -> FileTooLarge:
+    """413 for a file over the limit, both sizes in bytes and GB (a user compares them with
+    what their system says of the file, an operator with HEADROOM_MAX_UPLOAD_BYTES)."""
+    size = "" if size_bytes is None else f" ({size_bytes:,} bytes, {size_bytes / 1e9:.1f} GB)"
+    return FileTooLarge(
+        f"the file{size} is larger than the limit of {max_bytes:,} bytes "
+        f"({max_bytes / 1e9:.1f} GB, HEADROOM_MAX_UPLOAD_BYTES on the server)",
+        detail={"max_bytes": max_bytes, "size_bytes": size_bytes},
+    )
 
 
 def renamed(staged: StagedUpload, name: str | None) -> StagedUpload:

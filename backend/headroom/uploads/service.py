@@ -21,11 +21,11 @@ from headroom.core.storage import HashingWriter, ObjectStore
 from headroom.datasets import parse_options
 from headroom.datasets import service as dataset_service
 from headroom.datasets.parse_options import ParseOptions
-from headroom.datasets.staging import StagedUpload, safe_name
+from headroom.datasets.staging import StagedUpload, safe_name, too_large
 from headroom.uploads.models import Upload
 from headroom.uploads.schemas import CHUNK_BYTES_MAX, UploadIn, UploadOut
 
-TTL = timedelta(hours=24)
+TTL = timedelta(hours=24)  # from the last chunk: a 30 GB file on a slow line takes days
 
 
 class OffsetMismatch(HeadroomError):
@@ -34,6 +34,14 @@ class OffsetMismatch(HeadroomError):
 
 class UploadLost(HeadroomError):
     status_code, code = 410, "upload_lost"
+
+
+class CompletionUnderWay(HeadroomError):
+    """Another /complete joined the chunks first (a client that gave up waiting on a large
+    file and asked again): this one stops, the other finishes."""
+
+    status_code, code = 409, "completion_under_way"
+    retry_after_s = 60
 
 
 def to_out(upload: Upload) -> UploadOut:
@@ -60,10 +68,7 @@ def create(
     workspace_id = dataset_service.resolve_workspace(principal, body.workspace_id)
     dataset_service.require_upload_rights(principal, workspace_id)
     if body.size_bytes > max_bytes:
-        raise FileTooLarge(
-            f"the file is larger than the limit of {max_bytes:,} bytes",
-            detail={"max_bytes": max_bytes},
-        )
+        raise too_large(max_bytes, body.size_bytes)
     upload_id = secrets.token_hex(16)
     upload = Upload(
         id=upload_id,
@@ -118,6 +123,7 @@ def append(
     with store.writer(chunk_key(upload.id, offset)) as chunk:
         chunk.write(data)
     upload.offset_bytes = offset + len(data)
+    upload.expires_at = datetime.now(UTC) + TTL
     return upload
 
 
@@ -177,6 +183,11 @@ def _joined(store: ObjectStore, upload: Upload, chunks: list[str]) -> str:
         raise UploadLost(
             f"the chunks of upload {upload.id} in storage do not make its "
             f"{upload.size_bytes:,} bytes; start the upload again"
+        ) from None
+    except FileNotFoundError:
+        raise CompletionUnderWay(
+            f"the chunks of upload {upload.id} were joined by another request completing it; "
+            "ask again in a minute (a large file takes a while)"
         ) from None
     store.delete_prefix(chunks_prefix(upload.id))
     return digest
