@@ -130,7 +130,7 @@ class ParquetSink:
         try:
             source = register_io_source(chunks, schema=schema)
             source.sink_parquet(self.partial, compression="zstd")
-        except BaseException as error:  # noqa: BLE001 (handed to the parsing thread)
+        except BaseException as error:  # handed to the parsing thread
             self.error = error
 
     def close(self, in_time_order: bool) -> None:
