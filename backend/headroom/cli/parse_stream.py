@@ -1,21 +1,19 @@
 """`headroom parse` in one pass: each chunk's table is added to the report's running
-aggregates and handed to polars' Parquet writer in a background thread (it releases the
-GIL, so writing chunk n overlaps parsing chunk n+1), then dropped. Neither
+aggregates and appended to the Parquet file by a background thread (the Parquet encoder
+releases the GIL, so writing chunk n overlaps parsing chunk n+1), then dropped. Neither
 the whole table nor a second read of the file is needed."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from queue import Full, Queue
-from threading import Thread
 from typing import Any
 
 import polars as pl
-from polars.io.plugins import register_io_source
 
 # Optional modules numba imports when its compiler starts, to offer what the parse kernels
 # never use: BLAS through scipy.linalg (np.dot, np.linalg) and cffi functions. Importing
@@ -39,6 +37,11 @@ def without_numba_extras() -> Iterator[None]:
         for name in hidden:
             if name in sys.modules and sys.modules[name] is None:
                 del sys.modules[name]
+
+
+# min/max kept for the columns readers filter on; those of the long strings (paths, agents)
+# cost a sixth of the writing and serve no reader
+STATISTICS = ["ts", "status", "bytes", "latency_s"]
 
 
 @dataclass
@@ -87,60 +90,44 @@ class ReportTally:
 
 
 class ParquetSink:
-    """Chunk tables streamed into one Parquet file by polars' own writer (multi-threaded,
-    no pyarrow), which runs in a background thread and takes the chunks from a queue (one
-    chunk waiting at most). Written under a temporary name, renamed by close(): an
-    interrupted parse leaves no half-written file."""
+    """Chunk tables appended as row groups to one Parquet file, written by a background
+    thread (one chunk queued at most). Written under a temporary name, renamed by close():
+    an interrupted parse leaves no half-written file."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.partial = path.with_name(path.name + ".partial")
-        self.chunks: Queue[pl.DataFrame | None] = Queue(maxsize=1)
-        self.writer: Thread | None = None
-        self.error: BaseException | None = None
+        self.pool = ThreadPoolExecutor(1, thread_name_prefix="parquet")
+        self.pending: Future[None] | None = None
+        self.writer: Any = None
 
     def write(self, table: pl.DataFrame) -> None:
         if table.height == 0:
             return
+        arrow = table.to_arrow(compat_level=pl.CompatLevel.newest())  # string views: no copy
+        if self.pending is not None:
+            self.pending.result()
+        self.pending = self.pool.submit(self._write, arrow)
+
+    def _write(self, arrow: Any) -> None:
+        import pyarrow.parquet as pq
+
         if self.writer is None:
-            self.writer = Thread(target=self._write, args=(table.schema,), name="parquet")
-            self.writer.start()
-        self._put(table)
-
-    def _put(self, item: pl.DataFrame | None) -> None:
-        """Queue item for the writer; its error instead once it has stopped."""
-        assert self.writer is not None
-        while True:
-            if self.error is not None or not self.writer.is_alive():
-                self._raise()
-            try:
-                self.chunks.put(item, timeout=0.1)
-                return
-            except Full:
-                pass
-
-    def _raise(self) -> None:
-        raise self.error or RuntimeError("the Parquet writer stopped")
-
-    def _write(self, schema: pl.Schema) -> None:
-        def chunks(*_: object) -> Iterator[pl.DataFrame]:
-            while (table := self.chunks.get()) is not None:
-                yield table
-
-        try:
-            source = register_io_source(chunks, schema=schema)
-            source.sink_parquet(self.partial, compression="zstd")
-        except BaseException as error:  # handed to the parsing thread
-            self.error = error
+            self.writer = pq.ParquetWriter(
+                self.partial, arrow.schema, compression="zstd", write_statistics=STATISTICS
+            )
+        self.writer.write_table(arrow)
 
     def close(self, in_time_order: bool) -> None:
         """Finish the file; rows out of time order are sorted by ts (ties keep the file's
         order), as the in-memory parse does."""
-        if self.writer is not None:
-            self._put(None)
-            self.writer.join()
-            if self.error is not None:
-                self._raise()
+        try:
+            if self.pending is not None:
+                self.pending.result()
+        finally:
+            self.pool.shutdown()
+            if self.writer is not None:
+                self.writer.close()
         if in_time_order:
             self.partial.replace(self.path)
             return
@@ -149,7 +136,7 @@ class ParquetSink:
         self.partial.unlink()
 
     def abandon(self) -> None:
-        while self.writer is not None and self.writer.is_alive():  # it ends at the first None
-            with suppress(Full):
-                self.chunks.put(None, timeout=0.1)
+        self.pool.shutdown(cancel_futures=True)
+        if self.writer is not None:
+            self.writer.close()
         self.partial.unlink(missing_ok=True)
