@@ -57,6 +57,18 @@ def test_rows_out_of_order_across_chunks_are_sorted(tmp_path: Path) -> None:
 
 def test_an_abandoned_sink_leaves_no_file(tmp_path: Path) -> None:
     sink = ParquetSink(tmp_path / "requests.parquet")
-    sink.write(parse_log(DATA / PARSEABLE[0]).table)
+    for _ in range(3):  # the writer holds one, one waits for it
+        sink.write(parse_log(DATA / PARSEABLE[0]).table)
+    sink.abandon()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_writers_error_reaches_the_caller(tmp_path: Path) -> None:
+    sink = ParquetSink(tmp_path / "missing" / "requests.parquet")
+    table = parse_log(DATA / PARSEABLE[0]).table
+    with pytest.raises(FileNotFoundError):
+        for _ in range(3):
+            sink.write(table)
+        sink.close(in_time_order=True)
     sink.abandon()
     assert list(tmp_path.iterdir()) == []
