@@ -15,7 +15,7 @@ import { CHART_COLOR_TOKENS, colorVar, type ColorToken } from "./tokens";
 
 interface Row {
   at: string;
-  a: number;
+  a: number | null;
   b: number;
 }
 
@@ -89,6 +89,10 @@ describe("buildChartModel", () => {
     ];
     expect(buildChartModel(config, rows).points).toEqual([{ t: Date.UTC(2026, 10, 22), a: 0, b: 5 }]);
   });
+  it("keeps a null value as a gap", () => {
+    const rows = [{ at: "2026-11-22T00:00:00Z", a: null, b: 5 }];
+    expect(buildChartModel(config, rows).points).toEqual([{ t: Date.UTC(2026, 10, 22), a: null, b: 5 }]);
+  });
   it("never hands the chart more than MAX_POINTS points", () => {
     const rows = makeSeries(MAX_POINTS * 2 + 7);
     const model = buildChartModel(requestsChartConfig(60), rows);
@@ -129,6 +133,9 @@ describe("tooltipRows", () => {
       { key: "a", label: "A", color: "status-2xx", text: "12 things" },
       { key: "b", label: "B", color: "status-5xx", text: "3 things" },
     ]);
+  });
+  it("says a gap is not recorded rather than 0", () => {
+    expect(tooltipRows(config, { t: 0, a: null, b: 0 }).map((r) => r.text)).toEqual(["not recorded", "0 things"]);
   });
   it("requests chart tooltips carry req/min", () => {
     const cfg = requestsChartConfig(60);

@@ -4,9 +4,9 @@ import { CHART_COLOR_TOKENS, type ColorToken } from "./tokens";
 
 export type ChartKind = "line" | "area" | "stacked-area" | "stacked-bar";
 
-/** Keys of Row whose values are numbers. */
+/** Keys of Row whose values are numbers (null where the data holds no value: a gap). */
 export type NumericKey<Row> = {
-  [K in keyof Row]-?: Row[K] extends number ? K : never;
+  [K in keyof Row]-?: Row[K] extends number | null ? K : never;
 }[keyof Row] &
   string;
 
@@ -35,7 +35,8 @@ export interface TimeChartConfig<Row> {
   series: SeriesConfig<Row>[];
 }
 
-export type ChartPoint = { t: number } & Record<string, number>;
+/** A series' value is null where the data holds none: lines break there, never drop to 0. */
+export type ChartPoint = { t: number } & Record<string, number | null>;
 
 export interface ChartModel {
   points: ChartPoint[];
@@ -95,16 +96,17 @@ export function thin<T>(rows: T[], max: number): T[] {
   return kept;
 }
 
-/** Rows -> sorted points {t, <series key>: value}; rows with a bad time are dropped. */
+/** Rows -> sorted points {t, <series key>: value}; rows with a bad time are dropped. A null
+ * value (the data holds none) stays null, a gap; any other non-number counts as 0. */
 export function buildChartModel<Row>(config: TimeChartConfig<Row>, rows: Row[]): ChartModel {
   const points: ChartPoint[] = [];
   for (const row of thin(rows, MAX_POINTS)) {
     const t = toMs(config.time(row));
     if (!Number.isFinite(t)) continue;
-    const point: Record<string, number> = { t };
+    const point: Record<string, number | null> = { t };
     for (const s of config.series) {
       const v = row[s.key] as unknown;
-      point[s.key] = typeof v === "number" && Number.isFinite(v) ? v : 0;
+      point[s.key] = v === null ? null : typeof v === "number" && Number.isFinite(v) ? v : 0;
     }
     points.push(point as ChartPoint);
   }
@@ -127,7 +129,7 @@ export function tooltipRows<Row>(config: TimeChartConfig<Row>, point: ChartPoint
     key: s.key,
     label: s.label,
     color: s.color,
-    text: config.unit(point[s.key] ?? 0),
+    text: point[s.key] == null ? "not recorded" : config.unit(point[s.key] ?? 0),
   }));
 }
 

@@ -112,10 +112,11 @@ describe("a Prometheus dataset's Overview", () => {
 });
 
 describe("a Prometheus dataset's Traffic", () => {
-  it("draws the rate per class and leaves out intervals a class has no sample in", () => {
+  it("draws the rate per class, with a gap (null, never 0) where a class has no sample", () => {
     const rows = classRows([klass("all", [15, 10, 15], 0), klass("/b", [5, null, 5], 0)], "rate_per_s");
     expect(rows).toEqual([
       { t: T0, c0: 15, c1: 5 },
+      { t: T0 + 60_000, c0: 10, c1: null },
       { t: T0 + 120_000, c0: 15, c1: 5 },
     ]);
   });

@@ -4,7 +4,7 @@ import type { ClassTraffic, PrometheusTraffic } from "./api";
 /** Classes drawn beside "all" at most (the busiest first). */
 export const MAX_CLASSES = 6;
 
-export type ClassRow = { t: number } & Record<string, number>;
+export type ClassRow = { t: number } & Record<string, number | null>;
 
 /** "all" and the busiest classes, in that order. */
 export function shownClasses(traffic: PrometheusTraffic): ClassTraffic[] {
@@ -13,8 +13,9 @@ export function shownClasses(traffic: PrometheusTraffic): ClassTraffic[] {
   return all === undefined ? busiest : [all, ...busiest];
 }
 
-/** One row per chart point with each class' value under `c<index>`; a point where a shown
- * class has no value is left out (the line joins across it), never drawn as zero. */
+/** One row per chart point with each class' value under `c<index>`; where a shown class has
+ * no value (a gap in the source's data) it is null, so its line breaks there instead of
+ * dropping to zero or joining across the gap. */
 export function classRows(classes: ClassTraffic[], value: "rate_per_s" | "error_share"): ClassRow[] {
   const first = classes[0];
   if (first === undefined) return [];
@@ -22,9 +23,7 @@ export function classRows(classes: ClassTraffic[], value: "rate_per_s" | "error_
   first.points.forEach((point, i) => {
     const row: ClassRow = { t: Date.parse(point.t) };
     for (const [j, c] of classes.entries()) {
-      const v = c.points[i]?.[value];
-      if (v == null) return;
-      row[`c${j}`] = v;
+      row[`c${j}`] = c.points[i]?.[value] ?? null;
     }
     rows.push(row);
   });
