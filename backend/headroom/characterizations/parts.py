@@ -2,8 +2,8 @@
 memory"): a plan (the streaming scan and, with several partitions, the table split into
 one Parquet file per partition of clients, both stored), one map per partition (it reads
 its own file only; its partial results stored as Parquet files, then a marker saying the
-part is complete) and a reduce (merged one part at a time, the Result saved, the parts
-removed). The worker runs the maps as a Celery group and the
+part is complete) and a reduce (the stored parts merged frame by frame, the Result saved,
+the parts removed). The worker runs the maps as a Celery group and the
 reduce as the chord's callback; without a result backend all of it runs in one task
 (`characterize_body`, the job body the API's in-process runs use as well).
 
@@ -42,7 +42,7 @@ from headroom.engine.workload.mapreduce import (
     scan_to_json,
     spill,
 )
-from headroom.engine.workload.partial import Partial, merge_into
+from headroom.engine.workload.partial import merge_stored
 from headroom.jobs import service as job_service
 from headroom.jobs.runner import JobContext
 
@@ -106,18 +106,14 @@ def map_one(settings: Settings, job_id: int, worker: str, index: int) -> dict[st
 
 
 def reduce_parts(settings: Settings, job_id: int, worker: str) -> None:
-    """Merge every part's partial results (one at a time), save the Result, remove the
-    intermediate files."""
+    """Merge every part's stored partial results (partial.merge_stored: frame by frame,
+    read from the store), save the Result, remove the intermediate files."""
     store = open_store(settings.resolved_storage_url())
     inputs = _inputs(settings, job_id, worker, (0.9, "merging"))
     base = folder(inputs.dataset_id, job_id)
     found = _load_scan(store, base, inputs.rules)
-    merged: Partial | None = None
-    for index in range(found.parts):
-        partial = _load_partial(store, _part(base, index))
-        merged = merge_into(merged, partial, MAX_FIT_N)
-        del partial
-    assert merged is not None
+    stored = [_stored_partial(store, _part(base, index)) for index in range(found.parts)]
+    merged = merge_stored(stored, MAX_FIT_N)
     with _usable():
         result = finish(merged, found)
     document = run.result_document(result).model_dump(mode="json")
@@ -195,10 +191,9 @@ def _load_scan(store: ObjectStore, base: str, rules: Rules) -> Scan:
     return scan_from_json(data, _read_frame(store, base + "scan-quiet.parquet"), rules)
 
 
-def _load_partial(store: ObjectStore, part: str) -> Partial:
+def _stored_partial(store: ObjectStore, part: str) -> dict[str, pl.LazyFrame]:
+    """A complete part's frames, as scans of their stored files."""
     keys = store.list(part) if store.exists(_complete(part)) else []
     if not keys:
         raise LogInputError("internal_error", f"a part of the characterization is missing ({part})")
-    return Partial(
-        {k.rsplit("/", 1)[-1].removesuffix(".parquet"): _read_frame(store, k) for k in keys}
-    )
+    return {k.rsplit("/", 1)[-1].removesuffix(".parquet"): store.scan_parquet([k]) for k in keys}

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import optimize, stats
+from scipy import optimize, special, stats
 
 F64 = NDArray[np.float64]
 SPLIT_QUANTILES = np.linspace(0.5, 0.98, 25)
@@ -79,7 +79,8 @@ def _truncated_lognormal(body: F64, k: float) -> tuple[float, float, float]:
         mu, sigma = float(t[0]), math.exp(float(t[1]))
         squares = s2 - 2 * mu * s1 + n * mu * mu
         ll = -n * (0.5 * math.log(2 * math.pi) + math.log(sigma)) - squares / (2 * sigma**2)
-        return -(ll - s1 - n * float(stats.norm.logcdf((lk - mu) / sigma)))
+        # special.log_ndtr is what stats.norm.logcdf computes, without its per-call checks
+        return -(ll - s1 - n * float(special.log_ndtr((lk - mu) / sigma)))
 
     lo = float(logs.min())
     # bounded: a body whose log-density rises up to k would push mu to +inf

@@ -15,8 +15,9 @@
    the sketch's relative error; fits on a uniform sample of at most ``MAX_FIT_N`` values,
    as the one-pass fits are) and the dataset page's chart data.
 
-The CLI runs the map in its own process, one partition after another, merging as it goes;
-the worker runs one task per partition and reduces in a chord.
+The CLI runs the map in its own process, one partition after another, each partial stored
+in a temporary folder, then merges the stored partials; the worker runs one task per
+partition and reduces in a chord.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ from .classify import Rules, apply_rules
 from .coverage import Coverage, coverage, supported_every_s
 from .display import LATENCY_BUCKETS_S, MAX_POINTS, TOP_PATHS
 from .fitting import MAX_FIT_N, FitReport, fit_sample, not_fitted
-from .partial import PartContext, Partial, map_part, merge_into
+from .partial import PartContext, Partial, map_part, merge_stored
 from .reduce_display import display_from
 from .sessions import SessionSettings
 from .sketch import merge_histograms, percentiles
@@ -224,8 +225,8 @@ def characterize_parts(
     name: str = "workload",
 ) -> Characterization:
     """The characterization of ``table``, one partition of clients at a time (as many as
-    the memory budget asks, spilled to temporary files by one pass over the table),
-    merging each partial into the running one."""
+    the memory budget asks, spilled to temporary files by one pass over the table), the
+    partials stored beside them and merged at the end."""
     lazy = table.lazy()
     del table
     found = scan(lazy, rules, settings, memory_budget_mb)
@@ -241,14 +242,20 @@ def characterize_parts(
 
 
 def _map_and_merge(paths: list[Path], found: Scan) -> Partial:
-    merged: Partial | None = None
+    """Each partition mapped in turn, its partial written beside its requests (which are
+    then removed), and the stored partials merged frame by frame."""
+    stored = []
     for path in paths:
         partial = map_spilled(path, found)
         path.unlink()
-        merged = merge_into(merged, partial, MAX_FIT_N)
+        frames = {}
+        for name, frame in partial.frames.items():
+            frame_path = path.with_name(f"{path.stem}-{name}.parquet")
+            frame.write_parquet(frame_path)
+            frames[name] = pl.scan_parquet(frame_path)
+        stored.append(frames)
         del partial
-    assert merged is not None
-    return merged
+    return merge_stored(stored, MAX_FIT_N)
 
 
 def finish(merged: Partial, found: Scan, name: str = "workload") -> Characterization:

@@ -23,7 +23,7 @@ disjoint partitions add up exactly, too).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import polars as pl
@@ -61,6 +61,7 @@ HISTOGRAM_KEYS: dict[str, tuple[str, ...]] = {
     "lat_time": ("t", "cls_request"),
     "lat_path": ("path_group",),
 }
+SAMPLE_GROUP = ("quantity", "cls_user")
 OTHER_PATHS = "other"
 QUANTITIES = (
     "requests_per_session",
@@ -246,9 +247,10 @@ def _keyed(values: pl.DataFrame) -> pl.DataFrame:
 
 
 def bottom_k(samples: pl.DataFrame, k: int) -> pl.DataFrame:
-    """Per quantity and user class, the rows of the ``k`` smallest keys (ties by value)."""
-    ordered = samples.sort("quantity", "cls_user", "key", "value", nulls_last=True)
-    rank = pl.int_range(pl.len()).over("quantity", "cls_user")
+    """Per quantity and user class, the rows of the ``k`` smallest keys (ties by value):
+    one sort on the numbers, then a rank within each group (no sort on the strings)."""
+    ordered = samples.sort("key", "value", nulls_last=True)
+    rank = pl.int_range(pl.len()).over(SAMPLE_GROUP)
     return ordered.filter(rank < k)
 
 
@@ -275,6 +277,58 @@ def merge_into(running: Partial | None, partial: Partial, sample_size: int) -> P
         frames[name] = _merged(name, both, sample_size)
         both.clear()
     return running
+
+
+def merge_stored(parts: Sequence[Mapping[str, pl.LazyFrame]], sample_size: int) -> Partial:
+    """:func:`merge` of partials stored as Parquet (each part: its frames' scans), one
+    frame at a time: counts and histograms by a streaming group-by over every part at
+    once, the samples folded in part by part (:func:`_fold_samples`). Memory follows the
+    merged frames, not the number of parts."""
+    names = sorted({name for part in parts for name in part})
+    merged = {}
+    for name in names:
+        scans = [part[name] for part in parts if name in part]
+        if name == "samples":
+            merged[name] = _fold_samples(scans, sample_size)
+        else:
+            both = pl.concat(scans, how="vertical_relaxed")
+            merged[name] = _aggregated(name, both).collect(engine="streaming")
+    return Partial(merged)
+
+
+def _aggregated(name: str, frames: pl.LazyFrame) -> pl.LazyFrame:
+    if name in HISTOGRAM_KEYS:
+        keys = [*HISTOGRAM_KEYS[name], "idx"]
+        return frames.group_by(keys).agg(pl.col("n").sum(), pl.col("max").max())
+    keys = list(SUM_KEYS[name])
+    if not keys:
+        return frames.select(pl.all().sum())
+    return frames.group_by(keys).agg(pl.all().sum()).sort(keys, nulls_last=True)
+
+
+def _fold_samples(scans: Sequence[pl.LazyFrame], k: int) -> pl.DataFrame:
+    """The bottom-k of the union of stored samples, read one part at a time. Once a group
+    holds ``k`` rows, a row with a larger key than all of them has ``k`` smaller ones and
+    cannot be chosen: it is dropped as it is read. The rows read are cut back to ``k`` a
+    group whenever they have doubled."""
+    kept = bottom_k(scans[0].collect(), k)
+    cut = _cuts(kept, k)
+    pending: list[pl.DataFrame] = []
+    for scan in scans[1:]:
+        chosen = scan.join(cut, on=SAMPLE_GROUP, how="left", nulls_equal=True)
+        above = pl.col("key") > pl.col("_cut")
+        pending.append(chosen.filter(above.not_().fill_null(True)).drop("_cut").collect())
+        if sum(p.height for p in pending) >= kept.height:
+            kept = bottom_k(pl.concat([kept, *pending], how="vertical_relaxed"), k)
+            cut = _cuts(kept, k)
+            pending = []
+    return bottom_k(pl.concat([kept, *pending], how="vertical_relaxed"), k)
+
+
+def _cuts(kept: pl.DataFrame, k: int) -> pl.LazyFrame:
+    """Per group holding ``k`` rows, its largest key."""
+    full = kept.group_by(SAMPLE_GROUP).agg(pl.col("key").max().alias("_cut"), pl.len())
+    return full.filter(pl.col("len") >= k).drop("len").lazy()
 
 
 def _merged(name: str, frames: list[pl.DataFrame], sample_size: int) -> pl.DataFrame:

@@ -1,0 +1,63 @@
+"""The reduce of stored partials (partial.merge_stored: a streaming group-by a frame, the
+samples folded in part by part with rows above the running k-th key dropped) against the
+in-memory merge of the same partials, and the samples against an independent bottom-k
+(numpy's lexsort of the concatenated samples)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+from headroom.engine.workload.mapreduce import map_partition, scan
+from headroom.engine.workload.partial import Partial, merge, merge_stored
+
+from .test_workload_mapreduce import TINY_BUDGET_MB, random_table, same
+
+
+@pytest.fixture(scope="module")
+def partials() -> list[Partial]:
+    table = random_table(5000, 300)
+    found = scan(table.lazy(), memory_budget_mb=TINY_BUDGET_MB)
+    return [map_partition(table.lazy(), i, found) for i in range(found.parts)]
+
+
+def stored(partials: list[Partial], folder: Path) -> list[dict[str, pl.LazyFrame]]:
+    out = []
+    for index, partial in enumerate(partials):
+        frames = {}
+        for name, frame in partial.frames.items():
+            path = folder / f"{index}-{name}.parquet"
+            frame.write_parquet(path)
+            frames[name] = pl.scan_parquet(path)
+        out.append(frames)
+    return out
+
+
+def bottom_k_by_hand(samples: pl.DataFrame, k: int) -> list[str]:
+    """Per (quantity, class), the k rows of smallest (key, value), by numpy's lexsort."""
+    chosen: list[str] = []
+    for _, group in samples.group_by("quantity", "cls_user"):
+        order = np.lexsort((group["value"].to_numpy(), group["key"].to_numpy()))[:k]
+        chosen.extend(map(repr, group[order].iter_rows()))
+    return sorted(chosen)
+
+
+@pytest.mark.parametrize("k", [5, 50, 700, 50_000])
+def test_stored_partials_merge_as_in_memory(
+    partials: list[Partial], tmp_path: Path, k: int
+) -> None:
+    merged = merge_stored(stored(partials, tmp_path), k)
+    assert same(merged, merge(partials, k))
+    every = pl.concat([p.frames["samples"] for p in partials])
+    rows = sorted(map(repr, merged.frames["samples"].iter_rows()))
+    assert rows == bottom_k_by_hand(every, k)
+
+
+def test_the_order_of_the_stored_parts_does_not_matter(
+    partials: list[Partial], tmp_path: Path
+) -> None:
+    parts = stored(partials, tmp_path)
+    assert same(merge_stored(parts[::-1], 50), merge_stored(parts, 50))
