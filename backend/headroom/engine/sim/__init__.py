@@ -2,10 +2,13 @@
 
 ``Simulation(scenario).run()`` is the one runner; scenarios are validated documents
 (:func:`load_scenario`, :func:`scenario_json_schema`). The packages name the parts:
-``scenario/`` (the document), ``kernel/`` (the compiled single-tier event loop),
-``tiers/`` (multi-tier clusters); the runner, the feed of random draws, the
-autoscaling policies and the admission stages sit beside them. The method, and what it
-approximates, is described in docs/methods/simulator.md.
+``scenario/`` (the document), ``kernel/`` (the compiled single-tier event loop, with
+pages, dispatch policies, admission stages and the FCFS fast path), ``tiers/`` (the
+multi-tier loop, of which a single-tier cluster is the one-tier case); both loops
+share one state layout (``rows.py``: free lists, growth, status and state codes) and
+their heaps (``heaps.py``). The runner, the feed of random draws, the autoscaling
+policies and the admission stages sit beside them. The method, what it approximates
+and what separates the two loops is described in docs/methods/simulator.md.
 """
 
 from __future__ import annotations

@@ -5,17 +5,46 @@ requests, pages, the event heap), so compiled helpers take a handful of arrays r
 than dozens. Scalars live in small arrays indexed by the constants below (``ic`` int64
 counters, ``sc`` float64 accumulators, ``ip``/``fp`` parameters). Capacities grow on
 demand: the core returns a ``NEED_*`` status before touching anything and :func:`grow`
-enlarges the array it names, so a run resumes exactly where it stopped.
+enlarges the array it names (rows.py, shared with the multi-tier loop), so a run resumes
+exactly where it stopped.
 """
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
 from headroom.engine.sim import sketch
+from headroom.engine.sim.rows import (  # noqa: F401 (the shared codes, re-exported)
+    BOX_BINS,
+    DONE,
+    EV_BOOT,
+    EV_CLIENT_REQUEST,
+    EV_COMPLETION,
+    EV_PERIOD,
+    F64,
+    I64,
+    NEED_DEMAND,
+    NEED_GAP,
+    NEED_HEAP,
+    NEED_JOBS,
+    NEED_PAGES,
+    NEED_TRACE,
+    NEED_UNIFORM,
+    NEED_VM_HEAP,
+    UNBOUNDED,
+    VM_ACTIVE,
+    VM_BOOTING,
+    VM_DRAINING,
+    VM_FREE,
+    double_rows,
+    free_rows,
+    grow_event_heap,
+    grow_free_list,
+    widen_service_heaps,
+)
 
 # --- int counters (ic) ---
 (
@@ -66,7 +95,6 @@ FP_SPEED, FP_OVERHEAD, FP_MONITOR_S, FP_SLA_THRESHOLD_S, FP_WINDOW_S = range(5)
 # MaxConn_D(T_D) per server and the DynamicPart control period.
 FP_THR, FP_MAXCONN_SLA, FP_PERIOD_S = 5, 9, 10
 N_FP = 11
-UNBOUNDED = 1 << 62
 
 # --- VM columns ---
 VF_VCLOCK, VF_LAST, VF_RATE, VF_BUSY, VF_LAST_DISPATCH, VF_WRR, VF_WEIGHT, VF_ALLOC_T = range(8)
@@ -103,8 +131,6 @@ DISPATCH_CODES = {
     "lru": DISPATCH_LRU,
     "random": DISPATCH_RANDOM,
 }
-VM_FREE, VM_BOOTING, VM_ACTIVE, VM_DRAINING = 0, 1, 2, 3
-EV_COMPLETION, EV_CLIENT_REQUEST, EV_BOOT, EV_PERIOD = 0, 1, 2, 3
 # Admission stages (ip[IP_ADMISSION]); DynamicPart's controller runs on EV_PERIOD events.
 ADM_NONE, ADM_SWITCH, ADM_STATIC_PART, ADM_DYNAMIC_PART = 0, 1, 2, 3
 ADMISSION_CODES = {
@@ -113,12 +139,7 @@ ADMISSION_CODES = {
     "static_part": ADM_STATIC_PART,
     "dynamic_part": ADM_DYNAMIC_PART,
 }
-DONE, NEED_DEMAND, NEED_GAP, NEED_UNIFORM, NEED_JOBS, NEED_PAGES, NEED_HEAP = range(7)
-NEED_VM_HEAP, NEED_TRACE = 7, 8
-BOX_BINS = 200  # utilisation histogram bins per allocated-VM count (width 0.005)
 
-F64 = NDArray[np.float64]
-I64 = NDArray[np.int64]
 I32 = NDArray[np.int32]
 
 
@@ -193,15 +214,6 @@ def world(s: CoreState) -> World:
     )  # fmt: skip
 
 
-def free_rows(n: int, ncols: int, next_col: int, first: int = 0) -> I64:
-    """``n`` zero rows linked into a free list through column ``next_col`` (ids from
-    ``first``; the last row ends the list)."""
-    rows = np.zeros((n, ncols), dtype=np.int64)
-    rows[:, next_col] = np.arange(first + 1, first + n + 1)
-    rows[-1, next_col] = -1
-    return rows
-
-
 def new_state(
     ip: I64,
     fp: F64,
@@ -244,38 +256,22 @@ def new_state(
     )  # fmt: skip
 
 
-def grow_rows(free: I64, next_col: int, head: int) -> I64:
-    """Double a free-list-linked int matrix; new rows go to the front of the free list."""
-    n = len(free)
-    new = free_rows(n, free.shape[1], next_col, first=n)
-    new[-1, next_col] = head
-    return np.concatenate([free, new])
-
-
-def double_rows(a: NDArray[Any]) -> NDArray[Any]:
-    return np.concatenate([a, np.zeros_like(a)])
-
-
 def grow(s: CoreState, status: int) -> CoreState:
     """Enlarge the capacity named by ``status`` (a NEED_* code other than the pools)."""
     if status == NEED_JOBS:
         n = len(s.ji)
-        ji = grow_rows(s.ji, JI_NEXT, int(s.ic[IC_JOB_FREE]))
+        ji, jf = grow_free_list(s.ji, s.jf, s.ic, JI_NEXT, IC_JOB_FREE, IC_JOBS_FREE_N)
         ji[n:, JI_VM] = -1
-        s.ic[IC_JOB_FREE], s.ic[IC_JOBS_FREE_N] = n, s.ic[IC_JOBS_FREE_N] + n
-        return s._replace(ji=ji, jf=double_rows(s.jf))
+        return s._replace(ji=ji, jf=jf)
     if status == NEED_PAGES:
-        n = len(s.pi)
-        pi = grow_rows(s.pi, PI_NEXT, int(s.ic[IC_PAGE_FREE]))
-        s.ic[IC_PAGE_FREE], s.ic[IC_PAGES_FREE_N] = n, s.ic[IC_PAGES_FREE_N] + n
-        return s._replace(pi=pi, pf=double_rows(s.pf))
+        pi, pf = grow_free_list(s.pi, s.pf, s.ic, PI_NEXT, IC_PAGE_FREE, IC_PAGES_FREE_N)
+        return s._replace(pi=pi, pf=pf)
     if status == NEED_HEAP:
-        return s._replace(et=double_rows(s.et), ei=double_rows(s.ei))
+        et, ei = grow_event_heap(s.et, s.ei)
+        return s._replace(et=et, ei=ei)
     if status == NEED_VM_HEAP:
-        return s._replace(
-            vtag=np.concatenate([s.vtag, np.zeros_like(s.vtag)], axis=1),
-            vjob=np.concatenate([s.vjob, np.zeros_like(s.vjob)], axis=1),
-        )
+        vtag, vjob = widen_service_heaps(s.vtag, s.vjob)
+        return s._replace(vtag=vtag, vjob=vjob)
     if status == NEED_TRACE:
         return s._replace(trace=double_rows(s.trace))
     raise ValueError(f"cannot grow for status {status}")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from headroom.engine.sim.kernel import heaps
+from headroom.engine.sim import heaps
 from headroom.engine.sim.kernel.state import (
     EV_BOOT,
     EV_COMPLETION,

@@ -1,12 +1,12 @@
-"""The heaps (heaps.py) bound to the multi-tier loop's state layout: the event heap (times,
-with kind, id, version rows) and each VM's service heap (virtual-clock tags, with request
-ids)."""
+"""The shared heaps (sim/heaps.py) bound to the multi-tier loop's state layout: the event
+heap (times, with kind, id, version rows) and each VM's service heap (virtual-clock tags,
+with request ids)."""
 
 from __future__ import annotations
 
 from numba import njit
 
-from headroom.engine.sim.kernel import heaps
+from headroom.engine.sim import heaps
 from headroom.engine.sim.tiers import state as S
 
 

@@ -2,8 +2,9 @@
 
 VMs of every tier share one set of rows (tier t owns rows first..first + count); a
 request's row keeps, per tier, the time it reached the tier, the time it took a pool
-slot there, its demand there and the VM that holds it. Capacities grow on demand as in the
-single-tier kernel (kernel/state.py): the loop returns a ``NEED_*`` status before touching anything.
+slot there, its demand there and the VM that holds it. Capacities grow on demand with the
+helpers the single-tier kernel uses too (rows.py): the loop returns a ``NEED_*`` status
+before touching anything.
 """
 
 from __future__ import annotations
@@ -14,10 +15,26 @@ import numpy as np
 from numpy.typing import NDArray
 
 from headroom.engine.sim import sketch
-from headroom.engine.sim.kernel.state import double_rows, free_rows, grow_rows
-
-F64 = NDArray[np.float64]
-I64 = NDArray[np.int64]
+from headroom.engine.sim.rows import (  # noqa: F401 (the shared codes, re-exported)
+    BOX_BINS,
+    DONE,
+    EV_BOOT,
+    EV_COMPLETION,
+    F64,
+    I64,
+    NEED_HEAP,
+    NEED_JOBS,
+    NEED_VM_HEAP,
+    UNBOUNDED,
+    VM_ACTIVE,
+    VM_BOOTING,
+    VM_DRAINING,
+    VM_FREE,
+    free_rows,
+    grow_event_heap,
+    grow_free_list,
+    widen_service_heaps,
+)
 
 # --- int counters (ic) ---
 (
@@ -68,12 +85,6 @@ TT_ALLOCATED, TT_ACTIVE, TT_UTILIZATION, TT_CONCURRENCY, TT_WAITING, TT_POOL = r
 N_TT = 6
 # --- SCT ring: per VM and interval ---
 R_COMPLETIONS, R_AREA, R_LATENCY = range(3)
-
-VM_FREE, VM_BOOTING, VM_ACTIVE, VM_DRAINING = 0, 1, 2, 3
-EV_COMPLETION, EV_BOOT = 0, 1
-DONE, NEED_JOBS, NEED_HEAP, NEED_VM_HEAP = range(4)
-UNBOUNDED = 1 << 62
-BOX_BINS = 200
 
 
 class TierState(NamedTuple):
@@ -144,18 +155,15 @@ def grow(s: TierState, status: int, need: int = 0) -> TierState:
     """Enlarge the capacity a ``NEED_*`` status names (service heaps to >= ``need``)."""
     if status == NEED_JOBS:
         n = len(s.ji)
-        ji = grow_rows(s.ji, JI_NEXT, int(s.ic[IC_JOB_FREE]))
+        ji, jf = grow_free_list(s.ji, s.jf, s.ic, JI_NEXT, IC_JOB_FREE, IC_JOBS_FREE_N)
         ji[n:, JI_TIER] = -1
-        s.ic[IC_JOB_FREE], s.ic[IC_JOBS_FREE_N] = n, s.ic[IC_JOBS_FREE_N] + n
-        return s._replace(ji=ji, jf=double_rows(s.jf))
+        return s._replace(ji=ji, jf=jf)
     if status == NEED_HEAP:
-        return s._replace(et=double_rows(s.et), ei=double_rows(s.ei))
+        et, ei = grow_event_heap(s.et, s.ei)
+        return s._replace(et=et, ei=ei)
     if status == NEED_VM_HEAP:
-        width = max(2 * s.vtag.shape[1], need)
-        pad = width - s.vtag.shape[1]
-        return s._replace(
-            vtag=np.pad(s.vtag, ((0, 0), (0, pad))), vjob=np.pad(s.vjob, ((0, 0), (0, pad)))
-        )
+        vtag, vjob = widen_service_heaps(s.vtag, s.vjob, need)
+        return s._replace(vtag=vtag, vjob=vjob)
     raise ValueError(f"cannot grow for status {status}")
 
 

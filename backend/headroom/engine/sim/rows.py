@@ -1,0 +1,64 @@
+"""The state layout both event loops share (kernel/ and tiers/): entities as rows of typed
+arrays, free lists linked through a column, capacities that double on demand, and the
+codes both loops use for VM states, heap events and their return status.
+
+A loop returns a ``NEED_*`` status before an event that could overrun a capacity; the
+runner enlarges what it names with the helpers below (or refills a pool of draws) and
+calls the loop again, so results do not depend on initial capacities.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+F64 = NDArray[np.float64]
+I64 = NDArray[np.int64]
+
+VM_FREE, VM_BOOTING, VM_ACTIVE, VM_DRAINING = 0, 1, 2, 3
+# Event kinds (the heap's EI_KIND column); the multi-tier loop uses completions and boots.
+EV_COMPLETION, EV_CLIENT_REQUEST, EV_BOOT, EV_PERIOD = 0, 1, 2, 3
+# A loop's return status: DONE, or the pool or capacity it ran short of.
+DONE, NEED_DEMAND, NEED_GAP, NEED_UNIFORM, NEED_JOBS, NEED_PAGES, NEED_HEAP = range(7)
+NEED_VM_HEAP, NEED_TRACE = 7, 8
+UNBOUNDED = 1 << 62  # a pool limit or accept queue without a bound
+BOX_BINS = 200  # utilisation histogram bins per allocated-VM count (width 0.005)
+
+
+def free_rows(n: int, ncols: int, next_col: int, first: int = 0) -> I64:
+    """``n`` zero rows linked into a free list through column ``next_col`` (ids from
+    ``first``; the last row ends the list)."""
+    rows = np.zeros((n, ncols), dtype=np.int64)
+    rows[:, next_col] = np.arange(first + 1, first + n + 1)
+    rows[-1, next_col] = -1
+    return rows
+
+
+def double_rows(a: NDArray[Any]) -> NDArray[Any]:
+    return np.concatenate([a, np.zeros_like(a)])
+
+
+def grow_free_list(
+    ints: I64, floats: F64, ic: I64, next_col: int, head_at: int, count_at: int
+) -> tuple[I64, F64]:
+    """Double an entity kept in a free list (int rows ``ints`` linked through ``next_col``,
+    float rows ``floats``); the new rows go to the front of the list, whose head and
+    length are ``ic[head_at]`` and ``ic[count_at]``."""
+    n = len(ints)
+    new = free_rows(n, ints.shape[1], next_col, first=n)
+    new[-1, next_col] = ic[head_at]
+    ic[head_at], ic[count_at] = n, ic[count_at] + n
+    return np.concatenate([ints, new]), double_rows(floats)
+
+
+def grow_event_heap(et: F64, ei: I64) -> tuple[F64, I64]:
+    """Double the event heap (times, and rows of kind, id, version)."""
+    return double_rows(et), double_rows(ei)
+
+
+def widen_service_heaps(vtag: F64, vjob: I64, need: int = 0) -> tuple[F64, I64]:
+    """Widen every VM's service heap (tags, request ids) to twice its width, or ``need``."""
+    pad = ((0, 0), (0, max(2 * vtag.shape[1], need) - vtag.shape[1]))
+    return np.pad(vtag, pad), np.pad(vjob, pad)
