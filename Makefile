@@ -9,7 +9,7 @@ UI_SOURCES := $(shell find frontend/src frontend/index.html frontend/vite.config
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint typecheck pytest vitest e2e bench bench-api bench-scale bench-upload install ui system-deps openapi clean
+.PHONY: run test lint typecheck pytest vitest e2e e2e-baselines bench bench-api bench-scale bench-upload install ui system-deps openapi clean
 
 ## run: install everything, migrate SQLite, seed the demo, serve API + UI + one worker
 run: install ui
@@ -75,6 +75,11 @@ vitest: $(STAMPS)/npm
 
 e2e: install ui system-deps $(STAMPS)/e2e-npm
 	cd e2e && npm test
+
+## e2e-baselines: write the pixel baselines again (e2e/screenshots/, compared by screens.spec.ts)
+## after a change that is meant to change those screens; review the new images before committing
+e2e-baselines: install ui system-deps $(STAMPS)/e2e-npm
+	cd e2e && npx playwright test screens.spec.ts --update-snapshots
 
 bench: install
 	@command -v goaccess >/dev/null || [ "$$(id -u)" != 0 ] || apt-get install -y -q goaccess >/dev/null 2>&1 || echo "goaccess could not be installed: bench/bench_parse.py skips it"

@@ -16,7 +16,13 @@ const chromiumArgs = [
 export default defineConfig({
   testDir: "./tests",
   timeout: 120_000,
-  expect: { timeout: 30_000 },
+  expect: {
+    timeout: 30_000,
+    // pixel baselines (screens.spec.ts): a small tolerance for anti-aliasing, no animations
+    toHaveScreenshot: { maxDiffPixelRatio: 0.01, animations: "disabled", caret: "hide" },
+  },
+  // one baseline per screen, whatever the platform: they are made with Debian's Chromium
+  snapshotPathTemplate: "{testDir}/../screenshots/{testFileName}/{arg}{ext}",
   retries: 0,
   workers: 1,
   reporter: [["list"]],

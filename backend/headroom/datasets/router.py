@@ -21,8 +21,7 @@ from headroom.datasets.schemas import (
     RequestPageOut,
     TrafficSummaryOut,
 )
-from headroom.datasets.slices_params import SliceIn, StatusClass
-from headroom.datasets.slices_query import Slice
+from headroom.datasets.slices_query import Filters, Slice
 from headroom.datasets.sniffing import checked_options
 
 router = APIRouter(prefix="/datasets", tags=["datasets"])
@@ -225,33 +224,18 @@ def get_arrivals(
     principal: CurrentPrincipal,
     session: SessionDep,
     store: StoreDep,
+    filters: Filters,
     start_ms: int | None = None,
     end_ms: int | None = None,
     every_s: Annotated[int, Query(ge=1, le=86_400)] = 1,
     max_points: Annotated[int, Query(ge=3, le=20_000)] = 2000,
-    path_prefix: Annotated[str | None, Query(max_length=1000)] = None,
-    status_class: StatusClass | None = None,
-    path_pattern: Annotated[str | None, Query(max_length=1000)] = None,
-    request_class: Annotated[str | None, Query(max_length=200)] = None,
-    host: Annotated[str | None, Query(max_length=500)] = None,
-    client: Annotated[str | None, Query(max_length=500)] = None,
 ) -> ArrivalWindowOut:
     """Requests per bucket of `every_s` seconds in [start_ms, end_ms) (epoch ms; omitted:
     the log's first / last request), at most `max_points` points (LTTB beyond that); only
-    only the requests the filters given keep (as for the summary)."""
+    the requests the filters given keep (as for the summary)."""
     window = (start_ms, end_ms)
-    where = slices.where_of(
-        SliceIn(
-            path_prefix=path_prefix,
-            status_class=status_class,
-            path_pattern=path_pattern,
-            request_class=request_class,
-            host=host,
-            client=client,
-        )
-    )
     return arrivals.arrivals(
-        session, store, principal, dataset_id, window, every_s, max_points, where
+        session, store, principal, dataset_id, window, every_s, max_points, filters.where
     )
 
 

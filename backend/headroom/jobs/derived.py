@@ -1,10 +1,11 @@
 """A result a job derives from a dataset (a capacity analysis, a workload characterization):
 made once per input and reused when asked again, run again when its job died of our
 fault, its job started after the commit, listed per dataset, its job body guarded the same
-way. The domains keep their inputs, their keys and their documents."""
+way (a simulation's job body too). The domains keep their inputs, their keys and their
+documents."""
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from fastapi import APIRouter, Response
@@ -161,10 +162,17 @@ def row_of_job(session: Session, model: type[D], job_id: int, what: str) -> D:
     return row
 
 
-def guarded(context: "JobContext", work: Callable[[], None], what: str) -> None:
+def guarded(
+    context: "JobContext",
+    work: Callable[[], None],
+    what: str,
+    failures: Mapping[type[Exception], str] | None = None,
+) -> None:
     """Runs a job body's `work`: bad input fails the job once with its stable code (never
-    the dataset, whose status is the ingest's), an unexpected error as internal_error;
-    transient errors and a lost job propagate to the runner."""
+    the dataset, whose status is the ingest's), as do the body's own expected errors
+    (`failures`: the code each kind of error fails the job with, its text the message),
+    an unexpected error as internal_error; transient errors and a lost job propagate to
+    the runner."""
     from headroom.engine.logs import LogInputError  # in workers only (see the imports)
     from headroom.jobs.runner import TRANSIENT
 
@@ -175,9 +183,17 @@ def guarded(context: "JobContext", work: Callable[[], None], what: str) -> None:
     except LogInputError as error:
         fail(context.settings, context.job_id, context.worker, error.code, error.message)
     except Exception as error:
+        code = _expected_code(error, failures or {})
+        if code is not None:
+            fail(context.settings, context.job_id, context.worker, code, str(error))
+            return
         log.exception("%s job %s failed", what, context.job_id)
         message = f"unexpected error: {type(error).__name__}: {error}"
         fail(context.settings, context.job_id, context.worker, "internal_error", message)
+
+
+def _expected_code(error: Exception, failures: Mapping[type[Exception], str]) -> str | None:
+    return next((code for kind, code in failures.items() if isinstance(error, kind)), None)
 
 
 def fail(settings: Settings, job_id: int, worker: str, code: str, message: str) -> None:

@@ -6,7 +6,7 @@ still running, so a cancelled job stops at its next report (SimulationCancelled)
 
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,12 +14,13 @@ from pydantic import JsonValue
 
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
-from headroom.core.storage import open_store
+from headroom.core.storage import StorageError, open_store
 from headroom.engine.sim import ScenarioError, Simulation
+from headroom.jobs import derived
 from headroom.jobs import service as job_service
 from headroom.jobs.models import Job, JobStatus
 from headroom.jobs.progress import ProgressReporter, part_done
-from headroom.jobs.runner import TRANSIENT, Heartbeat, JobContext
+from headroom.jobs.runner import Heartbeat, JobContext
 from headroom.simulations import documents, references, repository, stored_runs, sweep
 from headroom.simulations.result_models import (
     RunDocument,
@@ -39,6 +40,15 @@ class SimulationCancelled(job_service.JobLost):
     """The job was cancelled while the simulation ran."""
 
 
+# the errors a run's input causes, and the store's, by the code its job fails with
+FAILURES: dict[type[Exception], str] = {
+    ScenarioError: "invalid_scenario",
+    sweep.SweepError: "invalid_scenario",
+    KeyError: "invalid_scenario",
+    StorageError: "storage_error",
+}
+
+
 @dataclass(frozen=True)
 class Plan:
     scenario: ScenarioJson
@@ -56,16 +66,18 @@ def simulation_body(context: JobContext) -> None:
     guarded(context, lambda plan: run_inline(context, plan))
 
 
-def guarded(context: JobContext, work: Any) -> None:
-    """Loads the plan and runs ``work(plan)``, mapping a cancel and bad input to job states."""
-    try:
-        work(prepare(context.settings, context.job_id, context.worker))
-    except SimulationCancelled:
-        log.info("simulation job %s cancelled; stopped", context.job_id)
-    except (job_service.JobLost, *TRANSIENT):
-        raise
-    except (ScenarioError, sweep.SweepError, KeyError) as error:
-        fail(context.settings, context.job_id, context.worker, "invalid_scenario", str(error))
+def guarded(context: JobContext, work: Callable[[Plan], None]) -> None:
+    """Loads the plan and runs ``work(plan)`` under the derived-result job guard
+    (jobs.derived.guarded): a bad scenario or sweep fails the job as invalid_scenario, an
+    unreadable store as storage_error, and a cancel stops it quietly."""
+
+    def body() -> None:
+        try:
+            work(prepare(context.settings, context.job_id, context.worker))
+        except SimulationCancelled:
+            log.info("simulation job %s cancelled; stopped", context.job_id)
+
+    derived.guarded(context, body, "simulation", FAILURES)
 
 
 def run_inline(context: JobContext, plan: Plan) -> None:

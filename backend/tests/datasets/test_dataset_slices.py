@@ -178,6 +178,9 @@ def test_another_workspace_cannot_see_a_slice(settings: Settings) -> None:
     for path in ("requests", "summary"):
         response = stranger.get(f"/api/v1/datasets/{dataset_id}/{path}", params={"from": START_MS})
         assert response.status_code == 404, path
+    filtered = {"path_prefix": "/static", "status_class": "2xx"}
+    response = stranger.get(f"/api/v1/datasets/{dataset_id}/arrivals", params=filtered)
+    assert response.status_code == 404
 
 
 def test_bad_slices_are_refused_naming_the_parameter(settings: Settings) -> None:
@@ -186,6 +189,10 @@ def test_bad_slices_are_refused_naming_the_parameter(settings: Settings) -> None
     backwards = client.get(f"{url}/requests", params={"from": START_MS + 5, "to": START_MS})
     assert backwards.status_code == 422 and backwards.json()["error"]["field"] == "to"
     assert client.get(f"{url}/summary", params={"status_class": "6xx"}).status_code == 422
+    for path in ("summary", "arrivals"):
+        pattern = client.get(f"{url}/{path}", params={"path_pattern": "~(unclosed"})
+        assert pattern.status_code == 422 and pattern.json()["error"]["field"] == "path_pattern"
+        assert client.get(f"{url}/{path}", params={"status_class": "6xx"}).status_code == 422
     token = client.get(f"{url}/requests", params={"page_token": "x1"})
     assert token.status_code == 422 and token.json()["error"]["field"] == "page_token"
 
@@ -199,3 +206,25 @@ def test_arrivals_follow_the_filters(settings: Settings) -> None:
         for m in range(10)
     ]
     assert body["count"] == want
+
+
+def test_arrivals_take_every_filter_and_their_own_window(settings: Settings) -> None:
+    client, dataset_id = ingested(settings, "s10@example.com")
+    url = f"/api/v1/datasets/{dataset_id}/arrivals"
+    params: dict[str, str | int] = {"every_s": 60, "client": "10.0.0.7", "path_pattern": "/api/*"}
+    body = client.get(url, params=params).json()
+    kept = [
+        int(str(r["ms"]))
+        for r in requests()
+        if int(str(r["row"])) % 50 == 7 and str(r["path"]).startswith("/api/")
+    ]
+    want = [
+        sum(1 for ms in kept if START_MS + m * 60_000 <= ms < START_MS + (m + 1) * 60_000)
+        for m in range(10)
+    ]
+    assert body["count"] == want and sum(want) > 0
+    # the window is start_ms/end_ms; a slice's from/to are not the arrivals' parameters
+    window = {**params, "start_ms": START_MS + 120_000, "end_ms": START_MS + 300_000}
+    assert client.get(url, params=window).json()["count"] == want[2:5]
+    ranged = {**params, "from": START_MS + 120_000, "to": START_MS + 300_000}
+    assert client.get(url, params=ranged).json()["count"] == want

@@ -479,7 +479,7 @@ export interface paths {
          * Get Arrivals
          * @description Requests per bucket of `every_s` seconds in [start_ms, end_ms) (epoch ms; omitted:
          *     the log's first / last request), at most `max_points` points (LTTB beyond that); only
-         *     only the requests the filters given keep (as for the summary).
+         *     the requests the filters given keep (as for the summary).
          */
         get: operations["get_arrivals_api_v1_datasets__dataset_id__arrivals_get"];
         put?: never;
@@ -8009,11 +8009,17 @@ export interface operations {
                 end_ms?: number | null;
                 every_s?: number;
                 max_points?: number;
+                /** @description Only paths starting with this */
                 path_prefix?: string | null;
+                /** @description Only responses of this class */
                 status_class?: ("1xx" | "2xx" | "3xx" | "4xx" | "5xx") | null;
+                /** @description Only paths matching this glob (* within a segment, ** across, ? one character) or, after a ~, this regular expression */
                 path_pattern?: string | null;
+                /** @description Only this request class (the log's) */
                 request_class?: string | null;
+                /** @description Only this server (virtual host) */
                 host?: string | null;
+                /** @description Only this client */
                 client?: string | null;
             };
             header?: never;
