@@ -1,8 +1,9 @@
 /**
  * The Workload and Capacity tabs follow the page's range and filters: the Workload tab shows
  * the characterization of the slice (its own job), a capacity analysis run from the Capacity
- * tab is keyed on the slice, and each tab says which range and filters it shows. Screenshots
- * into e2e/artifacts/slicetabs-*.png.
+ * tab is keyed on the slice, and each tab says which range and filters it shows; at 390 px
+ * every sliced tab fits the screen (no sideways scroll, tables scroll inside their card).
+ * Screenshots into e2e/artifacts/slicetabs-*.png.
  */
 import { expect, test, type Page } from "@playwright/test";
 import path from "node:path";
@@ -61,4 +62,55 @@ test("the Workload and Capacity tabs follow a range and a filter", async ({ page
   await expect(page.getByTestId("slice-shown")).toContainText("the whole log");
   await expect(page.getByText("No analysis yet")).toBeVisible();
   await shot(page, "capacity-whole-1440");
+
+  // 390 px, with the filters set: each sliced tab fits the screen
+  await page.setViewportSize({ width: 390, height: 844 });
+  const filters = "status=2xx&pattern=%2F**";
+  const latency = page.waitForRequest((r) => r.url().includes("/latency?") && r.url().includes("status_class=2xx"));
+  for (const [tab, ready] of TABS_390) {
+    await page.goto(`${datasetUrl}?tab=${tab}&${filters}`);
+    await expect(page.getByTestId("slice-shown").or(page.getByTestId("stat-requests")).first()).toBeVisible();
+    await expect(page.getByTestId(ready)).toBeVisible({ timeout: 300_000 });
+    await expect(page.locator('[role="status"]')).toHaveCount(0, { timeout: 60_000 });
+    await shot(page, `${tab}-390`);
+    expect(await sidewaysOverflow(page), `${tab} at 390 px`).toEqual([]);
+  }
+  await latency; // the Latency chart asked for the filtered series
 });
+
+const TABS_390: readonly [string, string][] = [
+  ["traffic", "traffic-tab"],
+  ["latency", "latency-tab"],
+  ["workload", "workload-tab"],
+  ["capacity", "capacity-run"],
+  ["concurrency", "sct-run"],
+  ["forecast", "forecast-tab"],
+];
+
+/** Elements that reach past the viewport's right edge, and the page's own sideways scroll
+ * (a table wider than its card must scroll inside it: its box stays within the screen). */
+async function sidewaysOverflow(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const found: string[] = [];
+    if (document.documentElement.scrollWidth > width) found.push(`page scrolls to ${document.documentElement.scrollWidth} px`);
+    for (const el of Array.from(document.querySelectorAll<HTMLElement>("main *"))) {
+      const box = el.getBoundingClientRect();
+      if (box.width === 0 || box.right <= width + 1) continue;
+      if (insideScroller(el, width)) continue;
+      found.push(`${el.tagName.toLowerCase()}${el.dataset.testid ? `[${el.dataset.testid}]` : ""} to ${Math.round(box.right)} px`);
+    }
+    return found.slice(0, 10);
+
+    /** Whether an ancestor within the screen clips or scrolls the element sideways (a clipping
+     * ancestor that itself reaches past the screen, such as a bar's track inside a scrolling
+     * table, defers to the ones above it). */
+    function insideScroller(el: HTMLElement, right: number): boolean {
+      for (let up = el.parentElement; up !== null; up = up.parentElement) {
+        const overflow = getComputedStyle(up).overflowX;
+        if (overflow !== "visible" && up.getBoundingClientRect().right <= right + 1) return true;
+      }
+      return false;
+    }
+  });
+}
