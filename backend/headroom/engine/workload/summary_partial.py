@@ -109,40 +109,36 @@ class SummaryPartial:
 
 
 def partial_of(table: pl.DataFrame) -> SummaryPartial:
-    """The partial of a non-empty request table (``ts`` never null)."""
+    """The partial of a non-empty request table (engine.logs.records.REQUEST_SCHEMA's
+    columns; ``ts`` never null)."""
     ts = table["ts"].dt.epoch("ns").to_numpy().astype(np.int64)
     distinct = np.unique(ts)
-    present = set(table.columns)
-    hundreds = (pl.col("status").cast(pl.Int32) // 100) if "status" in present else pl.lit(None)
+    hundreds = pl.col("status").cast(pl.Int32) // 100
     classes = [(hundreds == i + 1).sum().cast(pl.Int64).alias(c) for i, c in enumerate(_CLASSES)]
-    totals = table.select(*classes).row(0, named=True)
+    minute_ns = MINUTE_S * 10**9
     minutes = (
         table.lazy()
-        .group_by((pl.col("ts").dt.epoch("ns") // (MINUTE_S * 10**9) * (MINUTE_S * 10**9)).alias("t"))
+        .group_by((pl.col("ts").dt.epoch("ns") // minute_ns * minute_ns).alias("t"))
         .agg(pl.len().cast(pl.Int64).alias("requests"), *classes)
         .sort("t")
         .collect()
     )
-    latency = table["latency_s"].drop_nulls() if "latency_s" in present else pl.Series([], dtype=pl.Float64)
-    hist = (
-        histogram_of(table.select(pl.col("latency_s").cast(pl.Float64)), [], "latency_s")
-        if "latency_s" in present
-        else pl.DataFrame(schema=_HISTOGRAM)
-    )
+    totals = minutes.select(pl.col(_CLASSES).sum()).row(0, named=True)
+    latency = table["latency_s"].drop_nulls()
     return SummaryPartial(
         count=table.height,
         first_ns=int(ts.min()),
         last_ns=int(ts.max()),
         recorded={
-            name: column in present and table[column].null_count() < table.height
+            name: column in table.columns and table[column].null_count() < table.height
             for name, column in COLUMNS.items()
         },
-        status_counts={c: int(totals[f"s{c}"] or 0) for c in STATUS_CLASSES},
-        bytes_total=int(table["bytes"].sum() or 0) if "bytes" in present else 0,
+        status_counts={c: int(totals[f"s{c}"]) for c in STATUS_CLASSES},
+        bytes_total=int(table["bytes"].sum() or 0),
         latency_count=latency.len(),
         latency_sum_s=float(latency.sum() or 0.0),
         latency_max_s=float(latency.max()) if latency.len() else None,  # type: ignore[arg-type]
-        latency=hist.cast(_HISTOGRAM),  # type: ignore[arg-type]
+        latency=histogram_of(table, [], "latency_s").cast(_HISTOGRAM),  # type: ignore[arg-type]
         minutes=minutes.cast(_MINUTES),  # type: ignore[arg-type]
         phases=phase_counts(distinct),
         few_ts_ns=tuple(int(t) for t in distinct) if distinct.size < MIN_DISTINCT else None,
@@ -238,9 +234,8 @@ def _frame(minutes: pl.DataFrame) -> pl.DataFrame:
 def _series(minutes: pl.DataFrame, bucket_s: int, cover: Coverage) -> list[SeriesPoint]:
     frame = _frame(minutes)
     grid = arrival_series(frame.select("ts"), bucket_s, cover=cover).select("t")
-    sums = (
-        frame.group_by(pl.col("ts").dt.truncate(f"{bucket_s}s").alias("t"))
-        .agg(pl.col("requests", *_CLASSES).sum())
+    sums = frame.group_by(pl.col("ts").dt.truncate(f"{bucket_s}s").alias("t")).agg(
+        pl.col("requests", *_CLASSES).sum()
     )
     table = grid.join(sums, on="t", how="left").fill_null(0).sort("t")
     covered = cover.covered_s(table["t"].dt.epoch("ns").to_numpy(), bucket_s)

@@ -22,7 +22,9 @@ from headroom.engine.workload.traffic import summarize
 START = datetime(2026, 11, 20, 8, tzinfo=UTC)
 
 
-def requests(n: int, seed: int, first_s: float, span_s: float, round_to_s: float = 0.0) -> pl.DataFrame:
+def requests(
+    n: int, seed: int, first_s: float, span_s: float, round_to_s: float = 0.0
+) -> pl.DataFrame:
     rng = np.random.default_rng(seed)
     offsets = np.sort(rng.uniform(0, span_s, n)) + first_s
     if round_to_s:
@@ -31,7 +33,7 @@ def requests(n: int, seed: int, first_s: float, span_s: float, round_to_s: float
     status = rng.choice([200, 200, 200, 301, 404, 503], n)
     return pl.DataFrame(
         {
-            "ts": pl.Series(ns.astype(np.int64)).cast(pl.Datetime("ns")).dt.replace_time_zone("UTC"),
+            "ts": pl.from_epoch(pl.Series(ns.astype(np.int64)), "ns").dt.replace_time_zone("UTC"),
             "status": pl.Series(status, dtype=pl.Int16),
             "bytes": pl.Series(rng.integers(100, 5000, n), dtype=pl.Int64),
             "latency_s": rng.lognormal(-2.5, 0.8, n),
