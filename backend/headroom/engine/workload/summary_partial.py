@@ -15,7 +15,7 @@ latency, a sum over the parts (the same up to floating-point rounding).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -208,12 +208,14 @@ def summary_of(partial: SummaryPartial, max_points: int = 2000) -> TrafficSummar
 
 
 def summary_of_parts(
-    partials: Sequence[SummaryPartial], table: pl.LazyFrame, max_points: int = 2000
+    partials: Sequence[SummaryPartial],
+    whole: Callable[[], pl.LazyFrame],
+    max_points: int = 2000,
 ) -> TrafficSummary:
-    """The summary of the parts from their merged partial, or of ``table`` (their union)
-    read whole when the partial cannot give it."""
+    """The summary of the parts from their merged partial, or of ``whole()`` (the parts'
+    table, read whole) when the partial cannot give it."""
     merged = summary_of(merge(partials), max_points)
-    return merged if merged is not None else summarize(table, max_points)
+    return merged if merged is not None else summarize(whole(), max_points)
 
 
 def _coverage(partial: SummaryPartial) -> Coverage:
