@@ -1,7 +1,13 @@
 """Live datasets: a dataset that receivers append to instead of one upload. Each append
 writes a Parquet part of the same request table an upload's ingest writes, keeps the parts
 of the last RETENTION (by the data's own timestamps), merges parts once there are many,
-and re-summarises, so every tab of the dataset reads it like an uploaded log.
+and keeps its summary current, so every tab of the dataset reads it like an uploaded log.
+
+The summary costs the size of the append: each part is reduced once, when written, to a
+mergeable partial summary (engine.workload.summary_partial) stored beside it, and the
+summary is made from the merge of the kept parts' partials, so retention drops a part's
+contribution with it. Every figure is the one a summary of the whole kept table gives,
+but the latency percentiles, which are a log-bucket sketch's, within a relative 1%.
 
 A live dataset has one ingest job, recorded as succeeded when it is made; the job's Result
 holds the summary and the part keys (what the dataset pages and analyses read), so the
@@ -9,6 +15,7 @@ janitor keeps the parts. Appends to one dataset run one at a time: its row is lo
 (PostgreSQL) and, in one API process, a lock per dataset covers SQLite."""
 
 import hashlib
+import json
 import threading
 import uuid
 from datetime import UTC, datetime, timedelta
@@ -30,7 +37,12 @@ from headroom.datasets.meta import DatasetMetaJson, live_of, updated
 from headroom.datasets.models import Dataset, DatasetStatus
 from headroom.datasets.service import INGEST
 from headroom.engine.logs import Reject
-from headroom.engine.workload.traffic import summarize
+from headroom.engine.workload.summary_partial import (
+    SummaryPartial,
+    merge,
+    partial_of,
+    summary_of_parts,
+)
 from headroom.jobs import service as job_service
 from headroom.jobs.models import Job, JobStatus, Result
 from headroom.telemetry import repository
@@ -39,6 +51,12 @@ LIVE: Final = "live"  # the dataset's meta key (datasets.meta.LiveMetaJson)
 RETENTION = timedelta(days=7)
 COMPACT_AFTER_PARTS = 64
 LINKS_JOB = "otlp.links"  # a second job whose Result keeps the span links' parts
+PARTIALS_JOB = "live.partials"  # a third, whose Result keeps the parts' partial summaries
+_RESULT_KINDS = {
+    INGEST: "traffic_summary",
+    LINKS_JOB: "span_links",
+    PARTIALS_JOB: "summary_partials",
+}
 _locks: dict[int, threading.Lock] = {}
 _locks_guard = threading.Lock()
 
@@ -122,15 +140,18 @@ def append(
     result = _result(session, dataset, INGEST)
     keys = list(result.table_keys or [])
     if requests.height:
-        keys.append(write_part(store, parts_prefix(dataset.id), requests))
-        keys = _compacted(store, dataset.id, _retained(keys))
+        key = write_part(store, parts_prefix(dataset.id), requests)
+        write_partial(store, key, partial_of(requests))
+        keys = _compacted(store, dataset.id, _retained([*keys, key]))
     dataset.size_bytes += size_bytes
     live = live_of(dataset.meta)
     live["updated_at"] = _now_iso()
     dataset.meta = updated(dataset.meta, live=live)
     if not keys:
         return dict(result.document or {})
-    document = summary_document(store, keys, dataset, rejects, result.document or {})
+    partials = [partial_for(store, k) for k in keys]
+    _result(session, dataset, PARTIALS_JOB).table_keys = [partial_key(k) for k in keys]
+    document = summary_document(store, keys, partials, dataset, rejects, result.document or {})
     result.document, result.table_keys = document, keys
     dataset.status = DatasetStatus.ready
     record_list_fields(dataset, document)
@@ -176,7 +197,7 @@ def _result(session: Session, dataset: Dataset, job_kind: str) -> Result:
 
 
 def _result_kind(job_kind: str) -> str:
-    return "traffic_summary" if job_kind == INGEST else "span_links"
+    return _RESULT_KINDS[job_kind]
 
 
 def write_part(store: ObjectStore, prefix: str, table: pl.DataFrame) -> str:
@@ -206,22 +227,52 @@ def _retained(keys: list[str]) -> list[str]:
 
 
 def _compacted(store: ObjectStore, dataset_id: int, keys: list[str]) -> list[str]:
+    """One part of many; its partial the merge of theirs."""
     if len(keys) <= COMPACT_AFTER_PARTS:
         return keys
-    return [write_part(store, parts_prefix(dataset_id), store.scan_parquet(keys).collect())]
+    merged = merge([partial_for(store, k) for k in keys])
+    key = write_part(store, parts_prefix(dataset_id), store.scan_parquet(keys).collect())
+    write_partial(store, key, merged)
+    return [key]
+
+
+def partial_key(part_key: str) -> str:
+    """Where a part's partial summary is kept: beside the parts' folder."""
+    folder, name = part_key.rsplit("/", 1)
+    return f"{folder}-summaries/{name.removesuffix('.parquet')}.json"
+
+
+def write_partial(store: ObjectStore, part_key: str, partial: SummaryPartial) -> None:
+    with store.writer(partial_key(part_key)) as handle:
+        handle.write(json.dumps(partial.to_json()).encode())
+
+
+def partial_for(store: ObjectStore, part_key: str) -> SummaryPartial:
+    """The part's partial summary; made from the part (once) when it has none yet (a part
+    written before partials were kept)."""
+    key = partial_key(part_key)
+    if store.exists(key):
+        with store.open(key) as handle:
+            return SummaryPartial.from_json(json.loads(handle.read()))
+    partial = partial_of(store.scan_parquet([part_key]).collect())
+    write_partial(store, part_key, partial)
+    return partial
 
 
 def summary_document(
     store: ObjectStore,
     keys: list[str],
+    partials: list[SummaryPartial],
     dataset: Dataset,
     rejects: tuple[int, list[Reject]],
     previous: SummaryJson,
 ) -> SummaryJson:
-    """The traffic summary of all kept parts, with the parse figures of every append so far."""
+    """The traffic summary of all kept parts (from their partials), with the parse figures
+    of every append so far."""
     count, kept = rejects
     earlier = list(previous.get("rejects") or [])
-    document = summarize(store.scan_parquet(keys)).model_dump(mode="json")
+    summary = summary_of_parts(partials, lambda: store.scan_parquet(keys))
+    document = summary.model_dump(mode="json")
     detection = dataset.meta.get("detection") if dataset.meta else None
     confidence = detection.get("confidence") if detection else None
     document.update(

@@ -61,9 +61,25 @@ def timestamp_granularity_ns(ts_ns: np.ndarray) -> int:
         distinct = distinct[:: -(-distinct.size // MAX_SAMPLE)]
     if distinct.size < MIN_DISTINCT:
         return _exact_ns(distinct)
-    span = int(distinct[-1] - distinct[0])
-    for g in reversed(CANDIDATES_NS):
-        if span >= MIN_PERIODS * g and _concentrated(distinct % g, g):
+    return granularity_of_phases(phase_counts(distinct), int(distinct[-1] - distinct[0]))
+
+
+def phase_counts(ts_ns: np.ndarray) -> np.ndarray:
+    """Per candidate granularity (rows, as ``CANDIDATES_NS``), the timestamps in each of
+    ``PHASE_BINS`` bins of their phase ``t mod g``: counts that add up over the parts of a
+    log, so the granularity of their union is :func:`granularity_of_phases` of the sum."""
+    ts = np.asarray(ts_ns, dtype=np.int64)
+    return np.stack(
+        [np.bincount((ts % g) * PHASE_BINS // g, minlength=PHASE_BINS) for g in CANDIDATES_NS]
+    ).astype(np.int64)
+
+
+def granularity_of_phases(phases: np.ndarray, span_ns: int) -> int:
+    """The largest candidate whose phases are concentrated over at least MIN_PERIODS of
+    it, from :func:`phase_counts` of timestamps spanning ``span_ns`` (0: none)."""
+    for row in reversed(range(len(CANDIDATES_NS))):
+        g = CANDIDATES_NS[row]
+        if span_ns >= MIN_PERIODS * g and _concentrated(phases[row] > 0):
             return g
     return 0
 
@@ -75,9 +91,7 @@ def _exact_ns(distinct: np.ndarray) -> int:
     return max(fine, default=0)
 
 
-def _concentrated(phases: np.ndarray, period: int) -> bool:
-    bins = (phases * PHASE_BINS) // period
-    occupied = np.bincount(bins, minlength=PHASE_BINS) > 0
+def _concentrated(occupied: np.ndarray) -> bool:
     if occupied.sum() > CONCENTRATED_BINS:
         return False
     doubled = np.concatenate([occupied, occupied]).astype(np.int8)

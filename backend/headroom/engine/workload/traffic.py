@@ -63,7 +63,7 @@ def summarize(
         last_ts=totals["last_ts"],
         span_s=span_s,
         mean_rate_per_s=count / span_s,
-        peak_rate_per_min=_peak_per_minute(requests, cover, peak_bucket_s),
+        peak_rate_per_min=peak_per_minute(requests, cover, peak_bucket_s),
         error_rate=status_counts["5xx"] / count if status_counts else None,
         client_error_rate=status_counts["4xx"] / count if status_counts else None,
         status_counts=status_counts,
@@ -114,10 +114,14 @@ def _series(requests: pl.LazyFrame, bucket_s: int, cover: Coverage) -> list[Seri
     return [SeriesPoint(**row) for row in frame.iter_rows(named=True)]
 
 
-def _peak_per_minute(requests: pl.LazyFrame, cover: Coverage, every_s: int) -> float:
+def peak_per_minute(
+    requests: pl.LazyFrame, cover: Coverage, every_s: int, weight: str | None = None
+) -> float:
     """The busiest bucket's rate in requests per minute: per calendar minute, or per the
-    finest bucket the timestamps support when they are coarser (see peak_and_trough)."""
-    series = arrival_series(requests.select("ts"), every_s, cover=cover)
+    finest bucket the timestamps support when they are coarser (see peak_and_trough).
+    ``weight``: the column of requests each row stands for (counts per minute)."""
+    columns = ["ts"] if weight is None else ["ts", weight]
+    series = arrival_series(requests.select(columns), every_s, cover=cover, weight=weight)
     covered = cover.covered_s(series["t"].dt.epoch("ns").to_numpy(), every_s)
     rates = series["count"].to_numpy() / np.maximum(covered, 1e-9)
     mean = float(series["count"].sum()) / float(covered.sum())
