@@ -80,6 +80,7 @@ async def _sniffed(
         return await staging.sniff(store, staged, service.options_of(upload))
     except HeadroomError:
         with session_scope(url) as session:  # refused: the bytes are gone, so is the upload
+            service.discard(store, upload)
             session.delete(service.get_visible(session, principal, upload.id))
         raise
 
@@ -121,6 +122,7 @@ def _place_and_queue(session: Session, store: ObjectStore, upload: Upload, datas
     if job is None:
         job = job_service.create(session, dataset.workspace_id, dataset_service.INGEST, dataset.id)
     service.mark_complete(upload, dataset.id)
+    store.delete_prefix(service.chunks_prefix(upload.id))  # its hash state, no longer needed
     return job
 
 
