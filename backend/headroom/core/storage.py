@@ -109,7 +109,6 @@ class LocalStore:
 
         return pl.scan_parquet([str(self._path(k)) for k in keys])
 
-
     def _parts_path(self, key: str) -> Path:
         return self.root / PARTS_FOLDER / checked_key(key)
 

@@ -215,13 +215,13 @@ class S3Store:
     def prune_empty_folders(self, changed_before: float) -> None:
         """An object store has no folders to prune."""
 
-    def _multipart_ids(self, full_key: str) -> list[str]:
+    def _multipart_ids(self, full_key: str) -> tuple[str, ...]:
         pages = self.client.get_paginator("list_multipart_uploads").paginate(
             Bucket=self.bucket, Prefix=full_key
         )
-        return [
+        return tuple(
             u["UploadId"] for page in pages for u in page.get("Uploads", []) if u["Key"] == full_key
-        ]
+        )
 
     def write_part(self, key: str, offset: int, data: bytes, whole_bytes: int) -> None:
         """Uploads data as part offset // PART_BYTES_MIN + 1 of the multipart upload of
@@ -288,9 +288,7 @@ class S3Store:
     def abort_parts(self, key: str) -> None:
         full_key = self._key(key)
         for upload_id in self._multipart_ids(full_key):
-            self.client.abort_multipart_upload(
-                Bucket=self.bucket, Key=full_key, UploadId=upload_id
-            )
+            self.client.abort_multipart_upload(Bucket=self.bucket, Key=full_key, UploadId=upload_id)
 
     def scan_parquet(self, keys: Sequence[str]) -> pl.LazyFrame:
         import polars as pl

@@ -3,10 +3,9 @@ hashed as it arrives and the state (OpenSSL's SHA256_CTX, the same libcrypto has
 is kept next to the chunks, so the completion has the whole file's digest without reading
 the file again. hashlib cannot export its state, hence the low-level calls."""
 
+import _hashlib
 import ctypes
 import functools
-
-import _hashlib
 
 CTX_BYTES = 112  # sizeof(SHA256_CTX): h[8], Nl, Nh, data[16], num, md_len (32-bit each)
 
