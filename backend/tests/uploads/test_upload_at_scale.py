@@ -14,7 +14,7 @@ import pytest
 
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
-from headroom.core.storage import LocalStore
+from headroom.core.storage import LocalStore, ObjectStore, open_store
 from headroom.uploads import service
 from headroom.uploads.models import Upload
 from support.factories import member, signed_in
@@ -109,8 +109,10 @@ def stored_bytes(root: Path) -> int:
     return sum(p.stat().st_size for p in root.rglob("*") if p.is_file())
 
 
-def uploaded(store: LocalStore, data: bytes, chunk_bytes: int) -> Upload:
-    upload = Upload(id="u1", size_bytes=len(data), offset_bytes=0, storage_key="up/u1")
+def uploaded(store: ObjectStore, data: bytes, chunk_bytes: int, upload_id: str = "u1") -> Upload:
+    upload = Upload(
+        id=upload_id, size_bytes=len(data), offset_bytes=0, storage_key=f"up/{upload_id}"
+    )
     for offset in range(0, len(data), chunk_bytes):
         service.write_chunk(store, upload, offset, data[offset : offset + chunk_bytes])
         upload.offset_bytes = offset + len(data[offset : offset + chunk_bytes])
@@ -169,3 +171,37 @@ def test_missing_bytes_lose_the_upload_rather_than_complete_it(tmp_path: Path) -
     with pytest.raises(service.UploadLost):
         service.staged_from(store, upload)
     assert not store.exists("up/u1")
+
+
+def test_on_s3_the_completion_reads_only_the_hash_state(
+    s3_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = open_store(s3_url)
+    part_bytes = 5 * 1024**2
+    data = os.urandom(2 * part_bytes + 999)
+    upload = uploaded(store, data, part_bytes, "s1")
+    opened: list[str] = []
+    plain_open = store.open
+
+    def open_counted(key: str) -> BinaryIO:
+        opened.append(key)
+        return plain_open(key)
+
+    monkeypatch.setattr(store, "open", open_counted)
+    monkeypatch.setattr(store, "read_range", lambda *args: pytest.fail("a ranged read"))
+    staged = service.staged_from(store, upload)
+    assert opened == [service.sha256_key("s1")]
+    assert staged.sha256 == hashlib.sha256(data).hexdigest()
+    monkeypatch.undo()
+    with store.open("up/s1") as whole:
+        assert whole.read() == data
+
+
+def test_an_expired_upload_leaves_no_part_behind_on_s3(s3_url: str) -> None:
+    store = open_store(s3_url)
+    data = os.urandom(5 * 1024**2 + 10)
+    upload = uploaded(store, data[: 5 * 1024**2], 5 * 1024**2, "gone")
+    service.discard(store, upload)  # what the expiry sweep and DELETE /uploads/<id> do
+    with pytest.raises(FileNotFoundError):  # no multipart upload left to finish
+        store.finish_parts(upload.storage_key, len(data))
+    assert store.list("uploads") == [] and store.list("up") == []
