@@ -1,7 +1,8 @@
 """Completing a resumable upload, safe against a crash at any step and idempotent.
 
-1. Read the upload (short transaction); hash and sniff its partial file in place, holding
-   no database connection.
+1. Read the upload (short transaction); finish its parts into one object (no byte of it
+   read: the hash was kept as the chunks arrived) and sniff its first lines, holding no
+   database connection.
 2. One transaction: the dataset's row is created and recorded on the upload (or, for bytes
    already uploaded, the upload is marked complete with the existing dataset).
 3. One transaction: the partial file is moved to the dataset's key, the ingest job is

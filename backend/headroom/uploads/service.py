@@ -42,8 +42,8 @@ class UploadLost(HeadroomError):
 
 
 class CompletionUnderWay(HeadroomError):
-    """Another /complete joined the chunks first (a client that gave up waiting on a large
-    file and asked again): this one stops, the other finishes."""
+    """Another /complete finished the parts and moved the file on to its dataset while this
+    one started (a client that asked twice): this one stops, the other finishes."""
 
     status_code, code = 409, "completion_under_way"
     retry_after_s = 60
