@@ -12,7 +12,7 @@ import pytest
 
 from support.services import Stack, wait_for_job
 
-CHUNK_BYTES = 1024**2
+CHUNK_BYTES = 8 * 1024**2  # the CLI's and the web app's: S3 parts are 5 MiB or more
 
 
 def worker_on_its_own_machine(stack: Stack, data_dir: Path) -> Stack:

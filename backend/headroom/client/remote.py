@@ -19,7 +19,6 @@ from headroom.client.responses import DatasetJson, JobJson, UploadJson, UploadOp
 
 CHUNK_BYTES = 8 * 1024**2
 TIMEOUT_S = 120.0
-COMPLETE_BYTES_PER_S = 20e6  # 30 GB: 25 min
 RETRIES = 6
 RATE_LIMIT_ATTEMPTS = 5  # requests sent in all when the server keeps answering 429
 RATE_LIMIT_WAIT_S = 120.0  # the most time spent waiting on 429s for one request
@@ -184,16 +183,10 @@ def upload_file(
             offset = _send_chunk(http, upload["id"], offset, handle.read(chunk_bytes))
     progress(size, size)
     dataset: DatasetJson = checked(
-        http.post(f"/api/v1/uploads/{upload['id']}/complete", timeout=complete_timeout(size))
+        http.post(f"/api/v1/uploads/{upload['id']}/complete", timeout=TIMEOUT_S)
     )
     state.unlink(missing_ok=True)
     return dataset
-
-
-def complete_timeout(size_bytes: int) -> httpx.Timeout:
-    """Completing reads the whole file on the server (its chunks joined and hashed): the
-    wait for the answer grows with the size, at a slow disk's COMPLETE_BYTES_PER_S."""
-    return httpx.Timeout(TIMEOUT_S, read=TIMEOUT_S + size_bytes / COMPLETE_BYTES_PER_S)
 
 
 def _state_file(http: httpx.Client, path: Path) -> Path:

@@ -29,6 +29,9 @@ if TYPE_CHECKING:
     import polars as pl
 
 
+PARTS_FOLDER = ".parts"  # files being assembled, outside every key (and the janitor's sweep)
+
+
 class LocalStore:
     def __init__(self, root: Path) -> None:
         self.root = root.resolve()
@@ -105,6 +108,36 @@ class LocalStore:
         import polars as pl  # the API process loads polars only when it reads a table
 
         return pl.scan_parquet([str(self._path(k)) for k in keys])
+
+    def _parts_path(self, key: str) -> Path:
+        return self.root / PARTS_FOLDER / checked_key(key)
+
+    def write_part(self, key: str, offset: int, data: bytes, whole_bytes: int) -> None:
+        """Writes data at its offset of the file being assembled for key (in place)."""
+        path = self._parts_path(key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
+        try:
+            os.pwrite(fd, data, offset)
+        finally:
+            os.close(fd)
+
+    def finish_parts(self, key: str, whole_bytes: int) -> None:
+        """Renames the assembled file to key. FileNotFoundError: none is being assembled
+        (finished already); OverflowError: it holds fewer than whole_bytes. Parts arrive in
+        order, so a file of whole_bytes has every byte range; bytes past it are a part
+        written again shorter, cut off."""
+        path = self._parts_path(key)
+        size = path.stat().st_size
+        if size < whole_bytes:
+            raise OverflowError(size)
+        os.truncate(path, whole_bytes)
+        target = self._path(key)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(path, target)
+
+    def abort_parts(self, key: str) -> None:
+        self._parts_path(key).unlink(missing_ok=True)
 
 
 def open_store(url: str) -> ObjectStore:

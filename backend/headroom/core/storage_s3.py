@@ -35,6 +35,10 @@ PARTS_PER_SIZE = 2500
 PARTS_MAX = 10_000
 WINDOW_BYTES_MIN = 1024**2
 WINDOW_BYTES_MAX = 64 * 1024**2
+# parts of an object assembled request by request (write_part): numbered by their offset
+# in steps of S3's smallest part, so a part sent again replaces itself and the numbers rise
+PART_BYTES_MIN = 5 * 1024**2
+ASSEMBLED_BYTES_MAX = PARTS_MAX * PART_BYTES_MIN  # 48.8 GiB
 MISSING = ("404", "NoSuchKey", "NotFound")
 # botocore's defaults are 60 s each; a store that stops answering fails a request sooner,
 # and the standard retry mode tries it again (5 attempts in all, with backoff)
@@ -210,6 +214,81 @@ class S3Store:
 
     def prune_empty_folders(self, changed_before: float) -> None:
         """An object store has no folders to prune."""
+
+    def _multipart_ids(self, full_key: str) -> tuple[str, ...]:
+        pages = self.client.get_paginator("list_multipart_uploads").paginate(
+            Bucket=self.bucket, Prefix=full_key
+        )
+        return tuple(
+            u["UploadId"] for page in pages for u in page.get("Uploads", []) if u["Key"] == full_key
+        )
+
+    def write_part(self, key: str, offset: int, data: bytes, whole_bytes: int) -> None:
+        """Uploads data as part offset // PART_BYTES_MIN + 1 of the multipart upload of
+        key (started by the first part). Every part but the last holds PART_BYTES_MIN or more
+        (ValueError otherwise), as S3 requires."""
+        if whole_bytes > ASSEMBLED_BYTES_MAX:
+            raise ValueError(f"an object sent in parts holds at most {ASSEMBLED_BYTES_MAX:,} bytes")
+        if len(data) < PART_BYTES_MIN and offset + len(data) < whole_bytes:
+            raise ValueError(f"every part but the last holds at least {PART_BYTES_MIN:,} bytes")
+        full_key = self._key(key)
+        try:
+            ids = self._multipart_ids(full_key)
+            upload_id = (
+                ids[0]
+                if ids
+                else self.client.create_multipart_upload(Bucket=self.bucket, Key=full_key)[
+                    "UploadId"
+                ]
+            )
+            self.client.upload_part(
+                Bucket=self.bucket,
+                Key=full_key,
+                UploadId=upload_id,
+                PartNumber=offset // PART_BYTES_MIN + 1,
+                Body=data,
+            )
+        except (ClientError, BotoCoreError) as error:
+            raise self._write_error(error, key) from error
+
+    def finish_parts(self, key: str, whole_bytes: int) -> None:
+        """CompleteMultipartUpload, once the parts are checked to follow each other from
+        byte 0 to whole_bytes. FileNotFoundError: no upload under way (finished already);
+        OverflowError: bytes are missing."""
+        full_key = self._key(key)
+        ids = self._multipart_ids(full_key)
+        if not ids:
+            raise FileNotFoundError(key)
+        pages = self.client.get_paginator("list_parts").paginate(
+            Bucket=self.bucket, Key=full_key, UploadId=ids[0]
+        )
+        parts: list[PartJson] = []
+        offset = 0
+        for part in sorted(
+            (p for page in pages for p in page.get("Parts", [])), key=lambda p: p["PartNumber"]
+        ):
+            if part["PartNumber"] != offset // PART_BYTES_MIN + 1:
+                raise OverflowError(offset)  # a gap
+            parts.append({"PartNumber": part["PartNumber"], "ETag": part["ETag"]})
+            offset += part["Size"]
+        if offset != whole_bytes:
+            raise OverflowError(offset)
+        try:
+            self.client.complete_multipart_upload(
+                Bucket=self.bucket,
+                Key=full_key,
+                UploadId=ids[0],
+                MultipartUpload={"Parts": parts},
+            )
+        except ClientError as error:
+            if error.response.get("Error", {}).get("Code") == "NoSuchUpload":
+                raise FileNotFoundError(key) from error  # another request finished it
+            raise self._write_error(error, key) from error
+
+    def abort_parts(self, key: str) -> None:
+        full_key = self._key(key)
+        for upload_id in self._multipart_ids(full_key):
+            self.client.abort_multipart_upload(Bucket=self.bucket, Key=full_key, UploadId=upload_id)
 
     def scan_parquet(self, keys: Sequence[str]) -> pl.LazyFrame:
         import polars as pl

@@ -1,7 +1,8 @@
 """Completing a resumable upload, safe against a crash at any step and idempotent.
 
-1. Read the upload (short transaction); hash and sniff its partial file in place, holding
-   no database connection.
+1. Read the upload (short transaction); finish its parts into one object (no byte of it
+   read: the hash was kept as the chunks arrived) and sniff its first lines, holding no
+   database connection.
 2. One transaction: the dataset's row is created and recorded on the upload (or, for bytes
    already uploaded, the upload is marked complete with the existing dataset).
 3. One transaction: the partial file is moved to the dataset's key, the ingest job is
@@ -80,6 +81,7 @@ async def _sniffed(
         return await staging.sniff(store, staged, service.options_of(upload))
     except HeadroomError:
         with session_scope(url) as session:  # refused: the bytes are gone, so is the upload
+            service.discard(store, upload)
             session.delete(service.get_visible(session, principal, upload.id))
         raise
 
@@ -121,6 +123,7 @@ def _place_and_queue(session: Session, store: ObjectStore, upload: Upload, datas
     if job is None:
         job = job_service.create(session, dataset.workspace_id, dataset_service.INGEST, dataset.id)
     service.mark_complete(upload, dataset.id)
+    store.delete_prefix(service.chunks_prefix(upload.id))  # its hash state, no longer needed
     return job
 
 

@@ -93,7 +93,7 @@ def abort_upload(
     upload_id: str, principal: EditorAccess, session: SessionDep, store: StoreDep
 ) -> None:
     upload = service.get_visible(session, principal, upload_id)
-    store.delete(upload.storage_key)
+    service.discard(store, upload)
     session.delete(upload)
 
 

@@ -2,14 +2,18 @@
 checked against its SHA-256), resume after a dropped connection by asking for the offset,
 then complete into a dataset exactly like a one-shot upload.
 
-Each chunk is its own object, named by its offset (any store can hold it: no object is ever
-written in place). The database's offset is the truth: a chunk whose write was not recorded
-is overwritten by the next append at that offset, so a crash between writing bytes and
-recording them can never duplicate data. Completion joins the chunks, streaming, into the
-upload's key."""
+Each chunk is written in place as a part of the upload's object (store.write_part: at its
+offset of one file, or a part of one S3 multipart upload), and hashed as it arrives: the
+SHA-256 state after each chunk is kept next to it (uploads.resumable_sha256). The
+database's offset is the truth: a chunk whose write was not recorded is written again by
+the next append at that offset, over the same bytes (or part), from the state recorded for
+that offset, so a crash between writing bytes and recording them can never duplicate data.
+Completion checks the parts make the whole file and finishes the object (a rename, or
+CompleteMultipartUpload): no byte of the file is read or copied again."""
 
 import hashlib
 import secrets
+import struct
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
@@ -17,11 +21,12 @@ from sqlalchemy.orm import Session
 
 from headroom.auth.principal import Principal
 from headroom.core.errors import FileTooLarge, HeadroomError, InvalidInput, NotFound
-from headroom.core.storage import HashingWriter, ObjectStore
+from headroom.core.storage import ObjectStore
 from headroom.datasets import parse_options
 from headroom.datasets import service as dataset_service
 from headroom.datasets.parse_options import ParseOptions
 from headroom.datasets.staging import StagedUpload, safe_name, too_large
+from headroom.uploads import resumable_sha256
 from headroom.uploads.models import Upload
 from headroom.uploads.schemas import CHUNK_BYTES_MAX, UploadIn, UploadOut
 
@@ -37,8 +42,8 @@ class UploadLost(HeadroomError):
 
 
 class CompletionUnderWay(HeadroomError):
-    """Another /complete joined the chunks first (a client that gave up waiting on a large
-    file and asked again): this one stops, the other finishes."""
+    """Another /complete finished the parts and moved the file on to its dataset while this
+    one started (a client that asked twice): this one stops, the other finishes."""
 
     status_code, code = 409, "completion_under_way"
     retry_after_s = 60
@@ -120,11 +125,23 @@ def append(
             detail={"offset_bytes": upload.offset_bytes},
         )
     _check_chunk(upload, data, sha256_hex)
-    with store.writer(chunk_key(upload.id, offset)) as chunk:
-        chunk.write(data)
+    write_chunk(store, upload, offset, data)
     upload.offset_bytes = offset + len(data)
     upload.expires_at = datetime.now(UTC) + TTL
     return upload
+
+
+def write_chunk(store: ObjectStore, upload: Upload, offset: int, data: bytes) -> None:
+    """The chunk written in place as a part of the upload's object, the hash state at both
+    of its ends kept."""
+    state = _sha256_state(store, upload, offset)
+    try:
+        store.write_part(upload.storage_key, offset, data, upload.size_bytes)
+    except ValueError as error:
+        raise InvalidInput("chunk_too_small", str(error), field="body") from None
+    after = (offset + len(data), resumable_sha256.updated(state, data))
+    with store.writer(sha256_key(upload.id)) as handle:
+        handle.write(_RECORD.pack(offset, state) + _RECORD.pack(*after))
 
 
 def _check_chunk(upload: Upload, data: bytes, sha256_hex: str | None) -> None:
@@ -151,15 +168,26 @@ def _check_chunk(upload: Upload, data: bytes, sha256_hex: str | None) -> None:
 
 
 def staged_from(store: ObjectStore, upload: Upload) -> StagedUpload:
-    """The finished upload as one staged object at its key (its chunks joined, if they
-    still are apart), with its whole-file SHA-256."""
+    """The finished upload as one staged object at its key (its parts finished, if they are
+    not yet), with its whole-file SHA-256."""
     if upload.offset_bytes != upload.size_bytes:
         raise OffsetMismatch(
             f"only {upload.offset_bytes:,} of {upload.size_bytes:,} bytes have arrived",
             detail={"offset_bytes": upload.offset_bytes},
         )
-    chunks = store.list(chunks_prefix(upload.id))
-    digest = _joined(store, upload, chunks) if chunks else _hashed(store, upload)
+    digest = resumable_sha256.hexdigest(_sha256_state(store, upload, upload.size_bytes))
+    try:
+        store.finish_parts(upload.storage_key, upload.size_bytes)
+    except FileNotFoundError:
+        if not store.exists(upload.storage_key):  # finished, and moved on to the dataset
+            raise CompletionUnderWay(
+                f"another request is completing upload {upload.id}; ask again in a minute"
+            ) from None
+    except OverflowError:
+        raise UploadLost(
+            f"the parts of upload {upload.id} in storage do not make its "
+            f"{upload.size_bytes:,} bytes; start the upload again"
+        ) from None
     return StagedUpload(
         key=upload.storage_key, name=upload.name, size_bytes=upload.size_bytes, sha256=digest
     )
@@ -169,51 +197,29 @@ def chunks_prefix(upload_id: str) -> str:
     return f"uploads/chunks/{upload_id}"
 
 
-def chunk_key(upload_id: str, offset: int) -> str:
-    return f"{chunks_prefix(upload_id)}/{offset:016d}"
+def sha256_key(upload_id: str) -> str:
+    return f"{chunks_prefix(upload_id)}/sha256"
 
 
-def _joined(store: ObjectStore, upload: Upload, chunks: list[str]) -> str:
-    """Streams the chunks into the upload's key (atomic: all or nothing), then removes them.
-    A crash in between leaves the chunks, and the next completion joins them again."""
+_RECORD = struct.Struct(f"<Q{resumable_sha256.CTX_BYTES}s")  # offset, SHA-256 state there
+
+
+def _sha256_state(store: ObjectStore, upload: Upload, offset: int) -> bytes:
+    """The hash state of the bytes before offset: the state object holds the last append's
+    two ends (its start, for that append written again, and its end)."""
+    if offset == 0:
+        return resumable_sha256.initial()
     try:
-        with store.writer(upload.storage_key) as whole:
-            digest = _copied(store, chunks, HashingWriter(whole, upload.size_bytes))
-    except OverflowError:
-        raise UploadLost(
-            f"the chunks of upload {upload.id} in storage do not make its "
-            f"{upload.size_bytes:,} bytes; start the upload again"
-        ) from None
+        with store.open(sha256_key(upload.id)) as handle:
+            raw = handle.read()
     except FileNotFoundError:
-        raise CompletionUnderWay(
-            f"the chunks of upload {upload.id} were joined by another request completing it; "
-            "ask again in a minute (a large file takes a while)"
-        ) from None
-    store.delete_prefix(chunks_prefix(upload.id))
-    return digest
-
-
-def _copied(store: ObjectStore, chunks: list[str], sink: HashingWriter) -> str:
-    for key in chunks:
-        with store.open(key) as chunk:
-            while block := chunk.read(1 << 20):
-                sink.write(block)
-    if sink.size_bytes != sink.max_bytes:
-        raise OverflowError(sink.size_bytes)  # fewer bytes than the upload's size
-    return sink.sha256
-
-
-def _hashed(store: ObjectStore, upload: Upload) -> str:
-    digest = hashlib.sha256()
-    try:
-        with store.open(upload.storage_key) as whole:
-            while block := whole.read(1 << 20):
-                digest.update(block)
-    except FileNotFoundError:
-        raise NotFound(
-            f"the bytes of upload {upload.id} are gone from storage; start the upload again"
-        ) from None
-    return digest.hexdigest()
+        raw = b""
+    for at, state in _RECORD.iter_unpack(raw):
+        if at == offset:
+            return state
+    raise UploadLost(
+        f"the checksum state of upload {upload.id} is gone from storage; start the upload again"
+    )
 
 
 def mark_complete(upload: Upload, dataset_id: int) -> None:
@@ -224,7 +230,13 @@ def mark_complete(upload: Upload, dataset_id: int) -> None:
 def purge_expired(session: Session, store: ObjectStore) -> int:
     expired = list(session.scalars(select(Upload).where(Upload.expires_at <= datetime.now(UTC))))
     for upload in expired:
-        store.delete(upload.storage_key)
-        store.delete_prefix(chunks_prefix(upload.id))
+        discard(store, upload)
         session.delete(upload)
     return len(expired)
+
+
+def discard(store: ObjectStore, upload: Upload) -> None:
+    """Removes every byte an upload left: its object, its parts, its hash state."""
+    store.delete(upload.storage_key)
+    store.abort_parts(upload.storage_key)
+    store.delete_prefix(chunks_prefix(upload.id))

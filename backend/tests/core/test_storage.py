@@ -132,3 +132,39 @@ def test_a_local_prefix_delete_tolerates_a_job_still_writing_under_it(
     monkeypatch.setattr(os, "rmdir", written_meanwhile)
     store.delete_prefix("datasets/30")
     assert store.list("datasets/30") == []
+
+
+PART = 5 * 1024**2  # S3's smallest part, the size every part but the last has at least
+
+
+def test_parts_sent_one_at_a_time_become_the_object_byte_for_byte(store: ObjectStore) -> None:
+    data = (bytes(range(256)) * (2 * PART // 256 + 100))[: 2 * PART + 777]
+    store.write_part("parts/whole", 0, data[:PART], len(data))
+    store.write_part("parts/whole", PART, data[PART : 2 * PART], len(data))
+    store.write_part("parts/whole", PART, data[PART : 2 * PART], len(data))  # sent again
+    assert not store.exists("parts/whole")  # nothing at the key before it is finished
+    with pytest.raises(OverflowError):  # the last part is missing
+        store.finish_parts("parts/whole", len(data))
+    store.write_part("parts/whole", 2 * PART, data[2 * PART :], len(data))
+    store.finish_parts("parts/whole", len(data))
+    with store.open("parts/whole") as handle:
+        assert handle.read() == data
+    with pytest.raises(FileNotFoundError):  # finished already
+        store.finish_parts("parts/whole", len(data))
+
+
+def test_aborted_parts_leave_nothing(store: ObjectStore) -> None:
+    store.write_part("parts/aborted", 0, b"x" * PART, PART + 10)
+    store.abort_parts("parts/aborted")
+    with pytest.raises(FileNotFoundError):
+        store.finish_parts("parts/aborted", PART + 10)
+    assert not store.exists("parts/aborted") and store.list("parts") == []
+
+
+def test_a_small_part_before_the_last_is_refused_by_s3(s3_url: str) -> None:
+    store = open_store(s3_url)
+    with pytest.raises(ValueError, match="at least"):
+        store.write_part("parts/small", 0, b"x" * 1000, 2000)
+    store.write_part("parts/small", 0, b"x" * 1000, 1000)  # the only part is the last
+    store.finish_parts("parts/small", 1000)
+    assert store.read_range("parts/small", 0, 2000) == b"x" * 1000

@@ -58,7 +58,9 @@ def crash_at(target: Any, name: str, call: int, after: bool) -> Iterator[None]:
 
 def crash_points() -> list[tuple[str, str, int, bool]]:
     return [
-        ("headroom.core.storage:LocalStore", "delete_prefix", 1, False),  # chunks joined, kept
+        ("headroom.core.storage:LocalStore", "finish_parts", 1, False),
+        ("headroom.core.storage:LocalStore", "finish_parts", 1, True),  # renamed, not recorded
+        ("headroom.core.storage:LocalStore", "delete_prefix", 1, False),  # the hash state kept
         ("headroom.core.storage:LocalStore", "move", 1, False),
         ("headroom.core.storage:LocalStore", "move", 1, True),
         ("headroom.jobs.service", "create", 1, False),
