@@ -263,22 +263,6 @@ def merge(partials: Iterable[Partial], sample_size: int) -> Partial:
     return Partial({name: _merged(name, frames, sample_size) for name, frames in collected.items()})
 
 
-def merge_into(running: Partial | None, partial: Partial, sample_size: int) -> Partial:
-    """``merge([running, partial])`` one frame at a time, each of ``running``'s frames
-    replaced (and freed) as soon as its merge is made: a running merge holds one frame's
-    merge at a time besides the partials, never two whole partials."""
-    if running is None:
-        return partial
-    frames = running.frames
-    for name in list(partial.frames):
-        mine = frames.pop(name, None)
-        both = [partial.frames[name]] if mine is None else [mine, partial.frames[name]]
-        del mine
-        frames[name] = _merged(name, both, sample_size)
-        both.clear()
-    return running
-
-
 def merge_stored(parts: Sequence[Mapping[str, pl.LazyFrame]], sample_size: int) -> Partial:
     """:func:`merge` of partials stored as Parquet (each part: its frames' scans), one
     frame at a time: counts and histograms by a streaming group-by over every part at

@@ -25,7 +25,7 @@ from headroom.engine.workload.mapreduce import (
     scan,
     spill,
 )
-from headroom.engine.workload.partial import Partial, merge, merge_into
+from headroom.engine.workload.partial import Partial, merge
 from headroom.engine.workload.sketch import ALPHA, histogram_of, merge_histograms, percentiles
 from support.close import compare
 
@@ -217,12 +217,3 @@ def test_an_empty_partition_is_spilled_as_an_empty_file(tmp_path: Path) -> None:
     heights = sorted(pl.read_parquet(p).height for p in paths)
     assert heights == [0, 0, one_client.height]
     assert all(pl.read_parquet(p).schema == one_client.schema for p in paths)
-
-
-def test_a_running_merge_equals_the_merge_of_all(table: pl.DataFrame) -> None:
-    found = scan(table.lazy(), memory_budget_mb=TINY_BUDGET_MB)
-    running: Partial | None = None
-    for i in range(found.parts):  # fresh partials: merge_into replaces the running frames
-        running = merge_into(running, map_partition(table.lazy(), i, found), 50_000)
-    fresh = [map_partition(table.lazy(), i, found) for i in range(found.parts)]
-    assert running is not None and same(running, merge(fresh, 50_000))
