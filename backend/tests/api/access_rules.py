@@ -72,6 +72,7 @@ RULES: dict[tuple[str, str], Rule] = {
     ("POST", f"{V1}/sources/prometheus/{{source_id}}/test"): r("editor"),
     ("POST", f"{V1}/sources/prometheus/{{source_id}}/import"): r("editor"),
     ("GET", f"{V1}/sources/prometheus/datasets/{{dataset_id}}/latency"): r("viewer"),
+    ("GET", f"{V1}/sources/prometheus/datasets/{{dataset_id}}/traffic"): r("viewer"),
     ("GET", f"{V1}/sources/prometheus/{{source_id}}/breaches"): r("viewer"),
     # datasets and uploads
     ("GET", f"{V1}/datasets"): r("viewer", False),
@@ -80,6 +81,7 @@ RULES: dict[tuple[str, str], Rule] = {
     ("DELETE", f"{V1}/datasets/{{dataset_id}}"): r("editor"),
     ("PATCH", f"{V1}/datasets/{{dataset_id}}"): r("editor"),
     ("GET", f"{V1}/datasets/{{dataset_id}}/summary"): r("viewer"),
+    ("GET", f"{V1}/datasets/{{dataset_id}}/latency"): r("viewer"),
     ("GET", f"{V1}/jobs/{{job_id}}"): r("viewer"),
     ("POST", f"{V1}/uploads"): r("editor", False),
     # uploads are private to the user who started them: others get 404
@@ -98,7 +100,8 @@ RULES: dict[tuple[str, str], Rule] = {
     ("GET", f"{V1}/analyses/{{analysis_id}}/export/{{kind}}"): Rule(
         "viewer", params={"kind": "export_kind"}
     ),
-    ("POST", f"{V1}/datasets/{{dataset_id}}/characterizations"): r("editor"),
+    # viewers ask for the characterization under the stored rules (their own rules: 403)
+    ("POST", f"{V1}/datasets/{{dataset_id}}/characterizations"): r("viewer"),
     ("GET", f"{V1}/datasets/{{dataset_id}}/characterizations"): r("viewer"),
     ("GET", f"{V1}/datasets/{{dataset_id}}/characterization"): Rule("viewer", missing_ok=True),
     ("GET", f"{V1}/datasets/{{dataset_id}}/rules"): r("viewer"),
