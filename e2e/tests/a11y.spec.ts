@@ -4,13 +4,12 @@
  * visible focus on every control the keyboard reaches. Screenshots of the dark theme:
  * e2e/artifacts/dark-<page>.png.
  */
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { signIn } from "./helpers";
+import { seriousViolations, signIn } from "./helpers";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const artifacts = path.resolve(here, "../artifacts");
@@ -32,14 +31,6 @@ function smallLog(): string {
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), "headroom-a11y-")), "a11y-access.log");
   writeFileSync(file, lines.join("\n") + "\n");
   return file;
-}
-
-/** axe's serious and critical violations of WCAG 2 A/AA on the page as it is now. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  return results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).slice(0, 4).join(", ")}`);
 }
 
 /** Tabs through the first controls of the page: each one focused shows an outline or a ring. */

@@ -1,4 +1,5 @@
-/** Page helpers shared by the specs: sign-in, invitations (teams.spec.ts, reports.spec.ts). */
+/** Page helpers shared by the specs: sign-in, invitations (teams.spec.ts, reports.spec.ts), axe. */
+import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
 
 export const ownerEmail = process.env.E2E_EMAIL ?? "e2e@headroom.local";
@@ -32,4 +33,12 @@ export async function acceptAsNewUser(page: Page, link: string, name: string, pa
   await page.getByLabel(/Choose a password/).fill(password);
   await page.getByRole("button", { name: "Create account and join" }).click();
   await expect(page).toHaveURL(/\/datasets$/);
+}
+
+/** axe's serious and critical violations of WCAG 2 A/AA on the page as it is now. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).slice(0, 4).join(", ")}`);
 }

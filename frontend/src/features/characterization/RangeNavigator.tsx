@@ -18,7 +18,7 @@ export function RangeNavigator({ rows, range, onChange }: RangeNavigatorProps) {
   const last = Math.max(rows.length - 1, 0);
   const spanMs = rows.length > 1 ? (rows[last]?.t ?? 0) - (rows[0]?.t ?? 0) : 0;
   return (
-    <div style={{ width: "100%", height: 72 }} data-testid="range-navigator" aria-label="Zoom: drag the handles to choose a time range">
+    <div style={{ width: "100%", height: 72 }} data-testid="range-navigator" role="group" aria-label="Zoom: drag the handles to choose a time range">
       <ResponsiveContainer width="100%" height="100%">
         <AreaChart data={rows} margin={{ top: 4, right: 16, bottom: 0, left: 68 }}>
           <Area dataKey="total" type="stepAfter" stroke={colorVar("chart-axis")} fill={colorVar("chart-grid")} isAnimationActive={false} />
