@@ -174,7 +174,7 @@ export function PrometheusTrafficCharts({ datasetId }: { datasetId: number }) {
         return (
           <div className={styles.page} data-testid="prometheus-traffic">
             <p className={styles.muted}>
-              Drag across a chart to zoom to that time. Intervals no sample covers are left out, never drawn as zero.
+              Drag across a chart to zoom to that time. Intervals no sample covers are gaps in the lines, never drawn as zero.
               {hidden > 0 && ` The ${MAX_CLASSES} busiest of ${traffic.classes.length - 1} classes are drawn.`}
             </p>
             <Card>
