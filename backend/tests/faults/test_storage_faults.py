@@ -89,8 +89,9 @@ def test_a_refused_write_fails_the_ingest_and_leaves_no_parts(
 
 def s3_crash_points() -> list[tuple[str, str, int, bool]]:
     return [
-        ("headroom.core.storage_s3:_MultipartWriter", "finish", 1, False),  # while joining
-        ("headroom.core.storage_s3:S3Store", "delete_prefix", 1, False),  # joined, chunks kept
+        ("headroom.core.storage_s3:S3Store", "finish_parts", 1, False),
+        ("headroom.core.storage_s3:S3Store", "finish_parts", 1, True),  # finished, not recorded
+        ("headroom.core.storage_s3:S3Store", "delete_prefix", 1, False),  # the hash state kept
         ("headroom.core.storage_s3:S3Store", "move", 1, False),
         ("headroom.core.storage_s3:S3Store", "move", 1, True),
         ("headroom.jobs.service", "create", 1, False),
@@ -105,7 +106,7 @@ def test_complete_on_s3_finishes_after_a_crash_at_any_step(
 ) -> None:
     client = signed_in(s3_settings, member(s3_settings, "crash@example.com", "Crash"))
     data = sample_log.read_bytes()[:200_000]
-    upload_id = upload_all(client, data)
+    upload_id = upload_all(client, data, chunks=1)  # on S3 every part but the last is >= 5 MiB
     target, name, call, after = point
     dying = TestClient(client.app, raise_server_exceptions=False, cookies=client.cookies)
     with crash_at(resolve(target), name, call, after):

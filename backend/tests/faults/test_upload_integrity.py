@@ -76,13 +76,13 @@ def resolve(spec: str) -> Any:
     return getattr(found, attr) if attr else found
 
 
-def upload_all(client: TestClient, data: bytes, **options: str) -> str:
+def upload_all(client: TestClient, data: bytes, chunks: int = 3, **options: str) -> str:
     created = client.post(
         "/api/v1/uploads", json={"name": "a.log", "size_bytes": len(data), **options}
     )
     assert created.status_code == 201, created.text
     upload_id = str(created.json()["id"])
-    step = len(data) // 3 + 1
+    step = len(data) // chunks + 1
     for offset in range(0, len(data), step):
         put = client.put(
             f"/api/v1/uploads/{upload_id}/chunks",
