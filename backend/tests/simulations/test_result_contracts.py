@@ -41,11 +41,15 @@ def golden() -> dict[str, Any]:
 
 
 def _without_wall_time(document: Any) -> Any:
-    """The document with every ``wall_s`` (the run's wall-clock time) left out."""
+    """The document with every ``wall_s`` (the run's wall-clock time) left out, and floats to
+    12 significant digits: the contract is the JSON's shape and values, not the last bit of a
+    sum the simulator may add in another order."""
     if isinstance(document, dict):
         return {k: _without_wall_time(v) for k, v in document.items() if k != "wall_s"}
     if isinstance(document, list):
         return [_without_wall_time(v) for v in document]
+    if isinstance(document, float):
+        return float(f"{document:.12g}")
     return document
 
 
