@@ -88,18 +88,25 @@ def test_an_interrupted_upload_resumes_where_it_stopped(
     sessions = database.execute("SELECT count(*), max(completed_at) FROM upload").fetchone()
     database.close()
     assert sessions[0] == 1 and sessions[1] is not None  # one session, resumed and completed
-    uploads = Path(embedded.env["HEADROOM_DATA_DIR"]) / "storage" / "uploads"
-    assert [p for p in uploads.rglob("*") if p.is_file()] == []
+    storage = Path(embedded.env["HEADROOM_DATA_DIR"]) / "storage"
+    left_over = [p for p in storage.rglob("*") if p.is_file() and "uploads" in p.parts]
+    assert left_over == []  # neither the assembled upload nor its parts stay behind
 
 
 def _wait_for_partial_upload(stack: Stack, minimum_bytes: int) -> int:
-    """Bytes the upload has stored so far (one object per chunk)."""
-    folder = Path(stack.env["HEADROOM_DATA_DIR"]) / "storage" / "uploads" / "chunks"
+    """Bytes the server has recorded as received for the upload so far."""
+    database_path = Path(stack.env["HEADROOM_DATA_DIR"]) / "headroom.db"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
-        sent = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
-        if sent >= minimum_bytes:
-            return sent
+        database = sqlite3.connect(database_path)
+        try:
+            row = database.execute("SELECT max(offset_bytes) FROM upload").fetchone()
+        except sqlite3.OperationalError:  # the table is being written: ask again
+            row = None
+        finally:
+            database.close()
+        if row and row[0] is not None and row[0] >= minimum_bytes:
+            return int(row[0])
         time.sleep(0.05)
     raise TimeoutError("the upload never got going")
 
