@@ -69,7 +69,7 @@ def test_an_interrupted_upload_resumes_where_it_stopped(
     token = embedded.token_for("ci3@example.com", "CI3")
     cli(embedded, "login", "--url", embedded.base_url, "--token", token)
     big = tmp_path / "big.log"
-    big.write_bytes(sample_log.read_bytes() * 10)
+    big.write_bytes(sample_log.read_bytes() * 5)
     first = subprocess.Popen(
         [*HEADROOM, "upload", str(big), "--chunk-bytes", "65536"],
         env=embedded.env,
