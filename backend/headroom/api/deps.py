@@ -1,8 +1,9 @@
-"""Typed FastAPI dependencies: SessionDep, SettingsDep, StoreDep, CurrentPrincipal, and the
-role gates every route uses: ViewerAccess, EditorAccess (writes), OwnerAccess."""
+"""Typed FastAPI dependencies: SessionDep, SettingsDep, StoreDep, CurrentPrincipal,
+DatasetRead, and the role gates every route uses: ViewerAccess, EditorAccess (writes),
+OwnerAccess."""
 
 from collections.abc import Awaitable, Callable, Iterator
-from typing import Annotated
+from typing import Annotated, NamedTuple
 from urllib.parse import urlsplit
 
 from fastapi import Depends, Request
@@ -14,6 +15,7 @@ from headroom.auth.principal import Principal
 from headroom.auth.principal_cache import principals
 from headroom.core.db import session_scope
 from headroom.core.errors import Forbidden, NotAuthenticated
+from headroom.core.ids import Id
 from headroom.core.security import SESSION_COOKIE, token_digest
 from headroom.core.settings import Settings
 from headroom.core.storage import ObjectStore, open_store
@@ -152,3 +154,22 @@ def _workspace_id(raw: object) -> int:
 ViewerAccess = Annotated[Principal, Depends(require_role(Role.viewer))]
 EditorAccess = Annotated[Principal, Depends(require_role(Role.editor))]
 OwnerAccess = Annotated[Principal, Depends(require_role(Role.owner))]
+
+
+class DatasetReadArgs(NamedTuple):
+    """What a read of one dataset passes its service first, in the services' order: the
+    session, the store, the caller, the dataset's id (the path's `dataset_id`)."""
+
+    session: Session
+    store: ObjectStore
+    principal: Principal
+    dataset_id: int
+
+
+def dataset_read(
+    dataset_id: Id, principal: CurrentPrincipal, session: SessionDep, store: StoreDep
+) -> DatasetReadArgs:
+    return DatasetReadArgs(session, store, principal, dataset_id)
+
+
+DatasetRead = Annotated[DatasetReadArgs, Depends(dataset_read)]

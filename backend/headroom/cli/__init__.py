@@ -270,11 +270,15 @@ def create_token(
     help="Keep objects changed this recently (default: HEADROOM_JANITOR_GRACE_S).",
 )
 def janitor(grace_s: float | None) -> None:
-    """Remove stored objects no row owns (orphaned Parquet parts, stale staging files)."""
+    """Remove stored objects no row owns (orphaned Parquet parts, stale staging files, the
+    parts of uploads whose row is gone)."""
     from headroom.jobs.janitor import sweep
 
     done = sweep(get_settings(), grace_s)
-    click.echo(f"removed {len(done.removed_keys)} objects ({done.removed_bytes} bytes)")
+    click.echo(
+        f"removed {len(done.removed_keys)} objects ({done.removed_bytes} bytes), "
+        f"aborted the parts of {len(done.aborted_parts_keys)} unfinished uploads"
+    )
 
 
 if __name__ == "__main__":

@@ -111,6 +111,9 @@ def _remote(ref: str, horizon_days: int, limit_per_s: float | None) -> ForecastJ
             document: ForecastJson = remote.checked(http.get(url, params=query))
     except (remote.RemoteError, httpx.HTTPError) as error:
         raise InputError(f"{ref}: not a file, and the server says: {error}") from error
+    not_enough = cast(dict[str, Any], document).get("not_enough_history")
+    if not_enough is not None:
+        raise InputError(f"{ref}: {not_enough['message']}")
     return document
 
 

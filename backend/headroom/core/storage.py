@@ -139,6 +139,29 @@ class LocalStore:
     def abort_parts(self, key: str) -> None:
         self._parts_path(key).unlink(missing_ok=True)
 
+    def parts_keys(self, prefix: str, started_before: float) -> tuple[str, ...]:
+        """The keys under prefix whose file being assembled was last written before
+        `started_before` (seconds since the epoch)."""
+        parts_root = self.root / PARTS_FOLDER
+        base = parts_root / checked_key(prefix)
+        if not base.is_dir():
+            return ()
+        return tuple(
+            sorted(
+                str(path.relative_to(parts_root))
+                for path in base.rglob("*")
+                if path.is_file() and _modified_at(path) <= started_before
+            )
+        )
+
+
+def _modified_at(path: Path) -> float:
+    """Seconds since the epoch of the file's last write (infinity if it is gone)."""
+    try:
+        return path.stat().st_mtime
+    except FileNotFoundError:
+        return float("inf")
+
 
 def open_store(url: str) -> ObjectStore:
     parsed = urlparse(url)

@@ -290,6 +290,20 @@ class S3Store:
         for upload_id in self._multipart_ids(full_key):
             self.client.abort_multipart_upload(Bucket=self.bucket, Key=full_key, UploadId=upload_id)
 
+    def parts_keys(self, prefix: str, started_before: float) -> tuple[str, ...]:
+        """The keys under prefix with a multipart upload started before `started_before`
+        (seconds since the epoch)."""
+        pages = self.client.get_paginator("list_multipart_uploads").paginate(
+            Bucket=self.bucket, Prefix=self._folder(prefix)
+        )
+        started = {
+            self._relative(upload["Key"])
+            for page in pages
+            for upload in page.get("Uploads", [])
+            if upload["Initiated"].timestamp() <= started_before
+        }
+        return tuple(sorted(started))
+
     def scan_parquet(self, keys: Sequence[str]) -> pl.LazyFrame:
         import polars as pl
 

@@ -3,7 +3,14 @@ from typing import Annotated, Literal
 from anyio import to_thread
 from fastapi import APIRouter, Depends, Query, Request, Response
 
-from headroom.api.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep, StoreDep
+from headroom.api.deps import (
+    CurrentPrincipal,
+    DatasetRead,
+    EditorAccess,
+    SessionDep,
+    SettingsDep,
+    StoreDep,
+)
 from headroom.api.upload_access import UploadAccess, body_chunks
 from headroom.core.errors import error_responses
 from headroom.core.ids import Id
@@ -21,7 +28,7 @@ from headroom.datasets.schemas import (
     RequestPageOut,
     TrafficSummaryOut,
 )
-from headroom.datasets.slices_query import Filters, Slice
+from headroom.datasets.slices_query import SLICE_ERRORS, Filters, Slice
 from headroom.datasets.sniffing import checked_options
 
 router = APIRouter(prefix="/datasets", tags=["datasets"])
@@ -158,72 +165,39 @@ def delete_dataset(
     service.delete(session, store, principal, dataset_id)
 
 
-@router.get(
-    "/{dataset_id}/summary",
-    response_model=TrafficSummaryOut,
-    responses=error_responses(409, 422),
-)
-def get_summary(
-    dataset_id: Id,
-    principal: CurrentPrincipal,
-    session: SessionDep,
-    store: StoreDep,
-    slice_: Slice,
-) -> TrafficSummaryOut:
+@router.get("/{dataset_id}/summary", response_model=TrafficSummaryOut, responses=SLICE_ERRORS)
+def get_summary(read: DatasetRead, slice_: Slice) -> TrafficSummaryOut:
     """The traffic summary; with a range or a filter, recomputed for that slice from the
     request table (rates over the range's seconds the log covers)."""
-    return slices.summary(session, store, principal, dataset_id, slice_.where)
+    return slices.summary(*read, slice_.where)
 
 
-@router.get(
-    "/{dataset_id}/latency",
-    response_model=LatencySeriesOut,
-    responses=error_responses(409, 422),
-)
+@router.get("/{dataset_id}/latency", response_model=LatencySeriesOut, responses=SLICE_ERRORS)
 def get_latency_series(
-    dataset_id: Id,
-    principal: CurrentPrincipal,
-    session: SessionDep,
-    store: StoreDep,
+    read: DatasetRead,
     slice_: Slice,
     every_s: Annotated[int, Query(ge=1, le=86_400, description="Bucket width (seconds)")] = 60,
 ) -> LatencySeriesOut:
     """Latency percentiles per bucket of `every_s` seconds of a slice (the Latency chart
     under a range and filters), recomputed from the request table."""
-    return slices.latency_series(session, store, principal, dataset_id, slice_.where, every_s)
+    return slices.latency_series(*read, slice_.where, every_s)
 
 
-@router.get(
-    "/{dataset_id}/requests",
-    response_model=RequestPageOut,
-    responses=error_responses(409, 422),
-)
+@router.get("/{dataset_id}/requests", response_model=RequestPageOut, responses=SLICE_ERRORS)
 def list_requests(
-    dataset_id: Id,
-    principal: CurrentPrincipal,
-    session: SessionDep,
-    store: StoreDep,
+    read: DatasetRead,
     slice_: Slice,
     page_token: Annotated[str | None, Query(max_length=32)] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
 ) -> RequestPageOut:
     """The requests of a slice in the log's order, a page at a time (read from the request
     table with the slice's filter and a limit)."""
-    return slices.requests_page(
-        session, store, principal, dataset_id, slice_.where, page_token, limit
-    )
+    return slices.requests_page(*read, slice_.where, page_token, limit)
 
 
-@router.get(
-    "/{dataset_id}/arrivals",
-    response_model=ArrivalWindowOut,
-    responses=error_responses(409, 422),
-)
+@router.get("/{dataset_id}/arrivals", response_model=ArrivalWindowOut, responses=SLICE_ERRORS)
 def get_arrivals(
-    dataset_id: Id,
-    principal: CurrentPrincipal,
-    session: SessionDep,
-    store: StoreDep,
+    read: DatasetRead,
     filters: Filters,
     start_ms: int | None = None,
     end_ms: int | None = None,
@@ -234,9 +208,7 @@ def get_arrivals(
     the log's first / last request), at most `max_points` points (LTTB beyond that); only
     the requests the filters given keep (as for the summary)."""
     window = (start_ms, end_ms)
-    return arrivals.arrivals(
-        session, store, principal, dataset_id, window, every_s, max_points, filters.where
-    )
+    return arrivals.arrivals(*read, window, every_s, max_points, filters.where)
 
 
 def _refuse_declared_oversize(request: Request, max_bytes: int) -> None:

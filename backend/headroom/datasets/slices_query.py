@@ -6,11 +6,14 @@ from typing import TYPE_CHECKING, Annotated
 
 from fastapi import Depends, Query
 
+from headroom.core.errors import error_responses
 from headroom.datasets import slices
 from headroom.datasets.slices_params import SliceIn, StatusClass
 
 if TYPE_CHECKING:  # the engine's slices load polars: read lazily, as in datasets.slices
     from headroom.engine.workload.slices import RequestSlice
+
+SLICE_ERRORS = error_responses(409, 422)  # the request table not ready; a bad slice
 
 
 class SliceFilters:
@@ -73,12 +76,15 @@ class SliceRange:
         self.from_ms, self.to_ms = from_ms, to_ms
 
 
+Range = Annotated[SliceRange, Depends()]
+
+
 class SliceQuery:
     """The slice of a dataset a view shows: a time range and the filters."""
 
     def __init__(
         self,
-        range_: Annotated[SliceRange, Depends()],
+        range_: Range,
         filters: Filters,
     ) -> None:
         bounds = {"from_ms": range_.from_ms, "to_ms": range_.to_ms}

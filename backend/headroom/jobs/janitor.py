@@ -10,7 +10,11 @@ Ownership, by key:
 - uploads/partial/<id>       the upload's row
 - uploads/chunks/<id>/...    the upload's row (its storage_key uploads/partial/<id>)
 - uploads/staging/...        nothing: staging is transient (a request moves it on)
-Objects changed within the grace period are never removed, so a write in flight is safe.
+- the parts of an upload being assembled at uploads/partial/<id> (store.write_part): the
+  upload's row; its workspace deleted (a cascade) or a crash in the expiry leaves them
+  unowned, and they are aborted.
+Objects changed within the grace period are never removed, so a write in flight is safe
+(parts: last written, or on S3 started, within it).
 """
 
 import logging
@@ -33,12 +37,14 @@ PREFIXES = ("datasets", "simulations", "uploads")
 DATASET_KEY = re.compile(r"datasets/(\d+)/")
 SIMULATION_KEY = re.compile(r"simulations/job-(\d+)/")
 UPLOAD_CHUNK_KEY = re.compile(r"uploads/chunks/([^/]+)/")
+UPLOADS_PREFIX = "uploads"
 
 
 @dataclass(frozen=True)
 class Sweep:
     removed_keys: tuple[str, ...]
     removed_bytes: int
+    aborted_parts_keys: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -89,10 +95,12 @@ def sweep(settings: Settings, grace_s: float | None = None) -> Sweep:
     store = open_store(settings.resolved_storage_url())
     cutoff = time.time() - grace_s
     candidates = [key for key in _all_keys(store) if store.modified_at(key) <= cutoff]
-    if not candidates:
+    parts_keys = store.parts_keys(UPLOADS_PREFIX, cutoff)
+    if not candidates and not parts_keys:
         return Sweep((), 0)
     with session_scope(settings.resolved_database_url()) as session:
         who = owners(session)
+    aborted = _abort_unowned_parts(store, parts_keys, who)
     removed, removed_bytes = [], 0
     for key in candidates:
         if owned(key, who):
@@ -107,7 +115,18 @@ def sweep(settings: Settings, grace_s: float | None = None) -> Sweep:
     if removed:
         log.warning("janitor removed %s unowned objects (%s bytes)", len(removed), removed_bytes)
     store.prune_empty_folders(cutoff)
-    return Sweep(tuple(removed), removed_bytes)
+    return Sweep(tuple(removed), removed_bytes, aborted)
+
+
+def _abort_unowned_parts(
+    store: ObjectStore, parts_keys: tuple[str, ...], who: Owners
+) -> tuple[str, ...]:
+    aborted = tuple(key for key in parts_keys if key not in who.keys)
+    for key in aborted:
+        store.abort_parts(key)
+    if aborted:
+        log.warning("janitor aborted the parts of %s uploads no row owns", len(aborted))
+    return aborted
 
 
 def _all_keys(store: ObjectStore) -> list[str]:

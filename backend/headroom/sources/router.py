@@ -2,8 +2,15 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Query, Response
 
-from headroom.api.deps import CurrentPrincipal, EditorAccess, SessionDep, SettingsDep, StoreDep
+from headroom.api.deps import (
+    CurrentPrincipal,
+    DatasetRead,
+    EditorAccess,
+    SessionDep,
+    SettingsDep,
+)
 from headroom.core.ids import Id
+from headroom.datasets.slices_query import Range
 from headroom.sources import service
 from headroom.sources.schemas import (
     BreachList,
@@ -93,12 +100,10 @@ def import_source(
     response_model=PrometheusLatencyOut,
     responses={404: {"description": "not_found: no such dataset in your workspaces"}},
 )
-def dataset_latency(
-    dataset_id: Id, principal: CurrentPrincipal, session: SessionDep, store: StoreDep
-) -> PrometheusLatencyOut:
+def dataset_latency(read: DatasetRead) -> PrometheusLatencyOut:
     """A source's dataset's latency percentiles per interval, with the histogram's bucket
     bounds (the percentiles are interpolated within them)."""
-    return service.latency(session, store, principal, dataset_id)
+    return service.latency(*read)
 
 
 @router.get(
@@ -106,21 +111,10 @@ def dataset_latency(
     response_model=PrometheusTrafficOut,
     responses={404: {"description": "not_found: no such dataset in your workspaces"}},
 )
-def dataset_traffic(
-    dataset_id: Id,
-    principal: CurrentPrincipal,
-    session: SessionDep,
-    store: StoreDep,
-    from_ms: Annotated[
-        int | None, Query(alias="from", description="Start of the range (epoch ms, UTC)")
-    ] = None,
-    to_ms: Annotated[
-        int | None, Query(alias="to", description="End of the range, excluded (epoch ms)")
-    ] = None,
-) -> PrometheusTrafficOut:
+def dataset_traffic(read: DatasetRead, range_: Range) -> PrometheusTrafficOut:
     """A source's dataset's requests, rates, error share and histogram percentiles over the
     intervals starting in the range, per class, with the rates per interval."""
-    return service.traffic(session, store, principal, dataset_id, from_ms, to_ms)
+    return service.traffic(*read, range_.from_ms, range_.to_ms)
 
 
 @router.get("/{source_id}/breaches", response_model=BreachList, responses=NOT_FOUND)

@@ -52,10 +52,73 @@ def test_a_steady_log_forecasts_its_rate_and_the_runway(settings: Settings) -> N
     assert unlimited == {"limit_per_s": None, "date": None, "limit_source": None}
 
 
-def test_a_log_under_two_hours_cannot_be_forecast(settings: Settings) -> None:
-    client, dataset_id = ingested(settings, "f2@example.com", log_bytes(1, 60))
-    response = client.get(f"/api/v1/datasets/{dataset_id}/forecast")
-    assert response.status_code == 422 and "two hours" in response.text
+def log_lines(offsets_s: list[int], path: str = "/") -> bytes:
+    return "".join(
+        f"10.0.0.1 - - [{START + timedelta(seconds=s):%d/%b/%Y:%H:%M:%S} +0000] "
+        f'"GET {path} HTTP/1.1" 200 10 "-" "curl/8"\n'
+        for s in offsets_s
+    ).encode()
+
+
+def assert_not_enough(body: dict, reason: str, requests: int, span_s: float) -> None:  # type: ignore[type-arg]
+    """No figure at all (no zero the data does not hold), and what the history holds."""
+    assert body["not_enough_history"] == {
+        "reason": reason,
+        "requests": requests,
+        "span_s": pytest.approx(span_s),
+        "message": body["not_enough_history"]["message"],
+    }
+    assert body["not_enough_history"]["message"].startswith(
+        f"not enough history to forecast: {requests} requests over "
+    )
+    assert body["forecast"] == [] and body["history"] == []
+    for figure in ("peak_per_s", "growth", "seasonality", "runway", "peak_week_scenario"):
+        assert body[figure] is None
+
+
+def test_a_handful_of_lines_over_minutes_is_not_enough_history(settings: Settings) -> None:
+    """Six requests over ten minutes: under two hours. The stamps are to the second, so
+    the history covers from the first to one second after the last."""
+    client, dataset_id = ingested(
+        settings, "f2@example.com", log_lines([0, 60, 120, 300, 420, 600])
+    )
+    response = client.get(f"/api/v1/datasets/{dataset_id}/forecast", params={"limit_per_s": 1})
+    assert response.status_code == 200, response.text
+    assert_not_enough(response.json(), "too_short", 6, 601)
+    assert (
+        "over 10 minutes (two hours are needed)" in response.json()["not_enough_history"]["message"]
+    )
+
+
+def test_a_few_requests_over_hours_are_too_sparse_to_forecast(settings: Settings) -> None:
+    """Six requests two hours apart: five hours of eleven hold one, the others none (the
+    forecast would read the empty hours as the level: a peak of 0.00 req/s)."""
+    stamps = [h * 7200 for h in range(6)]
+    client, dataset_id = ingested(settings, "f3@example.com", log_lines(stamps))
+    body = client.get(f"/api/v1/datasets/{dataset_id}/forecast").json()
+    assert_not_enough(body, "too_sparse", 6, 10 * 3600 + 1)
+    assert body["not_enough_history"]["message"].endswith("(most hours have no request)")
+
+
+def test_a_slice_that_leaves_few_requests_is_not_enough_history(settings: Settings) -> None:
+    """A request a minute for three days, and four to /rare ten hours apart: the slice
+    /rare is too sparse (4 hours of 31 hold a request), a range of twenty minutes too
+    short; the slice is named in the notes."""
+    steady = log_lines(list(range(0, 72 * 3600, 60)))
+    rare = log_lines([h * 3600 + 30 for h in (0, 10, 20, 30)], "/rare")
+    client, dataset_id = ingested(settings, "f4@example.com", steady + rare)
+    url = f"/api/v1/datasets/{dataset_id}/forecast"
+    sparse = client.get(url, params={"path_prefix": "/rare"}).json()
+    assert_not_enough(sparse, "too_sparse", 4, 30 * 3600 + 1)
+    assert sparse["history_slice"] == {"path_prefix": "/rare"} | {
+        k: None for k in sparse["history_slice"] if k != "path_prefix"
+    }
+    assert any("the filters" in w for w in sparse["warnings"])
+    lo_ms = int(START.timestamp() * 1000) + 3600_000
+    short = client.get(url, params={"from": lo_ms, "to": lo_ms + 20 * 60_000}).json()
+    assert_not_enough(short, "too_short", 20, 20 * 60)  # the range bounds it
+    whole = client.get(url, params={"horizon_days": 1}).json()
+    assert whole["not_enough_history"] is None and whole["peak_per_s"] > 0
 
 
 def report(max_rate_per_s: float | None, servers: list[str]) -> CapacityReportDoc:

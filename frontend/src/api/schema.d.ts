@@ -3022,7 +3022,8 @@ export interface components {
             dataset_id: number;
             /** Forecast */
             forecast: components["schemas"]["ForecastPoint"][];
-            growth: components["schemas"]["Growth"];
+            /** @description null: not enough history */
+            growth: components["schemas"]["Growth"] | null;
             /** History */
             history: components["schemas"]["HistoryPoint"][];
             /** @description the range and filters the history was cut to; null: the whole history */
@@ -3031,17 +3032,24 @@ export interface components {
             horizon_days: number;
             /** Interval */
             interval: number;
-            /** Peak Per S */
-            peak_per_s: number;
+            /** @description why there is no forecast (every figure null); null: there is one */
+            not_enough_history?: components["schemas"]["NotEnoughHistory"] | null;
+            /**
+             * Peak Per S
+             * @description null: not enough history
+             */
+            peak_per_s: number | null;
             /**
              * Peak Week Scenario
-             * @description a scenario of the forecast's peak week (linear arrival profile)
+             * @description a scenario of the forecast's peak week (linear arrival profile); null: not enough history
              */
             peak_week_scenario: {
                 [key: string]: unknown;
-            };
-            runway: components["schemas"]["Runway"];
-            seasonality: components["schemas"]["Seasonality"];
+            } | null;
+            /** @description null: not enough history */
+            runway: components["schemas"]["Runway"] | null;
+            /** @description null: not enough history */
+            seasonality: components["schemas"]["Seasonality"] | null;
             /** Warnings */
             warnings: string[];
         };
@@ -3665,6 +3673,30 @@ export interface components {
             model: {
                 [key: string]: unknown;
             };
+        };
+        /**
+         * NotEnoughHistory
+         * @description Why no forecast is made, with what the history holds.
+         */
+        NotEnoughHistory: {
+            /** Message */
+            message: string;
+            /**
+             * Reason
+             * @description too_short: under two hours of history; too_sparse: no more than half of its hours hold traffic (the forecast would read the empty hours as the level)
+             * @enum {string}
+             */
+            reason: "too_short" | "too_sparse";
+            /**
+             * Requests
+             * @description requests in the history; null: a rate series
+             */
+            requests: number | null;
+            /**
+             * Span S
+             * @description seconds the history covers
+             */
+            span_s: number;
         };
         /** NotesIn */
         NotesIn: {

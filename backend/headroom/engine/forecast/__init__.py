@@ -9,6 +9,7 @@ from headroom.engine.forecast.result import Forecast
 from headroom.engine.forecast.runway import Backtest, backtest, daily_peaks, runway_date
 from headroom.engine.forecast.series import (
     ForecastInputError,
+    HistoryTooShort,
     HourlySeries,
     hourly,
 )
@@ -18,6 +19,7 @@ __all__ = [
     "Fit",
     "Forecast",
     "ForecastInputError",
+    "HistoryTooShort",
     "HourlySeries",
     "daily_peaks",
     "forecast",

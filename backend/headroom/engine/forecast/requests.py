@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from headroom.engine.forecast.series import HOUR_S, ForecastInputError, HourlySeries
+from headroom.engine.forecast.series import HOUR_S, HistoryTooShort, HourlySeries
 from headroom.engine.workload.coverage import frame_coverage
 
 NS_PER_S = 1_000_000_000
@@ -21,7 +21,7 @@ def hourly_from_requests(table: pl.DataFrame | pl.LazyFrame) -> HourlySeries:
     cover = frame_coverage(table)
     ts = table.lazy().select(pl.col("ts").dt.epoch("ns")).collect()["ts"].drop_nulls()
     if cover is None or ts.len() == 0:
-        raise ForecastInputError("the log has no timestamped requests")
+        raise HistoryTooShort("the log has no timestamped requests")
     hours = ts.to_numpy() // HOUR_NS
     first = int(hours.min())
     counts = np.bincount(hours - first)
@@ -29,7 +29,7 @@ def hourly_from_requests(table: pl.DataFrame | pl.LazyFrame) -> HourlySeries:
     covered = cover.covered_s(starts_ns, HOUR_S)
     kept = covered >= MIN_COVERED * HOUR_S
     if kept.sum() < 2:
-        raise ForecastInputError("the log covers less than two hours")
+        raise HistoryTooShort("the log covers less than two hours")
     rates = counts[kept] / covered[kept]
     first_kept = starts_ns[kept] / NS_PER_S
     grid = np.arange(first_kept[0], first_kept[-1] + 1, HOUR_S)

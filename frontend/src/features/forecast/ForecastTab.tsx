@@ -18,7 +18,7 @@ import { SimChart } from "../../charts/SimChart";
 import type { SimChartConfig } from "../../charts/simConfig";
 import { formatDateTime, formatPercent } from "../../lib/format";
 import gridStyles from "../datasets/StatGrid.module.css";
-import { cyclesWords, forecastSeries, runwayWords } from "./forecast";
+import { cyclesWords, forecastSeries, isForecasted, notEnoughWords, runwayWords } from "./forecast";
 import type { SliceQuery } from "../datasets/slice";
 
 const HORIZONS = [14, 28, 56, 91, 182, 365].map((d) => ({ value: String(d), label: `${d} days` }));
@@ -35,17 +35,32 @@ function chartConfig(): SimChartConfig {
   };
 }
 
+function Notes({ warnings }: { warnings: string[] }) {
+  return warnings.map((w) => (
+    <Banner key={w} tone="info" title="Note">{w}</Banner>
+  ));
+}
+
+/** The figures of a forecast made, or what the history holds when it is too little to
+ * make one (never a peak of 0.00 req/s that the data does not hold). */
 export function ForecastView({ doc }: { doc: Forecast }) {
   const navigate = useNavigate();
+  if (!isForecasted(doc)) {
+    const words = doc.not_enough_history ? notEnoughWords(doc.not_enough_history) : { title: "No forecast", reason: "" };
+    return (
+      <>
+        <Banner tone="info" title={words.title} testId="forecast-not-enough">{words.reason}</Banner>
+        <Notes warnings={doc.warnings} />
+      </>
+    );
+  }
   const simulate = () => void navigate("/simulations/new", { state: { scenario: doc.peak_week_scenario } });
   return (
     <>
       <Banner tone={doc.runway.date ? "warning" : "info"} title="Runway">
         <span data-testid="forecast-runway">{runwayWords(doc)}</span>
       </Banner>
-      {doc.warnings.map((w) => (
-        <Banner key={w} tone="info" title="Note">{w}</Banner>
-      ))}
+      <Notes warnings={doc.warnings} />
       <div className={gridStyles.grid}>
         <StatCard label="Growth" value={`${doc.growth.per_week >= 0 ? "+" : ""}${formatPercent(doc.growth.per_week)}`} unit="a week" />
         <StatCard label="Forecast peak" value={doc.peak_per_s.toPrecision(3)} unit="req/s" />

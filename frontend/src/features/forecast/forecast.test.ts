@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { Forecast } from "../../api/models";
-import { cyclesWords, dayWords, forecastSeries, limitLabel, runwayWords } from "./forecast";
+import { cyclesWords, dayWords, forecastSeries, type Forecasted, limitLabel, runwayWords } from "./forecast";
 
-function doc(over: Partial<Forecast> = {}): Forecast {
+function doc(over: Partial<Forecasted> = {}): Forecasted {
   return {
     dataset_id: 1,
     horizon_days: 28,
