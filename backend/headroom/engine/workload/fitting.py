@@ -80,21 +80,43 @@ class Fit:
         }
 
 
-def frozen(dist: str, params: dict[str, float]) -> Any:
-    """The scipy.stats frozen distribution of a family in our parameters."""
+@dataclass(frozen=True)
+class Bound:
+    """A scipy.stats family with its parameters bound: the frozen distribution's
+    ``logpdf``, ``pdf``, ``cdf`` and ``rvs`` (the same calls), without the new distribution
+    instance (docstring included) scipy builds for each frozen one."""
+
+    family: Any
+    kwds: dict[str, float]
+
+    def logpdf(self, x: ArrayLike) -> Any:
+        return self.family.logpdf(x, **self.kwds)
+
+    def pdf(self, x: ArrayLike) -> Any:
+        return self.family.pdf(x, **self.kwds)
+
+    def cdf(self, x: ArrayLike) -> Any:
+        return self.family.cdf(x, **self.kwds)
+
+    def rvs(self, size: Any = 1, random_state: Any = None) -> Any:
+        return self.family.rvs(size=size, random_state=random_state, **self.kwds)
+
+
+def frozen(dist: str, params: dict[str, float]) -> Bound:
+    """The scipy.stats distribution of a family in our parameters."""
     p = params
     if dist == "lognormal":
-        return stats.lognorm(s=p["sigma"], scale=math.exp(p["mu"]))
+        return Bound(stats.lognorm, {"s": p["sigma"], "scale": math.exp(p["mu"])})
     if dist == "pareto":
-        return stats.pareto(b=p["alpha"], scale=p["scale"])
+        return Bound(stats.pareto, {"b": p["alpha"], "scale": p["scale"]})
     if dist == "exponential":
-        return stats.expon(scale=p["mean"])
+        return Bound(stats.expon, {"scale": p["mean"]})
     if dist == "weibull":
-        return stats.weibull_min(c=p["shape"], scale=p["scale"])
+        return Bound(stats.weibull_min, {"c": p["shape"], "scale": p["scale"]})
     if dist == "gamma":
-        return stats.gamma(a=p["shape"], scale=p["scale"])
+        return Bound(stats.gamma, {"a": p["shape"], "scale": p["scale"]})
     if dist == "inverse_gaussian":
-        return stats.invgauss(mu=p["mean"] / p["shape"], scale=p["shape"])
+        return Bound(stats.invgauss, {"mu": p["mean"] / p["shape"], "scale": p["shape"]})
     raise ValueError(f"unknown family {dist!r}; one of {FAMILIES}")
 
 

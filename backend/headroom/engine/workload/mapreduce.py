@@ -26,7 +26,7 @@ import math
 import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import polars as pl
@@ -67,6 +67,8 @@ MAP_BUDGET_SHARE = 0.35
 # rows read at a time by the spill (its peak stays below a map's)
 SPILL_BATCH_ROWS = 200_000
 PART_COLUMN = "__partition"
+# the spilled partitions and their partials are read once, on this machine: a fast codec
+TEMPORARY_COMPRESSION: Final = "lz4"
 
 
 @dataclass(frozen=True)
@@ -191,7 +193,7 @@ def spill(table: pl.LazyFrame, parts: int, folder: Path) -> list[Path]:
                     arrow_schema = arrow.schema
                 if index not in writers:
                     writers[index] = pq.ParquetWriter(
-                        paths[index], arrow_schema, compression="zstd"
+                        paths[index], arrow_schema, compression=TEMPORARY_COMPRESSION
                     )
                 writers[index].write_table(arrow.cast(arrow_schema))
             del split
@@ -251,7 +253,7 @@ def _map_and_merge(paths: list[Path], found: Scan) -> Partial:
         frames = {}
         for name, frame in partial.frames.items():
             frame_path = path.with_name(f"{path.stem}-{name}.parquet")
-            frame.write_parquet(frame_path)
+            frame.write_parquet(frame_path, compression=TEMPORARY_COMPRESSION)
             frames[name] = pl.scan_parquet(frame_path)
         stored.append(frames)
         del partial

@@ -59,23 +59,38 @@ def annotate(
 
 
 def _ordered(df: pl.DataFrame) -> pl.DataFrame:
-    """Rows by client, user agent, arrival and input order. The sort runs on integer
-    keys (the rank of each client and user agent pair among the distinct pairs), so only
-    one copy of the string columns is ever made: the reordered table."""
+    """Rows by client, user agent, arrival and input order. The sort runs on one integer
+    key (the rank of each client and user agent pair in string order, nulls last), so
+    only one copy of the string columns is ever made: the reordered table."""
     cls = pl.coalesce(pl.col("cls_request"), ruleset_expr(default_request_rules(), set()))
-    pair = ["client", "user_agent"]
-    ranks = df.select(pair).unique().sort(pair, nulls_last=True).with_row_index("_pair")
-    pair_rank = df.select(pair).join(
-        ranks, on=pair, how="left", nulls_equal=True, maintain_order="left"
-    )["_pair"]
-    keys = df.select(pair_rank, pl.col("ts"), pl.int_range(pl.len(), dtype=pl.UInt32).alias("_r"))
-    order = keys.select(pl.arg_sort_by(["_pair", "ts", "_r"], nulls_last=True))["_pair"]
+    client, _ = _string_rank(df["client"])
+    agent, n_agents = _string_rank(df["user_agent"])
+    keys = pl.DataFrame({"_pair": client * n_agents + agent, "ts": df["ts"]}).with_row_index("_r")
+    # stable sorts, the last key first: (pair, arrival, input order) without the cost
+    # of a sort on several columns
+    by_arrival = keys.sort("ts", nulls_last=True, maintain_order=True)
+    order = by_arrival.sort("_pair", maintain_order=True)["_r"]
     return (
         df.with_row_index("_row")
         .with_columns(cls.alias("cls_request"))
         .select(pl.all().gather(order))
         .with_row_index("_i")
     )
+
+
+def _string_rank(column: pl.Series) -> tuple[np.ndarray, int]:
+    """Each value's rank among the column's distinct values in string order (nulls
+    last: the largest rank), and the number of ranks. The strings are sorted once per
+    distinct value: each row is looked up by its categorical code."""
+    codes = column.cast(pl.Categorical(pl.Categories.random()))
+    distinct = codes.unique().drop_nulls()
+    distinct_codes = distinct.to_physical().to_numpy()
+    size = int(distinct_codes.max()) + 2 if len(distinct) else 1
+    rank = np.full(size, len(distinct), dtype=np.int64)
+    in_order = distinct_codes[distinct.cast(pl.String).arg_sort().to_numpy()]
+    rank[in_order] = np.arange(len(distinct))
+    row_codes = codes.to_physical().fill_null(size - 1).to_numpy()
+    return rank[row_codes], len(distinct) + 1
 
 
 def _same_client() -> pl.Expr:
