@@ -20,6 +20,38 @@ I64 = NDArray[np.int64]
 VM_FREE, VM_BOOTING, VM_ACTIVE, VM_DRAINING = 0, 1, 2, 3
 # Event kinds (the heap's EI_KIND column); the multi-tier loop uses completions and boots.
 EV_COMPLETION, EV_CLIENT_REQUEST, EV_BOOT, EV_PERIOD = 0, 1, 2, 3
+EI_KIND, EI_ID, EI_VER = range(3)  # event heap columns
+
+# What both loops count and keep at the same place; each loop's state module appends its
+# own columns after these, so one helper (heaps.py) serves both.
+# --- int counters (ic) ---
+(
+    IC_ARRIVED,
+    IC_COMPLETED,
+    IC_REJECTED,
+    IC_IN_SYSTEM,
+    IC_WAITING,
+    IC_HEAP_N,
+    IC_JOB_FREE,
+    IC_JOBS_FREE_N,
+    IC_ARR_PTR,
+    IC_TICK,
+    IC_TICK_ARR,
+    IC_TICK_DONE,
+    IC_TICK_REJ,
+    IC_EVENTS,
+    IC_NSRV_PEAK,
+) = range(15)
+N_IC_SHARED = 15
+# --- VM columns: int (vi), float (vf) ---
+VI_STATE, VI_N, VI_NSRV, VI_VERSION, VI_QHEAD, VI_QTAIL = range(6)
+N_VI_SHARED = 6
+VF_VCLOCK, VF_LAST, VF_RATE, VF_BUSY, VF_ALLOC_T = range(5)
+N_VF_SHARED = 5
+# --- per monitoring tick (ts, int32) ---
+TS_ARRIVALS, TS_COMPLETIONS, TS_REJECTED, TS_WAITING, TS_IN_SYSTEM = range(5)
+N_TS_SHARED = 5
+
 # A loop's return status: DONE, or the pool or capacity it ran short of.
 DONE, NEED_DEMAND, NEED_GAP, NEED_UNIFORM, NEED_JOBS, NEED_PAGES, NEED_HEAP = range(7)
 NEED_VM_HEAP, NEED_TRACE = 7, 8

@@ -23,19 +23,16 @@ import math
 from numba import njit
 
 from headroom.engine.sim import sketch
+from headroom.engine.sim.heaps import heap_pop, heap_push, reschedule, service_pop
 from headroom.engine.sim.kernel import state as S
 from headroom.engine.sim.kernel.bare import bare
 from headroom.engine.sim.kernel.dispatch import REFUSE, admit, choose_vm, period
 from headroom.engine.sim.kernel.vm import (
     activate,
     advance,
-    heap_pop,
-    heap_push,
     hold_conn,
     maybe_release,
     promote_waiting,
-    reschedule,
-    service_pop,
     set_rate,
     submit,
 )
@@ -424,7 +421,8 @@ def _next_step(W, arr_t, arr_n, t_end):
     if t >= t_end:
         return -1
     if t_heap <= t_arr:
-        if ei[0, S.EI_KIND] == S.EV_COMPLETION and ei[0, S.EI_VER] != vi[ei[0, 1], S.VI_VERSION]:
+        kind, ident, ver = ei[0, S.EI_KIND], ei[0, S.EI_ID], ei[0, S.EI_VER]
+        if kind == S.EV_COMPLETION and ver != vi[ident, S.VI_VERSION]:
             heap_pop(et, ei, ic)
             return S.DONE
         status = _event_needs(W)

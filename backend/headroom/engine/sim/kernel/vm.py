@@ -1,11 +1,10 @@
-"""Compiled per-VM mechanics: the event heap, each VM's service heap and FIFO queue.
+"""Compiled per-VM mechanics: service, each VM's FIFO queue, boots and drains.
 
 Every request in service on a VM progresses at the same rate (processor sharing: the
 VM's effective speed times min(1, cores / n); FCFS: the effective speed on its own
 core), so a per-VM virtual clock V advances by rate x dt and a request finishes when V
 reaches its tag (V at service start + demand). The VM's next completion is one event
-in the global heap, re-pushed with a new version whenever the VM's state changes
-(stale versions are skipped when popped).
+in the global heap (heaps.py).
 
 Helpers take the state's arrays explicitly (see state.py for their columns), or the
 named bundle W (state.World) where they need many of them.
@@ -15,13 +14,11 @@ from __future__ import annotations
 
 from numba import njit
 
-from headroom.engine.sim import heaps
+from headroom.engine.sim.heaps import heap_push, reschedule, service_push
 from headroom.engine.sim.kernel.state import (
     EV_BOOT,
-    EV_COMPLETION,
     FP_OVERHEAD,
     FP_SPEED,
-    IC_HEAP_N,
     IC_HS_PEAK,
     IC_IN_SYSTEM,
     IC_LOAD,
@@ -63,27 +60,6 @@ from headroom.engine.sim.kernel.state import (
 
 
 @njit(cache=True, inline="always")
-def heap_push(et, ei, ic, t, kind, ident, ver):
-    heaps.event_push(et, ei, ic, IC_HEAP_N, t, kind, ident, ver)
-
-
-@njit(cache=True, inline="always")
-def heap_pop(et, ei, ic):
-    heaps.event_pop(et, ei, ic, IC_HEAP_N)
-
-
-@njit(cache=True, inline="always")
-def service_push(vi, vtag, vjob, v, tag, job):
-    heaps.service_push(vi, vtag, vjob, v, VI_NSRV, tag, job)
-
-
-@njit(cache=True, inline="always")
-def service_pop(vi, vtag, vjob, v):
-    """Remove and return the request with the smallest tag on VM v."""
-    return heaps.service_pop(vi, vtag, vjob, v, VI_NSRV)
-
-
-@njit(cache=True, inline="always")
 def advance(vf, vi, ip, v, now):
     """Bring VM v's virtual clock and busy-core integral up to ``now``."""
     dt = now - vf[v, VF_LAST]
@@ -104,15 +80,6 @@ def set_rate(vf, vi, ip, fp, v):
     if ip[IP_FCFS] == 0 and nsrv > ip[IP_CORES]:
         speed *= ip[IP_CORES] / nsrv
     vf[v, VF_RATE] = max(speed, 1e-300)
-
-
-@njit(cache=True, inline="always")
-def reschedule(vf, vi, vtag, et, ei, ic, v, now):
-    """Invalidate VM v's pending completion and push its next one."""
-    vi[v, VI_VERSION] += 1
-    if vi[v, VI_NSRV] > 0:
-        dt = max(vtag[v, 0] - vf[v, VF_VCLOCK], 0.0) / vf[v, VF_RATE]
-        heap_push(et, ei, ic, now + dt, EV_COMPLETION, v, vi[v, VI_VERSION])
 
 
 @njit(cache=True, inline="always")

@@ -25,8 +25,8 @@ import math
 from numba import njit
 
 from headroom.engine.sim import sketch
+from headroom.engine.sim.heaps import heap_pop, heap_push, reschedule, service_pop, service_push
 from headroom.engine.sim.tiers import state as S
-from headroom.engine.sim.tiers.heap import heap_pop, heap_push, service_pop, service_push
 
 _INV_FINE = 1.0 / sketch.log_gamma(sketch.FINE_ALPHA)
 _INV_COARSE = 1.0 / sketch.log_gamma(sketch.COARSE_ALPHA)
@@ -74,10 +74,7 @@ def _touch(W, v, now):
     if tp[t, S.TP_FCFS] == 0 and nsrv > cores:
         speed *= cores / nsrv
     vf[v, S.VF_RATE] = max(speed, 1e-300)
-    vi[v, S.VI_VERSION] += 1
-    if nsrv > 0:
-        dt = max(vtag[v, 0] - vf[v, S.VF_VCLOCK], 0.0) / vf[v, S.VF_RATE]
-        heap_push(et, ei, ic, now + dt, S.EV_COMPLETION, v, vi[v, S.VI_VERSION])
+    reschedule(vf, vi, vtag, et, ei, ic, v, now)
 
 
 @njit(cache=True)
@@ -377,8 +374,8 @@ def run_loop(W, arr_t, arr_c, arr_d, ts, tt, box, t_end):
             return S.DONE
         if (
             t_heap <= t_arr
-            and ei[0, 0] == S.EV_COMPLETION
-            and ei[0, 2] != vi[ei[0, 1], S.VI_VERSION]
+            and ei[0, S.EI_KIND] == S.EV_COMPLETION
+            and ei[0, S.EI_VER] != vi[ei[0, S.EI_ID], S.VI_VERSION]
         ):
             heap_pop(et, ei, ic)  # a stale completion
             continue
@@ -389,7 +386,7 @@ def run_loop(W, arr_t, arr_c, arr_d, ts, tt, box, t_end):
         sc[S.SC_LAST] = now
         ic[S.IC_EVENTS] += 1
         if t_heap <= t_arr:
-            kind, ident = ei[0, 0], ei[0, 1]
+            kind, ident = ei[0, S.EI_KIND], ei[0, S.EI_ID]
             heap_pop(et, ei, ic)
             if kind == S.EV_COMPLETION:
                 _completion(W, ident, now)
