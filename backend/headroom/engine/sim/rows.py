@@ -9,13 +9,15 @@ calls the loop again, so results do not depend on initial capacities.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 F64 = NDArray[np.float64]
 I64 = NDArray[np.int64]
+State = TypeVar("State")
 
 VM_FREE, VM_BOOTING, VM_ACTIVE, VM_DRAINING = 0, 1, 2, 3
 # Event kinds (the heap's EI_KIND column); the multi-tier loop uses completions and boots.
@@ -94,3 +96,24 @@ def widen_service_heaps(vtag: F64, vjob: I64, need: int = 0) -> tuple[F64, I64]:
     """Widen every VM's service heap (tags, request ids) to twice its width, or ``need``."""
     pad = ((0, 0), (0, max(2 * vtag.shape[1], need) - vtag.shape[1]))
     return np.pad(vtag, pad), np.pad(vjob, pad)
+
+
+def count_states(vi: I64) -> tuple[int, int, int]:
+    """(booting, active, draining) among the VM rows ``vi``."""
+    states = vi[:, VI_STATE]
+    counts = (np.sum(states == state) for state in (VM_BOOTING, VM_ACTIVE, VM_DRAINING))
+    booting, active, draining = (int(n) for n in counts)
+    return booting, active, draining
+
+
+def run_to(
+    state: State,
+    t_end: float,
+    run: Callable[[State, float], int],
+    enlarge: Callable[[State, int], State],
+) -> State:
+    """Run a loop up to ``t_end``: after each ``NEED_*`` status, ``enlarge`` grows or refills
+    what it names and the loop resumes where it stopped."""
+    while (status := run(state, t_end)) != DONE:
+        state = enlarge(state, status)
+    return state

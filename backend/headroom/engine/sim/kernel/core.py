@@ -315,8 +315,11 @@ def _arrival(W, nobj, npush, c, now):
 
 
 @njit(cache=True)
-def tick(vf, vi, ic, ip, fp, ts, tsu, box, k, now):
-    """Monitoring: per-VM utilisation over the interval ending ``now``, and the counters."""
+def tick(W, M, k, now):
+    """Monitoring: per-VM utilisation over the interval ending ``now``, and the counters
+    (M: state.Monitor)."""
+    vf, vi, ic, ip, fp = W.vf, W.vi, W.ic, W.ip, W.fp
+    ts, tsu, box = M.ts, M.utilization, M.box_hist
     allocated = active = 0
     cores = ip[S.IP_CORES]
     for v in range(len(vi)):
@@ -411,9 +414,10 @@ def _dispatch_event(W, now):
 
 
 @njit(cache=True, inline="always")
-def _next_step(W, arr_t, arr_n, t_end):
+def _next_step(W, A, t_end):
     """Handle the next event before t_end; returns DONE, a NEED_* code, or -1 at t_end."""
     vi, et, ei, ic, sc, ip = W.vi, W.et, W.ei, W.ic, W.sc, W.ip
+    arr_t, arr_n = A.t, A.n
     t_heap = et[0] if ic[S.IC_HEAP_N] > 0 else math.inf
     i = ic[S.IC_ARR_PTR]
     t_arr = arr_t[i] if i < len(arr_t) else math.inf
@@ -443,20 +447,20 @@ def _next_step(W, arr_t, arr_n, t_end):
 
 
 @njit(cache=True)
-def _loop(W, arr_t, arr_n, ts, tsu, box, t_end):
-    vf, vi, ic, sc, ip, fp = W.vf, W.vi, W.ic, W.sc, W.ip, W.fp
-    n_ticks, monitor = len(tsu), fp[S.FP_MONITOR_S]
+def _loop(W, A, M, t_end):
+    ic, sc, fp = W.ic, W.sc, W.fp
+    n_ticks, monitor = len(M.ts), fp[S.FP_MONITOR_S]
     while True:
         k = ic[S.IC_TICK]
         t_tick = (k + 1) * monitor if k < n_ticks else math.inf
         end = min(t_tick, t_end)
-        status = _next_step(W, arr_t, arr_n, end)
+        status = _next_step(W, A, end)
         if status > 0:
             return status
         if status < 0:
             if t_tick <= t_end:
                 area(ic, sc, t_tick)
-                tick(vf, vi, ic, ip, fp, ts, tsu, box, k, t_tick)
+                tick(W, M, k, t_tick)
                 ic[S.IC_TICK] = k + 1
             else:
                 area(ic, sc, t_end)
@@ -464,7 +468,7 @@ def _loop(W, arr_t, arr_n, ts, tsu, box, t_end):
 
 
 @njit(cache=True)
-def _loop_bare(W, arr_t, arr_n, ts, tsu, box, t_end):
+def _loop_bare(W, A, M, t_end):
     """Run the loop on reference-count-free views of every array."""
     views = S.World(
         bare(W.vf), bare(W.vi), bare(W.vtag), bare(W.vjob), bare(W.jf), bare(W.ji),
@@ -472,12 +476,12 @@ def _loop_bare(W, arr_t, arr_n, ts, tsu, box, t_end):
         bare(W.fp), bare(W.qd), bare(W.qg), bare(W.qu), bare(W.cls), bare(W.hists),
         bare(W.csum), bare(W.win), bare(W.winh), bare(W.tr), bare(W.ks),
     )  # fmt: skip
-    return _loop(views, bare(arr_t), bare(arr_n), bare(ts), bare(tsu), bare(box), t_end)
+    arrivals = S.Arrivals(bare(A.t), bare(A.n))
+    monitor = S.Monitor(bare(M.ts), bare(M.utilization), bare(M.box_hist))
+    return _loop(views, arrivals, monitor, t_end)
 
 
 def run_until(s: S.CoreState, t_end: float) -> int:
     """Process all events before t_end; DONE, or a NEED_* status to refill and resume."""
-    status: int = _loop_bare(
-        S.world(s), s.arr_t, s.arr_n, s.ts, s.ts_utilization, s.box_hist, t_end
-    )
+    status: int = _loop_bare(S.world(s), S.arrivals(s), S.monitor(s), t_end)
     return status

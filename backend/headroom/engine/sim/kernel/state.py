@@ -198,7 +198,7 @@ class CoreState(NamedTuple):
 
 class World(NamedTuple):
     """The arrays the compiled loop works on, by name (CoreState less the segment's
-    arrivals and the monitoring outputs, which the loop takes separately)."""
+    arrivals and the monitoring outputs, bundled apart: Arrivals, Monitor)."""
 
     vf: F64
     vi: I64
@@ -224,6 +224,29 @@ class World(NamedTuple):
     winh: I32  # win_hist
     tr: F64  # trace
     ks: F64  # k_series
+
+
+class Arrivals(NamedTuple):
+    """This segment's arrivals, in time order."""
+
+    t: F64  # arrival times
+    n: I64  # (objects, pushed objects, class) per arrival
+
+
+class Monitor(NamedTuple):
+    """What each monitoring tick writes (one row per tick; box_hist accumulates)."""
+
+    ts: I32  # ticks x TS_*
+    utilization: NDArray[np.float32]
+    box_hist: I64  # (allocated VMs) x utilisation bin
+
+
+def arrivals(s: CoreState) -> Arrivals:
+    return Arrivals(s.arr_t, s.arr_n)
+
+
+def monitor(s: CoreState) -> Monitor:
+    return Monitor(s.ts, s.ts_utilization, s.box_hist)
 
 
 def world(s: CoreState) -> World:

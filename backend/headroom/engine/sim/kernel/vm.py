@@ -204,18 +204,6 @@ def drain_least_loaded(vf, vi, sc, now):
     return best
 
 
-@njit(cache=True)
-def count_states(vi):
-    """(booting, active, draining) VM counts."""
-    booting = active = draining = 0
-    for v in range(len(vi)):
-        st = vi[v, VI_STATE]
-        booting += st == VM_BOOTING
-        active += st == VM_ACTIVE
-        draining += st == VM_DRAINING
-    return booting, active, draining
-
-
 def allocate_vms(s: CoreState, k: int, now: float, boot_s: float) -> int:
     """Python entry: allocate k VMs on a state (boot events go to its heap)."""
     n: int = allocate(s.vf, s.vi, s.et, s.ei, s.ic, s.fp, k, now, boot_s)

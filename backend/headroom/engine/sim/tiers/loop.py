@@ -263,9 +263,9 @@ def _completion(W, v, now):
 
 
 @njit(cache=True)
-def _arrival(W, arr_t, arr_c, arr_d, i, now):
+def _arrival(W, A, i, now):
     ic, ip, jf, ji = W.ic, W.ip, W.jf, W.ji
-    csum = W.csum
+    csum, arr_c, arr_d = W.csum, A.c, A.d
     j = ic[S.IC_JOB_FREE]
     ic[S.IC_JOB_FREE] = ji[j, S.JI_NEXT]
     ic[S.IC_JOBS_FREE_N] -= 1
@@ -295,9 +295,11 @@ def activate(W, v, now):
 
 
 @njit(cache=True)
-def _tick(W, ts, tt, box, k, now):
-    """Monitoring: per tier VM counts, utilisation, slots in use, queue, pool size."""
+def _tick(W, M, k, now):
+    """Monitoring: per tier VM counts, utilisation, slots in use, queue, pool size
+    (M: state.TierMonitor)."""
     ic, ip, fp, tp, vi, vf = W.ic, W.ip, W.fp, W.tp, W.vi, W.vf
+    ts, tt, box = M.ts, M.tt, M.box
     monitor = fp[S.FP_MONITOR_S]
     for t in range(ip[S.IP_TIERS]):
         first, count, cores = tp[t, S.TP_FIRST], tp[t, S.TP_COUNT], tp[t, S.TP_CORES]
@@ -352,10 +354,11 @@ def _needs(W):
 
 
 @njit(cache=True)
-def run_loop(W, arr_t, arr_c, arr_d, ts, tt, box, t_end):
-    """Process every event and monitoring tick before t_end; DONE or a NEED_* status."""
+def run_loop(W, A, M, t_end):
+    """Process every event and monitoring tick before t_end (A: state.TierArrivals, M:
+    state.TierMonitor); DONE or a NEED_* status."""
     ic, sc, fp, vi, et, ei = W.ic, W.sc, W.fp, W.vi, W.et, W.ei
-    n_ticks, monitor = len(ts), fp[S.FP_MONITOR_S]
+    arr_t, n_ticks, monitor = A.t, len(M.ts), fp[S.FP_MONITOR_S]
     while True:
         k = ic[S.IC_TICK]
         t_tick = (k + 1) * monitor if k < n_ticks else math.inf
@@ -368,7 +371,7 @@ def run_loop(W, arr_t, arr_c, arr_d, ts, tt, box, t_end):
             sc[S.SC_AREA] += ic[S.IC_IN_SYSTEM] * (end - sc[S.SC_LAST])
             sc[S.SC_LAST] = end
             if t_tick <= t_end:
-                _tick(W, ts, tt, box, k, t_tick)
+                _tick(W, M, k, t_tick)
                 ic[S.IC_TICK] = k + 1
                 continue
             return S.DONE
@@ -393,7 +396,7 @@ def run_loop(W, arr_t, arr_c, arr_d, ts, tt, box, t_end):
             elif vi[ident, S.VI_STATE] == S.VM_BOOTING:
                 activate(W, ident, now)
         else:
-            _arrival(W, arr_t, arr_c, arr_d, i, now)
+            _arrival(W, A, i, now)
             ic[S.IC_ARR_PTR] = i + 1
 
 

@@ -189,7 +189,8 @@ def grow(s: TierState, status: int, need: int = 0) -> TierState:
 
 
 class TierWorld(NamedTuple):
-    """The arrays the compiled loop works on, by name (TierState's fields)."""
+    """The arrays the compiled loop works on, by name (TierState less the segment's
+    arrivals and the monitoring outputs, bundled apart: TierArrivals, TierMonitor)."""
 
     ic: I64
     sc: F64
@@ -210,6 +211,30 @@ class TierWorld(NamedTuple):
     win: I64
     winh: NDArray[np.int32]
     ring: F64
+
+
+class TierArrivals(NamedTuple):
+    """This segment's arrivals, in time order."""
+
+    t: F64  # arrival times
+    c: I64  # their classes
+    d: F64  # their demands per tier
+
+
+class TierMonitor(NamedTuple):
+    """What each monitoring tick writes (one row per tick; box accumulates)."""
+
+    ts: NDArray[np.int32]  # ticks x TS_*
+    tt: NDArray[np.float32]  # ticks x tiers x TT_*
+    box: I64  # (allocated VMs of the scaled tier) x utilisation bin
+
+
+def arrivals(s: TierState) -> TierArrivals:
+    return TierArrivals(s.arr_t, s.arr_c, s.arr_d)
+
+
+def monitor(s: TierState) -> TierMonitor:
+    return TierMonitor(s.ts, s.tt, s.box)
 
 
 def world(s: TierState) -> TierWorld:
