@@ -48,8 +48,6 @@ from headroom.engine.sim.sketch import COARSE_ALPHA, window_quantile
 from headroom.engine.sim.version import ENGINE_VERSION
 from headroom.engine.sim.waiting_room import build_stage
 
-_POOL_STATUSES = (st.NEED_DEMAND, st.NEED_GAP, st.NEED_UNIFORM)
-
 
 def _params(s: Scenario, trace: bool) -> tuple[st.I64, st.F64]:
     c = s.cluster
@@ -149,16 +147,11 @@ class Simulation:
         run = queue.run_until if queue else run_until
         stage = build_stage(s, seed)
 
-        def enlarge(state: st.CoreState, status: int) -> st.CoreState:
-            if status in _POOL_STATUSES:
-                return feeder.refill(state, status)
-            return st.grow(state, status)
-
         decisions = {k * step for k in range(1, math.ceil(duration / step - 1e-9))}
         for t0, t1 in segment_bounds(decisions | set(stage.boundaries(duration)), duration):
             state = feeder.segment(state, t0, t1)
             state = stage.admit(state, t0, t1)
-            state = run_to(state, t1, run, enlarge)
+            state = run_to(state, t1, run, feeder.enlarge)
             stage.after_segment(state, t1)
             if t1 in decisions:
                 state = self._decide(state, policy, t1, actions)

@@ -43,7 +43,9 @@ _ACTIVE = S.VM_ACTIVE
 
 
 @njit(cache=True, inline="always")
-def new_job(jf, ji, ic, qd, cls, page, base, c, now):
+def new_job(W, page, base, c, now):
+    """A new request of class c (of page ``page``; ``base``: the page's base request)."""
+    jf, ji, ic, qd, cls = W.jf, W.ji, W.ic, W.qd, W.cls
     j = ic[S.IC_JOB_FREE]
     ic[S.IC_JOB_FREE] = ji[j, S.JI_NEXT]
     ic[S.IC_JOBS_FREE_N] -= 1
@@ -139,7 +141,8 @@ def _send(W, p, j, now, current):
 
 
 @njit(cache=True, inline="always")
-def _schedule_client(pf, pi, et, ei, ic, qg, cls, p, now):
+def _schedule_client(W, p, now):
+    pf, pi, et, ei, ic, qg, cls = W.pf, W.pi, W.et, W.ei, W.ic, W.qg, W.cls
     c = pi[p, S.PI_CLASS]
     pf[p, S.PF_CLOCK] += qg[c, cls[c, S.CL_GAP_PTR]]
     cls[c, S.CL_GAP_PTR] += 1
@@ -149,32 +152,21 @@ def _schedule_client(pf, pi, et, ei, ic, qg, cls, p, now):
 @njit(cache=True)
 def _base_done(W, p, v, now):
     """The base response left VM v: push objects, hint them, or start the client chain."""
-    jf, ji, pf, pi, et, ei, ic, qd, qg, cls = (
-        W.jf,
-        W.ji,
-        W.pf,
-        W.pi,
-        W.et,
-        W.ei,
-        W.ic,
-        W.qd,
-        W.qg,
-        W.cls,
-    )
+    pf, pi, cls = W.pf, W.pi, W.cls
     nobj, npush, c = pi[p, S.PI_NOBJ], pi[p, S.PI_NPUSH], pi[p, S.PI_CLASS]
     if cls[c, S.CL_EARLY_HINTS]:
         for _ in range(nobj):
-            j = new_job(jf, ji, ic, qd, cls, p, 0, c, now)
+            j = new_job(W, p, 0, c, now)
             _send(W, p, j, now, v)
         return
     for _ in range(npush):
-        j = new_job(jf, ji, ic, qd, cls, p, 0, c, now)
+        j = new_job(W, p, 0, c, now)
         if not submit(W, v, j, now, False):
             _reject(W, j, now)
     pi[p, S.PI_TO_ISSUE] = nobj - npush
     pf[p, S.PF_CLOCK] = pf[p, S.PF_ARRIVAL]
     if nobj > npush:
-        _schedule_client(pf, pi, et, ei, ic, qg, cls, p, now)
+        _schedule_client(W, p, now)
 
 
 @njit(cache=True, inline="always")
@@ -196,7 +188,10 @@ def record_trace(tr, ic, arrival, start, end, demand, vm, page_arrival, c):
 
 
 @njit(cache=True, inline="always")
-def record_latency(jf, ji, pf, ic, sc, ip, hists, csum, tr, j, now):
+def record_latency(W, j, now):
+    """Request j completed: its latency recorded (and traced); returns the latency."""
+    jf, ji, pf, ic, sc, ip = W.jf, W.ji, W.pf, W.ic, W.sc, W.ip
+    hists, csum, tr = W.hists, W.csum, W.tr
     lat, c = now - jf[j, S.JF_ARRIVAL], ji[j, S.JI_CLASS]
     record_done(ic, sc, hists, csum, c, lat)
     if ip[S.IP_TRACE]:
@@ -212,14 +207,12 @@ def record_latency(jf, ji, pf, ic, sc, ip, hists, csum, tr, j, now):
 @njit(cache=True, inline="always")
 def _completion(W, v, now):
     """VM v finishes its request with the smallest tag."""
-    vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp, hists, csum, win, winh, tr = (
+    vf, vi, vtag, vjob, ji, pi, et, ei, ic, sc, ip, fp, win, winh = (
         W.vf,
         W.vi,
         W.vtag,
         W.vjob,
-        W.jf,
         W.ji,
-        W.pf,
         W.pi,
         W.et,
         W.ei,
@@ -227,18 +220,15 @@ def _completion(W, v, now):
         W.sc,
         W.ip,
         W.fp,
-        W.hists,
-        W.csum,
         W.win,
         W.winh,
-        W.tr,
     )
     advance(vf, vi, ip, v, now)
     j = service_pop(vi, vtag, vjob, v)
     vi[v, S.VI_N] -= 1
-    promote_waiting(vf, vi, vtag, vjob, jf, ji, ic, ip, v, now)
+    promote_waiting(W, v, now)
     set_rate(vf, vi, ip, fp, v)
-    lat = record_latency(jf, ji, pf, ic, sc, ip, hists, csum, tr, j, now)
+    lat = record_latency(W, j, now)
     p, base = ji[j, S.JI_PAGE], ji[j, S.JI_BASE]
     hold_conn(vi, ji, ic, v, j, -1)
     free_job(ji, ic, j)
@@ -256,41 +246,17 @@ def _completion(W, v, now):
 
 @njit(cache=True, inline="always")
 def _client_request(W, p, now):
-    jf, ji, pf, pi, et, ei, ic, qd, qg, cls = (
-        W.jf,
-        W.ji,
-        W.pf,
-        W.pi,
-        W.et,
-        W.ei,
-        W.ic,
-        W.qd,
-        W.qg,
-        W.cls,
-    )
+    pi = W.pi
     pi[p, S.PI_TO_ISSUE] -= 1
-    j = new_job(jf, ji, ic, qd, cls, p, 0, pi[p, S.PI_CLASS], now)
+    j = new_job(W, p, 0, pi[p, S.PI_CLASS], now)
     if pi[p, S.PI_TO_ISSUE] > 0:
-        _schedule_client(pf, pi, et, ei, ic, qg, cls, p, now)
+        _schedule_client(W, p, now)
     _send(W, p, j, now, -1)
 
 
 @njit(cache=True, inline="always")
 def _arrival(W, nobj, npush, c, now):
-    vf, vi, jf, ji, pf, pi, ic, ip, fp, qd, qu, cls = (
-        W.vf,
-        W.vi,
-        W.jf,
-        W.ji,
-        W.pf,
-        W.pi,
-        W.ic,
-        W.ip,
-        W.fp,
-        W.qd,
-        W.qu,
-        W.cls,
-    )
+    vf, vi, pf, pi, ic, ip, fp, qu, cls = W.vf, W.vi, W.pf, W.pi, W.ic, W.ip, W.fp, W.qu, W.cls
     p = -1
     if ip[S.IP_PAGES]:
         p = ic[S.IC_PAGE_FREE]
@@ -300,7 +266,7 @@ def _arrival(W, nobj, npush, c, now):
         pf[p, S.PF_ARRIVAL], pi[p, S.PI_NOBJ], pi[p, S.PI_NPUSH] = now, nobj, npush
         pi[p, S.PI_CLASS] = c
         pi[p, S.PI_OUTSTANDING], pi[p, S.PI_TO_ISSUE], pi[p, S.PI_FAILED] = 1 + nobj, 0, 0
-    j = new_job(jf, ji, ic, qd, cls, p, 1, c, now)
+    j = new_job(W, p, 1, c, now)
     want = admit(vi, ic, ip, fp, cls, c) if ip[S.IP_ADMISSION] else -1
     v = choose_vm(vf, vi, ic, ip, qu, now, want) if want != REFUSE else -1
     if p >= 0:

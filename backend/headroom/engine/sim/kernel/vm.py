@@ -56,6 +56,7 @@ from headroom.engine.sim.kernel.state import (
     VM_DRAINING,
     VM_FREE,
     CoreState,
+    world,
 )
 
 
@@ -83,7 +84,8 @@ def set_rate(vf, vi, ip, fp, v):
 
 
 @njit(cache=True, inline="always")
-def start_service(vf, vi, vtag, vjob, jf, v, job, now):
+def start_service(W, v, job, now):
+    vf, vi, vtag, vjob, jf = W.vf, W.vi, W.vtag, W.vjob, W.jf
     jf[job, JF_START] = now
     service_push(vi, vtag, vjob, v, vf[v, VF_VCLOCK] + jf[job, JF_DEMAND], job)
 
@@ -91,7 +93,7 @@ def start_service(vf, vi, vtag, vjob, jf, v, job, now):
 @njit(cache=True, inline="always")
 def submit(W, v, job, now, resched):
     """Admit a request to VM v: into service, the FIFO queue, or refused (False)."""
-    vf, vi, vtag, vjob, jf, ji, et, ei = W.vf, W.vi, W.vtag, W.vjob, W.jf, W.ji, W.et, W.ei
+    vf, vi, vtag, vjob, ji, et, ei = W.vf, W.vi, W.vtag, W.vjob, W.ji, W.et, W.ei
     ic, ip, fp = W.ic, W.ip, W.fp
     if v < 0:
         return False
@@ -104,7 +106,7 @@ def submit(W, v, job, now, resched):
     ic[IC_IN_SYSTEM] += 1
     hold_conn(vi, ji, ic, v, job, 1)
     if vi[v, VI_NSRV] < ip[IP_SLOTS]:
-        start_service(vf, vi, vtag, vjob, jf, v, job, now)
+        start_service(W, v, job, now)
         ic[IC_NSRV_PEAK] = max(ic[IC_NSRV_PEAK], vi[v, VI_NSRV])
     else:
         if vi[v, VI_QTAIL] >= 0:
@@ -144,8 +146,9 @@ def move_set(vi, ic, v, to_set):
 
 
 @njit(cache=True, inline="always")
-def promote_waiting(vf, vi, vtag, vjob, jf, ji, ic, ip, v, now):
+def promote_waiting(W, v, now):
     """Move the head of VM v's FIFO queue into service if a slot is free."""
+    vi, ji, ic, ip = W.vi, W.ji, W.ic, W.ip
     head = vi[v, VI_QHEAD]
     if head < 0 or vi[v, VI_NSRV] >= ip[IP_SLOTS]:
         return
@@ -153,7 +156,7 @@ def promote_waiting(vf, vi, vtag, vjob, jf, ji, ic, ip, v, now):
     if vi[v, VI_QHEAD] < 0:
         vi[v, VI_QTAIL] = -1
     ic[IC_WAITING] -= 1
-    start_service(vf, vi, vtag, vjob, jf, v, head, now)
+    start_service(W, v, head, now)
 
 
 @njit(cache=True, inline="always")
@@ -173,8 +176,9 @@ def activate(vf, vi, fp, v, now):
 
 
 @njit(cache=True)
-def allocate(vf, vi, et, ei, ic, fp, k, now, boot_s):
+def allocate(W, k, now, boot_s):
     """Request up to k VMs (free slots only); returns how many were allocated."""
+    vf, vi, et, ei, ic, fp = W.vf, W.vi, W.et, W.ei, W.ic, W.fp
     done = 0
     for v in range(len(vi)):
         if done == k:
@@ -206,5 +210,5 @@ def drain_least_loaded(vf, vi, sc, now):
 
 def allocate_vms(s: CoreState, k: int, now: float, boot_s: float) -> int:
     """Python entry: allocate k VMs on a state (boot events go to its heap)."""
-    n: int = allocate(s.vf, s.vi, s.et, s.ei, s.ic, s.fp, k, now, boot_s)
+    n: int = allocate(world(s), k, now, boot_s)
     return n
