@@ -5,9 +5,10 @@
 ``scenario/`` (the document), ``kernel/`` (the compiled single-tier event loop, with
 pages, dispatch policies, admission stages and the FCFS fast path), ``tiers/`` (the
 multi-tier loop, of which a single-tier cluster is the one-tier case); both loops
-share one state layout (``rows.py``: free lists, growth, status and state codes) and
-their heaps (``heaps.py``). The runner, the feed of random draws, the autoscaling
-policies and the admission stages sit beside them. The method, what it approximates
+share one state layout (``rows.py``: the counters and VM columns both keep, free lists,
+growth, status and state codes, the resume loop), their heaps (``heaps.py``) and the
+autoscaling step (``autoscaling.rescale``). The runner, the feed of random draws, the
+autoscaling policies and the admission stages sit beside them. The method, what it approximates
 and what separates the two loops is described in docs/methods/simulator.md.
 """
 

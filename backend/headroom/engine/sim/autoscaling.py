@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -18,6 +19,7 @@ from numpy.typing import NDArray
 
 from headroom.engine.sim import scenario as sc
 from headroom.engine.sim import sketch
+from headroom.engine.sim.results import ScalingAction
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,40 @@ class Observation:
         return float(
             sketch.sketch_quantiles(rows.sum(axis=0), sketch.COARSE_ALPHA, np.array([q]))[0]
         )
+
+
+@dataclass(frozen=True)
+class VmCounts:
+    """A cluster's (or a tier's) VMs by state at a decision point."""
+
+    booting: int
+    active: int
+    draining: int
+
+
+def rescale(
+    policy: ScalingPolicy,
+    vms: sc.VmCount,
+    counts: VmCounts,
+    observation: Observation,
+    boot: Callable[[int], int],
+    drain_one: Callable[[], bool],
+) -> ScalingAction | None:
+    """One decision: the policy's target clamped to [min, max - draining], reached by
+    booting VMs (``boot(k)`` returns how many it started) or draining the least loaded
+    one at a time (keeping one active); the action taken, if any."""
+    target = policy.decide(observation)
+    target = max(vms.min, min(target, vms.max - counts.draining))
+    current = new = counts.booting + counts.active
+    active = counts.active
+    if target > current:
+        new += boot(target - current)
+    while new > target and active > 1 and drain_one():
+        new, active = new - 1, active - 1
+    if new == current:
+        return None
+    policy.acted(observation.now_s)
+    return ScalingAction(observation.now_s, current, new)
 
 
 def _ceil(x: float) -> int:

@@ -134,7 +134,14 @@ class Feeder:
         gaps = [int((p[1] - p[2]).sum()) for p in parts]
         return self._top_up(state, demands, gaps, sum(demands))
 
-    def refill(self, state: st.CoreState, status: int) -> st.CoreState:
+    def enlarge(self, state: st.CoreState, status: int) -> st.CoreState:
+        """What the loop's ``NEED_*`` status names: the pools of draws refilled, or the
+        capacity grown."""
+        if status in (st.NEED_DEMAND, st.NEED_GAP, st.NEED_UNIFORM):
+            return self._refill(state)
+        return st.grow(state, status)
+
+    def _refill(self, state: st.CoreState) -> st.CoreState:
         """The core ran short mid-segment: enlarge every class's pools (and the uniforms)."""
         demands = [int(n) for n in state.cls[:, st.CL_DEM_LEN] + _MIN_POOL]
         gaps = [int(n) for n in state.cls[:, st.CL_GAP_LEN] + _MIN_POOL]

@@ -1,20 +1,30 @@
-"""Binary min-heaps over preallocated arrays, shared by the single-tier core (kernel/vm.py) and the
-multi-tier loop (tiers/heap.py). Each function takes the index of the heap's size counter
-(``n_at``), because the two loops lay out their state arrays differently.
+"""Binary min-heaps over preallocated arrays, shared by both event loops (kernel/ and
+tiers/), which keep the heaps' sizes at the same place (rows.py).
 
 The event heap: times ``et`` with rows ``ei`` of (kind, id, version), its size in
-``ic[n_at]``. A VM's service heap: virtual-clock tags ``vtag[v]`` with request ids
-``vjob[v]``, its size in ``vi[v, n_at]``."""
+``ic[IC_HEAP_N]``. A VM's service heap: virtual-clock tags ``vtag[v]`` with request ids
+``vjob[v]``, its size in ``vi[v, VI_NSRV]``. A VM's next completion is one event in the
+event heap, re-pushed with a new version whenever the VM's state changes (stale versions
+are skipped when popped)."""
 
 from __future__ import annotations
 
 from numba import njit
 
+from headroom.engine.sim.rows import (
+    EV_COMPLETION,
+    IC_HEAP_N,
+    VF_RATE,
+    VF_VCLOCK,
+    VI_NSRV,
+    VI_VERSION,
+)
+
 
 @njit(cache=True, inline="always")
-def event_push(et, ei, ic, n_at, t, kind, ident, ver):
-    i = ic[n_at]
-    ic[n_at] = i + 1
+def heap_push(et, ei, ic, t, kind, ident, ver):
+    i = ic[IC_HEAP_N]
+    ic[IC_HEAP_N] = i + 1
     while i > 0:
         parent = (i - 1) >> 1
         if et[parent] <= t:
@@ -27,10 +37,10 @@ def event_push(et, ei, ic, n_at, t, kind, ident, ver):
 
 
 @njit(cache=True, inline="always")
-def event_pop(et, ei, ic, n_at):
+def heap_pop(et, ei, ic):
     """Drop the earliest event (the caller has read it at row 0)."""
-    n = ic[n_at] - 1
-    ic[n_at] = n
+    n = ic[IC_HEAP_N] - 1
+    ic[IC_HEAP_N] = n
     t, kind, ident, ver = et[n], ei[n, 0], ei[n, 1], ei[n, 2]
     i = 0
     while True:
@@ -49,9 +59,9 @@ def event_pop(et, ei, ic, n_at):
 
 
 @njit(cache=True, inline="always")
-def service_push(vi, vtag, vjob, v, n_at, tag, job):
-    i = vi[v, n_at]
-    vi[v, n_at] = i + 1
+def service_push(vi, vtag, vjob, v, tag, job):
+    i = vi[v, VI_NSRV]
+    vi[v, VI_NSRV] = i + 1
     while i > 0:
         parent = (i - 1) >> 1
         if vtag[v, parent] <= tag:
@@ -62,11 +72,11 @@ def service_push(vi, vtag, vjob, v, n_at, tag, job):
 
 
 @njit(cache=True, inline="always")
-def service_pop(vi, vtag, vjob, v, n_at):
+def service_pop(vi, vtag, vjob, v):
     """Remove and return the request with the smallest tag on VM v."""
     top = vjob[v, 0]
-    n = vi[v, n_at] - 1
-    vi[v, n_at] = n
+    n = vi[v, VI_NSRV] - 1
+    vi[v, VI_NSRV] = n
     tag, job = vtag[v, n], vjob[v, n]
     i = 0
     while True:
@@ -81,3 +91,12 @@ def service_pop(vi, vtag, vjob, v, n_at):
         i = child
     vtag[v, i], vjob[v, i] = tag, job
     return top
+
+
+@njit(cache=True, inline="always")
+def reschedule(vf, vi, vtag, et, ei, ic, v, now):
+    """Invalidate VM v's pending completion and push its next one."""
+    vi[v, VI_VERSION] += 1
+    if vi[v, VI_NSRV] > 0:
+        dt = max(vtag[v, 0] - vf[v, VF_VCLOCK], 0.0) / vf[v, VF_RATE]
+        heap_push(et, ei, ic, now + dt, EV_COMPLETION, v, vi[v, VI_VERSION])

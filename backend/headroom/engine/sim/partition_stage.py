@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 
 from headroom.engine.admission.partitions import dynamic_part_start, switch_adm_array
+from headroom.engine.sim.heaps import heap_push
 from headroom.engine.sim.kernel import state as st
-from headroom.engine.sim.kernel.vm import heap_push
 from headroom.engine.sim.scenario import PartitionAdmission, Scenario, ScenarioError
 
 

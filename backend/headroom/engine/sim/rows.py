@@ -9,17 +9,51 @@ calls the loop again, so results do not depend on initial capacities.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 F64 = NDArray[np.float64]
 I64 = NDArray[np.int64]
+State = TypeVar("State")
 
 VM_FREE, VM_BOOTING, VM_ACTIVE, VM_DRAINING = 0, 1, 2, 3
 # Event kinds (the heap's EI_KIND column); the multi-tier loop uses completions and boots.
 EV_COMPLETION, EV_CLIENT_REQUEST, EV_BOOT, EV_PERIOD = 0, 1, 2, 3
+EI_KIND, EI_ID, EI_VER = range(3)  # event heap columns
+
+# What both loops count and keep at the same place; each loop's state module appends its
+# own columns after these, so one helper (heaps.py) serves both.
+# --- int counters (ic) ---
+(
+    IC_ARRIVED,
+    IC_COMPLETED,
+    IC_REJECTED,
+    IC_IN_SYSTEM,
+    IC_WAITING,
+    IC_HEAP_N,
+    IC_JOB_FREE,
+    IC_JOBS_FREE_N,
+    IC_ARR_PTR,
+    IC_TICK,
+    IC_TICK_ARR,
+    IC_TICK_DONE,
+    IC_TICK_REJ,
+    IC_EVENTS,
+    IC_NSRV_PEAK,
+) = range(15)
+N_IC_SHARED = 15
+# --- VM columns: int (vi), float (vf) ---
+VI_STATE, VI_N, VI_NSRV, VI_VERSION, VI_QHEAD, VI_QTAIL = range(6)
+N_VI_SHARED = 6
+VF_VCLOCK, VF_LAST, VF_RATE, VF_BUSY, VF_ALLOC_T = range(5)
+N_VF_SHARED = 5
+# --- per monitoring tick (ts, int32) ---
+TS_ARRIVALS, TS_COMPLETIONS, TS_REJECTED, TS_WAITING, TS_IN_SYSTEM = range(5)
+N_TS_SHARED = 5
+
 # A loop's return status: DONE, or the pool or capacity it ran short of.
 DONE, NEED_DEMAND, NEED_GAP, NEED_UNIFORM, NEED_JOBS, NEED_PAGES, NEED_HEAP = range(7)
 NEED_VM_HEAP, NEED_TRACE = 7, 8
@@ -62,3 +96,24 @@ def widen_service_heaps(vtag: F64, vjob: I64, need: int = 0) -> tuple[F64, I64]:
     """Widen every VM's service heap (tags, request ids) to twice its width, or ``need``."""
     pad = ((0, 0), (0, max(2 * vtag.shape[1], need) - vtag.shape[1]))
     return np.pad(vtag, pad), np.pad(vjob, pad)
+
+
+def count_states(vi: I64) -> tuple[int, int, int]:
+    """(booting, active, draining) among the VM rows ``vi``."""
+    states = vi[:, VI_STATE]
+    counts = (np.sum(states == state) for state in (VM_BOOTING, VM_ACTIVE, VM_DRAINING))
+    booting, active, draining = (int(n) for n in counts)
+    return booting, active, draining
+
+
+def run_to(
+    state: State,
+    t_end: float,
+    run: Callable[[State, float], int],
+    enlarge: Callable[[State, int], State],
+) -> State:
+    """Run a loop up to ``t_end``: after each ``NEED_*`` status, ``enlarge`` grows or refills
+    what it names and the loop resumes where it stopped."""
+    while (status := run(state, t_end)) != DONE:
+        state = enlarge(state, status)
+    return state

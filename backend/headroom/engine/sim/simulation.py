@@ -18,13 +18,19 @@ from typing import Any
 import numpy as np
 
 from headroom.engine.sim import partition_stage
-from headroom.engine.sim.autoscaling import Observation, ScalingPolicy, build_policy
+from headroom.engine.sim.autoscaling import (
+    Observation,
+    ScalingPolicy,
+    VmCounts,
+    build_policy,
+    rescale,
+)
 from headroom.engine.sim.budget import DEFAULT_MAX_EVENTS, check_budget
 from headroom.engine.sim.feed import Feeder
 from headroom.engine.sim.kernel import fcfs
 from headroom.engine.sim.kernel import state as st
 from headroom.engine.sim.kernel.core import run_until
-from headroom.engine.sim.kernel.vm import allocate_vms, count_states, drain_least_loaded
+from headroom.engine.sim.kernel.vm import allocate_vms, drain_least_loaded
 from headroom.engine.sim.results import (
     ClassStats,
     LatencyStats,
@@ -36,12 +42,11 @@ from headroom.engine.sim.results import (
     VmStats,
     utilization_boxes,
 )
+from headroom.engine.sim.rows import count_states, run_to
 from headroom.engine.sim.scenario import Scenario, ScenarioError, load_scenario
 from headroom.engine.sim.sketch import COARSE_ALPHA, window_quantile
 from headroom.engine.sim.version import ENGINE_VERSION
 from headroom.engine.sim.waiting_room import build_stage
-
-_POOL_STATUSES = (st.NEED_DEMAND, st.NEED_GAP, st.NEED_UNIFORM)
 
 
 def _params(s: Scenario, trace: bool) -> tuple[st.I64, st.F64]:
@@ -141,11 +146,12 @@ class Simulation:
         queue = fcfs.FcfsQueue(state, duration) if self.fast_paths and fcfs.applies(s) else None
         run = queue.run_until if queue else run_until
         stage = build_stage(s, seed)
+
         decisions = {k * step for k in range(1, math.ceil(duration / step - 1e-9))}
         for t0, t1 in segment_bounds(decisions | set(stage.boundaries(duration)), duration):
             state = feeder.segment(state, t0, t1)
             state = stage.admit(state, t0, t1)
-            state = _run_segment(state, feeder, t1, run)
+            state = run_to(state, t1, run, feeder.enlarge)
             stage.after_segment(state, t1)
             if t1 in decisions:
                 state = self._decide(state, policy, t1, actions)
@@ -160,27 +166,20 @@ class Simulation:
     def _decide(
         self, state: st.CoreState, policy: ScalingPolicy, now: float, log: list[ScalingAction]
     ) -> st.CoreState:
-        vms = self.scenario.cluster.vms
-        booting, active, draining = count_states(state.vi)
-        target = policy.decide(_observe(state, now, booting, active))
-        target = max(vms.min, min(target, vms.max - draining))
-        current = booting + active
-        if target > current:
-            while state.ic[st.IC_HEAP_N] + target - current > len(state.et):
-                state = st.grow(state, st.NEED_HEAP)
-            added = allocate_vms(state, target - current, now, self.scenario.cluster.boot_s)
-            new = current + added
-        else:
-            new = current
-            while (
-                new > target
-                and active > 1
-                and drain_least_loaded(state.vf, state.vi, state.sc, now) >= 0
-            ):
-                new, active = new - 1, active - 1
-        if new != current:
-            log.append(ScalingAction(now, current, new))
-            policy.acted(now)
+        cluster = self.scenario.cluster
+        counts = VmCounts(*count_states(state.vi))
+        while state.ic[st.IC_HEAP_N] + cluster.vms.max > len(state.et):  # room for boots
+            state = st.grow(state, st.NEED_HEAP)
+        action = rescale(
+            policy,
+            cluster.vms,
+            counts,
+            _observe(state, now, counts.booting, counts.active),
+            boot=lambda k: allocate_vms(state, k, now, cluster.boot_s),
+            drain_one=lambda: drain_least_loaded(state.vf, state.vi, state.sc, now) >= 0,
+        )
+        if action is not None:
+            log.append(action)
         return state
 
 
@@ -189,17 +188,6 @@ def segment_bounds(boundaries: Iterable[float], duration_s: float) -> list[tuple
     (decision periods, admission epochs, ...); the core runs one segment at a time."""
     cuts = sorted({0.0, duration_s, *(b for b in boundaries if 0.0 < b < duration_s)})
     return list(pairwise(cuts))
-
-
-def _run_segment(
-    state: st.CoreState, feeder: Feeder, t_end: float, run: Callable[[st.CoreState, float], int]
-) -> st.CoreState:
-    while True:
-        status = run(state, t_end)
-        if status == st.DONE:
-            return state
-        refill = status in _POOL_STATUSES
-        state = feeder.refill(state, status) if refill else st.grow(state, status)
 
 
 def _observe(state: st.CoreState, now: float, booting: int, active: int) -> Observation:

@@ -27,8 +27,9 @@ from headroom.engine.sim.feed import Feeder
 from headroom.engine.sim.kernel import state as st
 from headroom.engine.sim.kernel.core import run_until
 from headroom.engine.sim.results import SimulationResult
+from headroom.engine.sim.rows import run_to
 from headroom.engine.sim.scenario import ScenarioError, load_scenario
-from headroom.engine.sim.simulation import Simulation, _run_segment
+from headroom.engine.sim.simulation import Simulation
 
 N, S, M_SLA, M_MAX, T = 10, 0.1, 8, 16, 5.0
 SERVICE = {"dist": "exponential", "mean": S}
@@ -266,7 +267,7 @@ def check_accounting(doc: dict[str, Any]) -> tuple[np.ndarray, set[int]]:
     moved = set()
     for t0 in np.arange(0.0, s.duration_s, 5.0):
         state = feeder.segment(state, t0, t0 + 5.0)
-        state = _run_segment(state, feeder, t0 + 5.0, run_until)
+        state = run_to(state, t0 + 5.0, run_until, feeder.enlarge)
         vi, ic = state.vi, state.ic
         conn = vi[:, st.VI_CONN : st.VI_CONN + 2]
         assert np.array_equal(conn.sum(axis=1), vi[:, st.VI_N])

@@ -23,19 +23,16 @@ import math
 from numba import njit
 
 from headroom.engine.sim import sketch
+from headroom.engine.sim.heaps import heap_pop, heap_push, reschedule, service_pop
 from headroom.engine.sim.kernel import state as S
 from headroom.engine.sim.kernel.bare import bare
 from headroom.engine.sim.kernel.dispatch import REFUSE, admit, choose_vm, period
 from headroom.engine.sim.kernel.vm import (
     activate,
     advance,
-    heap_pop,
-    heap_push,
     hold_conn,
     maybe_release,
     promote_waiting,
-    reschedule,
-    service_pop,
     set_rate,
     submit,
 )
@@ -46,7 +43,9 @@ _ACTIVE = S.VM_ACTIVE
 
 
 @njit(cache=True, inline="always")
-def new_job(jf, ji, ic, qd, cls, page, base, c, now):
+def new_job(W, page, base, c, now):
+    """A new request of class c (of page ``page``; ``base``: the page's base request)."""
+    jf, ji, ic, qd, cls = W.jf, W.ji, W.ic, W.qd, W.cls
     j = ic[S.IC_JOB_FREE]
     ic[S.IC_JOB_FREE] = ji[j, S.JI_NEXT]
     ic[S.IC_JOBS_FREE_N] -= 1
@@ -142,7 +141,8 @@ def _send(W, p, j, now, current):
 
 
 @njit(cache=True, inline="always")
-def _schedule_client(pf, pi, et, ei, ic, qg, cls, p, now):
+def _schedule_client(W, p, now):
+    pf, pi, et, ei, ic, qg, cls = W.pf, W.pi, W.et, W.ei, W.ic, W.qg, W.cls
     c = pi[p, S.PI_CLASS]
     pf[p, S.PF_CLOCK] += qg[c, cls[c, S.CL_GAP_PTR]]
     cls[c, S.CL_GAP_PTR] += 1
@@ -152,32 +152,21 @@ def _schedule_client(pf, pi, et, ei, ic, qg, cls, p, now):
 @njit(cache=True)
 def _base_done(W, p, v, now):
     """The base response left VM v: push objects, hint them, or start the client chain."""
-    jf, ji, pf, pi, et, ei, ic, qd, qg, cls = (
-        W.jf,
-        W.ji,
-        W.pf,
-        W.pi,
-        W.et,
-        W.ei,
-        W.ic,
-        W.qd,
-        W.qg,
-        W.cls,
-    )
+    pf, pi, cls = W.pf, W.pi, W.cls
     nobj, npush, c = pi[p, S.PI_NOBJ], pi[p, S.PI_NPUSH], pi[p, S.PI_CLASS]
     if cls[c, S.CL_EARLY_HINTS]:
         for _ in range(nobj):
-            j = new_job(jf, ji, ic, qd, cls, p, 0, c, now)
+            j = new_job(W, p, 0, c, now)
             _send(W, p, j, now, v)
         return
     for _ in range(npush):
-        j = new_job(jf, ji, ic, qd, cls, p, 0, c, now)
+        j = new_job(W, p, 0, c, now)
         if not submit(W, v, j, now, False):
             _reject(W, j, now)
     pi[p, S.PI_TO_ISSUE] = nobj - npush
     pf[p, S.PF_CLOCK] = pf[p, S.PF_ARRIVAL]
     if nobj > npush:
-        _schedule_client(pf, pi, et, ei, ic, qg, cls, p, now)
+        _schedule_client(W, p, now)
 
 
 @njit(cache=True, inline="always")
@@ -199,7 +188,10 @@ def record_trace(tr, ic, arrival, start, end, demand, vm, page_arrival, c):
 
 
 @njit(cache=True, inline="always")
-def record_latency(jf, ji, pf, ic, sc, ip, hists, csum, tr, j, now):
+def record_latency(W, j, now):
+    """Request j completed: its latency recorded (and traced); returns the latency."""
+    jf, ji, pf, ic, sc, ip = W.jf, W.ji, W.pf, W.ic, W.sc, W.ip
+    hists, csum, tr = W.hists, W.csum, W.tr
     lat, c = now - jf[j, S.JF_ARRIVAL], ji[j, S.JI_CLASS]
     record_done(ic, sc, hists, csum, c, lat)
     if ip[S.IP_TRACE]:
@@ -215,14 +207,12 @@ def record_latency(jf, ji, pf, ic, sc, ip, hists, csum, tr, j, now):
 @njit(cache=True, inline="always")
 def _completion(W, v, now):
     """VM v finishes its request with the smallest tag."""
-    vf, vi, vtag, vjob, jf, ji, pf, pi, et, ei, ic, sc, ip, fp, hists, csum, win, winh, tr = (
+    vf, vi, vtag, vjob, ji, pi, et, ei, ic, sc, ip, fp, win, winh = (
         W.vf,
         W.vi,
         W.vtag,
         W.vjob,
-        W.jf,
         W.ji,
-        W.pf,
         W.pi,
         W.et,
         W.ei,
@@ -230,18 +220,15 @@ def _completion(W, v, now):
         W.sc,
         W.ip,
         W.fp,
-        W.hists,
-        W.csum,
         W.win,
         W.winh,
-        W.tr,
     )
     advance(vf, vi, ip, v, now)
     j = service_pop(vi, vtag, vjob, v)
     vi[v, S.VI_N] -= 1
-    promote_waiting(vf, vi, vtag, vjob, jf, ji, ic, ip, v, now)
+    promote_waiting(W, v, now)
     set_rate(vf, vi, ip, fp, v)
-    lat = record_latency(jf, ji, pf, ic, sc, ip, hists, csum, tr, j, now)
+    lat = record_latency(W, j, now)
     p, base = ji[j, S.JI_PAGE], ji[j, S.JI_BASE]
     hold_conn(vi, ji, ic, v, j, -1)
     free_job(ji, ic, j)
@@ -259,41 +246,17 @@ def _completion(W, v, now):
 
 @njit(cache=True, inline="always")
 def _client_request(W, p, now):
-    jf, ji, pf, pi, et, ei, ic, qd, qg, cls = (
-        W.jf,
-        W.ji,
-        W.pf,
-        W.pi,
-        W.et,
-        W.ei,
-        W.ic,
-        W.qd,
-        W.qg,
-        W.cls,
-    )
+    pi = W.pi
     pi[p, S.PI_TO_ISSUE] -= 1
-    j = new_job(jf, ji, ic, qd, cls, p, 0, pi[p, S.PI_CLASS], now)
+    j = new_job(W, p, 0, pi[p, S.PI_CLASS], now)
     if pi[p, S.PI_TO_ISSUE] > 0:
-        _schedule_client(pf, pi, et, ei, ic, qg, cls, p, now)
+        _schedule_client(W, p, now)
     _send(W, p, j, now, -1)
 
 
 @njit(cache=True, inline="always")
 def _arrival(W, nobj, npush, c, now):
-    vf, vi, jf, ji, pf, pi, ic, ip, fp, qd, qu, cls = (
-        W.vf,
-        W.vi,
-        W.jf,
-        W.ji,
-        W.pf,
-        W.pi,
-        W.ic,
-        W.ip,
-        W.fp,
-        W.qd,
-        W.qu,
-        W.cls,
-    )
+    vf, vi, pf, pi, ic, ip, fp, qu, cls = W.vf, W.vi, W.pf, W.pi, W.ic, W.ip, W.fp, W.qu, W.cls
     p = -1
     if ip[S.IP_PAGES]:
         p = ic[S.IC_PAGE_FREE]
@@ -303,7 +266,7 @@ def _arrival(W, nobj, npush, c, now):
         pf[p, S.PF_ARRIVAL], pi[p, S.PI_NOBJ], pi[p, S.PI_NPUSH] = now, nobj, npush
         pi[p, S.PI_CLASS] = c
         pi[p, S.PI_OUTSTANDING], pi[p, S.PI_TO_ISSUE], pi[p, S.PI_FAILED] = 1 + nobj, 0, 0
-    j = new_job(jf, ji, ic, qd, cls, p, 1, c, now)
+    j = new_job(W, p, 1, c, now)
     want = admit(vi, ic, ip, fp, cls, c) if ip[S.IP_ADMISSION] else -1
     v = choose_vm(vf, vi, ic, ip, qu, now, want) if want != REFUSE else -1
     if p >= 0:
@@ -318,8 +281,11 @@ def _arrival(W, nobj, npush, c, now):
 
 
 @njit(cache=True)
-def tick(vf, vi, ic, ip, fp, ts, tsu, box, k, now):
-    """Monitoring: per-VM utilisation over the interval ending ``now``, and the counters."""
+def tick(W, M, k, now):
+    """Monitoring: per-VM utilisation over the interval ending ``now``, and the counters
+    (M: state.Monitor)."""
+    vf, vi, ic, ip, fp = W.vf, W.vi, W.ic, W.ip, W.fp
+    ts, tsu, box = M.ts, M.utilization, M.box_hist
     allocated = active = 0
     cores = ip[S.IP_CORES]
     for v in range(len(vi)):
@@ -414,9 +380,10 @@ def _dispatch_event(W, now):
 
 
 @njit(cache=True, inline="always")
-def _next_step(W, arr_t, arr_n, t_end):
+def _next_step(W, A, t_end):
     """Handle the next event before t_end; returns DONE, a NEED_* code, or -1 at t_end."""
     vi, et, ei, ic, sc, ip = W.vi, W.et, W.ei, W.ic, W.sc, W.ip
+    arr_t, arr_n = A.t, A.n
     t_heap = et[0] if ic[S.IC_HEAP_N] > 0 else math.inf
     i = ic[S.IC_ARR_PTR]
     t_arr = arr_t[i] if i < len(arr_t) else math.inf
@@ -424,7 +391,8 @@ def _next_step(W, arr_t, arr_n, t_end):
     if t >= t_end:
         return -1
     if t_heap <= t_arr:
-        if ei[0, S.EI_KIND] == S.EV_COMPLETION and ei[0, S.EI_VER] != vi[ei[0, 1], S.VI_VERSION]:
+        kind, ident, ver = ei[0, S.EI_KIND], ei[0, S.EI_ID], ei[0, S.EI_VER]
+        if kind == S.EV_COMPLETION and ver != vi[ident, S.VI_VERSION]:
             heap_pop(et, ei, ic)
             return S.DONE
         status = _event_needs(W)
@@ -445,20 +413,20 @@ def _next_step(W, arr_t, arr_n, t_end):
 
 
 @njit(cache=True)
-def _loop(W, arr_t, arr_n, ts, tsu, box, t_end):
-    vf, vi, ic, sc, ip, fp = W.vf, W.vi, W.ic, W.sc, W.ip, W.fp
-    n_ticks, monitor = len(tsu), fp[S.FP_MONITOR_S]
+def _loop(W, A, M, t_end):
+    ic, sc, fp = W.ic, W.sc, W.fp
+    n_ticks, monitor = len(M.ts), fp[S.FP_MONITOR_S]
     while True:
         k = ic[S.IC_TICK]
         t_tick = (k + 1) * monitor if k < n_ticks else math.inf
         end = min(t_tick, t_end)
-        status = _next_step(W, arr_t, arr_n, end)
+        status = _next_step(W, A, end)
         if status > 0:
             return status
         if status < 0:
             if t_tick <= t_end:
                 area(ic, sc, t_tick)
-                tick(vf, vi, ic, ip, fp, ts, tsu, box, k, t_tick)
+                tick(W, M, k, t_tick)
                 ic[S.IC_TICK] = k + 1
             else:
                 area(ic, sc, t_end)
@@ -466,7 +434,7 @@ def _loop(W, arr_t, arr_n, ts, tsu, box, t_end):
 
 
 @njit(cache=True)
-def _loop_bare(W, arr_t, arr_n, ts, tsu, box, t_end):
+def _loop_bare(W, A, M, t_end):
     """Run the loop on reference-count-free views of every array."""
     views = S.World(
         bare(W.vf), bare(W.vi), bare(W.vtag), bare(W.vjob), bare(W.jf), bare(W.ji),
@@ -474,12 +442,12 @@ def _loop_bare(W, arr_t, arr_n, ts, tsu, box, t_end):
         bare(W.fp), bare(W.qd), bare(W.qg), bare(W.qu), bare(W.cls), bare(W.hists),
         bare(W.csum), bare(W.win), bare(W.winh), bare(W.tr), bare(W.ks),
     )  # fmt: skip
-    return _loop(views, bare(arr_t), bare(arr_n), bare(ts), bare(tsu), bare(box), t_end)
+    arrivals = S.Arrivals(bare(A.t), bare(A.n))
+    monitor = S.Monitor(bare(M.ts), bare(M.utilization), bare(M.box_hist))
+    return _loop(views, arrivals, monitor, t_end)
 
 
 def run_until(s: S.CoreState, t_end: float) -> int:
     """Process all events before t_end; DONE, or a NEED_* status to refill and resume."""
-    status: int = _loop_bare(
-        S.world(s), s.arr_t, s.arr_n, s.ts, s.ts_utilization, s.box_hist, t_end
-    )
+    status: int = _loop_bare(S.world(s), S.arrivals(s), S.monitor(s), t_end)
     return status

@@ -10,8 +10,9 @@ from headroom.engine.admission.partitions import (
     dynamic_part_step,
     switch_adm_admits,
 )
+from headroom.engine.sim.heaps import heap_push
 from headroom.engine.sim.kernel import state as S
-from headroom.engine.sim.kernel.vm import heap_push, move_set
+from headroom.engine.sim.kernel.vm import move_set
 
 _ACTIVE = S.VM_ACTIVE
 REFUSE = -2  # the admission stage's verdict: refuse the request

@@ -19,12 +19,14 @@ check that both paths give the same results on the same scenario and seed.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from headroom.engine.sim.kernel import state as S
 from headroom.engine.sim.kernel.core import record_done, record_trace, record_window
+from headroom.engine.sim.rows import F64, I64
 from headroom.engine.sim.scenario import Scenario
 
 
@@ -97,10 +99,21 @@ def _keep_job(jf, ji, ic, a, start, x, c):
     ic[S.IC_IN_SYSTEM] += 1
 
 
+class Cores(NamedTuple):
+    """The fast path's own arrays beside the core state."""
+
+    free_s: F64  # the cores' free times (a heap)
+    per_tick: I64  # per tick: arrivals, departures, waiting and in-system steps
+    busy: F64  # per tick: busy seconds in part-covered ticks; full-tick steps
+
+
 @njit(cache=True)
-def _serve(F, free, per_tick, busy, arr_t, arr_n, qd, cls, jf, ji, ic, sc, ip, fp, horizon):
-    """Serve this segment's arrivals; DONE, or a NEED_* status to refill and resume."""
-    hists, csum, win, winh, tr = F
+def _serve(W, Q, A, horizon):
+    """Serve this segment's arrivals (A: state.Arrivals) on the cores Q; DONE, or a NEED_*
+    status to refill and resume."""
+    qd, cls, jf, ji, ic, sc, ip, fp = W.qd, W.cls, W.jf, W.ji, W.ic, W.sc, W.ip, W.fp
+    hists, csum, win, winh, tr = W.hists, W.csum, W.win, W.winh, W.tr
+    free, per_tick, busy, arr_t, arr_n = Q.free_s, Q.per_tick, Q.busy, A.t, A.n
     monitor, n, speed = fp[S.FP_MONITOR_S], len(per_tick) - 1, fp[S.FP_SPEED]
     while ic[S.IC_ARR_PTR] < len(arr_t):
         i = ic[S.IC_ARR_PTR]
@@ -133,35 +146,33 @@ def _serve(F, free, per_tick, busy, arr_t, arr_n, qd, cls, jf, ji, ic, sc, ip, f
 
 
 class FcfsQueue:
-    """The fast path's own state beside the core state: free times and per-tick sums."""
+    """The fast path's runner: its cores beside the core state, and the series it writes."""
 
     def __init__(self, s: S.CoreState, horizon_s: float) -> None:
         n = len(s.ts)
         self.horizon_s = horizon_s
-        self.free_s = np.zeros(int(s.ip[S.IP_CORES]))
-        self.per_tick = np.zeros((n + 1, 4), dtype=np.int64)  # arrivals, departures, steps
-        self.busy = np.zeros((n + 1, 2))  # busy seconds in part-covered ticks; full steps
+        self.cores = Cores(
+            free_s=np.zeros(int(s.ip[S.IP_CORES])),
+            per_tick=np.zeros((n + 1, 4), dtype=np.int64),
+            busy=np.zeros((n + 1, 2)),
+        )
 
     def run_until(self, s: S.CoreState, t_end: float) -> int:
         """Serve the arrivals installed for the segment ending at t_end."""
-        sketches = (s.hists, s.csum, s.win, s.win_hist, s.trace)
-        status: int = _serve(
-            sketches, self.free_s, self.per_tick, self.busy, s.arr_t, s.arr_n,
-            s.pool_demand, s.cls, s.jf, s.ji, s.ic, s.sc, s.ip, s.fp, self.horizon_s,
-        )  # fmt: skip
+        status: int = _serve(S.world(s), self.cores, S.arrivals(s), self.horizon_s)
         return status
 
     def finish(self, s: S.CoreState) -> None:
         """Write the monitoring series of the ticks the event loop would have processed."""
         monitor = float(s.fp[S.FP_MONITOR_S])
-        n = len(s.ts)
+        n, per_tick, busy = len(s.ts), self.cores.per_tick, self.cores.busy
         ticks = int(np.sum(np.arange(1, n + 1, dtype=np.float64) * monitor <= self.horizon_s))
-        steps = np.cumsum(self.per_tick, axis=0)[:ticks]
+        steps = np.cumsum(per_tick, axis=0)[:ticks]
         s.ts[:ticks, S.TS_ALLOCATED] = s.ts[:ticks, S.TS_ACTIVE] = 1
-        s.ts[:ticks, S.TS_ARRIVALS] = self.per_tick[:ticks, 0]
-        s.ts[:ticks, S.TS_COMPLETIONS] = self.per_tick[:ticks, 1]
+        s.ts[:ticks, S.TS_ARRIVALS] = per_tick[:ticks, 0]
+        s.ts[:ticks, S.TS_COMPLETIONS] = per_tick[:ticks, 1]
         s.ts[:ticks, S.TS_WAITING], s.ts[:ticks, S.TS_IN_SYSTEM] = steps[:, 2], steps[:, 3]
-        busy_s = self.busy[:ticks, 0] + np.cumsum(self.busy[:, 1])[:ticks] * monitor
+        busy_s = busy[:ticks, 0] + np.cumsum(busy[:, 1])[:ticks] * monitor
         utilization = np.minimum(busy_s * (1.0 / (monitor * int(s.ip[S.IP_CORES]))), 1.0)
         s.ts_utilization[:ticks] = utilization
         np.add.at(s.box_hist[1], (utilization * S.BOX_BINS).astype(np.int64), 1)

@@ -17,15 +17,37 @@ import numpy as np
 from numpy.typing import NDArray
 
 from headroom.engine.sim import sketch
-from headroom.engine.sim.rows import (  # noqa: F401 (the shared codes, re-exported)
+from headroom.engine.sim.rows import (  # noqa: F401 (the shared layout, re-exported)
     BOX_BINS,
     DONE,
+    EI_ID,
+    EI_KIND,
+    EI_VER,
     EV_BOOT,
     EV_CLIENT_REQUEST,
     EV_COMPLETION,
     EV_PERIOD,
     F64,
     I64,
+    IC_ARR_PTR,
+    IC_ARRIVED,
+    IC_COMPLETED,
+    IC_EVENTS,
+    IC_HEAP_N,
+    IC_IN_SYSTEM,
+    IC_JOB_FREE,
+    IC_JOBS_FREE_N,
+    IC_NSRV_PEAK,
+    IC_REJECTED,
+    IC_TICK,
+    IC_TICK_ARR,
+    IC_TICK_DONE,
+    IC_TICK_REJ,
+    IC_WAITING,
+    N_IC_SHARED,
+    N_TS_SHARED,
+    N_VF_SHARED,
+    N_VI_SHARED,
     NEED_DEMAND,
     NEED_GAP,
     NEED_HEAP,
@@ -34,7 +56,23 @@ from headroom.engine.sim.rows import (  # noqa: F401 (the shared codes, re-expor
     NEED_TRACE,
     NEED_UNIFORM,
     NEED_VM_HEAP,
+    TS_ARRIVALS,
+    TS_COMPLETIONS,
+    TS_IN_SYSTEM,
+    TS_REJECTED,
+    TS_WAITING,
     UNBOUNDED,
+    VF_ALLOC_T,
+    VF_BUSY,
+    VF_LAST,
+    VF_RATE,
+    VF_VCLOCK,
+    VI_N,
+    VI_NSRV,
+    VI_QHEAD,
+    VI_QTAIL,
+    VI_STATE,
+    VI_VERSION,
     VM_ACTIVE,
     VM_BOOTING,
     VM_DRAINING,
@@ -46,35 +84,20 @@ from headroom.engine.sim.rows import (  # noqa: F401 (the shared codes, re-expor
     widen_service_heaps,
 )
 
-# --- int counters (ic) ---
+# --- int counters (ic), after the shared ones ---
 (
-    IC_ARRIVED,
-    IC_COMPLETED,
-    IC_REJECTED,
-    IC_IN_SYSTEM,
-    IC_WAITING,
     IC_PAGES_ARRIVED,
     IC_PAGES_DONE,
     IC_PAGES_REJECTED,
     IC_PAGES_FAILED,
-    IC_HEAP_N,
-    IC_JOB_FREE,
     IC_PAGE_FREE,
-    IC_ARR_PTR,
     IC_UNI_PTR,
-    IC_TICK,
-    IC_TICK_ARR,
-    IC_TICK_DONE,
-    IC_TICK_REJ,
     IC_LAST_VM,
     IC_TRACE_N,
-    IC_EVENTS,
-    IC_JOBS_FREE_N,
     IC_PAGES_FREE_N,
-    IC_NSRV_PEAK,
     IC_K,  # the High Set size (partitions)
     IC_K_N,  # rows written to the K series
-) = range(26)
+) = range(N_IC_SHARED, N_IC_SHARED + 11)
 # Live requests by (set, kind): IC_LOAD + 2 x set + kind, set 0 = Low (every VM without
 # partitions), 1 = High; kind 0 = static, 1 = dynamic. The VMs' VI_CONN columns, summed.
 IC_LOAD = 26
@@ -96,9 +119,10 @@ FP_SPEED, FP_OVERHEAD, FP_MONITOR_S, FP_SLA_THRESHOLD_S, FP_WINDOW_S = range(5)
 FP_THR, FP_MAXCONN_SLA, FP_PERIOD_S = 5, 9, 10
 N_FP = 11
 
-# --- VM columns ---
-VF_VCLOCK, VF_LAST, VF_RATE, VF_BUSY, VF_LAST_DISPATCH, VF_WRR, VF_WEIGHT, VF_ALLOC_T = range(8)
-VI_STATE, VI_N, VI_NSRV, VI_VERSION, VI_QHEAD, VI_QTAIL, VI_PAGES, VI_SET = range(8)
+# --- VM columns, after the shared ones ---
+VF_LAST_DISPATCH, VF_WRR, VF_WEIGHT = range(N_VF_SHARED, N_VF_SHARED + 3)
+N_VF = N_VF_SHARED + 3
+VI_PAGES, VI_SET = range(N_VI_SHARED, N_VI_SHARED + 2)
 VI_CONN = 8  # live requests held by the VM, by kind: VI_CONN + 0 static, + 1 dynamic
 N_VI = 10
 # --- request (job) columns ---
@@ -114,12 +138,9 @@ CL_DEM_PTR, CL_DEM_LEN, CL_GAP_PTR, CL_GAP_LEN, CL_EARLY_HINTS = range(5)
 CL_ARRIVED, CL_REJECTED, CL_DYNAMIC, CL_TOP = range(5, 9)
 N_CL = 9
 CS_LAT_SUM, CS_LAT_MAX, CS_PLT_SUM, CS_PLT_MAX = range(4)
-# --- event heap columns ---
-EI_KIND, EI_ID, EI_VER = range(3)
-# --- monitoring columns (int32, one row per tick) ---
-TS_ALLOCATED, TS_ACTIVE, TS_ARRIVALS, TS_COMPLETIONS, TS_REJECTED, TS_WAITING = range(6)
-TS_IN_SYSTEM = 6
-N_TS = 7
+# --- monitoring columns (int32, one row per tick), after the shared ones ---
+TS_ALLOCATED, TS_ACTIVE = range(N_TS_SHARED, N_TS_SHARED + 2)
+N_TS = N_TS_SHARED + 2
 
 # Dispatch policies (ip[IP_DISPATCH]): plain ints, so that compiled code reads them as constants.
 DISPATCH_ROUND_ROBIN, DISPATCH_WEIGHTED, DISPATCH_LEAST_CONNECTIONS = 0, 1, 2
@@ -177,7 +198,7 @@ class CoreState(NamedTuple):
 
 class World(NamedTuple):
     """The arrays the compiled loop works on, by name (CoreState less the segment's
-    arrivals and the monitoring outputs, which the loop takes separately)."""
+    arrivals and the monitoring outputs, bundled apart: Arrivals, Monitor)."""
 
     vf: F64
     vi: I64
@@ -205,6 +226,29 @@ class World(NamedTuple):
     ks: F64  # k_series
 
 
+class Arrivals(NamedTuple):
+    """This segment's arrivals, in time order."""
+
+    t: F64  # arrival times
+    n: I64  # (objects, pushed objects, class) per arrival
+
+
+class Monitor(NamedTuple):
+    """What each monitoring tick writes (one row per tick; box_hist accumulates)."""
+
+    ts: I32  # ticks x TS_*
+    utilization: NDArray[np.float32]
+    box_hist: I64  # (allocated VMs) x utilisation bin
+
+
+def arrivals(s: CoreState) -> Arrivals:
+    return Arrivals(s.arr_t, s.arr_n)
+
+
+def monitor(s: CoreState) -> Monitor:
+    return Monitor(s.ts, s.ts_utilization, s.box_hist)
+
+
 def world(s: CoreState) -> World:
     """The state's arrays as the compiled loop takes them."""
     return World(
@@ -227,7 +271,7 @@ def new_state(
     vms, jobs, pages, heap, vm_cap = len(weights), 1024, 256, 1024, 64
     ic = np.zeros(N_IC, dtype=np.int64)
     ic[IC_JOBS_FREE_N], ic[IC_PAGES_FREE_N] = jobs, pages
-    vf = np.zeros((vms, 8))
+    vf = np.zeros((vms, N_VF))
     vf[:, VF_WEIGHT] = weights
     vi = np.zeros((vms, N_VI), dtype=np.int64)
     vi[:, VI_QHEAD] = vi[:, VI_QTAIL] = -1

@@ -1,11 +1,10 @@
-"""Compiled per-VM mechanics: the event heap, each VM's service heap and FIFO queue.
+"""Compiled per-VM mechanics: service, each VM's FIFO queue, boots and drains.
 
 Every request in service on a VM progresses at the same rate (processor sharing: the
 VM's effective speed times min(1, cores / n); FCFS: the effective speed on its own
 core), so a per-VM virtual clock V advances by rate x dt and a request finishes when V
 reaches its tag (V at service start + demand). The VM's next completion is one event
-in the global heap, re-pushed with a new version whenever the VM's state changes
-(stale versions are skipped when popped).
+in the global heap (heaps.py).
 
 Helpers take the state's arrays explicitly (see state.py for their columns), or the
 named bundle W (state.World) where they need many of them.
@@ -15,13 +14,11 @@ from __future__ import annotations
 
 from numba import njit
 
-from headroom.engine.sim import heaps
+from headroom.engine.sim.heaps import heap_push, reschedule, service_push
 from headroom.engine.sim.kernel.state import (
     EV_BOOT,
-    EV_COMPLETION,
     FP_OVERHEAD,
     FP_SPEED,
-    IC_HEAP_N,
     IC_HS_PEAK,
     IC_IN_SYSTEM,
     IC_LOAD,
@@ -59,28 +56,8 @@ from headroom.engine.sim.kernel.state import (
     VM_DRAINING,
     VM_FREE,
     CoreState,
+    world,
 )
-
-
-@njit(cache=True, inline="always")
-def heap_push(et, ei, ic, t, kind, ident, ver):
-    heaps.event_push(et, ei, ic, IC_HEAP_N, t, kind, ident, ver)
-
-
-@njit(cache=True, inline="always")
-def heap_pop(et, ei, ic):
-    heaps.event_pop(et, ei, ic, IC_HEAP_N)
-
-
-@njit(cache=True, inline="always")
-def service_push(vi, vtag, vjob, v, tag, job):
-    heaps.service_push(vi, vtag, vjob, v, VI_NSRV, tag, job)
-
-
-@njit(cache=True, inline="always")
-def service_pop(vi, vtag, vjob, v):
-    """Remove and return the request with the smallest tag on VM v."""
-    return heaps.service_pop(vi, vtag, vjob, v, VI_NSRV)
 
 
 @njit(cache=True, inline="always")
@@ -107,16 +84,8 @@ def set_rate(vf, vi, ip, fp, v):
 
 
 @njit(cache=True, inline="always")
-def reschedule(vf, vi, vtag, et, ei, ic, v, now):
-    """Invalidate VM v's pending completion and push its next one."""
-    vi[v, VI_VERSION] += 1
-    if vi[v, VI_NSRV] > 0:
-        dt = max(vtag[v, 0] - vf[v, VF_VCLOCK], 0.0) / vf[v, VF_RATE]
-        heap_push(et, ei, ic, now + dt, EV_COMPLETION, v, vi[v, VI_VERSION])
-
-
-@njit(cache=True, inline="always")
-def start_service(vf, vi, vtag, vjob, jf, v, job, now):
+def start_service(W, v, job, now):
+    vf, vi, vtag, vjob, jf = W.vf, W.vi, W.vtag, W.vjob, W.jf
     jf[job, JF_START] = now
     service_push(vi, vtag, vjob, v, vf[v, VF_VCLOCK] + jf[job, JF_DEMAND], job)
 
@@ -124,7 +93,7 @@ def start_service(vf, vi, vtag, vjob, jf, v, job, now):
 @njit(cache=True, inline="always")
 def submit(W, v, job, now, resched):
     """Admit a request to VM v: into service, the FIFO queue, or refused (False)."""
-    vf, vi, vtag, vjob, jf, ji, et, ei = W.vf, W.vi, W.vtag, W.vjob, W.jf, W.ji, W.et, W.ei
+    vf, vi, vtag, vjob, ji, et, ei = W.vf, W.vi, W.vtag, W.vjob, W.ji, W.et, W.ei
     ic, ip, fp = W.ic, W.ip, W.fp
     if v < 0:
         return False
@@ -137,7 +106,7 @@ def submit(W, v, job, now, resched):
     ic[IC_IN_SYSTEM] += 1
     hold_conn(vi, ji, ic, v, job, 1)
     if vi[v, VI_NSRV] < ip[IP_SLOTS]:
-        start_service(vf, vi, vtag, vjob, jf, v, job, now)
+        start_service(W, v, job, now)
         ic[IC_NSRV_PEAK] = max(ic[IC_NSRV_PEAK], vi[v, VI_NSRV])
     else:
         if vi[v, VI_QTAIL] >= 0:
@@ -177,8 +146,9 @@ def move_set(vi, ic, v, to_set):
 
 
 @njit(cache=True, inline="always")
-def promote_waiting(vf, vi, vtag, vjob, jf, ji, ic, ip, v, now):
+def promote_waiting(W, v, now):
     """Move the head of VM v's FIFO queue into service if a slot is free."""
+    vi, ji, ic, ip = W.vi, W.ji, W.ic, W.ip
     head = vi[v, VI_QHEAD]
     if head < 0 or vi[v, VI_NSRV] >= ip[IP_SLOTS]:
         return
@@ -186,7 +156,7 @@ def promote_waiting(vf, vi, vtag, vjob, jf, ji, ic, ip, v, now):
     if vi[v, VI_QHEAD] < 0:
         vi[v, VI_QTAIL] = -1
     ic[IC_WAITING] -= 1
-    start_service(vf, vi, vtag, vjob, jf, v, head, now)
+    start_service(W, v, head, now)
 
 
 @njit(cache=True, inline="always")
@@ -206,8 +176,9 @@ def activate(vf, vi, fp, v, now):
 
 
 @njit(cache=True)
-def allocate(vf, vi, et, ei, ic, fp, k, now, boot_s):
+def allocate(W, k, now, boot_s):
     """Request up to k VMs (free slots only); returns how many were allocated."""
+    vf, vi, et, ei, ic, fp = W.vf, W.vi, W.et, W.ei, W.ic, W.fp
     done = 0
     for v in range(len(vi)):
         if done == k:
@@ -237,19 +208,7 @@ def drain_least_loaded(vf, vi, sc, now):
     return best
 
 
-@njit(cache=True)
-def count_states(vi):
-    """(booting, active, draining) VM counts."""
-    booting = active = draining = 0
-    for v in range(len(vi)):
-        st = vi[v, VI_STATE]
-        booting += st == VM_BOOTING
-        active += st == VM_ACTIVE
-        draining += st == VM_DRAINING
-    return booting, active, draining
-
-
 def allocate_vms(s: CoreState, k: int, now: float, boot_s: float) -> int:
     """Python entry: allocate k VMs on a state (boot events go to its heap)."""
-    n: int = allocate(s.vf, s.vi, s.et, s.ei, s.ic, s.fp, k, now, boot_s)
+    n: int = allocate(world(s), k, now, boot_s)
     return n

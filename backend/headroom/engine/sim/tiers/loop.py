@@ -25,8 +25,8 @@ import math
 from numba import njit
 
 from headroom.engine.sim import sketch
+from headroom.engine.sim.heaps import heap_pop, heap_push, reschedule, service_pop, service_push
 from headroom.engine.sim.tiers import state as S
-from headroom.engine.sim.tiers.heap import heap_pop, heap_push, service_pop, service_push
 
 _INV_FINE = 1.0 / sketch.log_gamma(sketch.FINE_ALPHA)
 _INV_COARSE = 1.0 / sketch.log_gamma(sketch.COARSE_ALPHA)
@@ -74,10 +74,7 @@ def _touch(W, v, now):
     if tp[t, S.TP_FCFS] == 0 and nsrv > cores:
         speed *= cores / nsrv
     vf[v, S.VF_RATE] = max(speed, 1e-300)
-    vi[v, S.VI_VERSION] += 1
-    if nsrv > 0:
-        dt = max(vtag[v, 0] - vf[v, S.VF_VCLOCK], 0.0) / vf[v, S.VF_RATE]
-        heap_push(et, ei, ic, now + dt, S.EV_COMPLETION, v, vi[v, S.VI_VERSION])
+    reschedule(vf, vi, vtag, et, ei, ic, v, now)
 
 
 @njit(cache=True)
@@ -266,9 +263,9 @@ def _completion(W, v, now):
 
 
 @njit(cache=True)
-def _arrival(W, arr_t, arr_c, arr_d, i, now):
+def _arrival(W, A, i, now):
     ic, ip, jf, ji = W.ic, W.ip, W.jf, W.ji
-    csum = W.csum
+    csum, arr_c, arr_d = W.csum, A.c, A.d
     j = ic[S.IC_JOB_FREE]
     ic[S.IC_JOB_FREE] = ji[j, S.JI_NEXT]
     ic[S.IC_JOBS_FREE_N] -= 1
@@ -298,9 +295,11 @@ def activate(W, v, now):
 
 
 @njit(cache=True)
-def _tick(W, ts, tt, box, k, now):
-    """Monitoring: per tier VM counts, utilisation, slots in use, queue, pool size."""
+def _tick(W, M, k, now):
+    """Monitoring: per tier VM counts, utilisation, slots in use, queue, pool size
+    (M: state.TierMonitor)."""
     ic, ip, fp, tp, vi, vf = W.ic, W.ip, W.fp, W.tp, W.vi, W.vf
+    ts, tt, box = M.ts, M.tt, M.box
     monitor = fp[S.FP_MONITOR_S]
     for t in range(ip[S.IP_TIERS]):
         first, count, cores = tp[t, S.TP_FIRST], tp[t, S.TP_COUNT], tp[t, S.TP_CORES]
@@ -355,10 +354,11 @@ def _needs(W):
 
 
 @njit(cache=True)
-def run_loop(W, arr_t, arr_c, arr_d, ts, tt, box, t_end):
-    """Process every event and monitoring tick before t_end; DONE or a NEED_* status."""
+def run_loop(W, A, M, t_end):
+    """Process every event and monitoring tick before t_end (A: state.TierArrivals, M:
+    state.TierMonitor); DONE or a NEED_* status."""
     ic, sc, fp, vi, et, ei = W.ic, W.sc, W.fp, W.vi, W.et, W.ei
-    n_ticks, monitor = len(ts), fp[S.FP_MONITOR_S]
+    arr_t, n_ticks, monitor = A.t, len(M.ts), fp[S.FP_MONITOR_S]
     while True:
         k = ic[S.IC_TICK]
         t_tick = (k + 1) * monitor if k < n_ticks else math.inf
@@ -371,14 +371,14 @@ def run_loop(W, arr_t, arr_c, arr_d, ts, tt, box, t_end):
             sc[S.SC_AREA] += ic[S.IC_IN_SYSTEM] * (end - sc[S.SC_LAST])
             sc[S.SC_LAST] = end
             if t_tick <= t_end:
-                _tick(W, ts, tt, box, k, t_tick)
+                _tick(W, M, k, t_tick)
                 ic[S.IC_TICK] = k + 1
                 continue
             return S.DONE
         if (
             t_heap <= t_arr
-            and ei[0, 0] == S.EV_COMPLETION
-            and ei[0, 2] != vi[ei[0, 1], S.VI_VERSION]
+            and ei[0, S.EI_KIND] == S.EV_COMPLETION
+            and ei[0, S.EI_VER] != vi[ei[0, S.EI_ID], S.VI_VERSION]
         ):
             heap_pop(et, ei, ic)  # a stale completion
             continue
@@ -389,14 +389,14 @@ def run_loop(W, arr_t, arr_c, arr_d, ts, tt, box, t_end):
         sc[S.SC_LAST] = now
         ic[S.IC_EVENTS] += 1
         if t_heap <= t_arr:
-            kind, ident = ei[0, 0], ei[0, 1]
+            kind, ident = ei[0, S.EI_KIND], ei[0, S.EI_ID]
             heap_pop(et, ei, ic)
             if kind == S.EV_COMPLETION:
                 _completion(W, ident, now)
             elif vi[ident, S.VI_STATE] == S.VM_BOOTING:
                 activate(W, ident, now)
         else:
-            _arrival(W, arr_t, arr_c, arr_d, i, now)
+            _arrival(W, A, i, now)
             ic[S.IC_ARR_PTR] = i + 1
 
 

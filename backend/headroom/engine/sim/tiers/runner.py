@@ -46,6 +46,7 @@ from headroom.engine.sim import scenario as sc
 from headroom.engine.sim.distributions import Distribution
 from headroom.engine.sim.feed import Feeder
 from headroom.engine.sim.results import ScalingAction, SimulationResult
+from headroom.engine.sim.rows import count_states, run_to
 from headroom.engine.sim.scenario import Scenario, build_distribution
 from headroom.engine.sim.tiers import state as S
 from headroom.engine.sim.tiers.loop import allocate, drain_least_loaded, run_loop
@@ -163,7 +164,7 @@ class TieredSimulation:
         step, duration = s.autoscaling.step_s, s.duration_s
         for k in range(math.ceil(duration / step - 1e-9)):
             t0, t1 = k * step, min((k + 1) * step, duration)
-            state = _run_segment(self._segment(state, t0, t1), t1)
+            state = run_to(self._segment(state, t0, t1), t1, _run_until, S.grow)
             if t1 < duration:
                 state = self._decide(state, t1, actions, changes)
             if progress is not None:
@@ -174,21 +175,20 @@ class TieredSimulation:
     def _decide(
         self, state: S.TierState, now: float, log: list[ScalingAction], changes: list[PoolChange]
     ) -> S.TierState:
-        t, vms = self.scaled, self.tiers[self.scaled].vms
-        states = _tier_rows(state, t)[:, S.VI_STATE]
-        booting, active = int(np.sum(states == S.VM_BOOTING)), int(np.sum(states == S.VM_ACTIVE))
-        draining = int(np.sum(states == S.VM_DRAINING))
-        target = self.policy.decide(_observe(state, t, now, booting, active))
-        target = max(vms.min, min(target, vms.max - draining))
-        current = new = booting + active
-        if target > current:
-            state = S.room(state, heap=target - current + 1, vm_heap=0)
-            new += allocate(S.world(state), t, target - current, now, self.tiers[t].boot_s)
-        while new > target and active > 1 and drain_least_loaded(S.world(state), t, now) >= 0:
-            new, active = new - 1, active - 1
-        if new != current:
-            log.append(ScalingAction(now, current, new))
-            self.policy.acted(now)
+        t, tier = self.scaled, self.tiers[self.scaled]
+        counts = au.VmCounts(*count_states(_tier_rows(state, t)))
+        state = S.room(state, heap=tier.vms.max + 1, vm_heap=0)  # room for boots
+        world = S.world(state)
+        action = au.rescale(
+            self.policy,
+            tier.vms,
+            counts,
+            _observe(state, t, now, counts.booting, counts.active),
+            boot=lambda k: allocate(world, t, k, now, tier.boot_s),
+            drain_one=lambda: drain_least_loaded(world, t, now) >= 0,
+        )
+        if action is not None:
+            log.append(action)
             state, resized = self.sizer.after_action(state, now)
             changes.extend(resized)
         return state
@@ -199,21 +199,9 @@ def _tier_rows(state: S.TierState, t: int) -> S.I64:
     return state.vi[first : first + count]
 
 
-def _run_segment(state: S.TierState, t_end: float) -> S.TierState:
-    while True:
-        status = run_loop(
-            S.world(state),
-            state.arr_t,
-            state.arr_c,
-            state.arr_d,
-            state.ts,
-            state.tt,
-            state.box,
-            t_end,
-        )
-        if status == S.DONE:
-            return state
-        state = S.grow(state, status)
+def _run_until(state: S.TierState, t_end: float) -> int:
+    status: int = run_loop(S.world(state), S.arrivals(state), S.monitor(state), t_end)
+    return status
 
 
 def _observe(state: S.TierState, t: int, now: float, booting: int, active: int) -> au.Observation:

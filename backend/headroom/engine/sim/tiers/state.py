@@ -15,17 +15,55 @@ import numpy as np
 from numpy.typing import NDArray
 
 from headroom.engine.sim import sketch
-from headroom.engine.sim.rows import (  # noqa: F401 (the shared codes, re-exported)
+from headroom.engine.sim.rows import (  # noqa: F401 (the shared layout, re-exported)
     BOX_BINS,
     DONE,
+    EI_ID,
+    EI_KIND,
+    EI_VER,
     EV_BOOT,
     EV_COMPLETION,
     F64,
     I64,
+    IC_ARR_PTR,
+    IC_ARRIVED,
+    IC_COMPLETED,
+    IC_EVENTS,
+    IC_HEAP_N,
+    IC_IN_SYSTEM,
+    IC_JOB_FREE,
+    IC_JOBS_FREE_N,
+    IC_NSRV_PEAK,
+    IC_REJECTED,
+    IC_TICK,
+    IC_TICK_ARR,
+    IC_TICK_DONE,
+    IC_TICK_REJ,
+    IC_WAITING,
+    N_IC_SHARED,
+    N_TS_SHARED,
+    N_VF_SHARED,
+    N_VI_SHARED,
     NEED_HEAP,
     NEED_JOBS,
     NEED_VM_HEAP,
+    TS_ARRIVALS,
+    TS_COMPLETIONS,
+    TS_IN_SYSTEM,
+    TS_REJECTED,
+    TS_WAITING,
     UNBOUNDED,
+    VF_ALLOC_T,
+    VF_BUSY,
+    VF_LAST,
+    VF_RATE,
+    VF_VCLOCK,
+    VI_N,
+    VI_NSRV,
+    VI_QHEAD,
+    VI_QTAIL,
+    VI_STATE,
+    VI_VERSION,
     VM_ACTIVE,
     VM_BOOTING,
     VM_DRAINING,
@@ -36,26 +74,9 @@ from headroom.engine.sim.rows import (  # noqa: F401 (the shared codes, re-expor
     widen_service_heaps,
 )
 
-# --- int counters (ic) ---
-(
-    IC_ARRIVED,
-    IC_COMPLETED,
-    IC_REJECTED,
-    IC_IN_SYSTEM,
-    IC_WAITING,
-    IC_HEAP_N,
-    IC_JOB_FREE,
-    IC_JOBS_FREE_N,
-    IC_ARR_PTR,
-    IC_TICK,
-    IC_TICK_ARR,
-    IC_TICK_DONE,
-    IC_TICK_REJ,
-    IC_EVENTS,
-    IC_NSRV_PEAK,
-    IC_LEFT,
-) = range(16)
-N_IC = 16
+# --- int counters (ic), after the shared ones ---
+IC_LEFT = N_IC_SHARED
+N_IC = N_IC_SHARED + 1
 # --- float accumulators (sc) ---
 SC_AREA, SC_LAST, SC_LAT_SUM, SC_TIME_SUM = range(4)
 # --- int params (ip), float params (fp) ---
@@ -67,20 +88,20 @@ TP_POOL, TP_HELD, TP_PEAK_HELD = range(7, 10)
 N_TP = 10
 TF_SPEED, TF_FACTOR, TF_RES_SUM, TF_VM_SECONDS = range(4)
 N_TF = 4
-# --- VM columns ---
-VI_TIER, VI_STATE, VI_HELD, VI_NSRV, VI_N, VI_NQ, VI_QHEAD, VI_QTAIL = range(8)
-VI_RHEAD, VI_RTAIL, VI_VERSION, VI_SLOTS, VI_SCT_K, VI_PEAK_HELD = range(8, 14)
-N_VI = 14
-VF_VCLOCK, VF_LAST, VF_RATE, VF_BUSY, VF_HELD_AREA, VF_ALLOC_T, VF_SCT_LAST = range(7)
-N_VF = 7
+# --- VM columns, after the shared ones ---
+VI_TIER, VI_HELD, VI_NQ, VI_RHEAD, VI_RTAIL, VI_SLOTS, VI_SCT_K, VI_PEAK_HELD = range(
+    N_VI_SHARED, N_VI_SHARED + 8
+)
+N_VI = N_VI_SHARED + 8
+VF_HELD_AREA, VF_SCT_LAST = range(N_VF_SHARED, N_VF_SHARED + 2)
+N_VF = N_VF_SHARED + 2
 # --- request columns: jf = arrival, then per tier enter, acquire, demand ---
 JF_ARRIVAL = 0
 JI_CLASS, JI_TIER, JI_NEXT = range(3)  # then the VM per tier
 # --- per-class sums (csum) ---
 CS_LAT_SUM, CS_LAT_MAX, CS_ARRIVED, CS_REJECTED = range(4)
-# --- tick series: global (ts) and per tier (tt) ---
-TS_ARRIVALS, TS_COMPLETIONS, TS_REJECTED, TS_WAITING, TS_IN_SYSTEM = range(5)
-N_TS = 5
+# --- tick series: global (ts, the shared columns) and per tier (tt) ---
+N_TS = N_TS_SHARED
 TT_ALLOCATED, TT_ACTIVE, TT_UTILIZATION, TT_CONCURRENCY, TT_WAITING, TT_POOL = range(6)
 N_TT = 6
 # --- SCT ring: per VM and interval ---
@@ -168,7 +189,8 @@ def grow(s: TierState, status: int, need: int = 0) -> TierState:
 
 
 class TierWorld(NamedTuple):
-    """The arrays the compiled loop works on, by name (TierState's fields)."""
+    """The arrays the compiled loop works on, by name (TierState less the segment's
+    arrivals and the monitoring outputs, bundled apart: TierArrivals, TierMonitor)."""
 
     ic: I64
     sc: F64
@@ -189,6 +211,30 @@ class TierWorld(NamedTuple):
     win: I64
     winh: NDArray[np.int32]
     ring: F64
+
+
+class TierArrivals(NamedTuple):
+    """This segment's arrivals, in time order."""
+
+    t: F64  # arrival times
+    c: I64  # their classes
+    d: F64  # their demands per tier
+
+
+class TierMonitor(NamedTuple):
+    """What each monitoring tick writes (one row per tick; box accumulates)."""
+
+    ts: NDArray[np.int32]  # ticks x TS_*
+    tt: NDArray[np.float32]  # ticks x tiers x TT_*
+    box: I64  # (allocated VMs of the scaled tier) x utilisation bin
+
+
+def arrivals(s: TierState) -> TierArrivals:
+    return TierArrivals(s.arr_t, s.arr_c, s.arr_d)
+
+
+def monitor(s: TierState) -> TierMonitor:
+    return TierMonitor(s.ts, s.tt, s.box)
 
 
 def world(s: TierState) -> TierWorld:
