@@ -7,7 +7,7 @@ rate reader knows) or else as an access log; anything else names a dataset on th
 
 from pathlib import Path
 from tempfile import TemporaryDirectory
-from typing import Any, TypedDict, cast
+from typing import Any, NotRequired, TypedDict, cast
 
 import click
 import httpx
@@ -29,6 +29,11 @@ class BacktestJson(TypedDict):
     hours: int
 
 
+class NotEnoughHistoryJson(TypedDict):
+    reason: str
+    message: str
+
+
 class ForecastJson(TypedDict):
     """What the text reads of a forecast: the engine's `to_document`, or the server's
     `ForecastOut` as JSON (which adds keys; --json prints either as it came)."""
@@ -40,6 +45,7 @@ class ForecastJson(TypedDict):
     runway: RunwayJson
     backtest: BacktestJson | None
     warnings: list[str]
+    not_enough_history: NotRequired[NotEnoughHistoryJson | None]  # the server's answer only
 
 
 @click.command("forecast", cls=OneLineCommand)
@@ -111,7 +117,7 @@ def _remote(ref: str, horizon_days: int, limit_per_s: float | None) -> ForecastJ
             document: ForecastJson = remote.checked(http.get(url, params=query))
     except (remote.RemoteError, httpx.HTTPError) as error:
         raise InputError(f"{ref}: not a file, and the server says: {error}") from error
-    not_enough = cast(dict[str, Any], document).get("not_enough_history")
+    not_enough = document.get("not_enough_history")
     if not_enough is not None:
         raise InputError(f"{ref}: {not_enough['message']}")
     return document
