@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import hashlib
+import math
 import os
 import shutil
 import uuid
@@ -91,10 +92,7 @@ class LocalStore:
 
     def modified_at(self, key: str) -> float:
         """Seconds since the epoch of the object's last write (0 if it is gone)."""
-        try:
-            return self._path(key).stat().st_mtime
-        except FileNotFoundError:
-            return 0.0
+        return _modified_at(self._path(key), gone=0.0)
 
     def prune_empty_folders(self, changed_before: float) -> None:
         """Removes empty folders not changed since `changed_before` (a younger one may be
@@ -150,17 +148,17 @@ class LocalStore:
             sorted(
                 str(path.relative_to(parts_root))
                 for path in base.rglob("*")
-                if path.is_file() and _modified_at(path) <= started_before
+                if path.is_file() and _modified_at(path, gone=math.inf) <= started_before
             )
         )
 
 
-def _modified_at(path: Path) -> float:
-    """Seconds since the epoch of the file's last write (infinity if it is gone)."""
+def _modified_at(path: Path, gone: float) -> float:
+    """Seconds since the epoch of the file's last write (`gone` if there is none)."""
     try:
         return path.stat().st_mtime
     except FileNotFoundError:
-        return float("inf")
+        return gone
 
 
 def open_store(url: str) -> ObjectStore:
