@@ -1,6 +1,6 @@
 """Soak: uploads (one-shot and resumable, some deleted during their ingest), capacity
 analyses, simulations (some of them sweeps) and reads mixed for HEADROOM_SOAK_S seconds
-(default 300) against real PostgreSQL, Redis, API and two worker processes, while a worker
+(default 150) against real PostgreSQL, Redis, API and two worker processes, while a worker
 is SIGKILLed and replaced every minute and Redis is killed and restarted once. It ends with
 every job succeeded or failed with a reason, no stored object that no row owns (the
 janitor's notion, reached by the workers' own periodic janitor) and no 5xx answer seen by
@@ -28,7 +28,7 @@ from support.services import Stack, wait_for_job
 
 pytestmark = pytest.mark.faults
 
-SOAK_S = float(os.environ.get("HEADROOM_SOAK_S", "300"))
+SOAK_S = float(os.environ.get("HEADROOM_SOAK_S", "150"))
 KILL_EVERY_S = min(60.0, SOAK_S / 2)
 REDIS_DOWN_S = 5.0
 CLIENT_TIMEOUT_S = 120.0  # a request not answered by then counts as a failure
