@@ -100,10 +100,8 @@ def widen_service_heaps(vtag: F64, vjob: I64, need: int = 0) -> tuple[F64, I64]:
 
 def count_states(vi: I64) -> tuple[int, int, int]:
     """(booting, active, draining) among the VM rows ``vi``."""
-    states = vi[:, VI_STATE]
-    counts = (np.sum(states == state) for state in (VM_BOOTING, VM_ACTIVE, VM_DRAINING))
-    booting, active, draining = (int(n) for n in counts)
-    return booting, active, draining
+    counts = np.bincount(vi[:, VI_STATE], minlength=VM_DRAINING + 1)
+    return int(counts[VM_BOOTING]), int(counts[VM_ACTIVE]), int(counts[VM_DRAINING])
 
 
 def run_to(

@@ -165,7 +165,7 @@ class TieredSimulation:
         for k in range(math.ceil(duration / step - 1e-9)):
             t0, t1 = k * step, min((k + 1) * step, duration)
             state = run_to(self._segment(state, t0, t1), t1, _run_until, S.grow)
-            if t1 < duration:
+            if t1 < duration and not isinstance(self.policy, au.NullPolicy):
                 state = self._decide(state, t1, actions, changes)
             if progress is not None:
                 progress(t1 / duration)
