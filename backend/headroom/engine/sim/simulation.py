@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from headroom.engine.sim import partition_stage
+from headroom.engine.sim import dispatch, partition_stage
 from headroom.engine.sim.autoscaling import (
     NullPolicy,
     Observation,
@@ -68,7 +68,7 @@ def _params(s: Scenario, trace: bool) -> tuple[st.I64, st.F64]:
         wait_bound,
         q_upper,
     )
-    ip[st.IP_DISPATCH] = st.DISPATCH_CODES[s.dispatch.policy]
+    ip[st.IP_DISPATCH] = dispatch.POLICY_CODES[s.dispatch.policy]
     ip[st.IP_PER_REQUEST] = s.dispatch.per == "request"
     ip[st.IP_PAGES] = pages
     ip[st.IP_TRACE] = trace

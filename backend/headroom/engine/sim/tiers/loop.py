@@ -1,13 +1,13 @@
 """The compiled multi-tier event loop (a request visits every tier in order, nested).
 
-A request reaches tier 0, is dispatched to the active VM of that tier holding the fewest
-requests (least connections, ties broken round robin) and waits in the VM's accept
-queue until a pool slot is free (over the accept bound it is refused). Holding the
-slot it is served (processor sharing over the cores, or FCFS on the cores), then, still
-holding the slot, it goes on to the next tier; when the last tier has served it, the
-response goes back up at once and every slot is released (innermost first). So the
-requests one VM sends downstream never exceed its pool limit, and a tier's pool limits
-cap the concurrency the next tier sees.
+A request reaches tier 0, is dispatched to an active VM of that tier by the tier's
+dispatch policy (sim/dispatch.py; least connections unless told otherwise) and waits in
+the VM's accept queue until a pool slot is free (over the accept bound it is refused).
+Holding the slot it is served (processor sharing over the cores, or FCFS on the cores),
+then, still holding the slot, it goes on to the next tier; when the last tier has served
+it, the response goes back up at once and every slot is released (innermost first). So
+the requests one VM sends downstream never exceed its pool limit, and a tier's pool
+limits cap the concurrency the next tier sees.
 
 A VM's concurrency is the number of slots in use (in service, waiting for a core, or
 waiting downstream); the overhead model multiplies its speed by ``factor`` for every
@@ -24,7 +24,7 @@ import math
 
 from numba import njit
 
-from headroom.engine.sim import sketch
+from headroom.engine.sim import dispatch, sketch
 from headroom.engine.sim.heaps import heap_pop, heap_push, reschedule, service_pop, service_push
 from headroom.engine.sim.tiers import state as S
 
@@ -127,14 +127,12 @@ def promote(W, v, now):
 
 
 @njit(cache=True)
-def _choose(tp, vi, t):
-    """Least connections among the tier's active VMs (round robin among ties); -1: none."""
-    first, count, start = tp[t, S.TP_FIRST], tp[t, S.TP_COUNT], tp[t, S.TP_RR]
-    best = -1
-    for k in range(count):
-        v = first + (start + k) % count
-        if vi[v, S.VI_STATE] == S.VM_ACTIVE and (best < 0 or vi[v, S.VI_N] < vi[best, S.VI_N]):
-            best = v
+def _choose(W, t, now):
+    """The active VM of tier t that the tier's dispatch policy picks; -1: none."""
+    tp = W.tp
+    first, count = tp[t, S.TP_FIRST], tp[t, S.TP_COUNT]
+    policy, start = tp[t, S.TP_DISPATCH], tp[t, S.TP_RR]
+    best = dispatch.choose_vm(W.vf, W.vi, W.ic, W.qu, policy, first, count, start, now, -1)
     if best >= 0:
         tp[t, S.TP_RR] = (best - first + 1) % count
     return best
@@ -144,7 +142,7 @@ def _choose(tp, vi, t):
 def _enter(W, j, t, now):
     """Request j reaches tier t: a slot, the accept queue, or refused (False)."""
     ic, tp, vi, jf, ji = W.ic, W.tp, W.vi, W.jf, W.ji
-    v = _choose(tp, vi, t)
+    v = _choose(W, t, now)
     if v < 0:
         return False
     full = vi[v, S.VI_HELD] >= vi[v, S.VI_SLOTS]
@@ -289,6 +287,7 @@ def activate(W, v, now):
     ring = W.ring
     vi[v, S.VI_STATE] = S.VM_ACTIVE
     vf[v, S.VF_LAST], vf[v, S.VF_VCLOCK], vf[v, S.VF_BUSY], vf[v, S.VF_HELD_AREA] = now, 0, 0, 0
+    vf[v, S.VF_WRR] = 0.0
     vf[v, S.VF_RATE] = tf[vi[v, S.VI_TIER], S.TF_SPEED]
     vi[v, S.VI_SCT_K], vf[v, S.VF_SCT_LAST] = int(now / fp[S.FP_SCT_S]), now
     ring[v, :, :] = 0.0
@@ -346,6 +345,8 @@ def _needs(W):
     n_tiers = ip[S.IP_TIERS]
     if ic[S.IC_JOBS_FREE_N] < 1:
         return S.NEED_JOBS
+    if ip[S.IP_RANDOM] and ic[S.IC_UNI_PTR] + 1 > len(W.qu):  # an event dispatches once at most
+        return S.NEED_UNIFORM
     if ic[S.IC_HEAP_N] + 2 * n_tiers + 2 > len(et):
         return S.NEED_HEAP
     if ic[S.IC_NSRV_PEAK] + n_tiers + 1 > vtag.shape[1]:
@@ -411,7 +412,8 @@ def allocate(W, t, k, now, boot_s):
             break
         if vi[v, S.VI_STATE] != S.VM_FREE:
             continue
-        vf[v, S.VF_ALLOC_T], vi[v, S.VI_SLOTS] = now, tp[t, S.TP_POOL]
+        vf[v, S.VF_ALLOC_T], vf[v, S.VF_LAST_DISPATCH] = now, now
+        vi[v, S.VI_SLOTS] = tp[t, S.TP_POOL]
         done += 1
         if boot_s <= 0:
             activate(W, v, now)
