@@ -23,9 +23,9 @@ import math
 from numba import njit
 
 from headroom.engine.sim import dispatch, sketch
+from headroom.engine.sim.bare import bare
 from headroom.engine.sim.heaps import heap_pop, heap_push, reschedule, service_pop
 from headroom.engine.sim.kernel import state as S
-from headroom.engine.sim.kernel.bare import bare
 from headroom.engine.sim.kernel.dispatch import REFUSE, admit, choose_vm, period
 from headroom.engine.sim.kernel.vm import (
     activate,

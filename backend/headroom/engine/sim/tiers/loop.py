@@ -15,7 +15,9 @@ slot in use past ``q_upper``. Every event updates per-VM interval statistics for
 (slot releases, slot-time integral, slot-holding time of the releases) in a ring of the
 last window, so the SCT model costs no per-request storage.
 
-W is the named bundle of the state's arrays (state.TierWorld).
+W is the named bundle of the state's arrays (state.TierWorld). As in the kernel, the
+runner enters through run_loop_bare (reference-count-free views of the arrays) and the
+per-event helpers are inlined into the loop, so passing W costs nothing per call.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import math
 from numba import njit
 
 from headroom.engine.sim import dispatch, sketch
+from headroom.engine.sim.bare import bare
 from headroom.engine.sim.heaps import heap_pop, heap_push, reschedule, service_pop, service_push
 from headroom.engine.sim.tiers import state as S
 
@@ -48,7 +51,7 @@ def sct_advance(vi, vf, ring, fp, v, now):
     vi[v, S.VI_SCT_K], vf[v, S.VF_SCT_LAST] = k, now
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _advance(W, v, now):
     ip, fp, tp, vi, vf = W.ip, W.fp, W.tp, W.vi, W.vf
     ring = W.ring
@@ -62,7 +65,7 @@ def _advance(W, v, now):
         sct_advance(vi, vf, ring, fp, v, now)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _touch(W, v, now):
     """Recompute VM v's speed and push its next completion (the old one goes stale)."""
     ic, tp, tf, vi, vf, vtag, et, ei = W.ic, W.tp, W.tf, W.vi, W.vf, W.vtag, W.et, W.ei
@@ -77,7 +80,7 @@ def _touch(W, v, now):
     reschedule(vf, vi, vtag, et, ei, ic, v, now)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _start_cpu(W, v, j, now):
     ic, ip, vi, vf, vtag, vjob, jf = W.ic, W.ip, W.vi, W.vf, W.vtag, W.vjob, W.jf
     n_tiers, t = ip[S.IP_TIERS], vi[v, S.VI_TIER]
@@ -85,7 +88,7 @@ def _start_cpu(W, v, j, now):
     ic[S.IC_NSRV_PEAK] = max(ic[S.IC_NSRV_PEAK], vi[v, S.VI_NSRV])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _acquire(W, v, j, now):
     """Request j takes a pool slot on VM v and asks for a core."""
     ip, tp, vi, jf, ji = W.ip, W.tp, W.vi, W.jf, W.ji
@@ -106,7 +109,7 @@ def _acquire(W, v, j, now):
         _start_cpu(W, v, j, now)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pop_queue(vi, ji, v, head_col, tail_col):
     head = vi[v, head_col]
     vi[v, head_col] = ji[head, S.JI_NEXT]
@@ -126,7 +129,7 @@ def promote(W, v, now):
         _acquire(W, v, h, now)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _choose(W, t, now):
     """The active VM of tier t that the tier's dispatch policy picks; -1: none."""
     tp = W.tp
@@ -167,7 +170,7 @@ def _enter(W, j, t, now):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _maybe_release_vm(tf, vi, vf, v, now):
     if vi[v, S.VI_STATE] == S.VM_DRAINING and vi[v, S.VI_N] == 0:
         vi[v, S.VI_STATE] = S.VM_FREE
@@ -195,7 +198,7 @@ def _release(W, v, j, t, now, served):
     _maybe_release_vm(tf, vi, vf, v, now)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _free_job(ic, ji, j):
     ji[j, S.JI_TIER] = -1
     ji[j, S.JI_NEXT] = ic[S.IC_JOB_FREE]
@@ -220,7 +223,7 @@ def _refuse(W, j, t, now):
     _free_job(ic, ji, j)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _record_done(W, j, now):
     ic, sc, fp, jf, ji = W.ic, W.sc, W.fp, W.jf, W.ji
     hists, csum, win, winh = W.hists, W.csum, W.win, W.winh
@@ -338,7 +341,7 @@ def _box(tt, box, k, t):
         box[alloc, int(min(tt[k, t, S.TT_UTILIZATION], 1.0) * S.BOX_BINS)] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _needs(W):
     """A NEED_* status if an event's worst case could overrun a capacity."""
     ic, ip, vtag, et = W.ic, W.ip, W.vtag, W.et
@@ -399,6 +402,20 @@ def run_loop(W, A, M, t_end):
         else:
             _arrival(W, A, i, now)
             ic[S.IC_ARR_PTR] = i + 1
+
+
+@njit(cache=True)
+def run_loop_bare(W, A, M, t_end):
+    """run_loop on reference-count-free views of every array (as the kernel's loop)."""
+    views = S.TierWorld(
+        bare(W.ic), bare(W.sc), bare(W.ip), bare(W.fp), bare(W.tp), bare(W.tf), bare(W.vi),
+        bare(W.vf), bare(W.vtag), bare(W.vjob), bare(W.jf), bare(W.ji), bare(W.et),
+        bare(W.ei), bare(W.qu), bare(W.hists), bare(W.csum), bare(W.win), bare(W.winh),
+        bare(W.ring),
+    )  # fmt: skip
+    arrivals = S.TierArrivals(bare(A.t), bare(A.c), bare(A.d))
+    monitor = S.TierMonitor(bare(M.ts), bare(M.tt), bare(M.box))
+    return run_loop(views, arrivals, monitor, t_end)
 
 
 @njit(cache=True)

@@ -53,7 +53,7 @@ from headroom.engine.sim.results import ScalingAction, SimulationResult
 from headroom.engine.sim.rows import count_states, run_to
 from headroom.engine.sim.scenario import Scenario, build_distribution
 from headroom.engine.sim.tiers import state as S
-from headroom.engine.sim.tiers.loop import allocate, drain_least_loaded, run_loop
+from headroom.engine.sim.tiers.loop import allocate, drain_least_loaded, run_loop_bare
 from headroom.engine.sim.tiers.results import tiered_result
 from headroom.engine.sim.tiers.sct import FixedPools, PoolChange, PoolSizer, SctPoolSizer
 
@@ -234,7 +234,7 @@ def _tier_rows(state: S.TierState, t: int) -> S.I64:
 
 
 def _run_until(state: S.TierState, t_end: float) -> int:
-    status: int = run_loop(S.world(state), S.arrivals(state), S.monitor(state), t_end)
+    status: int = run_loop_bare(S.world(state), S.arrivals(state), S.monitor(state), t_end)
     return status
 
 
