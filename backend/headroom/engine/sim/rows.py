@@ -43,13 +43,18 @@ EI_KIND, EI_ID, EI_VER = range(3)  # event heap columns
     IC_TICK_REJ,
     IC_EVENTS,
     IC_NSRV_PEAK,
-) = range(15)
-N_IC_SHARED = 15
+    IC_UNI_PTR,  # uniforms read from the pool (random dispatch)
+) = range(16)
+N_IC_SHARED = 16
 # --- VM columns: int (vi), float (vf) ---
-VI_STATE, VI_N, VI_NSRV, VI_VERSION, VI_QHEAD, VI_QTAIL = range(6)
-N_VI_SHARED = 6
+# VI_SET: the VM's partition set (0 = Low: every VM without partitions, 1 = High).
+VI_STATE, VI_N, VI_NSRV, VI_VERSION, VI_QHEAD, VI_QTAIL, VI_SET = range(7)
+N_VI_SHARED = 7
+# The dispatcher's (dispatch.py): last dispatch time (lru), running and own weight
+# (weighted round robin).
 VF_VCLOCK, VF_LAST, VF_RATE, VF_BUSY, VF_ALLOC_T = range(5)
-N_VF_SHARED = 5
+VF_LAST_DISPATCH, VF_WRR, VF_WEIGHT = range(5, 8)
+N_VF_SHARED = 8
 # --- per monitoring tick (ts, int32) ---
 TS_ARRIVALS, TS_COMPLETIONS, TS_REJECTED, TS_WAITING, TS_IN_SYSTEM = range(5)
 N_TS_SHARED = 5
@@ -100,10 +105,8 @@ def widen_service_heaps(vtag: F64, vjob: I64, need: int = 0) -> tuple[F64, I64]:
 
 def count_states(vi: I64) -> tuple[int, int, int]:
     """(booting, active, draining) among the VM rows ``vi``."""
-    states = vi[:, VI_STATE]
-    counts = (np.sum(states == state) for state in (VM_BOOTING, VM_ACTIVE, VM_DRAINING))
-    booting, active, draining = (int(n) for n in counts)
-    return booting, active, draining
+    counts = np.bincount(vi[:, VI_STATE], minlength=VM_DRAINING + 1)
+    return int(counts[VM_BOOTING]), int(counts[VM_ACTIVE]), int(counts[VM_DRAINING])
 
 
 def run_to(

@@ -17,8 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from headroom.engine.sim import partition_stage
+from headroom.engine.sim import dispatch, partition_stage
 from headroom.engine.sim.autoscaling import (
+    NullPolicy,
     Observation,
     ScalingPolicy,
     VmCounts,
@@ -67,7 +68,7 @@ def _params(s: Scenario, trace: bool) -> tuple[st.I64, st.F64]:
         wait_bound,
         q_upper,
     )
-    ip[st.IP_DISPATCH] = st.DISPATCH_CODES[s.dispatch.policy]
+    ip[st.IP_DISPATCH] = dispatch.POLICY_CODES[s.dispatch.policy]
     ip[st.IP_PER_REQUEST] = s.dispatch.per == "request"
     ip[st.IP_PAGES] = pages
     ip[st.IP_TRACE] = trace
@@ -147,13 +148,15 @@ class Simulation:
         run = queue.run_until if queue else run_until
         stage = build_stage(s, seed)
 
+        # Decision periods cut the segments (and so the arrival draws) even where the
+        # policy keeps the cluster fixed; then nothing is decided at their ends.
         decisions = {k * step for k in range(1, math.ceil(duration / step - 1e-9))}
         for t0, t1 in segment_bounds(decisions | set(stage.boundaries(duration)), duration):
             state = feeder.segment(state, t0, t1)
             state = stage.admit(state, t0, t1)
             state = run_to(state, t1, run, feeder.enlarge)
             stage.after_segment(state, t1)
-            if t1 in decisions:
+            if t1 in decisions and not isinstance(policy, NullPolicy):
                 state = self._decide(state, policy, t1, actions)
             if progress is not None:
                 progress(t1 / duration)

@@ -1,9 +1,12 @@
 """A single-tier cluster is the one-tier case of the multi-tier model: on the features both
-loops have (processor sharing or FCFS, pool limit and accept queue, overhead, least
-connections dispatch, autoscaling of the one tier, request classes), the tier
+loops have (processor sharing or FCFS, pool limit and accept queue, overhead, every
+dispatch policy, autoscaling of the one tier, request classes), the tier
 loop (tiers/loop.py) given the cluster as a one-tier chain reproduces the single-tier
 kernel (kernel/core.py) draw for draw: same seed, same events, counts, quantiles and
 series (means up to the order of their sums).
+
+The scenario document lets tiers dispatch by least connections only, so the other
+policies reach the tier loop through the runner's per-tier ``dispatch``.
 
 The kernel runs its general loop (fast_paths=False), so the FCFS fast path is not what
 is compared here (test_sim_fcfs_fastpath.py compares it with the general loop).
@@ -16,8 +19,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from headroom.engine.sim import Simulation
+from headroom.engine.sim import Simulation, load_scenario
 from headroom.engine.sim.results import SimulationResult
+from headroom.engine.sim.scenario import Dispatch
+from headroom.engine.sim.tiers.runner import TieredSimulation
 
 
 def _exp(mean: float) -> dict[str, Any]:
@@ -119,3 +124,62 @@ def test_one_tier_chain_reproduces_the_kernel_under_autoscaling(
     a, b = _both(cluster, workload=workload, autoscaling=autoscaling)
     assert len(a.actions) >= 2
     _assert_same(a, b)
+
+
+_POLICIES = ["round_robin", "weighted_round_robin", "least_connections", "lru", "random"]
+
+
+def _both_dispatched(
+    cluster: dict[str, Any], dispatch: Dispatch, **extra: Any
+) -> tuple[SimulationResult, SimulationResult]:
+    """The kernel with ``dispatch`` and the tier loop with it at its one tier."""
+    single, tiered = _docs(cluster, **extra)
+    a = Simulation({**single, "dispatch": dispatch.model_dump()}, fast_paths=False).run()
+    s = load_scenario(tiered)
+    return a, TieredSimulation(s, {}, s.seed, dispatch=[dispatch]).run()
+
+
+@pytest.mark.parametrize("policy", _POLICIES)
+@pytest.mark.parametrize("discipline", ["ps", "fcfs"])
+def test_one_tier_chain_dispatches_like_the_kernel(policy: str, discipline: str) -> None:
+    """Every policy over a fixed cluster of unequal weights, with a bounded pool and queue."""
+    dispatch = Dispatch(policy=policy, weights=[1.0, 2.0, 3.0])
+    cluster = {"vms": FIXED, "cores": 2, "discipline": discipline}
+    a, b = _both_dispatched({**cluster, "pool_limit": 3, "accept_queue": 2}, dispatch)
+    assert a.completed > 300 and a.rejected > 0
+    _assert_same(a, b)
+
+
+@pytest.mark.parametrize("policy", _POLICIES)
+def test_one_tier_chain_dispatches_like_the_kernel_under_autoscaling(policy: str) -> None:
+    """VMs boot (weights and last dispatch times start afresh) and drain under every policy."""
+    autoscaling = {"policy": "threshold", "step_s": 20.0, "monitor_s": 5.0, "time_steps": 2}
+    cluster = {"vms": {"min": 1, "max": 8, "start": 2}, "cores": 2, "boot_s": 15.0}
+    workload = {"arrivals": _RISE_AND_FALL, "service_s": _exp(0.4)}
+    dispatch = Dispatch(policy=policy, weights=[3.0, 1.0])
+    a, b = _both_dispatched(cluster, dispatch, workload=workload, autoscaling=autoscaling)
+    assert len(a.actions) >= 2
+    _assert_same(a, b)
+
+
+def test_tiers_take_a_dispatch_policy_each() -> None:
+    """Two tiers, each with its own policy: every request is accounted for, and the
+    policies change the run (least connections, the document's, gives another)."""
+    doc = {
+        "duration_s": 300.0,
+        "seed": 3,
+        "workload": {"arrivals": {"rate_per_s": 8.0}, "service_s": _exp(0.3)},
+        "cluster": {
+            "tiers": [
+                {"name": "web", "vms": FIXED, "cores": 1, "pool_limit": 4},
+                {"name": "db", "vms": FIXED, "cores": 2, "discipline": "fcfs"},
+            ]
+        },
+    }
+    s = load_scenario(doc)
+    policies = [Dispatch(policy="random"), Dispatch(policy="weighted_round_robin", weights=[1, 4])]
+    mixed = TieredSimulation(s, {}, s.seed, dispatch=policies).run()
+    default = Simulation(s).run()
+    assert mixed.requests == default.requests
+    assert mixed.completed + mixed.rejected + mixed.in_system_at_end == mixed.requests
+    assert mixed.events != default.events or mixed.latency.mean_s != default.latency.mean_s

@@ -22,10 +22,10 @@ import math
 
 from numba import njit
 
-from headroom.engine.sim import sketch
+from headroom.engine.sim import dispatch, sketch
+from headroom.engine.sim.bare import bare
 from headroom.engine.sim.heaps import heap_pop, heap_push, reschedule, service_pop
 from headroom.engine.sim.kernel import state as S
-from headroom.engine.sim.kernel.bare import bare
 from headroom.engine.sim.kernel.dispatch import REFUSE, admit, choose_vm, period
 from headroom.engine.sim.kernel.vm import (
     activate,
@@ -325,7 +325,7 @@ def _needs(W, c, jobs, demand, gap, uni, heap, v):
         return S.NEED_DEMAND
     if cls[c, S.CL_GAP_PTR] + gap > cls[c, S.CL_GAP_LEN]:
         return S.NEED_GAP
-    if ip[S.IP_DISPATCH] == S.DISPATCH_RANDOM and ic[S.IC_UNI_PTR] + uni > len(qu):
+    if ip[S.IP_DISPATCH] == dispatch.RANDOM and ic[S.IC_UNI_PTR] + uni > len(qu):
         return S.NEED_UNIFORM
     if ic[S.IC_HEAP_N] + heap > len(et):
         return S.NEED_HEAP

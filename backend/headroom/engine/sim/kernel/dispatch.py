@@ -10,6 +10,7 @@ from headroom.engine.admission.partitions import (
     dynamic_part_step,
     switch_adm_admits,
 )
+from headroom.engine.sim import dispatch
 from headroom.engine.sim.heaps import heap_push
 from headroom.engine.sim.kernel import state as S
 from headroom.engine.sim.kernel.vm import move_set
@@ -23,42 +24,12 @@ _LOAD_LS_D, _LOAD_HS_S, _LOAD_HS_D = S.IC_LOAD + 1, S.IC_LOAD + 2, S.IC_LOAD + 3
 
 @njit(cache=True, inline="always")
 def choose_vm(vf, vi, ic, ip, qu, now, want):
-    """The dispatcher: pick an active VM by the configured policy; -1 if none. With
-    ``want`` >= 0 only the VMs of that partition set (VI_SET) are candidates."""
-    code, nv, best = ip[S.IP_DISPATCH], len(vi), -1
-    start, pick, total = ic[S.IC_LAST_VM] + 1, 0, 0.0
-    if code == S.DISPATCH_RANDOM:
-        n_active = 0
-        for v in range(nv):
-            n_active += vi[v, S.VI_STATE] == _ACTIVE and (want < 0 or vi[v, S.VI_SET] == want)
-        if n_active == 0:
-            return -1
-        pick = int(qu[ic[S.IC_UNI_PTR]] * n_active)
-        ic[S.IC_UNI_PTR] += 1
-    for k in range(nv):
-        v = (start + k) % nv if code != S.DISPATCH_WEIGHTED else k
-        if vi[v, S.VI_STATE] != _ACTIVE or (want >= 0 and vi[v, S.VI_SET] != want):
-            continue
-        if code == S.DISPATCH_ROUND_ROBIN:
-            best = v
-            break
-        if code == S.DISPATCH_WEIGHTED:
-            vf[v, S.VF_WRR] += vf[v, S.VF_WEIGHT]
-            total += vf[v, S.VF_WEIGHT]
-            better = best < 0 or vf[v, S.VF_WRR] > vf[best, S.VF_WRR]
-        elif code == S.DISPATCH_LEAST_CONNECTIONS:
-            better = best < 0 or vi[v, S.VI_N] < vi[best, S.VI_N]
-        elif code == S.DISPATCH_LRU:
-            better = best < 0 or vf[v, S.VF_LAST_DISPATCH] < vf[best, S.VF_LAST_DISPATCH]
-        else:  # DISPATCH_RANDOM: the pick-th active VM
-            better = pick == 0
-            pick -= 1
-        if better:
-            best = v
+    """The dispatcher over the whole cluster (sim/dispatch.py): an active VM by the
+    configured policy, -1 if none; with ``want`` >= 0 only the VMs of that partition set."""
+    start = ic[S.IC_LAST_VM] + 1
+    best = dispatch.choose_vm(vf, vi, ic, qu, ip[S.IP_DISPATCH], 0, len(vi), start, now, want)
     if best >= 0:
-        vf[best, S.VF_WRR] -= total
         ic[S.IC_LAST_VM] = best
-        vf[best, S.VF_LAST_DISPATCH] = now
     return best
 
 

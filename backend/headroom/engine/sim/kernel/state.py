@@ -43,6 +43,7 @@ from headroom.engine.sim.rows import (  # noqa: F401 (the shared layout, re-expo
     IC_TICK_ARR,
     IC_TICK_DONE,
     IC_TICK_REJ,
+    IC_UNI_PTR,
     IC_WAITING,
     N_IC_SHARED,
     N_TS_SHARED,
@@ -65,12 +66,16 @@ from headroom.engine.sim.rows import (  # noqa: F401 (the shared layout, re-expo
     VF_ALLOC_T,
     VF_BUSY,
     VF_LAST,
+    VF_LAST_DISPATCH,
     VF_RATE,
     VF_VCLOCK,
+    VF_WEIGHT,
+    VF_WRR,
     VI_N,
     VI_NSRV,
     VI_QHEAD,
     VI_QTAIL,
+    VI_SET,
     VI_STATE,
     VI_VERSION,
     VM_ACTIVE,
@@ -91,24 +96,24 @@ from headroom.engine.sim.rows import (  # noqa: F401 (the shared layout, re-expo
     IC_PAGES_REJECTED,
     IC_PAGES_FAILED,
     IC_PAGE_FREE,
-    IC_UNI_PTR,
     IC_LAST_VM,
     IC_TRACE_N,
     IC_PAGES_FREE_N,
     IC_K,  # the High Set size (partitions)
     IC_K_N,  # rows written to the K series
-) = range(N_IC_SHARED, N_IC_SHARED + 11)
+) = range(N_IC_SHARED, N_IC_SHARED + 10)
 # Live requests by (set, kind): IC_LOAD + 2 x set + kind, set 0 = Low (every VM without
 # partitions), 1 = High; kind 0 = static, 1 = dynamic. The VMs' VI_CONN columns, summed.
-IC_LOAD = 26
+IC_LOAD = IC_K_N + 1
 # DynamicPart: the High Set's peak load (static + dynamic connections) since the last
 # control period.
-IC_HS_PEAK = 30
-N_IC = 31
+IC_HS_PEAK = IC_LOAD + 4
+N_IC = IC_HS_PEAK + 1
 # --- float accumulators (sc) ---
 SC_NOW, SC_AREA, SC_LAST, SC_LAT_SUM, SC_VM_SECONDS = range(5)
 N_SC = 5
 # --- int params (ip) ---
+# IP_DISPATCH: the dispatch policy (sim/dispatch.py's codes)
 IP_FCFS, IP_CORES, IP_SLOTS, IP_WAIT_BOUND, IP_Q_UPPER, IP_DISPATCH, IP_PER_REQUEST = range(7)
 IP_PAGES, IP_TRACE, IP_ADMISSION, IP_N_SERVERS = range(7, 11)
 N_IP = 11
@@ -120,11 +125,10 @@ FP_THR, FP_MAXCONN_SLA, FP_PERIOD_S = 5, 9, 10
 N_FP = 11
 
 # --- VM columns, after the shared ones ---
-VF_LAST_DISPATCH, VF_WRR, VF_WEIGHT = range(N_VF_SHARED, N_VF_SHARED + 3)
-N_VF = N_VF_SHARED + 3
-VI_PAGES, VI_SET = range(N_VI_SHARED, N_VI_SHARED + 2)
-VI_CONN = 8  # live requests held by the VM, by kind: VI_CONN + 0 static, + 1 dynamic
-N_VI = 10
+N_VF = N_VF_SHARED
+VI_PAGES = N_VI_SHARED
+VI_CONN = VI_PAGES + 1  # live requests held by the VM, by kind: VI_CONN + 0 static, + 1 dynamic
+N_VI = VI_CONN + 2
 # --- request (job) columns ---
 JF_ARRIVAL, JF_START, JF_DEMAND = range(3)
 JI_PAGE, JI_BASE, JI_VM, JI_NEXT, JI_CLASS, JI_KIND = range(6)  # kind: 1 = dynamic
@@ -142,16 +146,6 @@ CS_LAT_SUM, CS_LAT_MAX, CS_PLT_SUM, CS_PLT_MAX = range(4)
 TS_ALLOCATED, TS_ACTIVE = range(N_TS_SHARED, N_TS_SHARED + 2)
 N_TS = N_TS_SHARED + 2
 
-# Dispatch policies (ip[IP_DISPATCH]): plain ints, so that compiled code reads them as constants.
-DISPATCH_ROUND_ROBIN, DISPATCH_WEIGHTED, DISPATCH_LEAST_CONNECTIONS = 0, 1, 2
-DISPATCH_LRU, DISPATCH_RANDOM = 3, 4
-DISPATCH_CODES = {
-    "round_robin": DISPATCH_ROUND_ROBIN,
-    "weighted_round_robin": DISPATCH_WEIGHTED,
-    "least_connections": DISPATCH_LEAST_CONNECTIONS,
-    "lru": DISPATCH_LRU,
-    "random": DISPATCH_RANDOM,
-}
 # Admission stages (ip[IP_ADMISSION]); DynamicPart's controller runs on EV_PERIOD events.
 ADM_NONE, ADM_SWITCH, ADM_STATIC_PART, ADM_DYNAMIC_PART = 0, 1, 2, 3
 ADMISSION_CODES = {

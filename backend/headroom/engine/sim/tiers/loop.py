@@ -1,13 +1,13 @@
 """The compiled multi-tier event loop (a request visits every tier in order, nested).
 
-A request reaches tier 0, is dispatched to the active VM of that tier holding the fewest
-requests (least connections, ties broken round robin) and waits in the VM's accept
-queue until a pool slot is free (over the accept bound it is refused). Holding the
-slot it is served (processor sharing over the cores, or FCFS on the cores), then, still
-holding the slot, it goes on to the next tier; when the last tier has served it, the
-response goes back up at once and every slot is released (innermost first). So the
-requests one VM sends downstream never exceed its pool limit, and a tier's pool limits
-cap the concurrency the next tier sees.
+A request reaches tier 0, is dispatched to an active VM of that tier by the tier's
+dispatch policy (sim/dispatch.py; least connections unless told otherwise) and waits in
+the VM's accept queue until a pool slot is free (over the accept bound it is refused).
+Holding the slot it is served (processor sharing over the cores, or FCFS on the cores),
+then, still holding the slot, it goes on to the next tier; when the last tier has served
+it, the response goes back up at once and every slot is released (innermost first). So
+the requests one VM sends downstream never exceed its pool limit, and a tier's pool
+limits cap the concurrency the next tier sees.
 
 A VM's concurrency is the number of slots in use (in service, waiting for a core, or
 waiting downstream); the overhead model multiplies its speed by ``factor`` for every
@@ -15,7 +15,9 @@ slot in use past ``q_upper``. Every event updates per-VM interval statistics for
 (slot releases, slot-time integral, slot-holding time of the releases) in a ring of the
 last window, so the SCT model costs no per-request storage.
 
-W is the named bundle of the state's arrays (state.TierWorld).
+W is the named bundle of the state's arrays (state.TierWorld). As in the kernel, the
+runner enters through run_loop_bare (reference-count-free views of the arrays) and the
+per-event helpers are inlined into the loop, so passing W costs nothing per call.
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ import math
 
 from numba import njit
 
-from headroom.engine.sim import sketch
+from headroom.engine.sim import dispatch, sketch
+from headroom.engine.sim.bare import bare
 from headroom.engine.sim.heaps import heap_pop, heap_push, reschedule, service_pop, service_push
 from headroom.engine.sim.tiers import state as S
 
@@ -48,7 +51,7 @@ def sct_advance(vi, vf, ring, fp, v, now):
     vi[v, S.VI_SCT_K], vf[v, S.VF_SCT_LAST] = k, now
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _advance(W, v, now):
     ip, fp, tp, vi, vf = W.ip, W.fp, W.tp, W.vi, W.vf
     ring = W.ring
@@ -62,7 +65,7 @@ def _advance(W, v, now):
         sct_advance(vi, vf, ring, fp, v, now)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _touch(W, v, now):
     """Recompute VM v's speed and push its next completion (the old one goes stale)."""
     ic, tp, tf, vi, vf, vtag, et, ei = W.ic, W.tp, W.tf, W.vi, W.vf, W.vtag, W.et, W.ei
@@ -77,7 +80,7 @@ def _touch(W, v, now):
     reschedule(vf, vi, vtag, et, ei, ic, v, now)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _start_cpu(W, v, j, now):
     ic, ip, vi, vf, vtag, vjob, jf = W.ic, W.ip, W.vi, W.vf, W.vtag, W.vjob, W.jf
     n_tiers, t = ip[S.IP_TIERS], vi[v, S.VI_TIER]
@@ -85,7 +88,7 @@ def _start_cpu(W, v, j, now):
     ic[S.IC_NSRV_PEAK] = max(ic[S.IC_NSRV_PEAK], vi[v, S.VI_NSRV])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _acquire(W, v, j, now):
     """Request j takes a pool slot on VM v and asks for a core."""
     ip, tp, vi, jf, ji = W.ip, W.tp, W.vi, W.jf, W.ji
@@ -106,7 +109,7 @@ def _acquire(W, v, j, now):
         _start_cpu(W, v, j, now)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pop_queue(vi, ji, v, head_col, tail_col):
     head = vi[v, head_col]
     vi[v, head_col] = ji[head, S.JI_NEXT]
@@ -126,15 +129,13 @@ def promote(W, v, now):
         _acquire(W, v, h, now)
 
 
-@njit(cache=True)
-def _choose(tp, vi, t):
-    """Least connections among the tier's active VMs (round robin among ties); -1: none."""
-    first, count, start = tp[t, S.TP_FIRST], tp[t, S.TP_COUNT], tp[t, S.TP_RR]
-    best = -1
-    for k in range(count):
-        v = first + (start + k) % count
-        if vi[v, S.VI_STATE] == S.VM_ACTIVE and (best < 0 or vi[v, S.VI_N] < vi[best, S.VI_N]):
-            best = v
+@njit(cache=True, inline="always")
+def _choose(W, t, now):
+    """The active VM of tier t that the tier's dispatch policy picks; -1: none."""
+    tp = W.tp
+    first, count = tp[t, S.TP_FIRST], tp[t, S.TP_COUNT]
+    policy, start = tp[t, S.TP_DISPATCH], tp[t, S.TP_RR]
+    best = dispatch.choose_vm(W.vf, W.vi, W.ic, W.qu, policy, first, count, start, now, -1)
     if best >= 0:
         tp[t, S.TP_RR] = (best - first + 1) % count
     return best
@@ -144,7 +145,7 @@ def _choose(tp, vi, t):
 def _enter(W, j, t, now):
     """Request j reaches tier t: a slot, the accept queue, or refused (False)."""
     ic, tp, vi, jf, ji = W.ic, W.tp, W.vi, W.jf, W.ji
-    v = _choose(tp, vi, t)
+    v = _choose(W, t, now)
     if v < 0:
         return False
     full = vi[v, S.VI_HELD] >= vi[v, S.VI_SLOTS]
@@ -169,7 +170,7 @@ def _enter(W, j, t, now):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _maybe_release_vm(tf, vi, vf, v, now):
     if vi[v, S.VI_STATE] == S.VM_DRAINING and vi[v, S.VI_N] == 0:
         vi[v, S.VI_STATE] = S.VM_FREE
@@ -197,7 +198,7 @@ def _release(W, v, j, t, now, served):
     _maybe_release_vm(tf, vi, vf, v, now)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _free_job(ic, ji, j):
     ji[j, S.JI_TIER] = -1
     ji[j, S.JI_NEXT] = ic[S.IC_JOB_FREE]
@@ -222,7 +223,7 @@ def _refuse(W, j, t, now):
     _free_job(ic, ji, j)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _record_done(W, j, now):
     ic, sc, fp, jf, ji = W.ic, W.sc, W.fp, W.jf, W.ji
     hists, csum, win, winh = W.hists, W.csum, W.win, W.winh
@@ -289,6 +290,7 @@ def activate(W, v, now):
     ring = W.ring
     vi[v, S.VI_STATE] = S.VM_ACTIVE
     vf[v, S.VF_LAST], vf[v, S.VF_VCLOCK], vf[v, S.VF_BUSY], vf[v, S.VF_HELD_AREA] = now, 0, 0, 0
+    vf[v, S.VF_WRR] = 0.0
     vf[v, S.VF_RATE] = tf[vi[v, S.VI_TIER], S.TF_SPEED]
     vi[v, S.VI_SCT_K], vf[v, S.VF_SCT_LAST] = int(now / fp[S.FP_SCT_S]), now
     ring[v, :, :] = 0.0
@@ -339,13 +341,15 @@ def _box(tt, box, k, t):
         box[alloc, int(min(tt[k, t, S.TT_UTILIZATION], 1.0) * S.BOX_BINS)] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _needs(W):
     """A NEED_* status if an event's worst case could overrun a capacity."""
     ic, ip, vtag, et = W.ic, W.ip, W.vtag, W.et
     n_tiers = ip[S.IP_TIERS]
     if ic[S.IC_JOBS_FREE_N] < 1:
         return S.NEED_JOBS
+    if ip[S.IP_RANDOM] and ic[S.IC_UNI_PTR] + 1 > len(W.qu):  # an event dispatches once at most
+        return S.NEED_UNIFORM
     if ic[S.IC_HEAP_N] + 2 * n_tiers + 2 > len(et):
         return S.NEED_HEAP
     if ic[S.IC_NSRV_PEAK] + n_tiers + 1 > vtag.shape[1]:
@@ -401,6 +405,20 @@ def run_loop(W, A, M, t_end):
 
 
 @njit(cache=True)
+def run_loop_bare(W, A, M, t_end):
+    """run_loop on reference-count-free views of every array (as the kernel's loop)."""
+    views = S.TierWorld(
+        bare(W.ic), bare(W.sc), bare(W.ip), bare(W.fp), bare(W.tp), bare(W.tf), bare(W.vi),
+        bare(W.vf), bare(W.vtag), bare(W.vjob), bare(W.jf), bare(W.ji), bare(W.et),
+        bare(W.ei), bare(W.qu), bare(W.hists), bare(W.csum), bare(W.win), bare(W.winh),
+        bare(W.ring),
+    )  # fmt: skip
+    arrivals = S.TierArrivals(bare(A.t), bare(A.c), bare(A.d))
+    monitor = S.TierMonitor(bare(M.ts), bare(M.tt), bare(M.box))
+    return run_loop(views, arrivals, monitor, t_end)
+
+
+@njit(cache=True)
 def allocate(W, t, k, now, boot_s):
     """Request up to k VMs of tier t (free rows only); returns how many."""
     ic, tp, vi, vf, et, ei = W.ic, W.tp, W.vi, W.vf, W.et, W.ei
@@ -411,7 +429,8 @@ def allocate(W, t, k, now, boot_s):
             break
         if vi[v, S.VI_STATE] != S.VM_FREE:
             continue
-        vf[v, S.VF_ALLOC_T], vi[v, S.VI_SLOTS] = now, tp[t, S.TP_POOL]
+        vf[v, S.VF_ALLOC_T], vf[v, S.VF_LAST_DISPATCH] = now, now
+        vi[v, S.VI_SLOTS] = tp[t, S.TP_POOL]
         done += 1
         if boot_s <= 0:
             activate(W, v, now)

@@ -6,8 +6,11 @@ runner draws its arrivals and every request's demand at every tier (a tier's own
 scaled tier (``autoscaling.tier``, default the first tier whose vms.min < vms.max) and,
 with the concurrency-aware policy, the downstream pools (sct.py). Any autoscaling
 policy can drive the scaled tier (its Observation is that tier's utilisation); the
-other tiers keep vms.start VMs. Within a tier, requests go to the active VM holding
-the fewest (least connections, ties in round robin): the only dispatch tiers support.
+other tiers keep vms.start VMs. Within a tier, the dispatcher picks an active VM by the
+tier's dispatch policy (sim/dispatch.py, the single-tier cluster's policies). The scenario
+document gives tiers least connections only (ties in round robin); the runner takes a
+policy per tier (``dispatch``), which tests use to run a single-tier cluster's policy as a
+one-tier chain.
 
 Modelling choices: a request's time at a tier counts from its arrival there (accept
 queue included) to the release of its slot, i.e. including the tiers below; the
@@ -37,11 +40,12 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
 from headroom.engine.sim import autoscaling as au
+from headroom.engine.sim import dispatch as dp
 from headroom.engine.sim import scenario as sc
 from headroom.engine.sim.distributions import Distribution
 from headroom.engine.sim.feed import Feeder
@@ -49,9 +53,11 @@ from headroom.engine.sim.results import ScalingAction, SimulationResult
 from headroom.engine.sim.rows import count_states, run_to
 from headroom.engine.sim.scenario import Scenario, build_distribution
 from headroom.engine.sim.tiers import state as S
-from headroom.engine.sim.tiers.loop import allocate, drain_least_loaded, run_loop
+from headroom.engine.sim.tiers.loop import allocate, drain_least_loaded, run_loop_bare
 from headroom.engine.sim.tiers.results import tiered_result
 from headroom.engine.sim.tiers.sct import FixedPools, PoolChange, PoolSizer, SctPoolSizer
+
+_UNIFORMS = 1024  # uniforms drawn at a time for random dispatch
 
 
 def scaled_tier(s: Scenario) -> int:
@@ -63,11 +69,11 @@ def scaled_tier(s: Scenario) -> int:
     return next((i for i, t in enumerate(tiers) if t.vms.min < t.vms.max), 0)
 
 
-def _tier_params(tiers: list[sc.Tier]) -> tuple[S.I64, S.F64]:
+def _tier_params(tiers: list[sc.Tier], dispatch: Sequence[sc.Dispatch]) -> tuple[S.I64, S.F64]:
     tp = np.zeros((len(tiers), S.N_TP), dtype=np.int64)
     tf = np.zeros((len(tiers), S.N_TF))
     first = 0
-    for i, t in enumerate(tiers):
+    for i, (t, d) in enumerate(zip(tiers, dispatch, strict=True)):
         pool = t.pool_limit if t.pool_limit is not None else S.UNBOUNDED
         wait = t.accept_queue if t.accept_queue is not None else S.UNBOUNDED
         q_upper = t.overhead.q_upper if t.overhead else S.UNBOUNDED
@@ -75,18 +81,36 @@ def _tier_params(tiers: list[sc.Tier]) -> tuple[S.I64, S.F64]:
             first, t.vms.max, t.cores, t.discipline == "fcfs",
         )  # fmt: skip
         tp[i, [S.TP_WAIT_BOUND, S.TP_Q_UPPER, S.TP_POOL]] = (wait, q_upper, pool)
+        tp[i, S.TP_DISPATCH] = dp.POLICY_CODES[d.policy]
         tf[i, S.TF_SPEED] = t.speed
         tf[i, S.TF_FACTOR] = t.overhead.factor if t.overhead else 1.0
         first += t.vms.max
     return tp, tf
 
 
-class TieredSimulation:
-    """Builds the tiered state for a scenario and runs it (Simulation.run delegates)."""
+def _weights(tiers: list[sc.Tier], dispatch: Sequence[sc.Dispatch]) -> S.F64:
+    """Each VM row's weight for weighted round robin (a tier's weights, repeated)."""
+    per_tier = [
+        np.resize(np.asarray(d.weights, np.float64), t.vms.max)
+        for t, d in zip(tiers, dispatch, strict=True)
+    ]
+    return np.concatenate(per_tier)
 
-    def __init__(self, s: Scenario, datasets: Mapping[str, np.ndarray], seed: int) -> None:
+
+class TieredSimulation:
+    """Builds the tiered state for a scenario and runs it (Simulation.run delegates).
+    ``dispatch``: a dispatch policy per tier (default: the scenario's, at every tier)."""
+
+    def __init__(
+        self,
+        s: Scenario,
+        datasets: Mapping[str, np.ndarray],
+        seed: int,
+        dispatch: Sequence[sc.Dispatch] | None = None,
+    ) -> None:
         assert s.cluster.tiers is not None
         self.s, self.seed, self.tiers = s, seed, s.cluster.tiers
+        self.dispatch = list(dispatch or [s.dispatch] * len(self.tiers))
         self.scaled = scaled_tier(s)
         self.feeder = Feeder(s, datasets, seed)
         n_classes = len(self.feeder.classes)
@@ -113,10 +137,10 @@ class TieredSimulation:
 
     def _new_state(self) -> S.TierState:
         s = self.s
-        tp, tf = _tier_params(self.tiers)
-        ip = np.array(
-            [len(self.tiers), self.scaled, isinstance(s.autoscaling, sc.ConcurrencyAwarePolicy)]
-        )
+        tp, tf = _tier_params(self.tiers, self.dispatch)
+        sct = isinstance(s.autoscaling, sc.ConcurrencyAwarePolicy)
+        random_dispatch = any(d.policy == "random" for d in self.dispatch)
+        ip = np.array([len(self.tiers), self.scaled, sct, random_dispatch])
         sct_s = getattr(s.autoscaling, "sct_interval_s", 0.05)
         window_s = s.sla.window_s if s.sla else 60.0
         fp = np.array(
@@ -130,7 +154,8 @@ class TieredSimulation:
             math.ceil(s.duration_s / window_s - 1e-9) + 1,
             n_ring,
         )
-        state = S.new_tier_state(tp, tf, ip, fp, len(self.feeder.classes), dims)
+        weights = _weights(self.tiers, self.dispatch)
+        state = S.new_tier_state(tp, tf, ip, fp, weights, len(self.feeder.classes), dims)
         for t, tier in enumerate(self.tiers):
             allocate(S.world(state), t, tier.vms.start, 0.0, 0.0)
         return state
@@ -164,13 +189,22 @@ class TieredSimulation:
         step, duration = s.autoscaling.step_s, s.duration_s
         for k in range(math.ceil(duration / step - 1e-9)):
             t0, t1 = k * step, min((k + 1) * step, duration)
-            state = run_to(self._segment(state, t0, t1), t1, _run_until, S.grow)
-            if t1 < duration:
+            state = run_to(self._segment(state, t0, t1), t1, _run_until, self._enlarge)
+            if t1 < duration and not isinstance(self.policy, au.NullPolicy):
                 state = self._decide(state, t1, actions, changes)
             if progress is not None:
                 progress(t1 / duration)
         wall = time.perf_counter() - started
         return tiered_result(self, state, tuple(actions), changes, wall)
+
+    def _enlarge(self, state: S.TierState, status: int) -> S.TierState:
+        """What the loop's ``NEED_*`` status names: more uniforms drawn, or a capacity grown."""
+        if status != S.NEED_UNIFORM:
+            return S.grow(state, status)
+        unread = state.qu[state.ic[S.IC_UNI_PTR] :]
+        state.ic[S.IC_UNI_PTR] = 0
+        fresh = self.feeder.uniform_rng.uniform(size=_UNIFORMS)
+        return state._replace(qu=np.concatenate([unread, fresh]))
 
     def _decide(
         self, state: S.TierState, now: float, log: list[ScalingAction], changes: list[PoolChange]
@@ -200,7 +234,7 @@ def _tier_rows(state: S.TierState, t: int) -> S.I64:
 
 
 def _run_until(state: S.TierState, t_end: float) -> int:
-    status: int = run_loop(S.world(state), S.arrivals(state), S.monitor(state), t_end)
+    status: int = run_loop_bare(S.world(state), S.arrivals(state), S.monitor(state), t_end)
     return status
 
 

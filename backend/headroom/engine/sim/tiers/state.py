@@ -39,6 +39,7 @@ from headroom.engine.sim.rows import (  # noqa: F401 (the shared layout, re-expo
     IC_TICK_ARR,
     IC_TICK_DONE,
     IC_TICK_REJ,
+    IC_UNI_PTR,
     IC_WAITING,
     N_IC_SHARED,
     N_TS_SHARED,
@@ -46,6 +47,7 @@ from headroom.engine.sim.rows import (  # noqa: F401 (the shared layout, re-expo
     N_VI_SHARED,
     NEED_HEAP,
     NEED_JOBS,
+    NEED_UNIFORM,
     NEED_VM_HEAP,
     TS_ARRIVALS,
     TS_COMPLETIONS,
@@ -56,8 +58,11 @@ from headroom.engine.sim.rows import (  # noqa: F401 (the shared layout, re-expo
     VF_ALLOC_T,
     VF_BUSY,
     VF_LAST,
+    VF_LAST_DISPATCH,
     VF_RATE,
     VF_VCLOCK,
+    VF_WEIGHT,
+    VF_WRR,
     VI_N,
     VI_NSRV,
     VI_QHEAD,
@@ -80,12 +85,14 @@ N_IC = N_IC_SHARED + 1
 # --- float accumulators (sc) ---
 SC_AREA, SC_LAST, SC_LAT_SUM, SC_TIME_SUM = range(4)
 # --- int params (ip), float params (fp) ---
-IP_TIERS, IP_SCALED, IP_SCT = range(3)
+IP_TIERS, IP_SCALED, IP_SCT, IP_RANDOM = range(4)  # IP_RANDOM: some tier dispatches at random
 FP_MONITOR_S, FP_WINDOW_S, FP_SLA_S, FP_SCT_S = range(4)
 # --- per tier: int (tp), float (tf) ---
+# TP_RR: where the dispatcher's next scan starts (one past its last pick, within the tier);
+# TP_DISPATCH: the tier's dispatch policy (sim/dispatch.py's codes).
 TP_FIRST, TP_COUNT, TP_CORES, TP_FCFS, TP_WAIT_BOUND, TP_Q_UPPER, TP_RR = range(7)
-TP_POOL, TP_HELD, TP_PEAK_HELD = range(7, 10)
-N_TP = 10
+TP_POOL, TP_HELD, TP_PEAK_HELD, TP_DISPATCH = range(7, 11)
+N_TP = 11
 TF_SPEED, TF_FACTOR, TF_RES_SUM, TF_VM_SECONDS = range(4)
 N_TF = 4
 # --- VM columns, after the shared ones ---
@@ -126,6 +133,7 @@ class TierState(NamedTuple):
     arr_t: F64  # this segment's arrivals
     arr_c: I64  # their classes
     arr_d: F64  # their demands per tier
+    qu: F64  # uniforms for random dispatch (read from ic[IC_UNI_PTR])
     ts: NDArray[np.int32]  # ticks x TS_*
     tt: NDArray[np.float32]  # ticks x tiers x TT_*
     box: I64  # (allocated VMs of the scaled tier) x utilisation bin
@@ -143,9 +151,16 @@ def _free_jobs(n: int, ncols: int) -> I64:
 
 
 def new_tier_state(
-    tp: I64, tf: F64, ip: I64, fp: F64, n_classes: int, dims: tuple[int, int, int]
+    tp: I64,
+    tf: F64,
+    ip: I64,
+    fp: F64,
+    weights: F64,
+    n_classes: int,
+    dims: tuple[int, int, int],
 ) -> TierState:
-    """Empty state; ``dims`` = (monitoring ticks, SLA windows, SCT ring intervals)."""
+    """Empty state; ``weights``: each VM row's dispatch weight; ``dims`` = (monitoring
+    ticks, SLA windows, SCT ring intervals)."""
     n_ticks, n_windows, n_ring = dims
     tiers, vms = len(tp), int(tp[:, TP_COUNT].sum())
     jobs, heap, cap = 1024, 1024, 64
@@ -155,12 +170,15 @@ def new_tier_state(
     vi[:, [VI_QHEAD, VI_QTAIL, VI_RHEAD, VI_RTAIL]] = -1
     for t in range(tiers):
         vi[tp[t, TP_FIRST] : tp[t, TP_FIRST] + tp[t, TP_COUNT], VI_TIER] = t
+    vf = np.zeros((vms, N_VF))
+    vf[:, VF_WEIGHT] = weights
     return TierState(
-        ic=ic, sc=np.zeros(4), ip=ip, fp=fp, tp=tp, tf=tf, vi=vi, vf=np.zeros((vms, N_VF)),
+        ic=ic, sc=np.zeros(4), ip=ip, fp=fp, tp=tp, tf=tf, vi=vi, vf=vf,
         vtag=np.zeros((vms, cap)), vjob=np.zeros((vms, cap), dtype=np.int64),
         jf=np.zeros((jobs, 1 + 3 * tiers)), ji=_free_jobs(jobs, 3 + tiers),
         et=np.zeros(heap), ei=np.zeros((heap, 3), dtype=np.int64),
         arr_t=np.zeros(0), arr_c=np.zeros(0, dtype=np.int64), arr_d=np.zeros((0, tiers)),
+        qu=np.zeros(0),
         ts=np.zeros((n_ticks, N_TS), dtype=np.int32),
         tt=np.zeros((n_ticks, tiers, N_TT), dtype=np.float32),
         box=np.zeros((vms + 1, BOX_BINS + 1), dtype=np.int64),
@@ -206,6 +224,7 @@ class TierWorld(NamedTuple):
     ji: I64
     et: F64
     ei: I64
+    qu: F64
     hists: I64
     csum: F64
     win: I64
@@ -240,7 +259,7 @@ def monitor(s: TierState) -> TierMonitor:
 def world(s: TierState) -> TierWorld:
     """The arrays the compiled loop takes (loop.py)."""
     return TierWorld(s.ic, s.sc, s.ip, s.fp, s.tp, s.tf, s.vi, s.vf, s.vtag, s.vjob, s.jf,
-                     s.ji, s.et, s.ei, s.hists, s.csum, s.win, s.winh, s.ring)  # fmt: skip
+                     s.ji, s.et, s.ei, s.qu, s.hists, s.csum, s.win, s.winh, s.ring)  # fmt: skip
 
 
 def room(s: TierState, heap: int, vm_heap: int) -> TierState:

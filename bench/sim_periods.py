@@ -1,0 +1,74 @@
+"""What the runner's decision periods and the tier loop cost on bench_sim.py's PS workload.
+
+    python bench/sim_periods.py [--tiers] [--runs 5]
+
+M/M/4 processor sharing on one VM, 200,000 customers, no autoscaling, monitored every
+60 s. By default: the default 60 s decision periods against one period for the whole run;
+with ``--tiers``: the single-tier cluster against the same cluster as a one-tier chain
+(the tier loop), both with 60 s periods. CPU seconds, medians of ``--runs`` runs, the
+cases interleaved in one process after a warm-up run each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+from typing import Any
+
+from headroom.engine.sim import Scenario, Simulation, load_scenario
+
+RATE_PER_S, CUSTOMERS = 0.8 * 4, 200_000
+DURATION_S = CUSTOMERS / RATE_PER_S
+
+
+def scenario(step_s: float = 60.0, tiers: bool = False) -> Scenario:
+    cluster: dict[str, Any] = {"cores": 4, "discipline": "ps"}
+    return load_scenario(
+        {
+            "duration_s": DURATION_S,
+            "seed": 1,
+            "workload": {
+                "arrivals": {"rate_per_s": RATE_PER_S},
+                "service_s": {"dist": "exponential", "mean": 1.0},
+            },
+            "cluster": {"tiers": [{"name": "web", **cluster}]} if tiers else cluster,
+            "autoscaling": {"policy": "none", "monitor_s": 60.0, "step_s": step_s},
+        }
+    )
+
+
+def cpu_s(s: Scenario) -> tuple[float, int]:
+    start = time.process_time()
+    result = Simulation(s).run()
+    return time.process_time() - start, result.events
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tiers", action="store_true")
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    if args.tiers:
+        cases = {"kernel": scenario(), "tier loop": scenario(tiers=True)}
+    else:
+        cases = {"60 s periods": scenario(), "one period": scenario(step_s=DURATION_S)}
+    for s in cases.values():
+        cpu_s(s)
+    runs: dict[str, list[float]] = {name: [] for name in cases}
+    events: dict[str, int] = {}
+    for _ in range(args.runs):
+        for name, s in cases.items():
+            seconds, events[name] = cpu_s(s)
+            runs[name].append(seconds)
+    for name, seconds in runs.items():
+        each = " ".join(f"{x:.3f}" for x in seconds)
+        median = statistics.median(seconds)
+        print(f"{name}: median {median:.3f} CPU s ({each}), {events[name]} events")
+    first, second = (statistics.median(v) for v in runs.values())
+    print(f"ratio {first / second:.2f}, load average {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    main()
