@@ -193,7 +193,10 @@ def spill(table: pl.LazyFrame, parts: int, folder: Path) -> list[Path]:
                     arrow_schema = arrow.schema
                 if index not in writers:
                     writers[index] = pq.ParquetWriter(
-                        paths[index], arrow_schema, compression=TEMPORARY_COMPRESSION
+                        paths[index],
+                        arrow_schema,
+                        compression=TEMPORARY_COMPRESSION,
+                        write_statistics=False,  # each file is read whole: nothing to skip
                     )
                 writers[index].write_table(arrow.cast(arrow_schema))
             del split
