@@ -43,6 +43,20 @@ KEPT = (
     "bytes",
     "latency_s",
 )
+# what the annotation reads of a request (the kept columns and the page inputs)
+ANNOTATION_INPUTS = (
+    "ts",
+    "client",
+    "user_agent",
+    "path",
+    "query",
+    "referer",
+    "status",
+    "cls_request",
+    "cls_user",
+    "bytes",
+    "latency_s",
+)
 
 
 @dataclass(frozen=True)
@@ -151,7 +165,7 @@ def annotated_part(
 ) -> Annotated:
     if classify:
         df = apply_rules(df, rules)
-    ann = annotate(df, settings)
+    ann = annotate(df.select(ANNOTATION_INPUTS), settings)
     del df
     page_table = pages(ann)
     session_table = sessions(ann, page_table)

@@ -180,7 +180,10 @@ def _free(dist: str, params: dict[str, float]) -> list[str]:
 
 
 def _hessian(f: Callable[[F64], float], theta: F64, floor: F64 | None = None) -> F64:
-    """Central-difference Hessian with relative steps (at least 1e-4 * floor)."""
+    """Central-difference Hessian with relative steps (at least 1e-4 * floor). Each
+    distinct point is evaluated once: on the diagonal, theta + h - h and theta - h + h
+    are mostly theta itself, bit for bit."""
+    f = _memoized(f)
     k = len(theta)
     h = 1e-4 * np.maximum(np.abs(theta), 1e-3 if floor is None else floor)
     out = np.empty((k, k))
@@ -192,6 +195,18 @@ def _hessian(f: Callable[[F64], float], theta: F64, floor: F64 | None = None) ->
             ) / (4 * h[i] * h[j])
             out[i, j] = out[j, i] = val
     return out
+
+
+def _memoized(f: Callable[[F64], float]) -> Callable[[F64], float]:
+    values: dict[bytes, float] = {}
+
+    def at(point: F64) -> float:
+        key = point.tobytes()
+        if key not in values:
+            values[key] = f(point)
+        return values[key]
+
+    return at
 
 
 def standard_errors(dist: str, params: dict[str, float], x: F64) -> dict[str, float]:

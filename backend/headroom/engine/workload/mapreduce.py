@@ -48,7 +48,7 @@ from .fitting import MAX_FIT_N, FitReport, fit_sample, not_fitted
 from .partial import PartContext, Partial, map_part, merge_stored
 from .reduce_display import display_from
 from .sessions import SessionSettings
-from .sketch import merge_histograms, percentiles
+from .sketch import percentiles
 
 PARTITION_SEED = 0x5CA1E
 SIZE_FITS = ("html_bytes", "object_bytes")
@@ -193,7 +193,10 @@ def spill(table: pl.LazyFrame, parts: int, folder: Path) -> list[Path]:
                     arrow_schema = arrow.schema
                 if index not in writers:
                     writers[index] = pq.ParquetWriter(
-                        paths[index], arrow_schema, compression=TEMPORARY_COMPRESSION
+                        paths[index],
+                        arrow_schema,
+                        compression=TEMPORARY_COMPRESSION,
+                        write_statistics=False,  # each file is read whole: nothing to skip
                     )
                 writers[index].write_table(arrow.cast(arrow_schema))
             del split
@@ -274,7 +277,7 @@ def finish(merged: Partial, found: Scan, name: str = "workload") -> Characteriza
 
     model = model_from_grid(grid, fits, class_fits, step_s, name, cover)
     totals = frames["totals"].row(0, named=True)
-    lat = merge_histograms([frames["lat_time"]], ["cls_request", "t"])
+    lat = frames["lat_time"]
     units = {
         "pages": (frames["pages_60s"], held.path),
         "sessions": (frames["sessions_60s"], held.sessions),

@@ -248,10 +248,22 @@ def _positive_sample(values: pl.DataFrame, k: int) -> pl.DataFrame:
 
 
 def bottom_k(samples: pl.DataFrame, k: int) -> pl.DataFrame:
-    """Per quantity and user class, the rows of the ``k`` smallest keys (ties by value):
-    the rows in (key, value) order, then a rank within each group (no sort on the
-    strings). Two stable single-column sorts give that order at a fraction of the cost
-    of one sort on both columns."""
+    """Per quantity and user class, the rows of the ``k`` smallest keys (ties by value),
+    in no particular order. A group of more than ``k`` rows keeps those whose key is at
+    most its k-th smallest (a selection, no sort): exactly ``k`` rows unless keys repeat
+    at the cut, which only then need the (key, value) order."""
+    group_rows = pl.len().over(SAMPLE_GROUP)
+    kth_key = pl.col("key").bottom_k(k).max().over(SAMPLE_GROUP)
+    kept = samples.filter((group_rows <= k) | (pl.col("key") <= kth_key))
+    if kept.select((pl.len().over(SAMPLE_GROUP) > k).any()).item():
+        return _sorted_bottom_k(kept, k)
+    return kept
+
+
+def _sorted_bottom_k(samples: pl.DataFrame, k: int) -> pl.DataFrame:
+    """:func:`bottom_k` by the rows in (key, value) order, then a rank within each group
+    (no sort on the strings). Two stable single-column sorts give that order at a
+    fraction of the cost of one sort on both columns."""
     by_value = samples.sort("value", nulls_last=True, maintain_order=True)
     ordered = by_value.sort("key", nulls_last=True, maintain_order=True)
     rank = pl.int_range(pl.len()).over(SAMPLE_GROUP)

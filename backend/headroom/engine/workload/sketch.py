@@ -70,8 +70,8 @@ def percentiles(
     keys = list(keys)
     over = keys or None
     ordered = (
-        hist.lazy()
-        .sort([*keys, "idx"])
+        _sorted(hist, [*keys, "idx"])
+        .lazy()
         .with_columns(
             pl.col("n").cum_sum().over(over).alias("_cum")
             if over
@@ -88,6 +88,14 @@ def percentiles(
     ]
     out = grouped.agg(aggs) if grouped is not None else ordered.select(aggs)
     return out.sort(keys).collect() if keys else out.collect()
+
+
+def _sorted(frame: pl.DataFrame, columns: list[str]) -> pl.DataFrame:
+    """``frame`` sorted by ``columns``: one stable sort a column, the last first (the same
+    order as one sort on every column, at a fraction of its cost when a key is a string)."""
+    for column in reversed(columns):
+        frame = frame.sort(column, maintain_order=True)
+    return frame
 
 
 def _quantile(q: float) -> pl.Expr:

@@ -12,7 +12,7 @@ import polars as pl
 import pytest
 
 from headroom.engine.workload.mapreduce import map_partition, scan
-from headroom.engine.workload.partial import Partial, merge, merge_stored
+from headroom.engine.workload.partial import Partial, bottom_k, merge, merge_stored
 
 from .test_workload_mapreduce import TINY_BUDGET_MB, random_table, same
 
@@ -61,3 +61,20 @@ def test_the_order_of_the_stored_parts_does_not_matter(
 ) -> None:
     parts = stored(partials, tmp_path)
     assert same(merge_stored(parts[::-1], 50), merge_stored(parts, 50))
+
+
+@pytest.mark.parametrize("k", [1, 3, 10, 40])
+def test_bottom_k_with_keys_repeated_at_the_cut(k: int) -> None:
+    """Keys drawn from a few values repeat at every group's k-th key: ties go by value."""
+    rng = np.random.default_rng(3)
+    n = 300
+    samples = pl.DataFrame(
+        {
+            "quantity": rng.choice(["a", "b"], n),
+            "cls_user": rng.choice(["normal", "bot", None], n),
+            "key": rng.integers(0, 12, n).astype(np.uint64),
+            "value": rng.integers(1, 30, n).astype(np.float64),
+        }
+    )
+    rows = sorted(map(repr, bottom_k(samples, k).iter_rows()))
+    assert rows == bottom_k_by_hand(samples, k)
