@@ -167,7 +167,12 @@ class Feeder:
         state = state._replace(pool_demand=pool_demand, pool_gap=pool_gap)
         if not self.random_dispatch:
             return state
-        left = state.pool_uniform[state.ic[st.IC_UNI_PTR] :]
-        fresh = self.uniform_rng.uniform(size=max(uniforms - len(left), 0) + _MIN_POOL)
-        state.ic[st.IC_UNI_PTR] = 0
-        return state._replace(pool_uniform=np.concatenate([left, fresh]))
+        return state._replace(pool_uniform=self.uniforms(state.pool_uniform, state.ic, uniforms))
+
+    def uniforms(self, pool: np.ndarray, ic: np.ndarray, need: int) -> np.ndarray:
+        """Random dispatch's pool: its unread uniforms, then fresh draws up to ``need``
+        and a spare ``_MIN_POOL`` (the read pointer ``ic[IC_UNI_PTR]`` goes back to 0)."""
+        left = pool[ic[st.IC_UNI_PTR] :]
+        ic[st.IC_UNI_PTR] = 0
+        fresh = self.uniform_rng.uniform(size=max(need - len(left), 0) + _MIN_POOL)
+        return np.concatenate([left, fresh])

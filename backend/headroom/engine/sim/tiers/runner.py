@@ -57,8 +57,6 @@ from headroom.engine.sim.tiers.loop import allocate, drain_least_loaded, run_loo
 from headroom.engine.sim.tiers.results import tiered_result
 from headroom.engine.sim.tiers.sct import FixedPools, PoolChange, PoolSizer, SctPoolSizer
 
-_UNIFORMS = 1024  # uniforms drawn at a time for random dispatch
-
 
 def scaled_tier(s: Scenario) -> int:
     """Index of the tier the autoscaling policy resizes."""
@@ -201,10 +199,7 @@ class TieredSimulation:
         """What the loop's ``NEED_*`` status names: more uniforms drawn, or a capacity grown."""
         if status != S.NEED_UNIFORM:
             return S.grow(state, status)
-        unread = state.qu[state.ic[S.IC_UNI_PTR] :]
-        state.ic[S.IC_UNI_PTR] = 0
-        fresh = self.feeder.uniform_rng.uniform(size=_UNIFORMS)
-        return state._replace(qu=np.concatenate([unread, fresh]))
+        return state._replace(qu=self.feeder.uniforms(state.qu, state.ic, 0))
 
     def _decide(
         self, state: S.TierState, now: float, log: list[ScalingAction], changes: list[PoolChange]
