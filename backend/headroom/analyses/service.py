@@ -131,10 +131,9 @@ def create(
     if isinstance(params, CapacityParamsIn):
         _check_data(session, dataset, params)
     key = params_key(params)
-    existing = repository.by_params(session, dataset.id, params.kind, key)
     return derived.create_or_reuse(
         session,
-        existing,
+        lambda: repository.by_params(session, dataset.id, params.kind, key),
         dataset,
         CAPACITY_TASK,
         lambda job_id: Analysis(

@@ -83,10 +83,9 @@ def create(
     slices.where_of(part, "slice.")  # a bad slice: 422 naming its field
     document = rules_document(rules or stored_rules(session, dataset.id))
     key = rules_key(document, part)
-    existing = repository.by_rules(session, dataset.id, key)
     return derived.create_or_reuse(
         session,
-        existing,
+        lambda: repository.by_rules(session, dataset.id, key),
         dataset,
         CHARACTERIZE_TASK,
         lambda job_id: Characterization(

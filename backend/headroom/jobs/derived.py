@@ -92,23 +92,29 @@ def rerun_if_broken(session: Session, row: DerivedRow, task: str) -> Job | None:
 
 def create_or_reuse(
     session: Session,
-    existing: D | None,
+    find: Callable[[], D | None],
     dataset: Dataset,
     task: str,
     new: Callable[[int], D],
     what: str,
 ) -> tuple[D, Job | None]:
-    """The existing row for this input (its job rerun when broken), or `new(job_id)` with a
-    queued job; 409 when the same request raced this one and won."""
+    """The row `find` returns for this input (its job rerun when broken), or `new(job_id)`
+    with a queued job. When the same input was created at the same moment (a user's second
+    click, the ingest's own follow-up), the row that won is reused: the loser's job and row
+    go with its savepoint."""
+    existing = find()
     if existing is not None:
         return existing, rerun_if_broken(session, existing, task)
-    job = job_service.create(session, dataset.workspace_id, task, dataset.id)
-    row = new(job.id)
-    session.add(row)
     try:
-        session.flush()
+        with session.begin_nested():
+            job = job_service.create(session, dataset.workspace_id, task, dataset.id)
+            row = new(job.id)
+            session.add(row)
     except IntegrityError as error:
-        raise DerivedConflict(f"the same {what} was created just now; retry") from error
+        winner = find()
+        if winner is None:
+            raise DerivedConflict(f"the same {what} was created just now; retry") from error
+        return winner, rerun_if_broken(session, winner, task)
     return row, job
 
 

@@ -8,12 +8,17 @@ import jsonschema
 import pytest
 from analyses.synth_logs import combined_latency_lines, mm1_table
 from fastapi.testclient import TestClient
+from sqlalchemy import select
 
 from headroom.analyses.tables import jsonable
+from headroom.characterizations import repository
 from headroom.characterizations.parts import characterize_body
+from headroom.core.db import session_scope
 from headroom.core.settings import Settings
+from headroom.datasets.followup import queue_characterization
 from headroom.engine.logs import detect_format, parse_chunk
 from headroom.engine.workload import Rules, characterize, rules_schema, workload_model_schema
+from headroom.jobs.models import Job
 from headroom.jobs.runner import ingest_body, run_job
 from headroom.workspaces.models import Role
 from support.factories import member, signed_in
@@ -110,6 +115,34 @@ def test_same_rules_return_the_same_run_and_edited_rules_keep_both(settings: Set
     result = client.get(f"/api/v1/characterizations/{edited.json()['id']}").json()["result"]
     assert result["classes"] == engine_result(CUSTOM)["classes"]
     assert set(result["classes"]["user"]) == {"everyone"}
+
+
+def test_a_characterization_created_at_the_same_moment_is_reused_not_refused(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ingest's follow-up queues the same characterization between the route's lookup
+    and its insert: the request answers 200 with that one, and no second job is left."""
+    client = signed_in(settings, member(settings, "race@example.com", "Shop"))
+    dataset_id = ready_dataset(client, settings)
+    lookup = repository.by_rules
+    raced: list[int | None] = []
+
+    def lookup_then_race(*args: Any) -> Any:
+        found = lookup(*args)
+        if not raced:
+            raced.append(None)  # the follow-up's own lookup must not race again
+            raced[0] = queue_characterization(settings, dataset_id)  # commits on its own
+        return found
+
+    monkeypatch.setattr(repository, "by_rules", lookup_then_race)
+    response = create(client, dataset_id)
+    assert response.status_code == 200, response.text
+    assert raced[0] is not None and response.json()["job"]["id"] == raced[0]
+    listed = client.get(f"/api/v1/datasets/{dataset_id}/characterizations").json()
+    assert listed["total"] == 1
+    with session_scope(settings.resolved_database_url()) as session:
+        jobs = session.scalars(select(Job).where(Job.kind == "workload.characterize")).all()
+        assert [job.id for job in jobs] == [raced[0]]
 
 
 @pytest.mark.parametrize(
