@@ -81,8 +81,10 @@ e2e: install ui system-deps $(STAMPS)/e2e-npm
 e2e-baselines: install ui system-deps $(STAMPS)/e2e-npm
 	cd e2e && npx playwright test screens.spec.ts --update-snapshots
 
+APT_GOACCESS = { apt-get install -y -q goaccess || { apt-get update -qq && apt-get install -y -q goaccess; }; } >/dev/null 2>&1
+
 bench: install
-	@command -v goaccess >/dev/null || [ "$$(id -u)" != 0 ] || apt-get install -y -q goaccess >/dev/null 2>&1 || echo "goaccess could not be installed: bench/bench_parse.py skips it"
+	@command -v goaccess >/dev/null || [ "$$(id -u)" != 0 ] || $(APT_GOACCESS) || echo "goaccess could not be installed: bench/bench_parse.py skips it"
 	@for script in bench/bench_*.py; do \
 	  case "$$script" in bench/bench_scale.py|bench/bench_upload.py) continue;; esac; \
 	  echo "== $$script"; $(BIN)/python $$script || exit 1; \
@@ -101,7 +103,7 @@ bench-upload: install system-deps
 ## bench-scale: ingest and characterization of generated 2, 10 and 30 M-line logs with 1 and
 ## 2 workers (wall, CPU, peak RSS, cost per M lines, GoAccess); long. e.g. ARGS="--sizes 2,10"
 bench-scale: install
-	@command -v goaccess >/dev/null || [ "$$(id -u)" != 0 ] || apt-get install -y -q goaccess >/dev/null 2>&1 || echo "goaccess could not be installed: bench/bench_scale.py skips it"
+	@command -v goaccess >/dev/null || [ "$$(id -u)" != 0 ] || $(APT_GOACCESS) || echo "goaccess could not be installed: bench/bench_scale.py skips it"
 	$(BIN)/python bench/bench_scale.py $(ARGS)
 
 ## openapi: refresh the schema the frontend client is generated from
