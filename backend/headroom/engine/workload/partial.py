@@ -34,6 +34,7 @@ from .sessions import SessionSettings
 from .sketch import histogram_of, merge_histograms
 
 SAMPLE_SEED = 0x5EED
+MERGE_BATCH_ROWS = 2_000_000  # a batch of stored parts merged at once: about 150 MB at its peak
 TOTALS = (
     "requests",
     "clients",
@@ -279,11 +280,16 @@ def merge(partials: Iterable[Partial], sample_size: int) -> Partial:
     return Partial({name: _merged(name, frames, sample_size) for name, frames in collected.items()})
 
 
-def merge_stored(parts: Sequence[Mapping[str, pl.LazyFrame]], sample_size: int) -> Partial:
+def merge_stored(
+    parts: Sequence[Mapping[str, pl.LazyFrame]],
+    sample_size: int,
+    batch_rows: int = MERGE_BATCH_ROWS,
+) -> Partial:
     """:func:`merge` of partials stored as Parquet (each part: its frames' scans), one
-    frame at a time: counts and histograms by a streaming group-by over every part at
-    once, the samples folded in part by part (:func:`_fold_samples`). Memory follows the
-    merged frames, not the number of parts."""
+    frame at a time: counts and histograms folded in batches of parts of about
+    ``batch_rows`` rows (:func:`_fold_counts`), the samples folded in part by part
+    (:func:`_fold_samples`). Memory follows the merged frames and the batch, not the
+    number of parts (each part's frames span the whole log, so every part adds rows)."""
     names = sorted({name for part in parts for name in part})
     merged = {}
     for name in names:
@@ -291,9 +297,37 @@ def merge_stored(parts: Sequence[Mapping[str, pl.LazyFrame]], sample_size: int) 
         if name == "samples":
             merged[name] = _fold_samples(scans, sample_size)
         else:
-            both = pl.concat(scans, how="vertical_relaxed")
-            merged[name] = _aggregated(name, both).collect(engine="streaming")
+            merged[name] = _fold_counts(name, scans, batch_rows)
     return Partial(merged)
+
+
+def _fold_counts(name: str, scans: Sequence[pl.LazyFrame], batch_rows: int) -> pl.DataFrame:
+    """The frames aggregated a batch of parts at a time into the running result (sums and
+    maxima regroup exactly: a batch's result is an input to the next)."""
+    merged: pl.DataFrame | None = None
+    for batch in _batches(scans, batch_rows):
+        inputs = batch if merged is None else [merged.lazy(), *batch]
+        merged = _aggregated(name, pl.concat(inputs, how="vertical_relaxed")).collect(
+            engine="streaming"
+        )
+    assert merged is not None  # at least one part
+    return merged
+
+
+def _batches(scans: Sequence[pl.LazyFrame], batch_rows: int) -> Iterable[list[pl.LazyFrame]]:
+    """Consecutive parts, each batch of at least one part and about ``batch_rows`` rows
+    (counted from the files' metadata)."""
+    batch: list[pl.LazyFrame] = []
+    rows = 0
+    for scan in scans:
+        height = scan.select(pl.len()).collect().item()
+        if batch and rows + height > batch_rows:
+            yield batch
+            batch, rows = [], 0
+        batch.append(scan)
+        rows += height
+    if batch:
+        yield batch
 
 
 def _aggregated(name: str, frames: pl.LazyFrame) -> pl.LazyFrame:

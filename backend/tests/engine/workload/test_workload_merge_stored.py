@@ -56,6 +56,16 @@ def test_stored_partials_merge_as_in_memory(
     assert rows == bottom_k_by_hand(every, k)
 
 
+@pytest.mark.parametrize("batch_rows", [1, 40, 500])
+def test_parts_merged_in_batches_give_the_one_pass_merge(
+    partials: list[Partial], tmp_path: Path, batch_rows: int
+) -> None:
+    """Counts and histograms folded a batch of parts at a time (one part a batch at 1 row)
+    give the same frames as the in-memory merge of every part at once."""
+    assert len(partials) > 2
+    assert same(merge_stored(stored(partials, tmp_path), 50, batch_rows), merge(partials, 50))
+
+
 def test_the_order_of_the_stored_parts_does_not_matter(
     partials: list[Partial], tmp_path: Path
 ) -> None:
