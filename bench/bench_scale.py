@@ -131,8 +131,9 @@ def run_ingest(path: Path, parts: Path, workers: int) -> dict[str, Any]:
     return {"wall_s": wall, "rows": requests, "processes": processes}
 
 
-def run_characterize(parts: Path) -> dict[str, Any]:
-    """The characterization job's work on the ingested parts, in this process."""
+def run_characterize(parts: Path, out: Path | None = None) -> dict[str, Any]:
+    """The characterization job's work on the ingested parts, in this process; its result
+    document written to ``out`` as JSON when given (to compare two versions with ``cmp``)."""
     from headroom.characterizations.run import load_table, result_document
     from headroom.core.settings import get_settings
     from headroom.engine.workload.mapreduce import characterize_parts
@@ -145,6 +146,8 @@ def run_characterize(parts: Path) -> dict[str, Any]:
     document = result_document(characterize_parts(table, memory_budget_mb=budget_mb))
     wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
     process = {"role": "characterize", "cpu_s": cpu, "peak_rss": peak_rss_bytes()}
+    if out is not None:
+        out.write_text(json.dumps(document.model_dump(mode="json"), sort_keys=True))
     return {"wall_s": wall, "rows": document.requests, "processes": [process]}
 
 
@@ -160,12 +163,12 @@ def run_goaccess(path: Path) -> dict[str, Any]:
                            "peak_rss": usage.ru_maxrss * 1024}]}  # fmt: skip
 
 
-def one(step: str, path: Path, parts: Path, workers: int) -> None:
+def one(step: str, path: Path, parts: Path, workers: int, out: Path | None) -> None:
     """Child process: one measurement, printed as JSON on the last line."""
     if step == "ingest":
         result = run_ingest(path, parts, workers)
     elif step == "char":
-        result = run_characterize(parts)
+        result = run_characterize(parts, out)
     else:
         result = run_goaccess(path)
     print(json.dumps(result))
@@ -271,9 +274,10 @@ def main() -> None:
     ap.add_argument("--file", type=Path)
     ap.add_argument("--parts", type=Path)
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--out", type=Path, help="--one char: write the result document here")
     args = ap.parse_args()
     if args.one:
-        return one(args.one, args.file, args.parts, args.workers)
+        return one(args.one, args.file, args.parts, args.workers, args.out)
     steps = set(args.steps.split(","))
     print(f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}; each step in a fresh "
           "process, its workers started (parser loaded) before the clock")  # fmt: skip
