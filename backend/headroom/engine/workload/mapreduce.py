@@ -177,6 +177,8 @@ def spill(table: pl.LazyFrame, parts: int, folder: Path) -> list[Path]:
 
     paths = [folder / f"partition-{index:05d}.parquet" for index in range(parts)]
     schema = table.collect_schema()
+    # strings repeat (clients, paths, agents); timestamps and numbers rarely do
+    dictionary = [name for name, dtype in schema.items() if dtype == pl.String]
     writers: dict[int, pq.ParquetWriter] = {}
     arrow_schema: pa.Schema | None = None
     try:
@@ -188,7 +190,7 @@ def spill(table: pl.LazyFrame, parts: int, folder: Path) -> list[Path]:
             del batch
             for key, rows in split.items():
                 index = int(key[0])
-                arrow = rows.to_arrow()
+                arrow = rows.to_arrow(compat_level=pl.CompatLevel.newest())  # no copy
                 if arrow_schema is None:
                     arrow_schema = arrow.schema
                 if index not in writers:
@@ -196,6 +198,7 @@ def spill(table: pl.LazyFrame, parts: int, folder: Path) -> list[Path]:
                         paths[index],
                         arrow_schema,
                         compression=TEMPORARY_COMPRESSION,
+                        use_dictionary=dictionary,
                         write_statistics=False,  # each file is read whole: nothing to skip
                     )
                 writers[index].write_table(arrow.cast(arrow_schema))
