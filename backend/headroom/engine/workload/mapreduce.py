@@ -259,7 +259,8 @@ def _map_and_merge(paths: list[Path], found: Scan) -> Partial:
         frames = {}
         for name, frame in partial.frames.items():
             frame_path = path.with_name(f"{path.stem}-{name}.parquet")
-            frame.write_parquet(frame_path, compression=TEMPORARY_COMPRESSION)
+            # read whole by the merge: no statistics to skip row groups by
+            frame.write_parquet(frame_path, compression=TEMPORARY_COMPRESSION, statistics=False)
             frames[name] = pl.scan_parquet(frame_path)
         stored.append(frames)
         del partial
