@@ -239,10 +239,20 @@ def _sample_counts(values: pl.DataFrame) -> pl.DataFrame:
 
 
 def _positive_sample(values: pl.DataFrame, k: int) -> pl.DataFrame:
-    """The bottom-k of the positive values (grouped on the categorical quantity, whose
-    strings are made for the chosen rows only)."""
-    positive = values.filter(pl.col("value") > 0)
-    return bottom_k(positive, k).with_columns(pl.col("quantity").cast(pl.String))
+    """The bottom-k of the positive values (grouped on categoricals, whose strings are
+    made for the chosen rows only)."""
+    positive = values.filter(pl.col("value") > 0).with_columns(_categorical_groups())
+    return bottom_k(positive, k).with_columns(_string_groups())
+
+
+def _categorical_groups() -> pl.Expr:
+    """The sample's groups as categoricals: the windows and joins on them then hash
+    integers, not strings."""
+    return pl.col(SAMPLE_GROUP).cast(pl.Categorical())
+
+
+def _string_groups() -> pl.Expr:
+    return pl.col(SAMPLE_GROUP).cast(pl.String)
 
 
 def bottom_k(samples: pl.DataFrame, k: int) -> pl.DataFrame:
@@ -309,6 +319,7 @@ def _fold_samples(scans: Sequence[pl.LazyFrame], k: int) -> pl.DataFrame:
     holds ``k`` rows, a row with a larger key than all of them has ``k`` smaller ones and
     cannot be chosen: it is dropped as it is read. The rows read are cut back to ``k`` a
     group whenever they have doubled."""
+    scans = [scan.with_columns(_categorical_groups()) for scan in scans]
     kept = bottom_k(scans[0].collect(), k)
     cut = _cuts(kept, k)
     pending: list[pl.DataFrame] = []
@@ -320,7 +331,8 @@ def _fold_samples(scans: Sequence[pl.LazyFrame], k: int) -> pl.DataFrame:
             kept = bottom_k(pl.concat([kept, *pending], how="vertical_relaxed"), k)
             cut = _cuts(kept, k)
             pending = []
-    return bottom_k(pl.concat([kept, *pending], how="vertical_relaxed"), k)
+    folded = bottom_k(pl.concat([kept, *pending], how="vertical_relaxed"), k)
+    return folded.with_columns(_string_groups())
 
 
 def _cuts(kept: pl.DataFrame, k: int) -> pl.LazyFrame:
