@@ -133,10 +133,12 @@ def run_ingest(path: Path, parts: Path, workers: int) -> dict[str, Any]:
     return {"wall_s": wall, "rows": requests, "processes": processes}
 
 
-def run_characterize(parts: Path, workers: int) -> dict[str, Any]:
+def run_characterize(parts: Path, workers: int, out: Path | None = None) -> dict[str, Any]:
     """The characterization job as the worker's chord runs it: the plan (the scan and the
     table spilled into one file per partition of clients) here, the maps on `workers`
-    processes (each stores its partial), the reduce of the stored partials here."""
+    processes (each stores its partial), the reduce of the stored partials here; the
+    result document written to ``out`` as JSON when given (to compare two versions with
+    ``cmp``)."""
     from headroom.characterizations.run import load_table, result_document
     from headroom.core.settings import get_settings
     from headroom.engine.workload.fitting import MAX_FIT_N
@@ -169,6 +171,8 @@ def run_characterize(parts: Path, workers: int) -> dict[str, Any]:
         mine = [m for m in mapped if m["pid"] == pid]
         processes.append({"role": "worker", "cpu_s": sum(m["cpu_s"] for m in mine),
                           "peak_rss": max((m["peak_rss"] for m in mine), default=0)})  # fmt: skip
+    if out is not None:
+        out.write_text(json.dumps(document.model_dump(mode="json"), sort_keys=True))
     return {"wall_s": wall, "rows": document.requests, "processes": processes}
 
 
@@ -205,12 +209,12 @@ def run_goaccess(path: Path) -> dict[str, Any]:
                            "peak_rss": usage.ru_maxrss * 1024}]}  # fmt: skip
 
 
-def one(step: str, path: Path, parts: Path, workers: int) -> None:
+def one(step: str, path: Path, parts: Path, workers: int, out: Path | None) -> None:
     """Child process: one measurement, printed as JSON on the last line."""
     if step == "ingest":
         result = run_ingest(path, parts, workers)
     elif step == "char":
-        result = run_characterize(parts, workers)
+        result = run_characterize(parts, workers, out)
     else:
         result = run_goaccess(path)
     print(json.dumps(result))
@@ -318,9 +322,10 @@ def main() -> None:
     ap.add_argument("--file", type=Path)
     ap.add_argument("--parts", type=Path)
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--out", type=Path, help="--one char: write the result document here")
     args = ap.parse_args()
     if args.one:
-        return one(args.one, args.file, args.parts, args.workers)
+        return one(args.one, args.file, args.parts, args.workers, args.out)
     steps = set(args.steps.split(","))
     print(f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}; each step in a fresh "
           "process, its workers started (parser loaded) before the clock")  # fmt: skip

@@ -163,19 +163,22 @@ def _session_classes(part: Annotated) -> pl.DataFrame:
 
 def _fit_values(part: Annotated, reqs: pl.DataFrame, sessions: pl.DataFrame) -> pl.DataFrame:
     """``quantity, cls_user, key, value``: every observed value of every fitted quantity
-    (and of the latencies service time is chosen from); ``sessions`` with their classes."""
+    (and of the latencies service time is chosen from); ``sessions`` with their classes.
+    One lazy query: each filter gathers only the columns its quantity reads."""
     ident = ["cls_user", "client", "user_agent", "ts"]
-    pages = part.pages.sort("page_id")
+    pages = part.pages.lazy().sort("page_id")
+    session_rows = sessions.lazy()
     same_page = pl.col("page_id") == pl.col("page_id").shift(1)
-    gaps = reqs.select(*ident, "page_id").sort("page_id", maintain_order=True)
+    gaps = reqs.lazy().select(*ident, "page_id").sort("page_id", maintain_order=True)
     gap = (pl.col("ts") - pl.col("ts").shift(1)).dt.total_nanoseconds() / 1e9
     same_session = pl.col("session_id") == pl.col("session_id").shift(1)
     think = (pl.col("ts") - pl.col("end_ts").shift(1)).dt.total_nanoseconds() / 1e9
     role = pl.col("page_role")
-    latency = reqs.filter(pl.col("latency_s").is_not_null())
+    reqs_lazy = reqs.lazy()
+    latency = reqs_lazy.filter(pl.col("latency_s").is_not_null())
     frames = [
         _quantity(
-            sessions.with_columns(user_agent=pl.lit(None, pl.String)),
+            session_rows.with_columns(user_agent=pl.lit(None, pl.String)),
             "requests_per_session",
             pl.col("requests"),
         ),
@@ -191,8 +194,8 @@ def _fit_values(part: Annotated, reqs: pl.DataFrame, sessions: pl.DataFrame) -> 
             "objects_per_page",
             pl.col("objects"),
         ),
-        _quantity(reqs.filter(role == "base"), "html_bytes", pl.col("bytes")),
-        _quantity(reqs.filter(role != "base"), "object_bytes", pl.col("bytes")),
+        _quantity(reqs_lazy.filter(role == "base"), "html_bytes", pl.col("bytes")),
+        _quantity(reqs_lazy.filter(role != "base"), "object_bytes", pl.col("bytes")),
         _quantity(
             gaps.with_columns(gap.alias("v")).filter(same_page.fill_null(False)),
             "object_gap_s",
@@ -204,12 +207,11 @@ def _fit_values(part: Annotated, reqs: pl.DataFrame, sessions: pl.DataFrame) -> 
         _quantity(latency.filter(pl.col("quiet_all")), "latency_quiet_all", pl.col("latency_s")),
         _quantity(latency, "latency_any", pl.col("latency_s")),
     ]
-    return pl.concat(frames, how="vertical_relaxed").filter(
-        pl.col("value").is_finite() & (pl.col("value") >= 0)
-    )
+    values = pl.concat(frames, how="vertical_relaxed")
+    return values.filter(pl.col("value").is_finite() & (pl.col("value") >= 0)).collect()
 
 
-def _quantity(frame: pl.DataFrame, name: str, value: pl.Expr) -> pl.DataFrame:
+def _quantity(frame: pl.LazyFrame, name: str, value: pl.Expr) -> pl.LazyFrame:
     """``quantity, cls_user, key, value``: the key a hash of the value and its request
     (the same in whichever part the request is), made here so no string is copied."""
     ident = pl.struct(
@@ -218,15 +220,11 @@ def _quantity(frame: pl.DataFrame, name: str, value: pl.Expr) -> pl.DataFrame:
         pl.col("ts"),
         value.cast(pl.Float64).alias("value"),
     )
-    return (
-        frame.lazy()
-        .select(
-            pl.lit(name).cast(pl.Categorical).alias("quantity"),
-            pl.col("cls_user").cast(pl.String),
-            ident.hash(SAMPLE_SEED + QUANTITIES.index(name)).alias("key"),
-            value.cast(pl.Float64).alias("value"),
-        )
-        .collect()
+    return frame.select(
+        pl.lit(name).cast(pl.Categorical).alias("quantity"),
+        pl.col("cls_user").cast(pl.String),
+        ident.hash(SAMPLE_SEED + QUANTITIES.index(name)).alias("key"),
+        value.cast(pl.Float64).alias("value"),
     )
 
 
@@ -242,10 +240,20 @@ def _sample_counts(values: pl.DataFrame) -> pl.DataFrame:
 
 
 def _positive_sample(values: pl.DataFrame, k: int) -> pl.DataFrame:
-    """The bottom-k of the positive values (grouped on the categorical quantity, whose
-    strings are made for the chosen rows only)."""
-    positive = values.filter(pl.col("value") > 0)
-    return bottom_k(positive, k).with_columns(pl.col("quantity").cast(pl.String))
+    """The bottom-k of the positive values (grouped on categoricals, whose strings are
+    made for the chosen rows only)."""
+    positive = values.filter(pl.col("value") > 0).with_columns(_categorical_groups())
+    return bottom_k(positive, k).with_columns(_string_groups())
+
+
+def _categorical_groups() -> pl.Expr:
+    """The sample's groups as categoricals: the windows and joins on them then hash
+    integers, not strings."""
+    return pl.col(SAMPLE_GROUP).cast(pl.Categorical())
+
+
+def _string_groups() -> pl.Expr:
+    return pl.col(SAMPLE_GROUP).cast(pl.String)
 
 
 def bottom_k(samples: pl.DataFrame, k: int) -> pl.DataFrame:
@@ -345,6 +353,7 @@ def _fold_samples(scans: Sequence[pl.LazyFrame], k: int) -> pl.DataFrame:
     holds ``k`` rows, a row with a larger key than all of them has ``k`` smaller ones and
     cannot be chosen: it is dropped as it is read. The rows read are cut back to ``k`` a
     group whenever they have doubled."""
+    scans = [scan.with_columns(_categorical_groups()) for scan in scans]
     kept = bottom_k(scans[0].collect(), k)
     cut = _cuts(kept, k)
     pending: list[pl.DataFrame] = []
@@ -356,7 +365,8 @@ def _fold_samples(scans: Sequence[pl.LazyFrame], k: int) -> pl.DataFrame:
             kept = bottom_k(pl.concat([kept, *pending], how="vertical_relaxed"), k)
             cut = _cuts(kept, k)
             pending = []
-    return bottom_k(pl.concat([kept, *pending], how="vertical_relaxed"), k)
+    folded = bottom_k(pl.concat([kept, *pending], how="vertical_relaxed"), k)
+    return folded.with_columns(_string_groups())
 
 
 def _cuts(kept: pl.DataFrame, k: int) -> pl.LazyFrame:

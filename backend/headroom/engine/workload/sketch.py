@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import numpy as np
 import polars as pl
 
 ALPHA = 0.01  # relative error of every percentile
@@ -66,28 +67,30 @@ def percentiles(
     hist: pl.DataFrame, keys: Sequence[str], ps: Sequence[int] = PERCENTILES
 ) -> pl.DataFrame:
     """One row per group: ``count``, ``p50_s``.. (each within a relative ALPHA of the
-    linear-interpolation percentile) and the exact ``max_s``; sorted by the keys."""
+    linear-interpolation percentile) and the exact ``max_s``; sorted by the keys.
+
+    The histogram is sorted once by the keys and the bucket; each group is a run of rows,
+    and the bucket holding an order statistic is found by a binary search of the
+    running count (numpy, over every group at once)."""
     keys = list(keys)
-    over = keys or None
-    ordered = (
-        _sorted(hist, [*keys, "idx"])
-        .lazy()
-        .with_columns(
-            pl.col("n").cum_sum().over(over).alias("_cum")
-            if over
-            else pl.col("n").cum_sum().alias("_cum"),
-            (pl.col("n").sum().over(over) if over else pl.col("n").sum()).alias("_total"),
-            representative(pl.col("idx")).alias("_value"),
-        )
-    )
-    grouped = ordered.group_by(keys) if keys else None
-    aggs = [
-        pl.col("n").sum().alias("count"),
-        *(_quantile(p / 100).alias(f"p{p}_s") for p in ps),
-        pl.col("max").max().alias("max_s"),
-    ]
-    out = grouped.agg(aggs) if grouped is not None else ordered.select(aggs)
-    return out.sort(keys).collect() if keys else out.collect()
+    if hist.height == 0:
+        return _no_percentiles(hist, keys, ps)
+    ordered = _sorted(hist, [*keys, "idx"])
+    starts = _group_starts(ordered, keys)
+    counts = ordered["n"].to_numpy()
+    cum = np.cumsum(counts)
+    before = cum[starts] - counts[starts]  # the rows of the earlier groups
+    total = np.append(before[1:], cum[-1]) - before
+    # lazily, as the query before: the eager evaluation rounds some values differently
+    value = ordered.lazy().select(representative(pl.col("idx"))).collect()[:, 0].to_numpy()
+    columns: dict[str, np.ndarray] = {"count": total}
+    for p in ps:
+        columns[f"p{p}_s"] = _quantile(cum, before, total, value, p / 100)
+    columns["max_s"] = np.maximum.reduceat(ordered["max"].to_numpy(), starts)
+    out = pl.DataFrame(columns)
+    if not keys:
+        return out
+    return pl.concat([ordered.select(keys)[starts], out], how="horizontal")
 
 
 def _sorted(frame: pl.DataFrame, columns: list[str]) -> pl.DataFrame:
@@ -98,14 +101,38 @@ def _sorted(frame: pl.DataFrame, columns: list[str]) -> pl.DataFrame:
     return frame
 
 
-def _quantile(q: float) -> pl.Expr:
-    rank = (pl.col("_total") - 1).cast(pl.Float64) * q
-    low, high = rank.floor(), rank.ceil()
-    frac = (rank - low).first()
-    return (1 - frac) * _at(low) + frac * _at(high)
+def _group_starts(ordered: pl.DataFrame, keys: list[str]) -> np.ndarray:
+    """The first row of each run of equal keys (nulls equal)."""
+    if not keys:
+        return np.zeros(1, dtype=np.int64)
+    changed = pl.any_horizontal(pl.col(k).ne_missing(pl.col(k).shift(1)) for k in keys)
+    first = ordered.select(changed.alias("first"))["first"].to_numpy()
+    first[0] = True  # a null key equals the shift's null
+    return np.flatnonzero(first)
 
 
-def _at(rank: pl.Expr) -> pl.Expr:
-    """The representative of the bucket holding the order statistic ``rank`` (0-based)."""
-    inside = (pl.col("_cum") > rank) & ((pl.col("_cum") - pl.col("n")) <= rank)
-    return pl.col("_value").filter(inside).first()
+def _quantile(
+    cum: np.ndarray, before: np.ndarray, total: np.ndarray, value: np.ndarray, q: float
+) -> np.ndarray:
+    """Linear interpolation between the order statistics around rank ``q (total - 1)``."""
+    rank = (total - 1).astype(np.float64) * q
+    low, high = np.floor(rank), np.ceil(rank)
+    frac = rank - low
+    return (1 - frac) * _at(cum, before, value, low) + frac * _at(cum, before, value, high)
+
+
+def _at(cum: np.ndarray, before: np.ndarray, value: np.ndarray, rank: np.ndarray) -> np.ndarray:
+    """The representative of the bucket holding each group's order statistic ``rank``
+    (0-based): its group's first row whose running count exceeds the rank."""
+    return value[np.searchsorted(cum, before + rank, side="right")]
+
+
+def _no_percentiles(hist: pl.DataFrame, keys: list[str], ps: Sequence[int]) -> pl.DataFrame:
+    """What :func:`percentiles` gives of an empty histogram: no group, or with no keys
+    one row of a zero count and no values."""
+    schema: dict[str, pl.DataType] = {k: hist.schema[k] for k in keys}
+    schema["count"] = pl.Int64()
+    schema |= {f"p{p}_s": pl.Float64() for p in ps}
+    schema["max_s"] = pl.Float64()
+    rows = [] if keys else [{"count": 0}]
+    return pl.DataFrame(rows, schema=schema)

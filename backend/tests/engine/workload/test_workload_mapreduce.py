@@ -125,6 +125,32 @@ def test_percentiles_are_within_the_stated_relative_error() -> None:
     assert row["max_s"] == x.max() and row["count"] == len(x)
 
 
+def test_percentiles_per_group_with_a_null_key_equal_numpy_within_the_error() -> None:
+    """Groups of two keys, one null (a group of its own, sorted first as by polars):
+    each group's percentiles within the stated relative error of numpy's on its
+    values, counts and maxima exact; an empty histogram gives no group, or with no
+    keys a zero count."""
+    rng = np.random.default_rng(7)
+    keys = pl.Series("k", rng.choice(["a", "b", "c"], 6000)).replace("c", None)
+    frame = pl.DataFrame(
+        {"k": keys, "j": rng.integers(0, 2, 6000), "v": rng.lognormal(-3, 1.5, 6000)}
+    )
+    hist = histogram_of(frame, ["k", "j"], "v")
+    out = percentiles(hist, ["k", "j"])
+    expected = [(None, 0), (None, 1), ("a", 0), ("a", 1), ("b", 0), ("b", 1)]
+    assert out.select("k", "j").rows() == expected
+    for row in out.iter_rows(named=True):
+        mine = pl.col("k").eq_missing(row["k"]) & (pl.col("j") == row["j"])
+        values = frame.filter(mine)["v"].to_numpy()
+        assert row["count"] == len(values) and row["max_s"] == values.max()
+        for p in (50, 90, 95, 99):
+            exact = float(np.percentile(values, p))
+            assert abs(row[f"p{p}_s"] - exact) <= ALPHA * exact * (1 + 1e-9), (row, p)
+    assert percentiles(hist.head(0), ["k", "j"]).columns == out.columns
+    assert percentiles(hist.head(0), ["k", "j"]).height == 0
+    assert percentiles(hist.head(0), []).row(0, named=True)["count"] == 0
+
+
 def test_a_split_histogram_merges_to_the_whole() -> None:
     rng = np.random.default_rng(6)
     frame = pl.DataFrame({"k": rng.choice(["a", "b"], 3000), "v": rng.exponential(0.1, 3000)})
