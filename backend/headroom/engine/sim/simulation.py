@@ -137,7 +137,7 @@ class Simulation:
         if s.cluster.tiers is not None:  # multi-tier clusters have their own loop
             from headroom.engine.sim.tiers.runner import run_tiered
 
-            return run_tiered(s, self.datasets, seed, progress)
+            return run_tiered(s, self.datasets, seed, progress, self.trace)
         feeder = Feeder(s, self.datasets, seed)
         state = self._new_state([c.early_hints for c in feeder.classes])
         state = partition_stage.prepare(state, s, feeder.request_rates_per_s(s.duration_s))
@@ -293,11 +293,7 @@ def _result(
     classes = _class_stats(s, state)
     trace = None
     if state.ip[st.IP_TRACE]:
-        n = int(ic[st.IC_TRACE_N])
-        tr = state.trace[:n]
-        col = [tr[:, i].copy() for i in range(7)]
-        vm, klass = col[4].astype(np.int64), col[6].astype(np.int64)
-        trace = RequestTrace(col[0], col[1], col[2], col[3], vm, col[5], klass)
+        trace = RequestTrace.from_rows(state.trace[: int(ic[st.IC_TRACE_N])])
     windows = series.window_violated[series.window_p95_latency_s == series.window_p95_latency_s]
     admission, admission_series = partition_stage.results(s, state)
     return SimulationResult(

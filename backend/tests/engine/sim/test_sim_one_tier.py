@@ -1,12 +1,14 @@
 """A single-tier cluster is the one-tier case of the multi-tier model: on the features both
 loops have (processor sharing or FCFS, pool limit and accept queue, overhead, every
-dispatch policy, autoscaling of the one tier, request classes), the tier
-loop (tiers/loop.py) given the cluster as a one-tier chain reproduces the single-tier
-kernel (kernel/core.py) draw for draw: same seed, same events, counts, quantiles and
-series (means up to the order of their sums).
+dispatch policy, autoscaling of the one tier, request classes, per-request traces), the
+tier loop (tiers/loop.py) given the cluster as a one-tier chain reproduces the
+single-tier kernel (kernel/core.py) draw for draw: same seed, same events, counts,
+quantiles and series (means up to the order of their sums), the same trace rows.
 
 The scenario document lets tiers dispatch by least connections only, so the other
-policies reach the tier loop through the runner's per-tier ``dispatch``.
+policies reach the tier loop through the runner's per-tier ``dispatch``; the runner
+starts its dispatcher's first scan where the kernel's does (``dispatch_start=1``), so
+each request goes to the same VM row.
 
 The kernel runs its general loop (fast_paths=False), so the FCFS fast path is not what
 is compared here (test_sim_fcfs_fastpath.py compares it with the general loop).
@@ -78,9 +80,16 @@ def _assert_same(a: SimulationResult, b: SimulationResult) -> None:
         np.testing.assert_array_equal(getattr(a.series, name), getattr(b.series, name))
 
 
+def _tiered(doc: dict[str, Any], trace: bool = False, **options: Any) -> SimulationResult:
+    """The one-tier chain through the tier runner, its dispatcher's first scan starting
+    where the kernel's does (so each request goes to the same VM row)."""
+    s = load_scenario(doc)
+    return TieredSimulation(s, {}, s.seed, trace=trace, dispatch_start=1, **options).run()
+
+
 def _both(cluster: dict[str, Any], **extra: Any) -> tuple[SimulationResult, SimulationResult]:
     single, tiered = _docs(cluster, **extra)
-    return Simulation(single, fast_paths=False).run(), Simulation(tiered).run()
+    return Simulation(single, fast_paths=False).run(), _tiered(tiered)
 
 
 FIXED = {"min": 3, "max": 3, "start": 3}
@@ -135,8 +144,7 @@ def _both_dispatched(
     """The kernel with ``dispatch`` and the tier loop with it at its one tier."""
     single, tiered = _docs(cluster, **extra)
     a = Simulation({**single, "dispatch": dispatch.model_dump()}, fast_paths=False).run()
-    s = load_scenario(tiered)
-    return a, TieredSimulation(s, {}, s.seed, dispatch=[dispatch]).run()
+    return a, _tiered(tiered, dispatch=[dispatch])
 
 
 @pytest.mark.parametrize("policy", _POLICIES)
@@ -160,6 +168,33 @@ def test_one_tier_chain_dispatches_like_the_kernel_under_autoscaling(policy: str
     a, b = _both_dispatched(cluster, dispatch, workload=workload, autoscaling=autoscaling)
     assert len(a.actions) >= 2
     _assert_same(a, b)
+
+
+@pytest.mark.parametrize("discipline", ["ps", "fcfs"])
+@pytest.mark.parametrize(
+    "cluster",
+    [
+        {"vms": FIXED, "cores": 2, "pool_limit": 3, "accept_queue": 2},
+        {"vms": {"min": 1, "max": 8, "start": 2}, "cores": 2, "boot_s": 15.0},
+    ],
+    ids=["pool", "autoscaling"],
+)
+def test_one_tier_chain_traces_like_the_kernel(discipline: str, cluster: dict[str, Any]) -> None:
+    """Every completed request's row (arrival, service start after any queueing, end,
+    demand, VM, page arrival, class) is the same, in the same order."""
+    autoscaling = {"policy": "threshold", "step_s": 20.0, "monitor_s": 5.0, "time_steps": 2}
+    workload = {"arrivals": _RISE_AND_FALL, "service_s": _exp(0.4)}
+    single, tiered = _docs({**cluster, "discipline": discipline}, workload=workload,
+                           autoscaling=autoscaling)  # fmt: skip
+    a = Simulation(single, trace=True, fast_paths=False).run()
+    b = _tiered(tiered, trace=True)
+    _assert_same(a, b)
+    assert a.trace is not None and b.trace is not None
+    assert len(a.trace.end_s) == a.completed > 1000
+    if discipline == "fcfs" or "pool_limit" in cluster:
+        assert np.any(a.trace.start_s > a.trace.arrival_s)  # some requests queued
+    for name in ("arrival_s", "start_s", "end_s", "demand_s", "vm", "page_arrival_s", "klass"):
+        np.testing.assert_array_equal(getattr(a.trace, name), getattr(b.trace, name), name)
 
 
 def test_tiers_take_a_dispatch_policy_each() -> None:

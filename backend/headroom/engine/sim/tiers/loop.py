@@ -85,6 +85,8 @@ def _start_cpu(W, v, j, now):
     ic, ip, vi, vf, vtag, vjob, jf = W.ic, W.ip, W.vi, W.vf, W.vtag, W.vjob, W.jf
     n_tiers, t = ip[S.IP_TIERS], vi[v, S.VI_TIER]
     service_push(vi, vtag, vjob, v, vf[v, S.VF_VCLOCK] + jf[j, 1 + 2 * n_tiers + t], j)
+    if t == 0:
+        jf[j, S.jf_start(n_tiers)] = now
     ic[S.IC_NSRV_PEAK] = max(ic[S.IC_NSRV_PEAK], vi[v, S.VI_NSRV])
 
 
@@ -224,8 +226,19 @@ def _refuse(W, j, t, now):
 
 
 @njit(cache=True, inline="always")
+def _record_trace(W, j, now):
+    """Request j's trace row, as the kernel's: its start, demand and VM at the first tier."""
+    ic, ip, jf, ji, tr = W.ic, W.ip, W.jf, W.ji, W.tr
+    n, n_tiers = ic[S.IC_TRACE_N], ip[S.IP_TIERS]
+    tr[n, 0], tr[n, 1], tr[n, 2] = jf[j, S.JF_ARRIVAL], jf[j, S.jf_start(n_tiers)], now
+    tr[n, 3], tr[n, 4] = jf[j, 1 + 2 * n_tiers], ji[j, 3]
+    tr[n, 5], tr[n, 6] = math.nan, ji[j, S.JI_CLASS]
+    ic[S.IC_TRACE_N] = n + 1
+
+
+@njit(cache=True, inline="always")
 def _record_done(W, j, now):
-    ic, sc, fp, jf, ji = W.ic, W.sc, W.fp, W.jf, W.ji
+    ic, sc, ip, fp, jf, ji = W.ic, W.sc, W.ip, W.fp, W.jf, W.ji
     hists, csum, win, winh = W.hists, W.csum, W.win, W.winh
     lat, c = now - jf[j, S.JF_ARRIVAL], ji[j, S.JI_CLASS]
     hists[c, sketch.bucket_of(lat, _INV_FINE, hists.shape[1])] += 1
@@ -241,6 +254,8 @@ def _record_done(W, j, now):
     ic[S.IC_TICK_DONE] += 1
     ic[S.IC_IN_SYSTEM] -= 1
     ic[S.IC_LEFT] += 1
+    if ip[S.IP_TRACE]:
+        _record_trace(W, j, now)
 
 
 @njit(cache=True)
@@ -354,6 +369,8 @@ def _needs(W):
         return S.NEED_HEAP
     if ic[S.IC_NSRV_PEAK] + n_tiers + 1 > vtag.shape[1]:
         return S.NEED_VM_HEAP
+    if ip[S.IP_TRACE] and ic[S.IC_TRACE_N] + 1 > len(W.tr):
+        return S.NEED_TRACE
     return S.DONE
 
 
@@ -411,7 +428,7 @@ def run_loop_bare(W, A, M, t_end):
         bare(W.ic), bare(W.sc), bare(W.ip), bare(W.fp), bare(W.tp), bare(W.tf), bare(W.vi),
         bare(W.vf), bare(W.vtag), bare(W.vjob), bare(W.jf), bare(W.ji), bare(W.et),
         bare(W.ei), bare(W.qu), bare(W.hists), bare(W.csum), bare(W.win), bare(W.winh),
-        bare(W.ring),
+        bare(W.ring), bare(W.tr),
     )  # fmt: skip
     arrivals = S.TierArrivals(bare(A.t), bare(A.c), bare(A.d))
     monitor = S.TierMonitor(bare(M.ts), bare(M.tt), bare(M.box))

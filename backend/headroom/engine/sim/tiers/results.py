@@ -12,6 +12,7 @@ from headroom.engine.sim.results import (
     ClassStats,
     LatencyStats,
     LittleCheck,
+    RequestTrace,
     ScalingAction,
     SimulationResult,
     TimeSeries,
@@ -32,6 +33,7 @@ class TieredSimulation(Protocol):
     seed: int
     scaled: int  # the index of the tier the policy scales
     tiers: list[Tier]
+    trace: bool
 
 
 def _series(sim: TieredSimulation, st: S.TierState) -> TimeSeries:
@@ -198,6 +200,7 @@ def tiered_result(
         little=_little(sim, st),
         events=int(ic[S.IC_EVENTS]),
         wall_s=wall_s,
+        trace=RequestTrace.from_rows(st.trace[: int(ic[S.IC_TRACE_N])]) if sim.trace else None,
         tiers=tiers,
         tier_series=_tier_series(sim, st, series, changes),
     )

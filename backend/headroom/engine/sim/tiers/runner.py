@@ -14,8 +14,9 @@ one-tier chain.
 
 Modelling choices: a request's time at a tier counts from its arrival there (accept
 queue included) to the release of its slot, i.e. including the tiers below; the
-response returns up at once. No per-request trace is kept (``trace=True`` has no
-effect on tiered runs); ``series.waiting`` counts requests in every accept queue.
+response returns up at once. A per-request trace (``trace=True``) gives each completed
+request's service start, demand and VM at the first tier; ``series.waiting`` counts
+requests in every accept queue.
 
 Results: the usual SimulationResult, where the VM figures (series, VmStats, box plots,
 actions) are the scaled tier's and latencies are end to end, plus
@@ -67,8 +68,11 @@ def scaled_tier(s: Scenario) -> int:
     return next((i for i, t in enumerate(tiers) if t.vms.min < t.vms.max), 0)
 
 
-def _tier_params(tiers: list[sc.Tier], dispatch: Sequence[sc.Dispatch]) -> tuple[S.I64, S.F64]:
+def _tier_params(
+    tiers: list[sc.Tier], dispatch: Sequence[sc.Dispatch], dispatch_start: int
+) -> tuple[S.I64, S.F64]:
     tp = np.zeros((len(tiers), S.N_TP), dtype=np.int64)
+    tp[:, S.TP_RR] = dispatch_start
     tf = np.zeros((len(tiers), S.N_TF))
     first = 0
     for i, (t, d) in enumerate(zip(tiers, dispatch, strict=True)):
@@ -97,7 +101,12 @@ def _weights(tiers: list[sc.Tier], dispatch: Sequence[sc.Dispatch]) -> S.F64:
 
 class TieredSimulation:
     """Builds the tiered state for a scenario and runs it (Simulation.run delegates).
-    ``dispatch``: a dispatch policy per tier (default: the scenario's, at every tier)."""
+    ``dispatch``: a dispatch policy per tier (default: the scenario's, at every tier);
+    ``trace``: keep every completed request's times (tests and small runs only);
+    ``dispatch_start``: the row (within each tier) where the dispatchers' first scan
+    starts. The single-tier loop's starts at 1 (one past its last pick, initially row 0),
+    so a single-tier cluster run as a one-tier chain gives each request the VM the
+    single-tier loop gives it only with ``dispatch_start=1``."""
 
     def __init__(
         self,
@@ -105,9 +114,12 @@ class TieredSimulation:
         datasets: Mapping[str, np.ndarray],
         seed: int,
         dispatch: Sequence[sc.Dispatch] | None = None,
+        trace: bool = False,
+        dispatch_start: int = 0,
     ) -> None:
         assert s.cluster.tiers is not None
-        self.s, self.seed, self.tiers = s, seed, s.cluster.tiers
+        self.s, self.seed, self.tiers, self.trace = s, seed, s.cluster.tiers, trace
+        self.dispatch_start = dispatch_start
         self.dispatch = list(dispatch or [s.dispatch] * len(self.tiers))
         self.scaled = scaled_tier(s)
         self.feeder = Feeder(s, datasets, seed)
@@ -135,10 +147,10 @@ class TieredSimulation:
 
     def _new_state(self) -> S.TierState:
         s = self.s
-        tp, tf = _tier_params(self.tiers, self.dispatch)
+        tp, tf = _tier_params(self.tiers, self.dispatch, self.dispatch_start)
         sct = isinstance(s.autoscaling, sc.ConcurrencyAwarePolicy)
         random_dispatch = any(d.policy == "random" for d in self.dispatch)
-        ip = np.array([len(self.tiers), self.scaled, sct, random_dispatch])
+        ip = np.array([len(self.tiers), self.scaled, sct, random_dispatch, self.trace])
         sct_s = getattr(s.autoscaling, "sct_interval_s", 0.05)
         window_s = s.sla.window_s if s.sla else 60.0
         fp = np.array(
@@ -151,6 +163,7 @@ class TieredSimulation:
             math.ceil(s.duration_s / fp[S.FP_MONITOR_S] - 1e-9),
             math.ceil(s.duration_s / window_s - 1e-9) + 1,
             n_ring,
+            4096 if self.trace else 0,
         )
         weights = _weights(self.tiers, self.dispatch)
         state = S.new_tier_state(tp, tf, ip, fp, weights, len(self.feeder.classes), dims)
@@ -254,6 +267,7 @@ def run_tiered(
     datasets: Mapping[str, np.ndarray],
     seed: int,
     progress: Callable[[float], None] | None = None,
+    trace: bool = False,
 ) -> SimulationResult:
     """Run a scenario with ``cluster.tiers`` (Simulation.run's entry point for them)."""
-    return TieredSimulation(s, datasets, seed).run(progress)
+    return TieredSimulation(s, datasets, seed, trace=trace).run(progress)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from numba import njit
 from numpy.typing import NDArray
 
 from headroom.engine.sim import sketch
@@ -47,6 +48,7 @@ from headroom.engine.sim.rows import (  # noqa: F401 (the shared layout, re-expo
     N_VI_SHARED,
     NEED_HEAP,
     NEED_JOBS,
+    NEED_TRACE,
     NEED_UNIFORM,
     NEED_VM_HEAP,
     TS_ARRIVALS,
@@ -73,6 +75,7 @@ from headroom.engine.sim.rows import (  # noqa: F401 (the shared layout, re-expo
     VM_BOOTING,
     VM_DRAINING,
     VM_FREE,
+    double_rows,
     free_rows,
     grow_event_heap,
     grow_free_list,
@@ -80,12 +83,13 @@ from headroom.engine.sim.rows import (  # noqa: F401 (the shared layout, re-expo
 )
 
 # --- int counters (ic), after the shared ones ---
-IC_LEFT = N_IC_SHARED
-N_IC = N_IC_SHARED + 1
+IC_LEFT, IC_TRACE_N = N_IC_SHARED, N_IC_SHARED + 1
+N_IC = N_IC_SHARED + 2
 # --- float accumulators (sc) ---
 SC_AREA, SC_LAST, SC_LAT_SUM, SC_TIME_SUM = range(4)
 # --- int params (ip), float params (fp) ---
-IP_TIERS, IP_SCALED, IP_SCT, IP_RANDOM = range(4)  # IP_RANDOM: some tier dispatches at random
+# IP_RANDOM: some tier dispatches at random; IP_TRACE: keep per-request traces
+IP_TIERS, IP_SCALED, IP_SCT, IP_RANDOM, IP_TRACE = range(5)
 FP_MONITOR_S, FP_WINDOW_S, FP_SLA_S, FP_SCT_S = range(4)
 # --- per tier: int (tp), float (tf) ---
 # TP_RR: where the dispatcher's next scan starts (one past its last pick, within the tier);
@@ -102,7 +106,8 @@ VI_TIER, VI_HELD, VI_NQ, VI_RHEAD, VI_RTAIL, VI_SLOTS, VI_SCT_K, VI_PEAK_HELD = 
 N_VI = N_VI_SHARED + 8
 VF_HELD_AREA, VF_SCT_LAST = range(N_VF_SHARED, N_VF_SHARED + 2)
 N_VF = N_VF_SHARED + 2
-# --- request columns: jf = arrival, then per tier enter, acquire, demand ---
+# --- request columns: jf = arrival, then per tier enter, acquire, demand, then the
+# service start at the first tier (jf_start) ---
 JF_ARRIVAL = 0
 JI_CLASS, JI_TIER, JI_NEXT = range(3)  # then the VM per tier
 # --- per-class sums (csum) ---
@@ -142,6 +147,15 @@ class TierState(NamedTuple):
     win: I64  # SLA windows x (completions, over threshold)
     winh: NDArray[np.int32]  # SLA windows x coarse sketch buckets
     ring: F64  # VMs x intervals x R_* (SCT statistics of the last window)
+    # completed requests x (arrival, start, end, demand, vm, page arrival, class), as the
+    # kernel's; start, demand and VM at the first tier
+    trace: F64
+
+
+@njit(cache=True, inline="always")
+def jf_start(n_tiers: int) -> int:
+    """The request column of its service start at the first tier."""
+    return 1 + 3 * n_tiers
 
 
 def _free_jobs(n: int, ncols: int) -> I64:
@@ -157,11 +171,11 @@ def new_tier_state(
     fp: F64,
     weights: F64,
     n_classes: int,
-    dims: tuple[int, int, int],
+    dims: tuple[int, int, int, int],
 ) -> TierState:
     """Empty state; ``weights``: each VM row's dispatch weight; ``dims`` = (monitoring
-    ticks, SLA windows, SCT ring intervals)."""
-    n_ticks, n_windows, n_ring = dims
+    ticks, SLA windows, SCT ring intervals, trace rows)."""
+    n_ticks, n_windows, n_ring, trace_rows = dims
     tiers, vms = len(tp), int(tp[:, TP_COUNT].sum())
     jobs, heap, cap = 1024, 1024, 64
     ic = np.zeros(N_IC, dtype=np.int64)
@@ -175,7 +189,7 @@ def new_tier_state(
     return TierState(
         ic=ic, sc=np.zeros(4), ip=ip, fp=fp, tp=tp, tf=tf, vi=vi, vf=vf,
         vtag=np.zeros((vms, cap)), vjob=np.zeros((vms, cap), dtype=np.int64),
-        jf=np.zeros((jobs, 1 + 3 * tiers)), ji=_free_jobs(jobs, 3 + tiers),
+        jf=np.zeros((jobs, jf_start(tiers) + 1)), ji=_free_jobs(jobs, 3 + tiers),
         et=np.zeros(heap), ei=np.zeros((heap, 3), dtype=np.int64),
         arr_t=np.zeros(0), arr_c=np.zeros(0, dtype=np.int64), arr_d=np.zeros((0, tiers)),
         qu=np.zeros(0),
@@ -187,6 +201,7 @@ def new_tier_state(
         win=np.zeros((n_windows, 2), dtype=np.int64),
         winh=np.zeros((n_windows, sketch.n_buckets(sketch.COARSE_ALPHA)), dtype=np.int32),
         ring=np.zeros((vms, n_ring, 3)),
+        trace=np.zeros((trace_rows, 7)),
     )  # fmt: skip
 
 
@@ -203,6 +218,8 @@ def grow(s: TierState, status: int, need: int = 0) -> TierState:
     if status == NEED_VM_HEAP:
         vtag, vjob = widen_service_heaps(s.vtag, s.vjob, need)
         return s._replace(vtag=vtag, vjob=vjob)
+    if status == NEED_TRACE:
+        return s._replace(trace=double_rows(s.trace))
     raise ValueError(f"cannot grow for status {status}")
 
 
@@ -230,6 +247,7 @@ class TierWorld(NamedTuple):
     win: I64
     winh: NDArray[np.int32]
     ring: F64
+    tr: F64  # trace
 
 
 class TierArrivals(NamedTuple):
@@ -259,7 +277,8 @@ def monitor(s: TierState) -> TierMonitor:
 def world(s: TierState) -> TierWorld:
     """The arrays the compiled loop takes (loop.py)."""
     return TierWorld(s.ic, s.sc, s.ip, s.fp, s.tp, s.tf, s.vi, s.vf, s.vtag, s.vjob, s.jf,
-                     s.ji, s.et, s.ei, s.qu, s.hists, s.csum, s.win, s.winh, s.ring)  # fmt: skip
+                     s.ji, s.et, s.ei, s.qu, s.hists, s.csum, s.win, s.winh, s.ring,
+                     s.trace)  # fmt: skip
 
 
 def room(s: TierState, heap: int, vm_heap: int) -> TierState:
