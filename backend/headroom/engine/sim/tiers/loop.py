@@ -15,6 +15,11 @@ slot in use past ``q_upper``. Every event updates per-VM interval statistics for
 (slot releases, slot-time integral, slot-holding time of the releases) in a ring of the
 last window, so the SCT model costs no per-request storage.
 
+A class-aware admission stage (partition_sets.py; ip[IP_ADMISSION]) governs the first
+tier: it decides for each arrival (refused as if the tier were full, or dispatched within
+a partition set) and counts the requests the tier's VMs hold by set and kind;
+DynamicPart's controller runs on EV_PERIOD events.
+
 W is the named bundle of the state's arrays (state.TierWorld). As in the kernel, the
 runner enters through run_loop_bare (reference-count-free views of the arrays) and the
 per-event helpers are inlined into the loop, so passing W costs nothing per call.
@@ -26,7 +31,7 @@ import math
 
 from numba import njit
 
-from headroom.engine.sim import dispatch, sketch
+from headroom.engine.sim import dispatch, partition_sets, sketch
 from headroom.engine.sim.bare import bare
 from headroom.engine.sim.heaps import heap_pop, heap_push, reschedule, service_pop, service_push
 from headroom.engine.sim.tiers import state as S
@@ -132,22 +137,31 @@ def promote(W, v, now):
 
 
 @njit(cache=True, inline="always")
-def _choose(W, t, now):
-    """The active VM of tier t that the tier's dispatch policy picks; -1: none."""
+def _choose(W, t, now, want):
+    """The active VM of tier t that the tier's dispatch policy picks (with ``want`` >= 0,
+    within that partition set); -1: none."""
     tp = W.tp
     first, count = tp[t, S.TP_FIRST], tp[t, S.TP_COUNT]
     policy, start = tp[t, S.TP_DISPATCH], tp[t, S.TP_RR]
-    best = dispatch.choose_vm(W.vf, W.vi, W.ic, W.qu, policy, first, count, start, now, -1)
+    best = dispatch.choose_vm(W.vf, W.vi, W.ic, W.qu, policy, first, count, start, now, want)
     if best >= 0:
         tp[t, S.TP_RR] = (best - first + 1) % count
     return best
 
 
+@njit(cache=True, inline="always")
+def _hold(W, v, j, t, delta):
+    """The admission stage's count of the requests the first tier's VMs hold."""
+    if t == 0 and W.ip[S.IP_ADMISSION]:
+        partition_sets.hold(W.vi, W.ic, v, W.cls[W.ji[j, S.JI_CLASS], S.CL_DYNAMIC], delta)
+
+
 @njit(cache=True)
-def _enter(W, j, t, now):
-    """Request j reaches tier t: a slot, the accept queue, or refused (False)."""
+def _enter(W, j, t, now, want):
+    """Request j reaches tier t (``want``: the partition set it may go to, -1: any): a
+    slot, the accept queue, or refused (False)."""
     ic, tp, vi, jf, ji = W.ic, W.tp, W.vi, W.jf, W.ji
-    v = _choose(W, t, now)
+    v = _choose(W, t, now, want)
     if v < 0:
         return False
     full = vi[v, S.VI_HELD] >= vi[v, S.VI_SLOTS]
@@ -157,6 +171,7 @@ def _enter(W, j, t, now):
     ji[j, 3 + t], ji[j, S.JI_TIER] = v, t
     jf[j, 1 + t] = now
     vi[v, S.VI_N] += 1
+    _hold(W, v, j, t, 1)
     if full:
         ji[j, S.JI_NEXT] = -1
         if vi[v, S.VI_QTAIL] >= 0:
@@ -189,6 +204,7 @@ def _release(W, v, j, t, now, served):
     vi[v, S.VI_HELD] -= 1
     vi[v, S.VI_N] -= 1
     tp[t, S.TP_HELD] -= 1
+    _hold(W, v, j, t, -1)
     if served:
         tf[t, S.TF_RES_SUM] += now - jf[j, 1 + t]
         if ip[S.IP_SCT]:
@@ -269,7 +285,7 @@ def _completion(W, v, now):
         _start_cpu(W, v, _pop_queue(vi, ji, v, S.VI_RHEAD, S.VI_RTAIL), now)
     if t < last:
         _touch(W, v, now)
-        if not _enter(W, j, t + 1, now):
+        if not _enter(W, j, t + 1, now, -1):
             _refuse(W, j, t + 1, now)
         return
     for u in range(last, -1, -1):
@@ -293,10 +309,32 @@ def _arrival(W, A, i, now):
     ic[S.IC_ARRIVED] += 1
     ic[S.IC_TICK_ARR] += 1
     csum[c, S.CS_ARRIVED] += 1
-    if _enter(W, j, 0, now):
+    want = _admit(W, c) if ip[S.IP_ADMISSION] else -1
+    if want != partition_sets.REFUSE and _enter(W, j, 0, now, want):
         ic[S.IC_IN_SYSTEM] += 1
     else:
         _refuse(W, j, 0, now)
+
+
+@njit(cache=True)
+def _admit(W, c):
+    """The admission stage's verdict on a new request of class c at the first tier."""
+    ip, fp, tp, cls = W.ip, W.fp, W.tp, W.cls
+    thr, stage, n_servers = fp[S.FP_THR : S.FP_THR + 4], ip[S.IP_ADMISSION], ip[S.IP_N_SERVERS]
+    first, count = tp[0, S.TP_FIRST], tp[0, S.TP_COUNT]
+    top, dyn, maxconn_sla = cls[c, S.CL_TOP], cls[c, S.CL_DYNAMIC], fp[S.FP_MAXCONN_SLA]
+    return partition_sets.admit(W.vi, W.ic, thr, stage, n_servers, maxconn_sla, first, count,
+                                top, dyn)  # fmt: skip
+
+
+@njit(cache=True)
+def _period(W, now):
+    """DynamicPart's controller over the first tier, then re-armed for the next period."""
+    ic, ip, fp, tp = W.ic, W.ip, W.fp, W.tp
+    first, count = tp[0, S.TP_FIRST], tp[0, S.TP_COUNT]
+    n_servers, maxconn_sla = ip[S.IP_N_SERVERS], fp[S.FP_MAXCONN_SLA]
+    partition_sets.control(W.vi, ic, W.ks, n_servers, maxconn_sla, first, count, now)
+    heap_push(W.et, W.ei, ic, now + fp[S.FP_PERIOD_S], S.EV_PERIOD, 0, 0)
 
 
 @njit(cache=True)
@@ -414,6 +452,8 @@ def run_loop(W, A, M, t_end):
             heap_pop(et, ei, ic)
             if kind == S.EV_COMPLETION:
                 _completion(W, ident, now)
+            elif kind == S.EV_PERIOD:
+                _period(W, now)
             elif vi[ident, S.VI_STATE] == S.VM_BOOTING:
                 activate(W, ident, now)
         else:
@@ -428,7 +468,7 @@ def run_loop_bare(W, A, M, t_end):
         bare(W.ic), bare(W.sc), bare(W.ip), bare(W.fp), bare(W.tp), bare(W.tf), bare(W.vi),
         bare(W.vf), bare(W.vtag), bare(W.vjob), bare(W.jf), bare(W.ji), bare(W.et),
         bare(W.ei), bare(W.qu), bare(W.hists), bare(W.csum), bare(W.win), bare(W.winh),
-        bare(W.ring), bare(W.tr),
+        bare(W.ring), bare(W.tr), bare(W.cls), bare(W.ks),
     )  # fmt: skip
     arrivals = S.TierArrivals(bare(A.t), bare(A.c), bare(A.d))
     monitor = S.TierMonitor(bare(M.ts), bare(M.tt), bare(M.box))

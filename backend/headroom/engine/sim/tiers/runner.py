@@ -47,6 +47,7 @@ import numpy as np
 
 from headroom.engine.sim import autoscaling as au
 from headroom.engine.sim import dispatch as dp
+from headroom.engine.sim import partition_stage
 from headroom.engine.sim import scenario as sc
 from headroom.engine.sim.distributions import Distribution
 from headroom.engine.sim.feed import Feeder
@@ -106,7 +107,9 @@ class TieredSimulation:
     ``dispatch_start``: the row (within each tier) where the dispatchers' first scan
     starts. The single-tier loop's starts at 1 (one past its last pick, initially row 0),
     so a single-tier cluster run as a one-tier chain gives each request the VM the
-    single-tier loop gives it only with ``dispatch_start=1``."""
+    single-tier loop gives it only with ``dispatch_start=1``; ``admission``: the
+    class-aware admission stage at the first tier (default the scenario's: none, as the
+    document gives tiers no stage)."""
 
     def __init__(
         self,
@@ -116,10 +119,12 @@ class TieredSimulation:
         dispatch: Sequence[sc.Dispatch] | None = None,
         trace: bool = False,
         dispatch_start: int = 0,
+        admission: sc.Admission | None = None,
     ) -> None:
         assert s.cluster.tiers is not None
         self.s, self.seed, self.tiers, self.trace = s, seed, s.cluster.tiers, trace
         self.dispatch_start = dispatch_start
+        self.admission = admission or s.admission
         self.dispatch = list(dispatch or [s.dispatch] * len(self.tiers))
         self.scaled = scaled_tier(s)
         self.feeder = Feeder(s, datasets, seed)
@@ -150,12 +155,14 @@ class TieredSimulation:
         tp, tf = _tier_params(self.tiers, self.dispatch, self.dispatch_start)
         sct = isinstance(s.autoscaling, sc.ConcurrencyAwarePolicy)
         random_dispatch = any(d.policy == "random" for d in self.dispatch)
-        ip = np.array([len(self.tiers), self.scaled, sct, random_dispatch, self.trace])
+        ip = np.zeros(S.N_IP, dtype=np.int64)
+        ip[: S.IP_ADMISSION] = (len(self.tiers), self.scaled, sct, random_dispatch, self.trace)
         sct_s = getattr(s.autoscaling, "sct_interval_s", 0.05)
         window_s = s.sla.window_s if s.sla else 60.0
-        fp = np.array(
-            [s.autoscaling.monitor_s, window_s, s.sla.threshold_s if s.sla else math.inf, sct_s]
-        )
+        fp = np.zeros(S.N_FP)
+        fp[: S.FP_THR] = (
+            s.autoscaling.monitor_s, window_s, s.sla.threshold_s if s.sla else math.inf, sct_s,
+        )  # fmt: skip
         n_ring = 1
         if ip[S.IP_SCT]:
             n_ring = math.ceil(getattr(s.autoscaling, "sct_window_s", 180.0) / sct_s) + 2
@@ -166,9 +173,27 @@ class TieredSimulation:
             4096 if self.trace else 0,
         )
         weights = _weights(self.tiers, self.dispatch)
-        state = S.new_tier_state(tp, tf, ip, fp, weights, len(self.feeder.classes), dims)
+        top, dynamic = partition_stage.class_flags(s)
+        cls = np.zeros((len(top), S.N_CL), dtype=np.int64)
+        cls[:, S.CL_TOP], cls[:, S.CL_DYNAMIC] = top, dynamic
+        state = S.new_tier_state(tp, tf, ip, fp, weights, cls, dims)
         for t, tier in enumerate(self.tiers):
             allocate(S.world(state), t, tier.vms.start, 0.0, 0.0)
+        return self._install_admission(state)
+
+    def _install_admission(self, state: S.TierState) -> S.TierState:
+        """The class-aware admission stage at the first tier (partition_stage.py)."""
+        a = self.admission
+        if not isinstance(a, sc.PartitionAdmission):
+            return state
+        n_servers = self.tiers[0].vms.start
+        partition_stage.check_servers(a, n_servers, "cluster.tiers[0].vms.start")
+        state = state._replace(ks=np.zeros((partition_stage.k_rows(a, self.s.duration_s), 2)))
+        partition_stage.write_params(state.ip[S.IP_ADMISSION :], state.fp[S.FP_THR :], a, n_servers)
+        rates = self.feeder.request_rates_per_s(self.s.duration_s)
+        rho_top = partition_stage.top_fraction(rates, partition_stage.class_flags(self.s)[0])
+        vi = _tier_rows(state, 0)
+        partition_stage.install(vi, state.ic, (state.et, state.ei), state.ks, a, rho_top)
         return state
 
     def _segment(self, state: S.TierState, t0: float, t1: float) -> S.TierState:

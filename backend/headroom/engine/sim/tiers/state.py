@@ -24,6 +24,7 @@ from headroom.engine.sim.rows import (  # noqa: F401 (the shared layout, re-expo
     EI_VER,
     EV_BOOT,
     EV_COMPLETION,
+    EV_PERIOD,
     F64,
     I64,
     IC_ARR_PTR,
@@ -34,6 +35,8 @@ from headroom.engine.sim.rows import (  # noqa: F401 (the shared layout, re-expo
     IC_IN_SYSTEM,
     IC_JOB_FREE,
     IC_JOBS_FREE_N,
+    IC_K,
+    IC_K_N,
     IC_NSRV_PEAK,
     IC_REJECTED,
     IC_TICK,
@@ -88,9 +91,16 @@ N_IC = N_IC_SHARED + 2
 # --- float accumulators (sc) ---
 SC_AREA, SC_LAST, SC_LAT_SUM, SC_TIME_SUM = range(4)
 # --- int params (ip), float params (fp) ---
-# IP_RANDOM: some tier dispatches at random; IP_TRACE: keep per-request traces
-IP_TIERS, IP_SCALED, IP_SCT, IP_RANDOM, IP_TRACE = range(5)
+# IP_RANDOM: some tier dispatches at random; IP_TRACE: keep per-request traces;
+# IP_ADMISSION: the class-aware admission stage at the first tier (rows.ADMISSION_CODES),
+# IP_N_SERVERS: that tier's VMs as the stage counts them.
+IP_TIERS, IP_SCALED, IP_SCT, IP_RANDOM, IP_TRACE, IP_ADMISSION, IP_N_SERVERS = range(7)
+N_IP = 7
 FP_MONITOR_S, FP_WINDOW_S, FP_SLA_S, FP_SCT_S = range(4)
+# SwitchAdm's per-server thresholds at FP_THR..FP_THR+3, MaxConn_D(T_D) per server and
+# DynamicPart's control period (partition_stage.write_params).
+FP_THR, FP_MAXCONN_SLA, FP_PERIOD_S = 4, 8, 9
+N_FP = 10
 # --- per tier: int (tp), float (tf) ---
 # TP_RR: where the dispatcher's next scan starts (one past its last pick, within the tier);
 # TP_DISPATCH: the tier's dispatch policy (sim/dispatch.py's codes).
@@ -110,8 +120,10 @@ N_VF = N_VF_SHARED + 2
 # service start at the first tier (jf_start) ---
 JF_ARRIVAL = 0
 JI_CLASS, JI_TIER, JI_NEXT = range(3)  # then the VM per tier
-# --- per-class sums (csum) ---
+# --- per class: sums (csum), the user and kind of docs/methods/admission.md (cls) ---
 CS_LAT_SUM, CS_LAT_MAX, CS_ARRIVED, CS_REJECTED = range(4)
+CL_TOP, CL_DYNAMIC = range(2)
+N_CL = 2
 # --- tick series: global (ts, the shared columns) and per tier (tt) ---
 N_TS = N_TS_SHARED
 TT_ALLOCATED, TT_ACTIVE, TT_UTILIZATION, TT_CONCURRENCY, TT_WAITING, TT_POOL = range(6)
@@ -150,6 +162,8 @@ class TierState(NamedTuple):
     # completed requests x (arrival, start, end, demand, vm, page arrival, class), as the
     # kernel's; start, demand and VM at the first tier
     trace: F64
+    cls: I64  # classes x CL_*
+    ks: F64  # (from t_s, K) rows: the partitions' K step function
 
 
 @njit(cache=True, inline="always")
@@ -170,13 +184,14 @@ def new_tier_state(
     ip: I64,
     fp: F64,
     weights: F64,
-    n_classes: int,
+    cls: I64,
     dims: tuple[int, int, int, int],
 ) -> TierState:
-    """Empty state; ``weights``: each VM row's dispatch weight; ``dims`` = (monitoring
-    ticks, SLA windows, SCT ring intervals, trace rows)."""
+    """Empty state; ``weights``: each VM row's dispatch weight; ``cls``: each request
+    class's CL_* row; ``dims`` = (monitoring ticks, SLA windows, SCT ring intervals,
+    trace rows)."""
     n_ticks, n_windows, n_ring, trace_rows = dims
-    tiers, vms = len(tp), int(tp[:, TP_COUNT].sum())
+    tiers, vms, n_classes = len(tp), int(tp[:, TP_COUNT].sum()), len(cls)
     jobs, heap, cap = 1024, 1024, 64
     ic = np.zeros(N_IC, dtype=np.int64)
     ic[IC_JOBS_FREE_N] = jobs
@@ -202,6 +217,8 @@ def new_tier_state(
         winh=np.zeros((n_windows, sketch.n_buckets(sketch.COARSE_ALPHA)), dtype=np.int32),
         ring=np.zeros((vms, n_ring, 3)),
         trace=np.zeros((trace_rows, 7)),
+        cls=cls,
+        ks=np.zeros((1, 2)),
     )  # fmt: skip
 
 
@@ -248,6 +265,8 @@ class TierWorld(NamedTuple):
     winh: NDArray[np.int32]
     ring: F64
     tr: F64  # trace
+    cls: I64
+    ks: F64
 
 
 class TierArrivals(NamedTuple):
@@ -278,7 +297,7 @@ def world(s: TierState) -> TierWorld:
     """The arrays the compiled loop takes (loop.py)."""
     return TierWorld(s.ic, s.sc, s.ip, s.fp, s.tp, s.tf, s.vi, s.vf, s.vtag, s.vjob, s.jf,
                      s.ji, s.et, s.ei, s.qu, s.hists, s.csum, s.win, s.winh, s.ring,
-                     s.trace)  # fmt: skip
+                     s.trace, s.cls, s.ks)  # fmt: skip
 
 
 def room(s: TierState, heap: int, vm_heap: int) -> TierState:
