@@ -149,14 +149,15 @@ def _choose(W, t, now, want):
     return best
 
 
-@njit(cache=True, inline="always")
-def _hold(W, v, j, t, delta):
-    """The admission stage's count of the requests the first tier's VMs hold."""
-    if t == 0 and W.ip[S.IP_ADMISSION]:
-        partition_sets.hold(W.vi, W.ic, v, W.cls[W.ji[j, S.JI_CLASS], S.CL_DYNAMIC], delta)
-
-
 @njit(cache=True)
+def _hold(vi, ic, ji, cls, j, delta):
+    """The admission stage counts request j as held (delta 1) or let go of (-1) by its
+    VM at the first tier. Kept out of the per-tier helpers, and given only the arrays it
+    reads: those helpers are on every request's path, and grown they run slower."""
+    partition_sets.hold(vi, ic, ji[j, 3], cls[ji[j, S.JI_CLASS], S.CL_DYNAMIC], delta)
+
+
+@njit(cache=True, inline="always")
 def _enter(W, j, t, now, want):
     """Request j reaches tier t (``want``: the partition set it may go to, -1: any): a
     slot, the accept queue, or refused (False)."""
@@ -171,7 +172,6 @@ def _enter(W, j, t, now, want):
     ji[j, 3 + t], ji[j, S.JI_TIER] = v, t
     jf[j, 1 + t] = now
     vi[v, S.VI_N] += 1
-    _hold(W, v, j, t, 1)
     if full:
         ji[j, S.JI_NEXT] = -1
         if vi[v, S.VI_QTAIL] >= 0:
@@ -195,7 +195,7 @@ def _maybe_release_vm(tf, vi, vf, v, now):
         tf[vi[v, S.VI_TIER], S.TF_VM_SECONDS] += now - vf[v, S.VF_ALLOC_T]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _release(W, v, j, t, now, served):
     """Request j gives back its slot on VM v (tier t); ``served``: it completed."""
     ip, tp, tf, vi, vf, jf = W.ip, W.tp, W.tf, W.vi, W.vf, W.jf
@@ -204,7 +204,6 @@ def _release(W, v, j, t, now, served):
     vi[v, S.VI_HELD] -= 1
     vi[v, S.VI_N] -= 1
     tp[t, S.TP_HELD] -= 1
-    _hold(W, v, j, t, -1)
     if served:
         tf[t, S.TF_RES_SUM] += now - jf[j, 1 + t]
         if ip[S.IP_SCT]:
@@ -231,6 +230,8 @@ def _refuse(W, j, t, now):
     csum = W.csum
     for u in range(t - 1, -1, -1):
         _release(W, ji[j, 3 + u], j, u, now, False)
+    if t > 0 and W.ip[S.IP_ADMISSION]:
+        _hold(W.vi, ic, ji, W.cls, j, -1)
     if t > 0:
         ic[S.IC_IN_SYSTEM] -= 1
         ic[S.IC_LEFT] += 1
@@ -274,7 +275,7 @@ def _record_done(W, j, now):
         _record_trace(W, j, now)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _completion(W, v, now):
     """VM v finishes serving the request with the smallest tag."""
     ic, ip, vi, vtag, vjob, ji = W.ic, W.ip, W.vi, W.vtag, W.vjob, W.ji
@@ -290,11 +291,13 @@ def _completion(W, v, now):
         return
     for u in range(last, -1, -1):
         _release(W, ji[j, 3 + u], j, u, now, True)
+    if ip[S.IP_ADMISSION]:
+        _hold(vi, ic, ji, W.cls, j, -1)
     _record_done(W, j, now)
     _free_job(ic, ji, j)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _arrival(W, A, i, now):
     ic, ip, jf, ji = W.ic, W.ip, W.jf, W.ji
     csum, arr_c, arr_d = W.csum, A.c, A.d
@@ -309,32 +312,32 @@ def _arrival(W, A, i, now):
     ic[S.IC_ARRIVED] += 1
     ic[S.IC_TICK_ARR] += 1
     csum[c, S.CS_ARRIVED] += 1
-    want = _admit(W, c) if ip[S.IP_ADMISSION] else -1
+    want = _admit(W.vi, W.ic, ip, W.fp, W.tp, W.cls, c) if ip[S.IP_ADMISSION] else -1
     if want != partition_sets.REFUSE and _enter(W, j, 0, now, want):
         ic[S.IC_IN_SYSTEM] += 1
+        if ip[S.IP_ADMISSION]:
+            _hold(W.vi, ic, ji, W.cls, j, 1)
     else:
         _refuse(W, j, 0, now)
 
 
 @njit(cache=True)
-def _admit(W, c):
+def _admit(vi, ic, ip, fp, tp, cls, c):
     """The admission stage's verdict on a new request of class c at the first tier."""
-    ip, fp, tp, cls = W.ip, W.fp, W.tp, W.cls
     thr, stage, n_servers = fp[S.FP_THR : S.FP_THR + 4], ip[S.IP_ADMISSION], ip[S.IP_N_SERVERS]
     first, count = tp[0, S.TP_FIRST], tp[0, S.TP_COUNT]
     top, dyn, maxconn_sla = cls[c, S.CL_TOP], cls[c, S.CL_DYNAMIC], fp[S.FP_MAXCONN_SLA]
-    return partition_sets.admit(W.vi, W.ic, thr, stage, n_servers, maxconn_sla, first, count,
+    return partition_sets.admit(vi, ic, thr, stage, n_servers, maxconn_sla, first, count,
                                 top, dyn)  # fmt: skip
 
 
 @njit(cache=True)
-def _period(W, now):
+def _period(vi, ic, ip, fp, tp, ks, et, ei, now):
     """DynamicPart's controller over the first tier, then re-armed for the next period."""
-    ic, ip, fp, tp = W.ic, W.ip, W.fp, W.tp
     first, count = tp[0, S.TP_FIRST], tp[0, S.TP_COUNT]
     n_servers, maxconn_sla = ip[S.IP_N_SERVERS], fp[S.FP_MAXCONN_SLA]
-    partition_sets.control(W.vi, ic, W.ks, n_servers, maxconn_sla, first, count, now)
-    heap_push(W.et, W.ei, ic, now + fp[S.FP_PERIOD_S], S.EV_PERIOD, 0, 0)
+    partition_sets.control(vi, ic, ks, n_servers, maxconn_sla, first, count, now)
+    heap_push(et, ei, ic, now + fp[S.FP_PERIOD_S], S.EV_PERIOD, 0, 0)
 
 
 @njit(cache=True)
@@ -453,7 +456,7 @@ def run_loop(W, A, M, t_end):
             if kind == S.EV_COMPLETION:
                 _completion(W, ident, now)
             elif kind == S.EV_PERIOD:
-                _period(W, now)
+                _period(vi, ic, W.ip, fp, W.tp, W.ks, et, ei, now)
             elif vi[ident, S.VI_STATE] == S.VM_BOOTING:
                 activate(W, ident, now)
         else:
