@@ -9,7 +9,8 @@ calls the loop again, so results do not depend on initial capacities.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from itertools import pairwise
 from typing import Any, TypeVar
 
 import numpy as np
@@ -136,3 +137,10 @@ def run_to(
     while (status := run(state, t_end)) != DONE:
         state = enlarge(state, status)
     return state
+
+
+def segment_bounds(boundaries: Iterable[float], duration_s: float) -> list[tuple[float, float]]:
+    """The runners' segments: [0, duration_s] cut at every boundary strictly inside it
+    (decision periods, admission epochs, ...); a loop runs one segment at a time."""
+    cuts = sorted({0.0, duration_s, *(b for b in boundaries if 0.0 < b < duration_s)})
+    return list(pairwise(cuts))

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterable, Mapping
-from itertools import pairwise
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -43,7 +42,7 @@ from headroom.engine.sim.results import (
     VmStats,
     utilization_boxes,
 )
-from headroom.engine.sim.rows import count_states, run_to
+from headroom.engine.sim.rows import count_states, run_to, segment_bounds
 from headroom.engine.sim.scenario import Scenario, ScenarioError, load_scenario
 from headroom.engine.sim.sketch import COARSE_ALPHA, window_quantile
 from headroom.engine.sim.version import ENGINE_VERSION
@@ -184,13 +183,6 @@ class Simulation:
         if action is not None:
             log.append(action)
         return state
-
-
-def segment_bounds(boundaries: Iterable[float], duration_s: float) -> list[tuple[float, float]]:
-    """The runner's segments: [0, duration_s] cut at every boundary strictly inside it
-    (decision periods, admission epochs, ...); the core runs one segment at a time."""
-    cuts = sorted({0.0, duration_s, *(b for b in boundaries if 0.0 < b < duration_s)})
-    return list(pairwise(cuts))
 
 
 def _observe(state: st.CoreState, now: float, booting: int, active: int) -> Observation:

@@ -1,10 +1,10 @@
 """A single-tier cluster is the one-tier case of the multi-tier model: on the features both
 loops have (processor sharing or FCFS, pool limit and accept queue, overhead, every
 dispatch policy, autoscaling of the one tier, request classes, per-request traces, the
-class-aware admission stages), the tier loop (tiers/loop.py) given the cluster as a
-one-tier chain reproduces the single-tier kernel (kernel/core.py) draw for draw: same
-seed, same events, counts, quantiles and series (means up to the order of their sums),
-the same trace rows.
+class-aware admission stages, the virtual waiting queue), the tier loop (tiers/loop.py)
+given the cluster as a one-tier chain reproduces the single-tier kernel (kernel/core.py)
+draw for draw: same seed, same events, counts, quantiles and series (means up to the
+order of their sums), the same trace rows and admission figures.
 
 The scenario document lets tiers dispatch by least connections only and gives them no
 admission stage, so the other policies and the stages reach the tier loop through the
@@ -244,8 +244,9 @@ def _assert_same_admission(a: SimulationResult, b: SimulationResult) -> None:
         assert (ca.name, ca.arrived, ca.rejected) == (cb.name, cb.arrived, cb.rejected)
     if a.admission_series is not None:
         assert b.admission_series is not None
-        for name in ("t_s", "k"):
-            np.testing.assert_array_equal(a.admission_series[name], b.admission_series[name])
+        assert a.admission_series.keys() == b.admission_series.keys()
+        for name, values in a.admission_series.items():
+            np.testing.assert_array_equal(values, b.admission_series[name], name)
 
 
 _STAGES = ["switch_adm", "static_part", "dynamic_part"]
@@ -324,3 +325,27 @@ def test_one_tier_chain_stays_with_the_kernel_deep_in_overload() -> None:
     n = min(a.completed, apart.completed)
     first_apart = np.flatnonzero(apart.trace.end_s[:n] != a.trace.end_s[:n])[0]
     assert a.trace.end_s[first_apart] > a.actions[0].t_s
+
+
+def test_one_tier_chain_queues_like_the_kernel_while_discovering() -> None:
+    """The virtual-queue preset (one 4-core server, overload, then a burst of 6x its
+    capacity), its capacity discovered online from the loop's counters every epoch."""
+    a, b = _staged(class_presets.with_virtual_queue(class_presets.virtual_queue()))
+    assert a.admission is not None and a.admission["converged_at_s"] is not None
+    assert a.admission["wait_s"]["max"] > 5
+    _assert_same_admission(a, b)
+
+
+def test_one_tier_chain_queues_like_the_kernel_at_a_fixed_capacity() -> None:
+    """Two classes of unequal hardness over a fixed capacity the load exceeds: waits up to
+    the bound, then drops."""
+    doc = _two_users("none")
+    doc["admission"] = {
+        "policy": "virtual_queue",
+        "capacity": 90.0,
+        "max_wait_s": 20,
+        "hardness": {"top": 2.0},
+    }
+    a, b = _staged(doc)
+    assert a.admission is not None and a.admission["dropped"] > 100
+    _assert_same_admission(a, b)

@@ -52,12 +52,13 @@ from headroom.engine.sim import scenario as sc
 from headroom.engine.sim.distributions import Distribution
 from headroom.engine.sim.feed import Feeder
 from headroom.engine.sim.results import ScalingAction, SimulationResult
-from headroom.engine.sim.rows import count_states, run_to
+from headroom.engine.sim.rows import count_states, run_to, segment_bounds
 from headroom.engine.sim.scenario import Scenario, build_distribution
 from headroom.engine.sim.tiers import state as S
 from headroom.engine.sim.tiers.loop import allocate, drain_least_loaded, run_loop_bare
 from headroom.engine.sim.tiers.results import tiered_result
 from headroom.engine.sim.tiers.sct import FixedPools, PoolChange, PoolSizer, SctPoolSizer
+from headroom.engine.sim.waiting_room import build_stage
 
 
 def scaled_tier(s: Scenario) -> int:
@@ -108,8 +109,8 @@ class TieredSimulation:
     starts. The single-tier loop's starts at 1 (one past its last pick, initially row 0),
     so a single-tier cluster run as a one-tier chain gives each request the VM the
     single-tier loop gives it only with ``dispatch_start=1``; ``admission``: the
-    class-aware admission stage at the first tier (default the scenario's: none, as the
-    document gives tiers no stage)."""
+    admission stage before the first tier (default the scenario's: none, as the document
+    gives tiers no stage), class-aware or the virtual waiting queue."""
 
     def __init__(
         self,
@@ -125,6 +126,7 @@ class TieredSimulation:
         self.s, self.seed, self.tiers, self.trace = s, seed, s.cluster.tiers, trace
         self.dispatch_start = dispatch_start
         self.admission = admission or s.admission
+        self.stage = build_stage(s.model_copy(update={"admission": self.admission}), seed)
         self.dispatch = list(dispatch or [s.dispatch] * len(self.tiers))
         self.scaled = scaled_tier(s)
         self.feeder = Feeder(s, datasets, seed)
@@ -197,25 +199,27 @@ class TieredSimulation:
         return state
 
     def _segment(self, state: S.TierState, t0: float, t1: float) -> S.TierState:
-        """Install the arrivals of [t0, t1) with their demands at every tier."""
+        """Install the arrivals of [t0, t1) (those the admission stage releases, in time
+        order) with their demands at every tier: a class's in its requests' order, a
+        tier's own by class, then time (as drawn before the stage was in the chain)."""
         parts = [c.arrivals_between(t0, t1)[0] for c in self.feeder.classes]
-        counts = [len(p) for p in parts]
-        times = np.concatenate(parts)
-        klass = np.repeat(np.arange(len(parts)), counts).astype(np.int64)
+        rows = np.zeros((sum(len(p) for p in parts), 3), dtype=np.int64)
+        rows[:, 2] = np.repeat(np.arange(len(parts)), [len(p) for p in parts])
+        drawn = np.concatenate(parts)
+        order = np.argsort(drawn, kind="stable")
+        times, rows = self.stage.release(drawn[order], rows[order], t1)
+        klass = rows[:, 2].copy()
+        by_class = np.argsort(klass, kind="stable")
         demands = np.empty((len(times), len(self.tiers)))
         for t, dist in enumerate(self.tier_dists):
             if dist is not None:
-                demands[:, t] = dist.sample(self.tier_rngs[t], len(times))
-            else:
-                demands[:, t] = np.concatenate(
-                    [
-                        c.service.sample(c.demand_rng, n)
-                        for c, n in zip(self.feeder.classes, counts, strict=True)
-                    ]
-                )
-        order = np.argsort(times, kind="stable")
+                demands[by_class, t] = dist.sample(self.tier_rngs[t], len(times))
+                continue
+            for c, feed in enumerate(self.feeder.classes):
+                mine = klass == c
+                demands[mine, t] = feed.service.sample(feed.demand_rng, int(mine.sum()))
         state.ic[S.IC_ARR_PTR] = 0
-        return state._replace(arr_t=times[order], arr_c=klass[order], arr_d=demands[order])
+        return state._replace(arr_t=times, arr_c=klass, arr_d=demands)
 
     def run(self, progress: Callable[[float], None] | None = None) -> SimulationResult:
         started = time.perf_counter()
@@ -223,15 +227,16 @@ class TieredSimulation:
         actions: list[ScalingAction] = []
         changes: list[PoolChange] = []
         step, duration = s.autoscaling.step_s, s.duration_s
-        for k in range(math.ceil(duration / step - 1e-9)):
-            t0, t1 = k * step, min((k + 1) * step, duration)
+        decisions = {k * step for k in range(1, math.ceil(duration / step - 1e-9))}
+        for t0, t1 in segment_bounds(decisions | set(self.stage.boundaries(duration)), duration):
             state = run_to(self._segment(state, t0, t1), t1, _run_until, self._enlarge)
-            if t1 < duration and not isinstance(self.policy, au.NullPolicy):
+            self.stage.after_segment(state, t1)
+            if t1 in decisions and not isinstance(self.policy, au.NullPolicy):
                 state = self._decide(state, t1, actions, changes)
             if progress is not None:
                 progress(t1 / duration)
         wall = time.perf_counter() - started
-        return tiered_result(self, state, tuple(actions), changes, wall)
+        return self.stage.finish(tiered_result(self, state, tuple(actions), changes, wall))
 
     def _enlarge(self, state: S.TierState, status: int) -> S.TierState:
         """What the loop's ``NEED_*`` status names: more uniforms drawn, or a capacity grown."""
