@@ -1,6 +1,7 @@
 """The partition admission stage in the simulator (SwitchAdm, StaticPart, DynamicPart of
-docs/methods/admission.md): a scenario's policy written into the core state, and K(t) read back. The
-compiled rules themselves are in headroom.engine.admission.partitions."""
+docs/methods/admission.md): a scenario's policy written into either loop's state, and
+K(t) read back. The compiled stage is partition_sets.py, on the rules of
+headroom.engine.admission.partitions."""
 
 from __future__ import annotations
 
@@ -13,6 +14,15 @@ import numpy as np
 from headroom.engine.admission.partitions import dynamic_part_start, switch_adm_array
 from headroom.engine.sim.heaps import heap_push
 from headroom.engine.sim.kernel import state as st
+from headroom.engine.sim.rows import (
+    ADMISSION_CODES,
+    EV_PERIOD,
+    IC_K,
+    IC_K_N,
+    VI_SET,
+    VI_STATE,
+    VM_ACTIVE,
+)
 from headroom.engine.sim.scenario import PartitionAdmission, Scenario, ScenarioError
 
 
@@ -24,24 +34,34 @@ def top_fraction(rates_per_s: Sequence[float], top: Sequence[bool]) -> float:
     return float(sum(r for r, t in zip(rates_per_s, top, strict=True) if t)) / total
 
 
-def prepare(state: st.CoreState, s: Scenario, rates_per_s: Sequence[float]) -> st.CoreState:
-    """Every run: each class's kind and user (docs/methods/admission.md) in the core
-    (connection accounting); with a partition policy, its parameters too
-    (``rates_per_s``: the classes' offered request rates, for rho_T)."""
+def class_flags(s: Scenario) -> tuple[list[bool], list[bool]]:
+    """Each class's user (top) and kind (dynamic) of docs/methods/admission.md."""
     specs = s.workload.class_list()
-    top = [c.user == "top" for c in specs]
-    state.cls[:, st.CL_DYNAMIC] = [c.kind == "dynamic" for c in specs]
+    return [c.user == "top" for c in specs], [c.kind == "dynamic" for c in specs]
+
+
+def prepare(state: st.CoreState, s: Scenario, rates_per_s: Sequence[float]) -> st.CoreState:
+    """Every run: each class's kind and user in the core (connection accounting); with a
+    partition policy, its parameters too (``rates_per_s``: the classes' offered request
+    rates, for rho_T)."""
+    top, dynamic = class_flags(s)
+    state.cls[:, st.CL_DYNAMIC] = dynamic
     state.cls[:, st.CL_TOP] = top
     a = s.admission
     if not isinstance(a, PartitionAdmission):
         return state
-    if a.policy != "switch_adm" and s.cluster.vms.start < 2:
-        raise ScenarioError(
-            f"cluster.vms.start: {a.policy} needs at least 2 VMs (a High and a Low Set)"
-        )
+    n_servers = s.cluster.vms.start
+    check_servers(a, n_servers, "cluster.vms.start")
     state = state._replace(k_series=np.zeros((k_rows(a, s.duration_s), 2)))
-    install(state, a, s.cluster.vms.start, top_fraction(rates_per_s, top))
+    write_params(state.ip[st.IP_ADMISSION :], state.fp[st.FP_THR :], a, n_servers)
+    rho_top = top_fraction(rates_per_s, top)
+    install(state.vi, state.ic, (state.et, state.ei), state.k_series, a, rho_top)
     return state
+
+
+def check_servers(a: PartitionAdmission, n_servers: int, field: str) -> None:
+    if a.policy != "switch_adm" and n_servers < 2:
+        raise ScenarioError(f"{field}: {a.policy} needs at least 2 VMs (a High and a Low Set)")
 
 
 def results(
@@ -51,33 +71,44 @@ def results(
     DynamicPart)."""
     if s.admission.policy not in ("static_part", "dynamic_part"):
         return None, None
-    return k_results(state, s.duration_s)
+    return k_results(state.k_series, int(state.ic[st.IC_K_N]), s.duration_s)
 
 
-def install(state: st.CoreState, a: PartitionAdmission, n_servers: int, rho_top: float) -> None:
-    """Write a partition policy into a fresh core state (all ``n_servers`` VMs active).
+def write_params(ip: st.I64, fp: st.F64, a: PartitionAdmission, n_servers: int) -> None:
+    """A loop's parameters of the stage: ``ip`` from its IP_ADMISSION on takes (stage
+    code, servers), ``fp`` from its FP_THR on (SwitchAdm's four per-server thresholds,
+    MaxConn_D(T_D) per server, DynamicPart's control period).
 
-    SwitchAdm: per-server thresholds (the core multiplies by the active VMs); a static
-    threshold without ``maxconn_static_sla`` and the static top threshold (no MaxConn_S in
-    the scenario) are infinite. StaticPart/DynamicPart: the first K VMs form the High Set;
-    DynamicPart's controller fires every ``period_s`` from t = period_s."""
-    ip, fp = state.ip, state.fp
-    ip[st.IP_ADMISSION] = st.ADMISSION_CODES[a.policy]
-    ip[st.IP_N_SERVERS] = n_servers
+    A static threshold without ``maxconn_static_sla`` and the static top threshold (no
+    MaxConn_S in the scenario) are infinite; the loops multiply the thresholds by the
+    active VMs."""
+    ip[0], ip[1] = ADMISSION_CODES[a.policy], n_servers
     static_sla = math.inf if a.maxconn_static_sla is None else a.maxconn_static_sla
-    fp[st.FP_THR : st.FP_THR + 4] = switch_adm_array(
-        1, static_sla, a.maxconn_sla, math.inf, a.maxconn
-    )
-    fp[st.FP_MAXCONN_SLA], fp[st.FP_PERIOD_S] = a.maxconn_sla, a.period_s
+    fp[:4] = switch_adm_array(1, static_sla, a.maxconn_sla, math.inf, a.maxconn)
+    fp[4], fp[5] = a.maxconn_sla, a.period_s
+
+
+def install(
+    vi: st.I64,
+    ic: st.I64,
+    heap: tuple[st.F64, st.I64],
+    ks: st.F64,
+    a: PartitionAdmission,
+    rho_top: float,
+) -> None:
+    """The partition sets at the start (``vi``: the rows of the VMs the stage governs,
+    all active): StaticPart and DynamicPart make the first K VMs the High Set, and
+    DynamicPart's controller fires every ``period_s`` from t = period_s (on the loop's
+    event ``heap``)."""
     if a.policy == "switch_adm":
         return
-    k = dynamic_part_start(n_servers, rho_top, a.maxconn_sla, a.maxconn)
-    active = np.flatnonzero(state.vi[:, st.VI_STATE] == st.VM_ACTIVE)
-    state.vi[active[:k], st.VI_SET] = 1
-    state.ic[st.IC_K], state.ic[st.IC_K_N] = k, 1
-    state.k_series[0] = (0.0, k)
+    active = np.flatnonzero(vi[:, VI_STATE] == VM_ACTIVE)
+    k = dynamic_part_start(len(active), rho_top, a.maxconn_sla, a.maxconn)
+    vi[active[:k], VI_SET] = 1
+    ic[IC_K], ic[IC_K_N] = k, 1
+    ks[0] = (0.0, k)
     if a.policy == "dynamic_part":
-        heap_push(state.et, state.ei, state.ic, a.period_s, st.EV_PERIOD, 0, 0)
+        heap_push(*heap, ic, a.period_s, EV_PERIOD, 0, 0)
 
 
 def k_rows(a: PartitionAdmission, duration_s: float) -> int:
@@ -85,9 +116,10 @@ def k_rows(a: PartitionAdmission, duration_s: float) -> int:
     return 2 + math.ceil(duration_s / a.period_s) if a.policy == "dynamic_part" else 1
 
 
-def k_results(state: st.CoreState, duration_s: float) -> tuple[dict[str, Any], dict[str, Any]]:
-    """({k_mean (time-weighted over the run), k_min, k_max}, {"t_s", "k"} step series)."""
-    rows = state.k_series[: int(state.ic[st.IC_K_N])]
+def k_results(ks: st.F64, n: int, duration_s: float) -> tuple[dict[str, Any], dict[str, Any]]:
+    """({k_mean (time-weighted over the run), k_min, k_max}, {"t_s", "k"} step series)
+    from the first ``n`` rows of the K series ``ks``."""
+    rows = ks[:n]
     t_s, k = rows[:, 0].copy(), rows[:, 1].astype(np.int64)
     held_s = np.diff(np.append(t_s, duration_s))
     summary = {

@@ -201,6 +201,13 @@ class RequestTrace:
     page_arrival_s: F64  # the page's base arrival (NaN for single requests)
     klass: NDArray[np.int64]  # index into the scenario's classes
 
+    @classmethod
+    def from_rows(cls, rows: F64) -> RequestTrace:
+        """From a loop's trace rows (arrival, start, end, demand, vm, page arrival, class)."""
+        col = [rows[:, i].copy() for i in range(7)]
+        vm, klass = col[4].astype(np.int64), col[6].astype(np.int64)
+        return cls(col[0], col[1], col[2], col[3], vm, col[5], klass)
+
 
 @dataclass(frozen=True)
 class SimulationResult:

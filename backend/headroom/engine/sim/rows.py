@@ -9,7 +9,8 @@ calls the loop again, so results do not depend on initial capacities.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from itertools import pairwise
 from typing import Any, TypeVar
 
 import numpy as np
@@ -20,7 +21,7 @@ I64 = NDArray[np.int64]
 State = TypeVar("State")
 
 VM_FREE, VM_BOOTING, VM_ACTIVE, VM_DRAINING = 0, 1, 2, 3
-# Event kinds (the heap's EI_KIND column); the multi-tier loop uses completions and boots.
+# Event kinds (the heap's EI_KIND column); the multi-tier loop has no client requests.
 EV_COMPLETION, EV_CLIENT_REQUEST, EV_BOOT, EV_PERIOD = 0, 1, 2, 3
 EI_KIND, EI_ID, EI_VER = range(3)  # event heap columns
 
@@ -44,12 +45,19 @@ EI_KIND, EI_ID, EI_VER = range(3)  # event heap columns
     IC_EVENTS,
     IC_NSRV_PEAK,
     IC_UNI_PTR,  # uniforms read from the pool (random dispatch)
-) = range(16)
-N_IC_SHARED = 16
+    IC_K,  # the High Set's size (partitions)
+    IC_K_N,  # rows written to the K series
+) = range(18)
+# Live requests by (set, kind): IC_LOAD + 2 x set + kind, set 0 = Low (every VM without
+# partitions), 1 = High; kind 0 = static, 1 = dynamic. The VMs' VI_CONN columns, summed.
+IC_LOAD = 18
+IC_HS_PEAK = 22  # DynamicPart: the High Set's peak load since the last control period
+N_IC_SHARED = 23
 # --- VM columns: int (vi), float (vf) ---
-# VI_SET: the VM's partition set (0 = Low: every VM without partitions, 1 = High).
-VI_STATE, VI_N, VI_NSRV, VI_VERSION, VI_QHEAD, VI_QTAIL, VI_SET = range(7)
-N_VI_SHARED = 7
+# VI_SET: the VM's partition set (0 = Low: every VM without partitions, 1 = High);
+# VI_CONN: live requests the VM holds, by kind (VI_CONN + 0 static, + 1 dynamic).
+VI_STATE, VI_N, VI_NSRV, VI_VERSION, VI_QHEAD, VI_QTAIL, VI_SET, VI_CONN = range(8)
+N_VI_SHARED = 9
 # The dispatcher's (dispatch.py): last dispatch time (lru), running and own weight
 # (weighted round robin).
 VF_VCLOCK, VF_LAST, VF_RATE, VF_BUSY, VF_ALLOC_T = range(5)
@@ -62,6 +70,15 @@ N_TS_SHARED = 5
 # A loop's return status: DONE, or the pool or capacity it ran short of.
 DONE, NEED_DEMAND, NEED_GAP, NEED_UNIFORM, NEED_JOBS, NEED_PAGES, NEED_HEAP = range(7)
 NEED_VM_HEAP, NEED_TRACE = 7, 8
+# The class-aware admission stages (partition_sets.py); DynamicPart's controller runs on
+# EV_PERIOD events.
+ADM_NONE, ADM_SWITCH, ADM_STATIC_PART, ADM_DYNAMIC_PART = 0, 1, 2, 3
+ADMISSION_CODES = {
+    "none": ADM_NONE,
+    "switch_adm": ADM_SWITCH,
+    "static_part": ADM_STATIC_PART,
+    "dynamic_part": ADM_DYNAMIC_PART,
+}
 UNBOUNDED = 1 << 62  # a pool limit or accept queue without a bound
 BOX_BINS = 200  # utilisation histogram bins per allocated-VM count (width 0.005)
 
@@ -120,3 +137,10 @@ def run_to(
     while (status := run(state, t_end)) != DONE:
         state = enlarge(state, status)
     return state
+
+
+def segment_bounds(boundaries: Iterable[float], duration_s: float) -> list[tuple[float, float]]:
+    """The runners' segments: [0, duration_s] cut at every boundary strictly inside it
+    (decision periods, admission epochs, ...); a loop runs one segment at a time."""
+    cuts = sorted({0.0, duration_s, *(b for b in boundaries if 0.0 < b < duration_s)})
+    return list(pairwise(cuts))

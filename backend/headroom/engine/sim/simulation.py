@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterable, Mapping
-from itertools import pairwise
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -43,7 +42,7 @@ from headroom.engine.sim.results import (
     VmStats,
     utilization_boxes,
 )
-from headroom.engine.sim.rows import count_states, run_to
+from headroom.engine.sim.rows import count_states, run_to, segment_bounds
 from headroom.engine.sim.scenario import Scenario, ScenarioError, load_scenario
 from headroom.engine.sim.sketch import COARSE_ALPHA, window_quantile
 from headroom.engine.sim.version import ENGINE_VERSION
@@ -137,7 +136,7 @@ class Simulation:
         if s.cluster.tiers is not None:  # multi-tier clusters have their own loop
             from headroom.engine.sim.tiers.runner import run_tiered
 
-            return run_tiered(s, self.datasets, seed, progress)
+            return run_tiered(s, self.datasets, seed, progress, self.trace)
         feeder = Feeder(s, self.datasets, seed)
         state = self._new_state([c.early_hints for c in feeder.classes])
         state = partition_stage.prepare(state, s, feeder.request_rates_per_s(s.duration_s))
@@ -184,13 +183,6 @@ class Simulation:
         if action is not None:
             log.append(action)
         return state
-
-
-def segment_bounds(boundaries: Iterable[float], duration_s: float) -> list[tuple[float, float]]:
-    """The runner's segments: [0, duration_s] cut at every boundary strictly inside it
-    (decision periods, admission epochs, ...); the core runs one segment at a time."""
-    cuts = sorted({0.0, duration_s, *(b for b in boundaries if 0.0 < b < duration_s)})
-    return list(pairwise(cuts))
 
 
 def _observe(state: st.CoreState, now: float, booting: int, active: int) -> Observation:
@@ -293,11 +285,7 @@ def _result(
     classes = _class_stats(s, state)
     trace = None
     if state.ip[st.IP_TRACE]:
-        n = int(ic[st.IC_TRACE_N])
-        tr = state.trace[:n]
-        col = [tr[:, i].copy() for i in range(7)]
-        vm, klass = col[4].astype(np.int64), col[6].astype(np.int64)
-        trace = RequestTrace(col[0], col[1], col[2], col[3], vm, col[5], klass)
+        trace = RequestTrace.from_rows(state.trace[: int(ic[st.IC_TRACE_N])])
     windows = series.window_violated[series.window_p95_latency_s == series.window_p95_latency_s]
     admission, admission_series = partition_stage.results(s, state)
     return SimulationResult(

@@ -1,4 +1,4 @@
-"""The virtual waiting queue as an admission stage of the runner (docs/methods/admission.md).
+"""The virtual waiting queue as an admission stage of either runner (docs/methods/admission.md).
 
 Every request that reaches the front end (a page's base request, or a single request)
 checks in at its arrival time t and gets a wait w (whole seconds) from the wait-time
@@ -34,25 +34,32 @@ from headroom.engine.admission.virtual_queue import (
 from headroom.engine.sim.kernel import state as st
 from headroom.engine.sim.results import SimulationResult
 from headroom.engine.sim.scenario import Scenario, VirtualQueueAdmission
+from headroom.engine.sim.tiers import state as tiers_st
 
 F64 = st.F64
 I64 = st.I64
 
 
+# Either loop's state: the single-tier kernel's, or the tier loop's (a chain has no pages).
+LoopState = st.CoreState | tiers_st.TierState
+
+
 class AdmissionStage(Protocol):
-    """A stage between the workload's arrivals and the core (the runner's view)."""
+    """A stage between the workload's arrivals and a loop (the runners' view)."""
 
     def boundaries(self, duration_s: float) -> list[float]: ...
 
     def admit(self, state: st.CoreState, t0: float, t1: float) -> st.CoreState: ...
 
-    def after_segment(self, state: st.CoreState, t_s: float) -> None: ...
+    def release(self, times: F64, rows: I64, t1: float) -> tuple[F64, I64]: ...
+
+    def after_segment(self, state: LoopState, t_s: float) -> None: ...
 
     def finish(self, result: SimulationResult) -> SimulationResult: ...
 
 
 class NullStage:
-    """No stage: the core sees the arrivals as drawn."""
+    """No stage: the loop sees the arrivals as drawn."""
 
     def boundaries(self, duration_s: float) -> list[float]:
         return []
@@ -60,7 +67,10 @@ class NullStage:
     def admit(self, state: st.CoreState, t0: float, t1: float) -> st.CoreState:
         return state
 
-    def after_segment(self, state: st.CoreState, t_s: float) -> None:
+    def release(self, times: F64, rows: I64, t1: float) -> tuple[F64, I64]:
+        return times, rows
+
+    def after_segment(self, state: LoopState, t_s: float) -> None:
         return None
 
     def finish(self, result: SimulationResult) -> SimulationResult:
@@ -179,15 +189,21 @@ class WaitingRoom:
 
     def admit(self, state: st.CoreState, t0: float, t1: float) -> st.CoreState:
         """Check in the segment's drawn arrivals; install the releases due before t1."""
-        self._check_in(state.arr_t, state.arr_n)
+        times, rows = self.release(state.arr_t, state.arr_n, t1)
+        state.ic[st.IC_ARR_PTR] = 0
+        return state._replace(arr_t=times, arr_n=rows)
+
+    def release(self, times: F64, rows: I64, t1: float) -> tuple[F64, I64]:
+        """Check in arrivals (``rows``: the kernel's arrival rows, the class in column 2);
+        the releases due before t1 in time order."""
+        self._check_in(times, rows)
         due = int(np.searchsorted(self.pending_t, t1, side="left"))
         times, rows = self.pending_t[:due].copy(), self.pending_n[:due].copy()
         self.pending_t, self.pending_n = self.pending_t[due:], self.pending_n[due:]
         self.released += due
         self.released_units += float(self.hardness[rows[:, 2]].sum())
         _add(self.per_s["admitted"], times)
-        state.ic[st.IC_ARR_PTR] = 0
-        return state._replace(arr_t=times, arr_n=rows)
+        return times, rows
 
     def _check_in(self, times: F64, rows: I64) -> None:
         if len(times) == 0:
@@ -219,7 +235,7 @@ class WaitingRoom:
         self.wait_hist += np.bincount(waits[kept], minlength=len(self.wait_hist))
         self.dropped_by_class += np.bincount(klass[~kept], minlength=len(self.dropped_by_class))
 
-    def after_segment(self, state: st.CoreState, t_s: float) -> None:
+    def after_segment(self, state: LoopState, t_s: float) -> None:
         """At an epoch end: one discovery step, and the scheduler takes the new rate."""
         d, epoch = self.discovery, self.spec.epoch_s
         if d is None or t_s < self.next_epoch_s - 1e-9:
@@ -231,13 +247,17 @@ class WaitingRoom:
         vq_set_capacity(self.slots, self.vq, d.promised_per_s, True)
         vq_set_near(self.slots, self.vq, self.next_epoch_s, rate)
 
-    def _served(self, state: st.CoreState) -> tuple[float, int, float]:
+    def _served(self, state: LoopState) -> tuple[float, int, float]:
         """(units, count, response time sum) of what the server completed so far, in the
         stage's units: a page counts once with its load time (its objects follow it), a
         single request with its latency; each weighs its class's hardness."""
-        rows = 2 * np.arange(len(self.paged)) + self.paged
-        counts = state.hists[rows].sum(axis=1)
-        sums = np.where(self.paged, state.csum[:, st.CS_PLT_SUM], state.csum[:, st.CS_LAT_SUM])
+        if isinstance(state, tiers_st.TierState):
+            counts, sums = state.hists.sum(axis=1), state.csum[:, tiers_st.CS_LAT_SUM]
+        else:
+            rows = 2 * np.arange(len(self.paged)) + self.paged
+            counts = state.hists[rows].sum(axis=1)
+            lat, plt = state.csum[:, st.CS_LAT_SUM], state.csum[:, st.CS_PLT_SUM]
+            sums = np.where(self.paged, plt, lat)
         return float(counts @ self.hardness), int(counts.sum()), float(sums.sum())
 
     def finish(self, result: SimulationResult) -> SimulationResult:

@@ -11,9 +11,10 @@ cursors, counts and class (cls), outputs (hists = latency and PLT sketches per c
 csum = their sums and maxima, win, winh = per-window counts and sketches, tr = trace,
 ks = the partitions' K series).
 
-Admission (ip[IP_ADMISSION], state.ADMISSION_CODES): dispatch.admit decides for each new
+Admission (ip[IP_ADMISSION], rows.ADMISSION_CODES): dispatch.admit decides for each new
 base request (its page follows it); refusals take the ``_reject`` path like a full pool.
-DynamicPart's controller runs on EV_PERIOD timer events (dispatch.period).
+DynamicPart's controller runs on EV_PERIOD timer events (dispatch.period). Both run the
+stage the tier loop runs too (partition_sets.py).
 """
 
 from __future__ import annotations

@@ -18,6 +18,11 @@ from numpy.typing import NDArray
 
 from headroom.engine.sim import sketch
 from headroom.engine.sim.rows import (  # noqa: F401 (the shared layout, re-exported)
+    ADM_DYNAMIC_PART,
+    ADM_NONE,
+    ADM_STATIC_PART,
+    ADM_SWITCH,
+    ADMISSION_CODES,
     BOX_BINS,
     DONE,
     EI_ID,
@@ -34,9 +39,13 @@ from headroom.engine.sim.rows import (  # noqa: F401 (the shared layout, re-expo
     IC_COMPLETED,
     IC_EVENTS,
     IC_HEAP_N,
+    IC_HS_PEAK,
     IC_IN_SYSTEM,
     IC_JOB_FREE,
     IC_JOBS_FREE_N,
+    IC_K,
+    IC_K_N,
+    IC_LOAD,
     IC_NSRV_PEAK,
     IC_REJECTED,
     IC_TICK,
@@ -71,6 +80,7 @@ from headroom.engine.sim.rows import (  # noqa: F401 (the shared layout, re-expo
     VF_VCLOCK,
     VF_WEIGHT,
     VF_WRR,
+    VI_CONN,
     VI_N,
     VI_NSRV,
     VI_QHEAD,
@@ -99,22 +109,16 @@ from headroom.engine.sim.rows import (  # noqa: F401 (the shared layout, re-expo
     IC_LAST_VM,
     IC_TRACE_N,
     IC_PAGES_FREE_N,
-    IC_K,  # the High Set size (partitions)
-    IC_K_N,  # rows written to the K series
-) = range(N_IC_SHARED, N_IC_SHARED + 10)
-# Live requests by (set, kind): IC_LOAD + 2 x set + kind, set 0 = Low (every VM without
-# partitions), 1 = High; kind 0 = static, 1 = dynamic. The VMs' VI_CONN columns, summed.
-IC_LOAD = IC_K_N + 1
-# DynamicPart: the High Set's peak load (static + dynamic connections) since the last
-# control period.
-IC_HS_PEAK = IC_LOAD + 4
-N_IC = IC_HS_PEAK + 1
+) = range(N_IC_SHARED, N_IC_SHARED + 8)
+N_IC = N_IC_SHARED + 8
 # --- float accumulators (sc) ---
 SC_NOW, SC_AREA, SC_LAST, SC_LAT_SUM, SC_VM_SECONDS = range(5)
 N_SC = 5
 # --- int params (ip) ---
 # IP_DISPATCH: the dispatch policy (sim/dispatch.py's codes)
 IP_FCFS, IP_CORES, IP_SLOTS, IP_WAIT_BOUND, IP_Q_UPPER, IP_DISPATCH, IP_PER_REQUEST = range(7)
+# IP_ADMISSION: the class-aware admission stage (rows.ADMISSION_CODES), IP_N_SERVERS:
+# the VMs it counts (partition_stage.write_params)
 IP_PAGES, IP_TRACE, IP_ADMISSION, IP_N_SERVERS = range(7, 11)
 N_IP = 11
 # --- float params (fp) ---
@@ -127,8 +131,7 @@ N_FP = 11
 # --- VM columns, after the shared ones ---
 N_VF = N_VF_SHARED
 VI_PAGES = N_VI_SHARED
-VI_CONN = VI_PAGES + 1  # live requests held by the VM, by kind: VI_CONN + 0 static, + 1 dynamic
-N_VI = VI_CONN + 2
+N_VI = VI_PAGES + 1
 # --- request (job) columns ---
 JF_ARRIVAL, JF_START, JF_DEMAND = range(3)
 JI_PAGE, JI_BASE, JI_VM, JI_NEXT, JI_CLASS, JI_KIND = range(6)  # kind: 1 = dynamic
@@ -145,15 +148,6 @@ CS_LAT_SUM, CS_LAT_MAX, CS_PLT_SUM, CS_PLT_MAX = range(4)
 # --- monitoring columns (int32, one row per tick), after the shared ones ---
 TS_ALLOCATED, TS_ACTIVE = range(N_TS_SHARED, N_TS_SHARED + 2)
 N_TS = N_TS_SHARED + 2
-
-# Admission stages (ip[IP_ADMISSION]); DynamicPart's controller runs on EV_PERIOD events.
-ADM_NONE, ADM_SWITCH, ADM_STATIC_PART, ADM_DYNAMIC_PART = 0, 1, 2, 3
-ADMISSION_CODES = {
-    "none": ADM_NONE,
-    "switch_adm": ADM_SWITCH,
-    "static_part": ADM_STATIC_PART,
-    "dynamic_part": ADM_DYNAMIC_PART,
-}
 
 I32 = NDArray[np.int32]
 

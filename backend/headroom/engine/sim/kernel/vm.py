@@ -14,14 +14,13 @@ from __future__ import annotations
 
 from numba import njit
 
+from headroom.engine.sim import partition_sets
 from headroom.engine.sim.heaps import heap_push, reschedule, service_push
 from headroom.engine.sim.kernel.state import (
     EV_BOOT,
     FP_OVERHEAD,
     FP_SPEED,
-    IC_HS_PEAK,
     IC_IN_SYSTEM,
-    IC_LOAD,
     IC_NSRV_PEAK,
     IC_WAITING,
     IP_CORES,
@@ -42,13 +41,11 @@ from headroom.engine.sim.kernel.state import (
     VF_RATE,
     VF_VCLOCK,
     VF_WRR,
-    VI_CONN,
     VI_N,
     VI_NSRV,
     VI_PAGES,
     VI_QHEAD,
     VI_QTAIL,
-    VI_SET,
     VI_STATE,
     VI_VERSION,
     VM_ACTIVE,
@@ -126,23 +123,7 @@ def submit(W, v, job, now, resched):
 def hold_conn(vi, ji, ic, v, job, delta):
     """Connection accounting: VM v takes (delta 1) or lets go of (-1) request ``job``,
     counted by the request's kind on the VM and in its set's total."""
-    kind = ji[job, JI_KIND]
-    vi[v, VI_CONN + kind] += delta
-    ic[IC_LOAD + 2 * vi[v, VI_SET] + kind] += delta
-    if vi[v, VI_SET] == 1 and delta > 0:
-        ic[IC_HS_PEAK] = max(ic[IC_HS_PEAK], ic[IC_LOAD + 2] + ic[IC_LOAD + 3])
-
-
-@njit(cache=True)
-def move_set(vi, ic, v, to_set):
-    """Move VM v to another set: its live connections count in the new set's load from
-    now on (it finishes what it holds, and takes only the new set's requests)."""
-    for kind in range(2):
-        n = vi[v, VI_CONN + kind]
-        ic[IC_LOAD + 2 * vi[v, VI_SET] + kind] -= n
-        ic[IC_LOAD + 2 * to_set + kind] += n
-    vi[v, VI_SET] = to_set
-    ic[IC_HS_PEAK] = max(ic[IC_HS_PEAK], ic[IC_LOAD + 2] + ic[IC_LOAD + 3])
+    partition_sets.hold(vi, ic, v, ji[job, JI_KIND], delta)
 
 
 @njit(cache=True, inline="always")

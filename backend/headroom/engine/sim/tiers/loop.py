@@ -15,6 +15,11 @@ slot in use past ``q_upper``. Every event updates per-VM interval statistics for
 (slot releases, slot-time integral, slot-holding time of the releases) in a ring of the
 last window, so the SCT model costs no per-request storage.
 
+A class-aware admission stage (partition_sets.py; ip[IP_ADMISSION]) governs the first
+tier: it decides for each arrival (refused as if the tier were full, or dispatched within
+a partition set) and counts the requests the tier's VMs hold by set and kind;
+DynamicPart's controller runs on EV_PERIOD events.
+
 W is the named bundle of the state's arrays (state.TierWorld). As in the kernel, the
 runner enters through run_loop_bare (reference-count-free views of the arrays) and the
 per-event helpers are inlined into the loop, so passing W costs nothing per call.
@@ -26,7 +31,7 @@ import math
 
 from numba import njit
 
-from headroom.engine.sim import dispatch, sketch
+from headroom.engine.sim import dispatch, partition_sets, sketch
 from headroom.engine.sim.bare import bare
 from headroom.engine.sim.heaps import heap_pop, heap_push, reschedule, service_pop, service_push
 from headroom.engine.sim.tiers import state as S
@@ -85,6 +90,8 @@ def _start_cpu(W, v, j, now):
     ic, ip, vi, vf, vtag, vjob, jf = W.ic, W.ip, W.vi, W.vf, W.vtag, W.vjob, W.jf
     n_tiers, t = ip[S.IP_TIERS], vi[v, S.VI_TIER]
     service_push(vi, vtag, vjob, v, vf[v, S.VF_VCLOCK] + jf[j, 1 + 2 * n_tiers + t], j)
+    if t == 0:
+        jf[j, S.jf_start(n_tiers)] = now
     ic[S.IC_NSRV_PEAK] = max(ic[S.IC_NSRV_PEAK], vi[v, S.VI_NSRV])
 
 
@@ -130,22 +137,32 @@ def promote(W, v, now):
 
 
 @njit(cache=True, inline="always")
-def _choose(W, t, now):
-    """The active VM of tier t that the tier's dispatch policy picks; -1: none."""
+def _choose(W, t, now, want):
+    """The active VM of tier t that the tier's dispatch policy picks (with ``want`` >= 0,
+    within that partition set); -1: none."""
     tp = W.tp
     first, count = tp[t, S.TP_FIRST], tp[t, S.TP_COUNT]
     policy, start = tp[t, S.TP_DISPATCH], tp[t, S.TP_RR]
-    best = dispatch.choose_vm(W.vf, W.vi, W.ic, W.qu, policy, first, count, start, now, -1)
+    best = dispatch.choose_vm(W.vf, W.vi, W.ic, W.qu, policy, first, count, start, now, want)
     if best >= 0:
         tp[t, S.TP_RR] = (best - first + 1) % count
     return best
 
 
 @njit(cache=True)
-def _enter(W, j, t, now):
-    """Request j reaches tier t: a slot, the accept queue, or refused (False)."""
+def _hold(vi, ic, ji, cls, j, delta):
+    """The admission stage counts request j as held (delta 1) or let go of (-1) by its
+    VM at the first tier. Kept out of the per-tier helpers, and given only the arrays it
+    reads: those helpers are on every request's path, and grown they run slower."""
+    partition_sets.hold(vi, ic, ji[j, 3], cls[ji[j, S.JI_CLASS], S.CL_DYNAMIC], delta)
+
+
+@njit(cache=True, inline="always")
+def _enter(W, j, t, now, want):
+    """Request j reaches tier t (``want``: the partition set it may go to, -1: any): a
+    slot, the accept queue, or refused (False)."""
     ic, tp, vi, jf, ji = W.ic, W.tp, W.vi, W.jf, W.ji
-    v = _choose(W, t, now)
+    v = _choose(W, t, now, want)
     if v < 0:
         return False
     full = vi[v, S.VI_HELD] >= vi[v, S.VI_SLOTS]
@@ -178,7 +195,7 @@ def _maybe_release_vm(tf, vi, vf, v, now):
         tf[vi[v, S.VI_TIER], S.TF_VM_SECONDS] += now - vf[v, S.VF_ALLOC_T]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _release(W, v, j, t, now, served):
     """Request j gives back its slot on VM v (tier t); ``served``: it completed."""
     ip, tp, tf, vi, vf, jf = W.ip, W.tp, W.tf, W.vi, W.vf, W.jf
@@ -213,6 +230,8 @@ def _refuse(W, j, t, now):
     csum = W.csum
     for u in range(t - 1, -1, -1):
         _release(W, ji[j, 3 + u], j, u, now, False)
+    if t > 0 and W.ip[S.IP_ADMISSION]:
+        _hold(W.vi, ic, ji, W.cls, j, -1)
     if t > 0:
         ic[S.IC_IN_SYSTEM] -= 1
         ic[S.IC_LEFT] += 1
@@ -224,8 +243,19 @@ def _refuse(W, j, t, now):
 
 
 @njit(cache=True, inline="always")
+def _record_trace(W, j, now):
+    """Request j's trace row, as the kernel's: its start, demand and VM at the first tier."""
+    ic, ip, jf, ji, tr = W.ic, W.ip, W.jf, W.ji, W.tr
+    n, n_tiers = ic[S.IC_TRACE_N], ip[S.IP_TIERS]
+    tr[n, 0], tr[n, 1], tr[n, 2] = jf[j, S.JF_ARRIVAL], jf[j, S.jf_start(n_tiers)], now
+    tr[n, 3], tr[n, 4] = jf[j, 1 + 2 * n_tiers], ji[j, 3]
+    tr[n, 5], tr[n, 6] = math.nan, ji[j, S.JI_CLASS]
+    ic[S.IC_TRACE_N] = n + 1
+
+
+@njit(cache=True, inline="always")
 def _record_done(W, j, now):
-    ic, sc, fp, jf, ji = W.ic, W.sc, W.fp, W.jf, W.ji
+    ic, sc, ip, fp, jf, ji = W.ic, W.sc, W.ip, W.fp, W.jf, W.ji
     hists, csum, win, winh = W.hists, W.csum, W.win, W.winh
     lat, c = now - jf[j, S.JF_ARRIVAL], ji[j, S.JI_CLASS]
     hists[c, sketch.bucket_of(lat, _INV_FINE, hists.shape[1])] += 1
@@ -241,9 +271,11 @@ def _record_done(W, j, now):
     ic[S.IC_TICK_DONE] += 1
     ic[S.IC_IN_SYSTEM] -= 1
     ic[S.IC_LEFT] += 1
+    if ip[S.IP_TRACE]:
+        _record_trace(W, j, now)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _completion(W, v, now):
     """VM v finishes serving the request with the smallest tag."""
     ic, ip, vi, vtag, vjob, ji = W.ic, W.ip, W.vi, W.vtag, W.vjob, W.ji
@@ -254,16 +286,18 @@ def _completion(W, v, now):
         _start_cpu(W, v, _pop_queue(vi, ji, v, S.VI_RHEAD, S.VI_RTAIL), now)
     if t < last:
         _touch(W, v, now)
-        if not _enter(W, j, t + 1, now):
+        if not _enter(W, j, t + 1, now, -1):
             _refuse(W, j, t + 1, now)
         return
     for u in range(last, -1, -1):
         _release(W, ji[j, 3 + u], j, u, now, True)
+    if ip[S.IP_ADMISSION]:
+        _hold(vi, ic, ji, W.cls, j, -1)
     _record_done(W, j, now)
     _free_job(ic, ji, j)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _arrival(W, A, i, now):
     ic, ip, jf, ji = W.ic, W.ip, W.jf, W.ji
     csum, arr_c, arr_d = W.csum, A.c, A.d
@@ -278,10 +312,32 @@ def _arrival(W, A, i, now):
     ic[S.IC_ARRIVED] += 1
     ic[S.IC_TICK_ARR] += 1
     csum[c, S.CS_ARRIVED] += 1
-    if _enter(W, j, 0, now):
+    want = _admit(W.vi, W.ic, ip, W.fp, W.tp, W.cls, c) if ip[S.IP_ADMISSION] else -1
+    if want != partition_sets.REFUSE and _enter(W, j, 0, now, want):
         ic[S.IC_IN_SYSTEM] += 1
+        if ip[S.IP_ADMISSION]:
+            _hold(W.vi, ic, ji, W.cls, j, 1)
     else:
         _refuse(W, j, 0, now)
+
+
+@njit(cache=True)
+def _admit(vi, ic, ip, fp, tp, cls, c):
+    """The admission stage's verdict on a new request of class c at the first tier."""
+    thr, stage, n_servers = fp[S.FP_THR : S.FP_THR + 4], ip[S.IP_ADMISSION], ip[S.IP_N_SERVERS]
+    first, count = tp[0, S.TP_FIRST], tp[0, S.TP_COUNT]
+    top, dyn, maxconn_sla = cls[c, S.CL_TOP], cls[c, S.CL_DYNAMIC], fp[S.FP_MAXCONN_SLA]
+    return partition_sets.admit(vi, ic, thr, stage, n_servers, maxconn_sla, first, count,
+                                top, dyn)  # fmt: skip
+
+
+@njit(cache=True)
+def _period(vi, ic, ip, fp, tp, ks, et, ei, now):
+    """DynamicPart's controller over the first tier, then re-armed for the next period."""
+    first, count = tp[0, S.TP_FIRST], tp[0, S.TP_COUNT]
+    n_servers, maxconn_sla = ip[S.IP_N_SERVERS], fp[S.FP_MAXCONN_SLA]
+    partition_sets.control(vi, ic, ks, n_servers, maxconn_sla, first, count, now)
+    heap_push(et, ei, ic, now + fp[S.FP_PERIOD_S], S.EV_PERIOD, 0, 0)
 
 
 @njit(cache=True)
@@ -354,6 +410,8 @@ def _needs(W):
         return S.NEED_HEAP
     if ic[S.IC_NSRV_PEAK] + n_tiers + 1 > vtag.shape[1]:
         return S.NEED_VM_HEAP
+    if ip[S.IP_TRACE] and ic[S.IC_TRACE_N] + 1 > len(W.tr):
+        return S.NEED_TRACE
     return S.DONE
 
 
@@ -397,6 +455,8 @@ def run_loop(W, A, M, t_end):
             heap_pop(et, ei, ic)
             if kind == S.EV_COMPLETION:
                 _completion(W, ident, now)
+            elif kind == S.EV_PERIOD:
+                _period(vi, ic, W.ip, fp, W.tp, W.ks, et, ei, now)
             elif vi[ident, S.VI_STATE] == S.VM_BOOTING:
                 activate(W, ident, now)
         else:
@@ -411,7 +471,7 @@ def run_loop_bare(W, A, M, t_end):
         bare(W.ic), bare(W.sc), bare(W.ip), bare(W.fp), bare(W.tp), bare(W.tf), bare(W.vi),
         bare(W.vf), bare(W.vtag), bare(W.vjob), bare(W.jf), bare(W.ji), bare(W.et),
         bare(W.ei), bare(W.qu), bare(W.hists), bare(W.csum), bare(W.win), bare(W.winh),
-        bare(W.ring),
+        bare(W.ring), bare(W.tr), bare(W.cls), bare(W.ks),
     )  # fmt: skip
     arrivals = S.TierArrivals(bare(A.t), bare(A.c), bare(A.d))
     monitor = S.TierMonitor(bare(M.ts), bare(M.tt), bare(M.box))

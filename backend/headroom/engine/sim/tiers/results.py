@@ -8,17 +8,19 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from headroom.engine.sim import partition_stage
 from headroom.engine.sim.results import (
     ClassStats,
     LatencyStats,
     LittleCheck,
+    RequestTrace,
     ScalingAction,
     SimulationResult,
     TimeSeries,
     VmStats,
     utilization_boxes,
 )
-from headroom.engine.sim.scenario import Scenario, Tier
+from headroom.engine.sim.scenario import Admission, Scenario, Tier
 from headroom.engine.sim.sketch import COARSE_ALPHA, window_quantile
 from headroom.engine.sim.tiers import state as S
 from headroom.engine.sim.tiers.sct import PoolChange
@@ -32,6 +34,8 @@ class TieredSimulation(Protocol):
     seed: int
     scaled: int  # the index of the tier the policy scales
     tiers: list[Tier]
+    trace: bool
+    admission: Admission  # the stage at the first tier
 
 
 def _series(sim: TieredSimulation, st: S.TierState) -> TimeSeries:
@@ -168,6 +172,7 @@ def tiered_result(
     series = _series(sim, st)
     windows = series.window_violated[~np.isnan(series.window_p95_latency_s)]
     initial = [t.pool_limit or S.UNBOUNDED for t in sim.tiers]
+    admission, admission_series = _admission(sim, st)
     tiers = {
         tier.name: {
             **_tier_summary(sim, st, t, latency, initial[t]),
@@ -198,9 +203,21 @@ def tiered_result(
         little=_little(sim, st),
         events=int(ic[S.IC_EVENTS]),
         wall_s=wall_s,
+        trace=RequestTrace.from_rows(st.trace[: int(ic[S.IC_TRACE_N])]) if sim.trace else None,
+        admission=admission,
+        admission_series=admission_series,
         tiers=tiers,
         tier_series=_tier_series(sim, st, series, changes),
     )
+
+
+def _admission(
+    sim: TieredSimulation, st: S.TierState
+) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """The result's ``admission`` and ``admission_series``, as the kernel's."""
+    if sim.admission.policy not in ("static_part", "dynamic_part"):
+        return None, None
+    return partition_stage.k_results(st.ks, int(st.ic[S.IC_K_N]), sim.s.duration_s)
 
 
 def change_dict(change: PoolChange) -> dict[str, Any]:

@@ -14,8 +14,9 @@ one-tier chain.
 
 Modelling choices: a request's time at a tier counts from its arrival there (accept
 queue included) to the release of its slot, i.e. including the tiers below; the
-response returns up at once. No per-request trace is kept (``trace=True`` has no
-effect on tiered runs); ``series.waiting`` counts requests in every accept queue.
+response returns up at once. A per-request trace (``trace=True``) gives each completed
+request's service start, demand and VM at the first tier; ``series.waiting`` counts
+requests in every accept queue.
 
 Results: the usual SimulationResult, where the VM figures (series, VmStats, box plots,
 actions) are the scaled tier's and latencies are end to end, plus
@@ -46,16 +47,18 @@ import numpy as np
 
 from headroom.engine.sim import autoscaling as au
 from headroom.engine.sim import dispatch as dp
+from headroom.engine.sim import partition_stage
 from headroom.engine.sim import scenario as sc
 from headroom.engine.sim.distributions import Distribution
 from headroom.engine.sim.feed import Feeder
 from headroom.engine.sim.results import ScalingAction, SimulationResult
-from headroom.engine.sim.rows import count_states, run_to
+from headroom.engine.sim.rows import count_states, run_to, segment_bounds
 from headroom.engine.sim.scenario import Scenario, build_distribution
 from headroom.engine.sim.tiers import state as S
 from headroom.engine.sim.tiers.loop import allocate, drain_least_loaded, run_loop_bare
 from headroom.engine.sim.tiers.results import tiered_result
 from headroom.engine.sim.tiers.sct import FixedPools, PoolChange, PoolSizer, SctPoolSizer
+from headroom.engine.sim.waiting_room import build_stage
 
 
 def scaled_tier(s: Scenario) -> int:
@@ -67,8 +70,11 @@ def scaled_tier(s: Scenario) -> int:
     return next((i for i, t in enumerate(tiers) if t.vms.min < t.vms.max), 0)
 
 
-def _tier_params(tiers: list[sc.Tier], dispatch: Sequence[sc.Dispatch]) -> tuple[S.I64, S.F64]:
+def _tier_params(
+    tiers: list[sc.Tier], dispatch: Sequence[sc.Dispatch], dispatch_start: int
+) -> tuple[S.I64, S.F64]:
     tp = np.zeros((len(tiers), S.N_TP), dtype=np.int64)
+    tp[:, S.TP_RR] = dispatch_start
     tf = np.zeros((len(tiers), S.N_TF))
     first = 0
     for i, (t, d) in enumerate(zip(tiers, dispatch, strict=True)):
@@ -97,7 +103,14 @@ def _weights(tiers: list[sc.Tier], dispatch: Sequence[sc.Dispatch]) -> S.F64:
 
 class TieredSimulation:
     """Builds the tiered state for a scenario and runs it (Simulation.run delegates).
-    ``dispatch``: a dispatch policy per tier (default: the scenario's, at every tier)."""
+    ``dispatch``: a dispatch policy per tier (default: the scenario's, at every tier);
+    ``trace``: keep every completed request's times (tests and small runs only);
+    ``dispatch_start``: the row (within each tier) where the dispatchers' first scan
+    starts. The single-tier loop's starts at 1 (one past its last pick, initially row 0),
+    so a single-tier cluster run as a one-tier chain gives each request the VM the
+    single-tier loop gives it only with ``dispatch_start=1``; ``admission``: the
+    admission stage before the first tier (default the scenario's: none, as the document
+    gives tiers no stage), class-aware or the virtual waiting queue."""
 
     def __init__(
         self,
@@ -105,9 +118,15 @@ class TieredSimulation:
         datasets: Mapping[str, np.ndarray],
         seed: int,
         dispatch: Sequence[sc.Dispatch] | None = None,
+        trace: bool = False,
+        dispatch_start: int = 0,
+        admission: sc.Admission | None = None,
     ) -> None:
         assert s.cluster.tiers is not None
-        self.s, self.seed, self.tiers = s, seed, s.cluster.tiers
+        self.s, self.seed, self.tiers, self.trace = s, seed, s.cluster.tiers, trace
+        self.dispatch_start = dispatch_start
+        self.admission = admission or s.admission
+        self.stage = build_stage(s.model_copy(update={"admission": self.admission}), seed)
         self.dispatch = list(dispatch or [s.dispatch] * len(self.tiers))
         self.scaled = scaled_tier(s)
         self.feeder = Feeder(s, datasets, seed)
@@ -135,15 +154,17 @@ class TieredSimulation:
 
     def _new_state(self) -> S.TierState:
         s = self.s
-        tp, tf = _tier_params(self.tiers, self.dispatch)
+        tp, tf = _tier_params(self.tiers, self.dispatch, self.dispatch_start)
         sct = isinstance(s.autoscaling, sc.ConcurrencyAwarePolicy)
         random_dispatch = any(d.policy == "random" for d in self.dispatch)
-        ip = np.array([len(self.tiers), self.scaled, sct, random_dispatch])
+        ip = np.zeros(S.N_IP, dtype=np.int64)
+        ip[: S.IP_ADMISSION] = (len(self.tiers), self.scaled, sct, random_dispatch, self.trace)
         sct_s = getattr(s.autoscaling, "sct_interval_s", 0.05)
         window_s = s.sla.window_s if s.sla else 60.0
-        fp = np.array(
-            [s.autoscaling.monitor_s, window_s, s.sla.threshold_s if s.sla else math.inf, sct_s]
-        )
+        fp = np.zeros(S.N_FP)
+        fp[: S.FP_THR] = (
+            s.autoscaling.monitor_s, window_s, s.sla.threshold_s if s.sla else math.inf, sct_s,
+        )  # fmt: skip
         n_ring = 1
         if ip[S.IP_SCT]:
             n_ring = math.ceil(getattr(s.autoscaling, "sct_window_s", 180.0) / sct_s) + 2
@@ -151,33 +172,54 @@ class TieredSimulation:
             math.ceil(s.duration_s / fp[S.FP_MONITOR_S] - 1e-9),
             math.ceil(s.duration_s / window_s - 1e-9) + 1,
             n_ring,
+            4096 if self.trace else 0,
         )
         weights = _weights(self.tiers, self.dispatch)
-        state = S.new_tier_state(tp, tf, ip, fp, weights, len(self.feeder.classes), dims)
+        top, dynamic = partition_stage.class_flags(s)
+        cls = np.zeros((len(top), S.N_CL), dtype=np.int64)
+        cls[:, S.CL_TOP], cls[:, S.CL_DYNAMIC] = top, dynamic
+        state = S.new_tier_state(tp, tf, ip, fp, weights, cls, dims)
         for t, tier in enumerate(self.tiers):
             allocate(S.world(state), t, tier.vms.start, 0.0, 0.0)
+        return self._install_admission(state)
+
+    def _install_admission(self, state: S.TierState) -> S.TierState:
+        """The class-aware admission stage at the first tier (partition_stage.py)."""
+        a = self.admission
+        if not isinstance(a, sc.PartitionAdmission):
+            return state
+        n_servers = self.tiers[0].vms.start
+        partition_stage.check_servers(a, n_servers, "cluster.tiers[0].vms.start")
+        state = state._replace(ks=np.zeros((partition_stage.k_rows(a, self.s.duration_s), 2)))
+        partition_stage.write_params(state.ip[S.IP_ADMISSION :], state.fp[S.FP_THR :], a, n_servers)
+        rates = self.feeder.request_rates_per_s(self.s.duration_s)
+        rho_top = partition_stage.top_fraction(rates, partition_stage.class_flags(self.s)[0])
+        vi = _tier_rows(state, 0)
+        partition_stage.install(vi, state.ic, (state.et, state.ei), state.ks, a, rho_top)
         return state
 
     def _segment(self, state: S.TierState, t0: float, t1: float) -> S.TierState:
-        """Install the arrivals of [t0, t1) with their demands at every tier."""
+        """Install the arrivals of [t0, t1) (those the admission stage releases, in time
+        order) with their demands at every tier: a class's in its requests' order, a
+        tier's own by class, then time (as drawn before the stage was in the chain)."""
         parts = [c.arrivals_between(t0, t1)[0] for c in self.feeder.classes]
-        counts = [len(p) for p in parts]
-        times = np.concatenate(parts)
-        klass = np.repeat(np.arange(len(parts)), counts).astype(np.int64)
+        rows = np.zeros((sum(len(p) for p in parts), 3), dtype=np.int64)
+        rows[:, 2] = np.repeat(np.arange(len(parts)), [len(p) for p in parts])
+        drawn = np.concatenate(parts)
+        order = np.argsort(drawn, kind="stable")
+        times, rows = self.stage.release(drawn[order], rows[order], t1)
+        klass = rows[:, 2].copy()
+        by_class = np.argsort(klass, kind="stable")
         demands = np.empty((len(times), len(self.tiers)))
         for t, dist in enumerate(self.tier_dists):
             if dist is not None:
-                demands[:, t] = dist.sample(self.tier_rngs[t], len(times))
-            else:
-                demands[:, t] = np.concatenate(
-                    [
-                        c.service.sample(c.demand_rng, n)
-                        for c, n in zip(self.feeder.classes, counts, strict=True)
-                    ]
-                )
-        order = np.argsort(times, kind="stable")
+                demands[by_class, t] = dist.sample(self.tier_rngs[t], len(times))
+                continue
+            for c, feed in enumerate(self.feeder.classes):
+                mine = klass == c
+                demands[mine, t] = feed.service.sample(feed.demand_rng, int(mine.sum()))
         state.ic[S.IC_ARR_PTR] = 0
-        return state._replace(arr_t=times[order], arr_c=klass[order], arr_d=demands[order])
+        return state._replace(arr_t=times, arr_c=klass, arr_d=demands)
 
     def run(self, progress: Callable[[float], None] | None = None) -> SimulationResult:
         started = time.perf_counter()
@@ -185,15 +227,16 @@ class TieredSimulation:
         actions: list[ScalingAction] = []
         changes: list[PoolChange] = []
         step, duration = s.autoscaling.step_s, s.duration_s
-        for k in range(math.ceil(duration / step - 1e-9)):
-            t0, t1 = k * step, min((k + 1) * step, duration)
+        decisions = {k * step for k in range(1, math.ceil(duration / step - 1e-9))}
+        for t0, t1 in segment_bounds(decisions | set(self.stage.boundaries(duration)), duration):
             state = run_to(self._segment(state, t0, t1), t1, _run_until, self._enlarge)
-            if t1 < duration and not isinstance(self.policy, au.NullPolicy):
+            self.stage.after_segment(state, t1)
+            if t1 in decisions and not isinstance(self.policy, au.NullPolicy):
                 state = self._decide(state, t1, actions, changes)
             if progress is not None:
                 progress(t1 / duration)
         wall = time.perf_counter() - started
-        return tiered_result(self, state, tuple(actions), changes, wall)
+        return self.stage.finish(tiered_result(self, state, tuple(actions), changes, wall))
 
     def _enlarge(self, state: S.TierState, status: int) -> S.TierState:
         """What the loop's ``NEED_*`` status names: more uniforms drawn, or a capacity grown."""
@@ -254,6 +297,7 @@ def run_tiered(
     datasets: Mapping[str, np.ndarray],
     seed: int,
     progress: Callable[[float], None] | None = None,
+    trace: bool = False,
 ) -> SimulationResult:
     """Run a scenario with ``cluster.tiers`` (Simulation.run's entry point for them)."""
-    return TieredSimulation(s, datasets, seed).run(progress)
+    return TieredSimulation(s, datasets, seed, trace=trace).run(progress)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from numba import njit
 from numpy.typing import NDArray
 
 from headroom.engine.sim import sketch
@@ -23,6 +24,7 @@ from headroom.engine.sim.rows import (  # noqa: F401 (the shared layout, re-expo
     EI_VER,
     EV_BOOT,
     EV_COMPLETION,
+    EV_PERIOD,
     F64,
     I64,
     IC_ARR_PTR,
@@ -33,6 +35,8 @@ from headroom.engine.sim.rows import (  # noqa: F401 (the shared layout, re-expo
     IC_IN_SYSTEM,
     IC_JOB_FREE,
     IC_JOBS_FREE_N,
+    IC_K,
+    IC_K_N,
     IC_NSRV_PEAK,
     IC_REJECTED,
     IC_TICK,
@@ -47,6 +51,7 @@ from headroom.engine.sim.rows import (  # noqa: F401 (the shared layout, re-expo
     N_VI_SHARED,
     NEED_HEAP,
     NEED_JOBS,
+    NEED_TRACE,
     NEED_UNIFORM,
     NEED_VM_HEAP,
     TS_ARRIVALS,
@@ -73,6 +78,7 @@ from headroom.engine.sim.rows import (  # noqa: F401 (the shared layout, re-expo
     VM_BOOTING,
     VM_DRAINING,
     VM_FREE,
+    double_rows,
     free_rows,
     grow_event_heap,
     grow_free_list,
@@ -80,13 +86,21 @@ from headroom.engine.sim.rows import (  # noqa: F401 (the shared layout, re-expo
 )
 
 # --- int counters (ic), after the shared ones ---
-IC_LEFT = N_IC_SHARED
-N_IC = N_IC_SHARED + 1
+IC_LEFT, IC_TRACE_N = N_IC_SHARED, N_IC_SHARED + 1
+N_IC = N_IC_SHARED + 2
 # --- float accumulators (sc) ---
 SC_AREA, SC_LAST, SC_LAT_SUM, SC_TIME_SUM = range(4)
 # --- int params (ip), float params (fp) ---
-IP_TIERS, IP_SCALED, IP_SCT, IP_RANDOM = range(4)  # IP_RANDOM: some tier dispatches at random
+# IP_RANDOM: some tier dispatches at random; IP_TRACE: keep per-request traces;
+# IP_ADMISSION: the class-aware admission stage at the first tier (rows.ADMISSION_CODES),
+# IP_N_SERVERS: that tier's VMs as the stage counts them.
+IP_TIERS, IP_SCALED, IP_SCT, IP_RANDOM, IP_TRACE, IP_ADMISSION, IP_N_SERVERS = range(7)
+N_IP = 7
 FP_MONITOR_S, FP_WINDOW_S, FP_SLA_S, FP_SCT_S = range(4)
+# SwitchAdm's per-server thresholds at FP_THR..FP_THR+3, MaxConn_D(T_D) per server and
+# DynamicPart's control period (partition_stage.write_params).
+FP_THR, FP_MAXCONN_SLA, FP_PERIOD_S = 4, 8, 9
+N_FP = 10
 # --- per tier: int (tp), float (tf) ---
 # TP_RR: where the dispatcher's next scan starts (one past its last pick, within the tier);
 # TP_DISPATCH: the tier's dispatch policy (sim/dispatch.py's codes).
@@ -102,11 +116,14 @@ VI_TIER, VI_HELD, VI_NQ, VI_RHEAD, VI_RTAIL, VI_SLOTS, VI_SCT_K, VI_PEAK_HELD = 
 N_VI = N_VI_SHARED + 8
 VF_HELD_AREA, VF_SCT_LAST = range(N_VF_SHARED, N_VF_SHARED + 2)
 N_VF = N_VF_SHARED + 2
-# --- request columns: jf = arrival, then per tier enter, acquire, demand ---
+# --- request columns: jf = arrival, then per tier enter, acquire, demand, then the
+# service start at the first tier (jf_start) ---
 JF_ARRIVAL = 0
 JI_CLASS, JI_TIER, JI_NEXT = range(3)  # then the VM per tier
-# --- per-class sums (csum) ---
+# --- per class: sums (csum), the user and kind of docs/methods/admission.md (cls) ---
 CS_LAT_SUM, CS_LAT_MAX, CS_ARRIVED, CS_REJECTED = range(4)
+CL_TOP, CL_DYNAMIC = range(2)
+N_CL = 2
 # --- tick series: global (ts, the shared columns) and per tier (tt) ---
 N_TS = N_TS_SHARED
 TT_ALLOCATED, TT_ACTIVE, TT_UTILIZATION, TT_CONCURRENCY, TT_WAITING, TT_POOL = range(6)
@@ -142,6 +159,17 @@ class TierState(NamedTuple):
     win: I64  # SLA windows x (completions, over threshold)
     winh: NDArray[np.int32]  # SLA windows x coarse sketch buckets
     ring: F64  # VMs x intervals x R_* (SCT statistics of the last window)
+    # completed requests x (arrival, start, end, demand, vm, page arrival, class), as the
+    # kernel's; start, demand and VM at the first tier
+    trace: F64
+    cls: I64  # classes x CL_*
+    ks: F64  # (from t_s, K) rows: the partitions' K step function
+
+
+@njit(cache=True, inline="always")
+def jf_start(n_tiers: int) -> int:
+    """The request column of its service start at the first tier."""
+    return 1 + 3 * n_tiers
 
 
 def _free_jobs(n: int, ncols: int) -> I64:
@@ -156,13 +184,14 @@ def new_tier_state(
     ip: I64,
     fp: F64,
     weights: F64,
-    n_classes: int,
-    dims: tuple[int, int, int],
+    cls: I64,
+    dims: tuple[int, int, int, int],
 ) -> TierState:
-    """Empty state; ``weights``: each VM row's dispatch weight; ``dims`` = (monitoring
-    ticks, SLA windows, SCT ring intervals)."""
-    n_ticks, n_windows, n_ring = dims
-    tiers, vms = len(tp), int(tp[:, TP_COUNT].sum())
+    """Empty state; ``weights``: each VM row's dispatch weight; ``cls``: each request
+    class's CL_* row; ``dims`` = (monitoring ticks, SLA windows, SCT ring intervals,
+    trace rows)."""
+    n_ticks, n_windows, n_ring, trace_rows = dims
+    tiers, vms, n_classes = len(tp), int(tp[:, TP_COUNT].sum()), len(cls)
     jobs, heap, cap = 1024, 1024, 64
     ic = np.zeros(N_IC, dtype=np.int64)
     ic[IC_JOBS_FREE_N] = jobs
@@ -175,7 +204,7 @@ def new_tier_state(
     return TierState(
         ic=ic, sc=np.zeros(4), ip=ip, fp=fp, tp=tp, tf=tf, vi=vi, vf=vf,
         vtag=np.zeros((vms, cap)), vjob=np.zeros((vms, cap), dtype=np.int64),
-        jf=np.zeros((jobs, 1 + 3 * tiers)), ji=_free_jobs(jobs, 3 + tiers),
+        jf=np.zeros((jobs, jf_start(tiers) + 1)), ji=_free_jobs(jobs, 3 + tiers),
         et=np.zeros(heap), ei=np.zeros((heap, 3), dtype=np.int64),
         arr_t=np.zeros(0), arr_c=np.zeros(0, dtype=np.int64), arr_d=np.zeros((0, tiers)),
         qu=np.zeros(0),
@@ -187,6 +216,9 @@ def new_tier_state(
         win=np.zeros((n_windows, 2), dtype=np.int64),
         winh=np.zeros((n_windows, sketch.n_buckets(sketch.COARSE_ALPHA)), dtype=np.int32),
         ring=np.zeros((vms, n_ring, 3)),
+        trace=np.zeros((trace_rows, 7)),
+        cls=cls,
+        ks=np.zeros((1, 2)),
     )  # fmt: skip
 
 
@@ -203,6 +235,8 @@ def grow(s: TierState, status: int, need: int = 0) -> TierState:
     if status == NEED_VM_HEAP:
         vtag, vjob = widen_service_heaps(s.vtag, s.vjob, need)
         return s._replace(vtag=vtag, vjob=vjob)
+    if status == NEED_TRACE:
+        return s._replace(trace=double_rows(s.trace))
     raise ValueError(f"cannot grow for status {status}")
 
 
@@ -230,6 +264,9 @@ class TierWorld(NamedTuple):
     win: I64
     winh: NDArray[np.int32]
     ring: F64
+    tr: F64  # trace
+    cls: I64
+    ks: F64
 
 
 class TierArrivals(NamedTuple):
@@ -259,7 +296,8 @@ def monitor(s: TierState) -> TierMonitor:
 def world(s: TierState) -> TierWorld:
     """The arrays the compiled loop takes (loop.py)."""
     return TierWorld(s.ic, s.sc, s.ip, s.fp, s.tp, s.tf, s.vi, s.vf, s.vtag, s.vjob, s.jf,
-                     s.ji, s.et, s.ei, s.qu, s.hists, s.csum, s.win, s.winh, s.ring)  # fmt: skip
+                     s.ji, s.et, s.ei, s.qu, s.hists, s.csum, s.win, s.winh, s.ring,
+                     s.trace, s.cls, s.ks)  # fmt: skip
 
 
 def room(s: TierState, heap: int, vm_heap: int) -> TierState:
