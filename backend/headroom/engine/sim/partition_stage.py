@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -50,18 +50,44 @@ def prepare(state: st.CoreState, s: Scenario, rates_per_s: Sequence[float]) -> s
     a = s.admission
     if not isinstance(a, PartitionAdmission):
         return state
-    n_servers = s.cluster.vms.start
-    check_servers(a, n_servers, "cluster.vms.start")
-    state = state._replace(k_series=np.zeros((k_rows(a, s.duration_s), 2)))
-    write_params(state.ip[st.IP_ADMISSION :], state.fp[st.FP_THR :], a, n_servers)
-    rho_top = top_fraction(rates_per_s, top)
-    install(state.vi, state.ic, (state.et, state.ei), state.k_series, a, rho_top)
-    return state
+    rows = StageRows(
+        state.ip[st.IP_ADMISSION :], state.fp[st.FP_THR :], state.vi, state.ic, state.et, state.ei
+    )
+    ks = set_up(a, rows, s.cluster.vms.start, "cluster.vms.start", s.duration_s,
+                top_fraction(rates_per_s, top))  # fmt: skip
+    return state._replace(k_series=ks)
 
 
-def check_servers(a: PartitionAdmission, n_servers: int, field: str) -> None:
+class StageRows(NamedTuple):
+    """A loop's arrays the stage is set up in: ``ip`` and ``fp`` from the loop's
+    IP_ADMISSION and FP_THR on, ``vi`` the rows of the VMs the stage governs (all
+    active), the counters ``ic`` and the event heap (``et``, ``ei``)."""
+
+    ip: st.I64
+    fp: st.F64
+    vi: st.I64
+    ic: st.I64
+    et: st.F64
+    ei: st.I64
+
+
+def set_up(
+    a: PartitionAdmission,
+    rows: StageRows,
+    n_servers: int,
+    field: str,
+    duration_s: float,
+    rho_top: float,
+) -> st.F64:
+    """A partition policy in a fresh loop state (either loop): checked against the
+    ``n_servers`` VMs it governs (``field``: the scenario field that sets them), its
+    parameters written, its sets installed; the K series the loop writes to."""
     if a.policy != "switch_adm" and n_servers < 2:
         raise ScenarioError(f"{field}: {a.policy} needs at least 2 VMs (a High and a Low Set)")
+    ks = np.zeros((k_rows(a, duration_s), 2))
+    _write_params(rows.ip, rows.fp, a, n_servers)
+    _install(rows, ks, a, rho_top)
+    return ks
 
 
 def results(
@@ -74,7 +100,7 @@ def results(
     return k_results(state.k_series, int(state.ic[st.IC_K_N]), s.duration_s)
 
 
-def write_params(ip: st.I64, fp: st.F64, a: PartitionAdmission, n_servers: int) -> None:
+def _write_params(ip: st.I64, fp: st.F64, a: PartitionAdmission, n_servers: int) -> None:
     """A loop's parameters of the stage: ``ip`` from its IP_ADMISSION on takes (stage
     code, servers), ``fp`` from its FP_THR on (SwitchAdm's four per-server thresholds,
     MaxConn_D(T_D) per server, DynamicPart's control period).
@@ -88,27 +114,19 @@ def write_params(ip: st.I64, fp: st.F64, a: PartitionAdmission, n_servers: int) 
     fp[4], fp[5] = a.maxconn_sla, a.period_s
 
 
-def install(
-    vi: st.I64,
-    ic: st.I64,
-    heap: tuple[st.F64, st.I64],
-    ks: st.F64,
-    a: PartitionAdmission,
-    rho_top: float,
-) -> None:
-    """The partition sets at the start (``vi``: the rows of the VMs the stage governs,
-    all active): StaticPart and DynamicPart make the first K VMs the High Set, and
-    DynamicPart's controller fires every ``period_s`` from t = period_s (on the loop's
-    event ``heap``)."""
+def _install(rows: StageRows, ks: st.F64, a: PartitionAdmission, rho_top: float) -> None:
+    """The partition sets at the start: StaticPart and DynamicPart make the first K of
+    the governed VMs the High Set, and DynamicPart's controller fires every ``period_s``
+    from t = period_s."""
     if a.policy == "switch_adm":
         return
-    active = np.flatnonzero(vi[:, VI_STATE] == VM_ACTIVE)
+    active = np.flatnonzero(rows.vi[:, VI_STATE] == VM_ACTIVE)
     k = dynamic_part_start(len(active), rho_top, a.maxconn_sla, a.maxconn)
-    vi[active[:k], VI_SET] = 1
-    ic[IC_K], ic[IC_K_N] = k, 1
+    rows.vi[active[:k], VI_SET] = 1
+    rows.ic[IC_K], rows.ic[IC_K_N] = k, 1
     ks[0] = (0.0, k)
     if a.policy == "dynamic_part":
-        heap_push(*heap, ic, a.period_s, EV_PERIOD, 0, 0)
+        heap_push(rows.et, rows.ei, rows.ic, a.period_s, EV_PERIOD, 0, 0)
 
 
 def k_rows(a: PartitionAdmission, duration_s: float) -> int:

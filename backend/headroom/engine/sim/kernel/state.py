@@ -118,7 +118,7 @@ N_SC = 5
 # IP_DISPATCH: the dispatch policy (sim/dispatch.py's codes)
 IP_FCFS, IP_CORES, IP_SLOTS, IP_WAIT_BOUND, IP_Q_UPPER, IP_DISPATCH, IP_PER_REQUEST = range(7)
 # IP_ADMISSION: the class-aware admission stage (rows.ADMISSION_CODES), IP_N_SERVERS:
-# the VMs it counts (partition_stage.write_params)
+# the VMs it counts (partition_stage.set_up)
 IP_PAGES, IP_TRACE, IP_ADMISSION, IP_N_SERVERS = range(7, 11)
 N_IP = 11
 # --- float params (fp) ---

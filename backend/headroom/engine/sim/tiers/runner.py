@@ -188,15 +188,16 @@ class TieredSimulation:
         a = self.admission
         if not isinstance(a, sc.PartitionAdmission):
             return state
-        n_servers = self.tiers[0].vms.start
-        partition_stage.check_servers(a, n_servers, "cluster.tiers[0].vms.start")
-        state = state._replace(ks=np.zeros((partition_stage.k_rows(a, self.s.duration_s), 2)))
-        partition_stage.write_params(state.ip[S.IP_ADMISSION :], state.fp[S.FP_THR :], a, n_servers)
+        rows = partition_stage.StageRows(
+            state.ip[S.IP_ADMISSION :], state.fp[S.FP_THR :], _tier_rows(state, 0), state.ic,
+            state.et, state.ei,
+        )  # fmt: skip
         rates = self.feeder.request_rates_per_s(self.s.duration_s)
-        rho_top = partition_stage.top_fraction(rates, partition_stage.class_flags(self.s)[0])
-        vi = _tier_rows(state, 0)
-        partition_stage.install(vi, state.ic, (state.et, state.ei), state.ks, a, rho_top)
-        return state
+        rho_top = partition_stage.top_fraction(rates, list(state.cls[:, S.CL_TOP] == 1))
+        ks = partition_stage.set_up(a, rows, self.tiers[0].vms.start,
+                                    "cluster.tiers[0].vms.start", self.s.duration_s,
+                                    rho_top)  # fmt: skip
+        return state._replace(ks=ks)
 
     def _segment(self, state: S.TierState, t0: float, t1: float) -> S.TierState:
         """Install the arrivals of [t0, t1) (those the admission stage releases, in time

@@ -98,7 +98,7 @@ IP_TIERS, IP_SCALED, IP_SCT, IP_RANDOM, IP_TRACE, IP_ADMISSION, IP_N_SERVERS = r
 N_IP = 7
 FP_MONITOR_S, FP_WINDOW_S, FP_SLA_S, FP_SCT_S = range(4)
 # SwitchAdm's per-server thresholds at FP_THR..FP_THR+3, MaxConn_D(T_D) per server and
-# DynamicPart's control period (partition_stage.write_params).
+# DynamicPart's control period (partition_stage.set_up).
 FP_THR, FP_MAXCONN_SLA, FP_PERIOD_S = 4, 8, 9
 N_FP = 10
 # --- per tier: int (tp), float (tf) ---
