@@ -15,10 +15,8 @@ slot in use past ``q_upper``. Every event updates per-VM interval statistics for
 (slot releases, slot-time integral, slot-holding time of the releases) in a ring of the
 last window, so the SCT model costs no per-request storage.
 
-A class-aware admission stage (partition_sets.py; ip[IP_ADMISSION]) governs the first
-tier: it decides for each arrival (refused as if the tier were full, or dispatched within
-a partition set) and counts the requests the tier's VMs hold by set and kind;
-DynamicPart's controller runs on EV_PERIOD events.
+A class-aware admission stage (admission.py) governs the first tier; a completed
+request is recorded by records.py.
 
 W is the named bundle of the state's arrays (state.TierWorld). As in the kernel, the
 runner enters through run_loop_bare (reference-count-free views of the arrays) and the
@@ -31,13 +29,12 @@ import math
 
 from numba import njit
 
-from headroom.engine.sim import dispatch, partition_sets, sketch
+from headroom.engine.sim import dispatch, partition_sets
 from headroom.engine.sim.bare import bare
 from headroom.engine.sim.heaps import heap_pop, heap_push, reschedule, service_pop, service_push
 from headroom.engine.sim.tiers import state as S
-
-_INV_FINE = 1.0 / sketch.log_gamma(sketch.FINE_ALPHA)
-_INV_COARSE = 1.0 / sketch.log_gamma(sketch.COARSE_ALPHA)
+from headroom.engine.sim.tiers.admission import admit, hold, period
+from headroom.engine.sim.tiers.records import record_done
 
 
 @njit(cache=True)
@@ -149,14 +146,6 @@ def _choose(W, t, now, want):
     return best
 
 
-@njit(cache=True)
-def _hold(vi, ic, ji, cls, j, delta):
-    """The admission stage counts request j as held (delta 1) or let go of (-1) by its
-    VM at the first tier. Kept out of the per-tier helpers, and given only the arrays it
-    reads: those helpers are on every request's path, and grown they run slower."""
-    partition_sets.hold(vi, ic, ji[j, 3], cls[ji[j, S.JI_CLASS], S.CL_DYNAMIC], delta)
-
-
 @njit(cache=True, inline="always")
 def _enter(W, j, t, now, want):
     """Request j reaches tier t (``want``: the partition set it may go to, -1: any): a
@@ -231,7 +220,7 @@ def _refuse(W, j, t, now):
     for u in range(t - 1, -1, -1):
         _release(W, ji[j, 3 + u], j, u, now, False)
     if t > 0 and W.ip[S.IP_ADMISSION]:
-        _hold(W.vi, ic, ji, W.cls, j, -1)
+        hold(W.vi, ic, ji, W.cls, j, -1)
     if t > 0:
         ic[S.IC_IN_SYSTEM] -= 1
         ic[S.IC_LEFT] += 1
@@ -240,39 +229,6 @@ def _refuse(W, j, t, now):
     ic[S.IC_TICK_REJ] += 1
     csum[ji[j, S.JI_CLASS], S.CS_REJECTED] += 1
     _free_job(ic, ji, j)
-
-
-@njit(cache=True, inline="always")
-def _record_trace(W, j, now):
-    """Request j's trace row, as the kernel's: its start, demand and VM at the first tier."""
-    ic, ip, jf, ji, tr = W.ic, W.ip, W.jf, W.ji, W.tr
-    n, n_tiers = ic[S.IC_TRACE_N], ip[S.IP_TIERS]
-    tr[n, 0], tr[n, 1], tr[n, 2] = jf[j, S.JF_ARRIVAL], jf[j, S.jf_start(n_tiers)], now
-    tr[n, 3], tr[n, 4] = jf[j, 1 + 2 * n_tiers], ji[j, 3]
-    tr[n, 5], tr[n, 6] = math.nan, ji[j, S.JI_CLASS]
-    ic[S.IC_TRACE_N] = n + 1
-
-
-@njit(cache=True, inline="always")
-def _record_done(W, j, now):
-    ic, sc, ip, fp, jf, ji = W.ic, W.sc, W.ip, W.fp, W.jf, W.ji
-    hists, csum, win, winh = W.hists, W.csum, W.win, W.winh
-    lat, c = now - jf[j, S.JF_ARRIVAL], ji[j, S.JI_CLASS]
-    hists[c, sketch.bucket_of(lat, _INV_FINE, hists.shape[1])] += 1
-    csum[c, S.CS_LAT_SUM] += lat
-    csum[c, S.CS_LAT_MAX] = max(csum[c, S.CS_LAT_MAX], lat)
-    w = min(int(now / fp[S.FP_WINDOW_S]), len(win) - 1)
-    win[w, 0] += 1
-    win[w, 1] += lat > fp[S.FP_SLA_S]
-    winh[w, sketch.bucket_of(lat, _INV_COARSE, winh.shape[1])] += 1
-    sc[S.SC_LAT_SUM] += lat
-    sc[S.SC_TIME_SUM] += lat
-    ic[S.IC_COMPLETED] += 1
-    ic[S.IC_TICK_DONE] += 1
-    ic[S.IC_IN_SYSTEM] -= 1
-    ic[S.IC_LEFT] += 1
-    if ip[S.IP_TRACE]:
-        _record_trace(W, j, now)
 
 
 @njit(cache=True, inline="always")
@@ -292,8 +248,8 @@ def _completion(W, v, now):
     for u in range(last, -1, -1):
         _release(W, ji[j, 3 + u], j, u, now, True)
     if ip[S.IP_ADMISSION]:
-        _hold(vi, ic, ji, W.cls, j, -1)
-    _record_done(W, j, now)
+        hold(vi, ic, ji, W.cls, j, -1)
+    record_done(W, j, now)
     _free_job(ic, ji, j)
 
 
@@ -312,32 +268,13 @@ def _arrival(W, A, i, now):
     ic[S.IC_ARRIVED] += 1
     ic[S.IC_TICK_ARR] += 1
     csum[c, S.CS_ARRIVED] += 1
-    want = _admit(W.vi, W.ic, ip, W.fp, W.tp, W.cls, c) if ip[S.IP_ADMISSION] else -1
+    want = admit(W.vi, W.ic, ip, W.fp, W.tp, W.cls, c) if ip[S.IP_ADMISSION] else -1
     if want != partition_sets.REFUSE and _enter(W, j, 0, now, want):
         ic[S.IC_IN_SYSTEM] += 1
         if ip[S.IP_ADMISSION]:
-            _hold(W.vi, ic, ji, W.cls, j, 1)
+            hold(W.vi, ic, ji, W.cls, j, 1)
     else:
         _refuse(W, j, 0, now)
-
-
-@njit(cache=True)
-def _admit(vi, ic, ip, fp, tp, cls, c):
-    """The admission stage's verdict on a new request of class c at the first tier."""
-    thr, stage, n_servers = fp[S.FP_THR : S.FP_THR + 4], ip[S.IP_ADMISSION], ip[S.IP_N_SERVERS]
-    first, count = tp[0, S.TP_FIRST], tp[0, S.TP_COUNT]
-    top, dyn, maxconn_sla = cls[c, S.CL_TOP], cls[c, S.CL_DYNAMIC], fp[S.FP_MAXCONN_SLA]
-    return partition_sets.admit(vi, ic, thr, stage, n_servers, maxconn_sla, first, count,
-                                top, dyn)  # fmt: skip
-
-
-@njit(cache=True)
-def _period(vi, ic, ip, fp, tp, ks, et, ei, now):
-    """DynamicPart's controller over the first tier, then re-armed for the next period."""
-    first, count = tp[0, S.TP_FIRST], tp[0, S.TP_COUNT]
-    n_servers, maxconn_sla = ip[S.IP_N_SERVERS], fp[S.FP_MAXCONN_SLA]
-    partition_sets.control(vi, ic, ks, n_servers, maxconn_sla, first, count, now)
-    heap_push(et, ei, ic, now + fp[S.FP_PERIOD_S], S.EV_PERIOD, 0, 0)
 
 
 @njit(cache=True)
@@ -456,7 +393,7 @@ def run_loop(W, A, M, t_end):
             if kind == S.EV_COMPLETION:
                 _completion(W, ident, now)
             elif kind == S.EV_PERIOD:
-                _period(vi, ic, W.ip, fp, W.tp, W.ks, et, ei, now)
+                period(vi, ic, W.ip, fp, W.tp, W.ks, et, ei, now)
             elif vi[ident, S.VI_STATE] == S.VM_BOOTING:
                 activate(W, ident, now)
         else:

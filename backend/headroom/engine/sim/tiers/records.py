@@ -1,0 +1,47 @@
+"""What a completed request leaves in the multi-tier loop's state (loop.py): its latency
+in the sketches, per-class sums and SLA windows, and its trace row when traces are kept."""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+from headroom.engine.sim import sketch
+from headroom.engine.sim.tiers import state as S
+
+_INV_FINE = 1.0 / sketch.log_gamma(sketch.FINE_ALPHA)
+_INV_COARSE = 1.0 / sketch.log_gamma(sketch.COARSE_ALPHA)
+
+
+@njit(cache=True, inline="always")
+def record_trace(W, j, now):
+    """Request j's trace row, as the kernel's: its start, demand and VM at the first tier."""
+    ic, ip, jf, ji, tr = W.ic, W.ip, W.jf, W.ji, W.tr
+    n, n_tiers = ic[S.IC_TRACE_N], ip[S.IP_TIERS]
+    tr[n, 0], tr[n, 1], tr[n, 2] = jf[j, S.JF_ARRIVAL], jf[j, S.jf_start(n_tiers)], now
+    tr[n, 3], tr[n, 4] = jf[j, 1 + 2 * n_tiers], ji[j, 3]
+    tr[n, 5], tr[n, 6] = math.nan, ji[j, S.JI_CLASS]
+    ic[S.IC_TRACE_N] = n + 1
+
+
+@njit(cache=True, inline="always")
+def record_done(W, j, now):
+    ic, sc, ip, fp, jf, ji = W.ic, W.sc, W.ip, W.fp, W.jf, W.ji
+    hists, csum, win, winh = W.hists, W.csum, W.win, W.winh
+    lat, c = now - jf[j, S.JF_ARRIVAL], ji[j, S.JI_CLASS]
+    hists[c, sketch.bucket_of(lat, _INV_FINE, hists.shape[1])] += 1
+    csum[c, S.CS_LAT_SUM] += lat
+    csum[c, S.CS_LAT_MAX] = max(csum[c, S.CS_LAT_MAX], lat)
+    w = min(int(now / fp[S.FP_WINDOW_S]), len(win) - 1)
+    win[w, 0] += 1
+    win[w, 1] += lat > fp[S.FP_SLA_S]
+    winh[w, sketch.bucket_of(lat, _INV_COARSE, winh.shape[1])] += 1
+    sc[S.SC_LAT_SUM] += lat
+    sc[S.SC_TIME_SUM] += lat
+    ic[S.IC_COMPLETED] += 1
+    ic[S.IC_TICK_DONE] += 1
+    ic[S.IC_IN_SYSTEM] -= 1
+    ic[S.IC_LEFT] += 1
+    if ip[S.IP_TRACE]:
+        record_trace(W, j, now)
