@@ -3,8 +3,9 @@
 import shutil
 import sys
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, text
@@ -26,6 +27,22 @@ from support.services import (
 numba_cache.configure()  # before any test module loads numba; the stacks' processes inherit it
 
 SAMPLE_LOG = Path(__file__).parent / "data" / "logs" / "apache_combined_elastic.log"
+LOG_TAIL_LINES = 80
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, Any, None]:
+    """A failed test that ran processes (API, workers) reports the tail of their logs: the
+    temporary folder that holds them is gone once the run ends, on CI too."""
+    outcome = yield
+    report = outcome.get_result()
+    tmp_path = getattr(item, "funcargs", {}).get("tmp_path")
+    if report.failed and isinstance(tmp_path, Path):
+        for log in sorted([*tmp_path.glob("*.log"), *tmp_path.glob("*/*.log")])[:8]:
+            lines = log.read_text(errors="replace").splitlines()[-LOG_TAIL_LINES:]
+            report.sections.append((f"{log.relative_to(tmp_path)}, last lines", "\n".join(lines)))
 
 
 @pytest.fixture(scope="session")
