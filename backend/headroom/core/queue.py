@@ -9,6 +9,8 @@ from celery import Celery
 from headroom.core.settings import Settings
 
 QUEUE = "headroom"
+# a worker process's imports alone hold about 250 MB: below this, every task would restart it
+RECYCLE_FLOOR_MB = 512
 
 
 def result_backend(settings: Settings) -> str | None:
@@ -16,6 +18,12 @@ def result_backend(settings: Settings) -> str | None:
     filesystem broker has none: there, work a chord would spread runs in one task."""
     broker = settings.resolved_broker_url()
     return broker if broker.startswith(("redis", "rediss")) else None
+
+
+def recycle_above_mb(settings: Settings) -> int:
+    """A pool process that ends a task above this (a large map or reduce whose freed memory
+    the allocator kept) is replaced before its next task."""
+    return max(settings.memory_budget_mb, RECYCLE_FLOOR_MB)
 
 
 def make_celery(settings: Settings) -> Celery:
@@ -28,6 +36,7 @@ def make_celery(settings: Settings) -> Celery:
         task_reject_on_worker_lost=True,
         task_ignore_result=True,
         worker_prefetch_multiplier=1,
+        worker_max_memory_per_child=recycle_above_mb(settings) * 1024,  # kB
         broker_connection_retry_on_startup=True,
         worker_hijack_root_logger=False,
         result_expires=24 * 3600,

@@ -25,3 +25,13 @@ def test_a_budget_set_after_the_settings_were_read_counts(monkeypatch: pytest.Mo
     get_settings()  # cached by an earlier caller, before the budget was set
     monkeypatch.setenv("HEADROOM_MEMORY_BUDGET_MB", "240")
     assert memory_budget_mb() == 240
+
+
+@pytest.mark.parametrize(("budget_mb", "recycle_above_mb"), [(768, 768), (2048, 2048), (1, 512)])
+def test_a_worker_process_above_the_budget_after_a_task_is_replaced(
+    budget_mb: int, recycle_above_mb: int
+) -> None:
+    from headroom.core.queue import make_celery
+
+    app = make_celery(Settings(memory_budget_mb=budget_mb, broker_url="redis://127.0.0.1:1/0"))
+    assert app.conf.worker_max_memory_per_child == recycle_above_mb * 1024  # Celery counts kB
