@@ -29,6 +29,8 @@ test("a Prometheus dataset's capacity states its histogram, and the source its S
   await expect(note).toContainText("interpolated linearly inside the histogram bucket");
   await expect(note).toContainText("+Inf");
   await expect(note).toContainText("Concurrency");
+  await expect(page.getByTestId("capacity-runs")).toContainText("step intervals");
+  await expect(page.getByTestId("capacity-runs")).not.toContainText("s windows");
   await page.setViewportSize({ width: 1440, height: 900 });
   await note.scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(artifacts, "sources-capacity.png"), fullPage: true });

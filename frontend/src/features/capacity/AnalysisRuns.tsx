@@ -33,17 +33,19 @@ interface RunsListProps {
   selected: number | null;
   onSelect: (id: number) => void;
   testId: string;
+  /** what the load windows are when the dataset fixes them (paramsSummary) */
+  windows?: string;
 }
 
 /** Earlier analyses of one kind, newest first; the selected one is pressed. */
-export function RunsList({ items, selected, onSelect, testId }: RunsListProps) {
+export function RunsList({ items, selected, onSelect, testId, windows }: RunsListProps) {
   if (items.length === 0) return <p className={styles.muted}>No analysis yet: pick the parameters and run one.</p>;
   return (
     <ul className={styles.runs} aria-label="Analyses of this dataset" data-testid={testId}>
       {items.map((a) => (
         <li key={a.id}>
           <button type="button" className={styles.run} aria-pressed={a.id === selected} onClick={() => onSelect(a.id)}>
-            <span className={styles.runParams}>{paramsSummary(a)}</span>
+            <span className={styles.runParams}>{paramsSummary(a, windows)}</span>
             <span className={styles.runMeta}>
               {statusBadge(a)} {formatDateTime(a.created_at)}
             </span>

@@ -47,7 +47,7 @@ export function CapacitySection({ datasetId, slice = null }: { datasetId: number
               blocker={blocker}
               windowFixed={fromPrometheus ? PROMETHEUS_WINDOW : null}
             />}
-          <EarlierRuns analyses={analyses} items={items} selected={selected} onSelect={setPicked} testId="capacity-runs" />
+          <EarlierRuns analyses={analyses} items={items} selected={selected} onSelect={setPicked} testId="capacity-runs" windows={fromPrometheus ? "step intervals" : undefined} />
         </div>
       </Card>
       {selected !== null && <AddToReport kind="capacity" sourceId={selected} />}

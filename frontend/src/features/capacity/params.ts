@@ -43,14 +43,16 @@ export function draftToParams(d: ParamsDraft): CapacityParams | string {
   return params;
 }
 
-export function paramsSummary(a: Pick<Analysis, "params">): string {
+/** A run's parameters in a line. `windows`: what the load windows are when the dataset fixes
+ * them (a Prometheus source's step intervals), instead of the run's unused window length. */
+export function paramsSummary(a: Pick<Analysis, "params">, windows?: string): string {
   const p = a.params;
   if (p.kind === "sct") {
     const span = p.window_s === null ? "whole trace" : `last ${formatDecimal(p.window_s, 0)} s`;
     return `${formatDecimal(p.interval_ms, 0)} ms intervals · ${span}`;
   }
   const target = p.threshold_s !== null && p.threshold_s !== undefined ? `T ${formatLatency(p.threshold_s)}` : p.stance;
-  return `p${formatDecimal(p.percentile, 1)} · ${target} · ${formatDecimal(p.window_s, 1)} s windows`;
+  return `p${formatDecimal(p.percentile, 1)} · ${target} · ${windows ?? `${formatDecimal(p.window_s, 1)} s windows`}`;
 }
 
 /** The threshold each stance gives on this curve (docs/methods/capacity.md "Choosing the threshold"). */

@@ -10,7 +10,7 @@ import { Card } from "../../components/Card";
 import { ErrorBanner } from "../../components/ErrorBanner";
 import { PageHeader } from "../../components/PageHeader";
 import { Loading } from "../../components/Spinner";
-import { formatBytes, formatDateTime, formatTimeLabel } from "../../lib/format";
+import { formatDateTime, formatTimeLabel } from "../../lib/format";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { AlertsTab } from "../alerts/AlertsTab";
 import { CapacitySection } from "../capacity/CapacitySection";
@@ -30,7 +30,7 @@ import { IntervalCount, NeedsALog, PrometheusOverview, PrometheusTrafficCharts }
 import { useCanWrite } from "../workspaces/useRole";
 import styles from "./DatasetDetail.module.css";
 import { DrillContext } from "./drill";
-import { sourceCaption } from "./liveSource";
+import { sizeText, sourceCaption } from "./liveSource";
 import { ParseReport } from "./ParseReport";
 import { datasetKeys, useDataset, useSummary } from "./queries";
 import { RequestsDrawer } from "./RequestsDrawer";
@@ -248,7 +248,7 @@ function Meta({ dataset: d }: { dataset: Dataset }) {
   return (
     <div className={styles.meta}>
       <span>{d.format ?? "format not detected yet"}</span>
-      {d.format === "prometheus" ? <IntervalCount datasetId={d.id} ready={d.status === "ready"} /> : <span>{formatBytes(d.size_bytes)}</span>}
+      {d.format === "prometheus" ? <IntervalCount datasetId={d.id} ready={d.status === "ready"} /> : <span>{sizeText(d)}</span>}
       {d.source != null ? (
         <span data-testid="dataset-header-source">
           {d.source.live && <Badge tone="success">live</Badge>} {sourceCaption(d.source)}

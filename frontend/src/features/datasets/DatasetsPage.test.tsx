@@ -45,6 +45,16 @@ describe("DatasetsPage", () => {
     expect(within(waiting).getAllByTitle("Known once the log is ingested")).toHaveLength(3);
   });
 
+  it("shows a receiver's bytes as received and no size for a Prometheus source's intervals", async () => {
+    stubList([]);
+    renderWithApp(<DatasetsPage />);
+    const table = await screen.findByTestId("datasets-table");
+    expect(within(table).getByRole("row", { name: /edge/ })).toHaveTextContent("4.2 MB received");
+    const prometheus = within(table).getByRole("row", { name: /checkout/ });
+    expect(prometheus).toHaveTextContent("no file");
+    expect(prometheus).not.toHaveTextContent("0 B");
+  });
+
   it("searches by name and sorts, asking the server", async () => {
     const asked = stubList([]);
     renderWithApp(<DatasetsPage />);
@@ -81,6 +91,8 @@ const LISTED = [
   makeDataset({ id: 7, name: "shop.log", status: "ready", job: null, request_count: 12847, span_s: 3600, first_request_at: "2026-03-02T09:00:00Z", has_latency: true }),
   makeDataset({ id: 8, name: "mm4.log", status: "ready", job: null, request_count: 500, span_s: 60, has_latency: false, synthetic: true }),
   makeDataset({ id: 9, name: "waiting.log", status: "uploaded", job: null, request_count: null, span_s: null, has_latency: null }),
+  makeDataset({ id: 10, name: "edge", status: "ready", job: null, size_bytes: 4_200_000, source: { kind: "stream", live: true, refreshed_at: "2026-03-02T10:00:00Z" } }),
+  makeDataset({ id: 11, name: "checkout", status: "ready", job: null, format: "prometheus", size_bytes: 0, source: { kind: "prometheus", source_id: 3, live: true, refreshed_at: "2026-03-02T10:00:00Z" } }),
 ];
 
 /** Answers the list (recording each list query) and records every change sent. */

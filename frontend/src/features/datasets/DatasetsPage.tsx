@@ -11,14 +11,14 @@ import { ProgressBar } from "../../components/ProgressBar";
 import { Loading } from "../../components/Spinner";
 import { Table, type Column } from "../../components/Table";
 import { TextField } from "../../components/TextField";
-import { formatBytes, formatCount, formatDateTime, formatDuration, formatPercent } from "../../lib/format";
+import { formatCount, formatDateTime, formatDuration, formatPercent } from "../../lib/format";
 import { useDebounced } from "../../lib/useDebounced";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { describeJob } from "../jobs/describeJob";
 import { useCanWrite } from "../workspaces/useRole";
 import { useWorkspace } from "../workspaces/workspaceContext";
 import { DatasetStatus } from "./DatasetStatus";
-import { keptBy, sourceCaption } from "./liveSource";
+import { keptBy, sizeText, sourceCaption } from "./liveSource";
 import styles from "./DatasetsPage.module.css";
 import { useDatasets, useDeleteDataset, useRenameDataset } from "./queries";
 
@@ -152,7 +152,7 @@ function columns(canWrite: boolean, renaming: number | null, setRenaming: (id: n
     { key: "requests", header: "Requests", render: (d) => (d.request_count === null || d.request_count === undefined ? NOT_INGESTED : formatCount(d.request_count)), align: "right" },
     { key: "span", header: "Time span", render: (d) => <SpanCell dataset={d} /> },
     { key: "latency", header: "Latency", render: latencyText },
-    { key: "size", header: "Size", render: (d) => <span className={styles.nowrap}>{formatBytes(d.size_bytes)}</span>, align: "right" },
+    { key: "size", header: "Size", render: (d) => <span className={styles.nowrap}>{sizeText(d) ?? <span className={styles.muted}>no file</span>}</span>, align: "right" },
     {
       key: "uploaded",
       header: "Uploaded",

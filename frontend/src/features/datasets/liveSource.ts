@@ -1,5 +1,5 @@
 import type { Dataset } from "../../api/models";
-import { formatDateTime } from "../../lib/format";
+import { formatBytes, formatDateTime } from "../../lib/format";
 
 type Source = NonNullable<Dataset["source"]>;
 
@@ -27,4 +27,14 @@ export function sourceCaption(source: Source): string {
 /** Who made the dataset: the uploader, or the source or receiver that keeps it. */
 export function keptBy(source: Source): string {
   return source.kind === "prometheus" ? "by a Prometheus source" : `by the ${source.kind === "otlp" ? "OTLP receiver" : "log stream receiver"}`;
+}
+
+/** A dataset's size as the list and header show it: an upload's file size; the bytes a
+ * receiver has received so far (retention drops old requests, not this count); null for a
+ * Prometheus source's intervals, which come from no file. */
+export function sizeText(dataset: Pick<Dataset, "format" | "size_bytes" | "source">): string | null {
+  const kind = dataset.source?.kind;
+  if (dataset.format === "prometheus" || kind === "prometheus") return null;
+  if (kind === "otlp" || kind === "stream") return `${formatBytes(dataset.size_bytes)} received`;
+  return formatBytes(dataset.size_bytes);
 }

@@ -29,6 +29,19 @@ const all = {
   points: [{ t: "2026-01-01T00:00:00Z", rate_per_s: 14, error_share: 0.01 }],
 };
 
+/** A capacity run made with the form's default window length, which the intervals ignore. */
+const analysis = {
+  id: 5,
+  workspace_id: 1,
+  dataset_id: 3,
+  kind: "capacity",
+  params: { kind: "capacity", percentile: 95, stance: "balanced", window_s: 10, slice: null },
+  created_at: "2026-01-01T04:00:00Z",
+  created_by: null,
+  job: makeJob({ status: "running", progress: 0.5 }),
+  result: null,
+};
+
 function stubApi() {
   vi.stubGlobal(
     "fetch",
@@ -36,7 +49,7 @@ function stubApi() {
       const path = new URL(request.url).pathname;
       if (path === "/api/v1/auth/me") return jsonResponse(200, user);
       if (path === "/api/v1/datasets/3") return jsonResponse(200, dataset);
-      if (path === "/api/v1/datasets/3/analyses") return jsonResponse(200, { items: [], total: 0 });
+      if (path === "/api/v1/datasets/3/analyses") return jsonResponse(200, { items: [analysis], total: 1 });
       if (path === "/api/v1/sources/prometheus/datasets/3/traffic") {
         return jsonResponse(200, { dataset_id: 3, step_s: 60, interval_s: 60, start: "2026-01-01T00:00:00Z", end: "2026-01-01T03:00:00Z", span_s: 10800, bucket_bounds_s: [0.25, 0.3], note: "n", not_recorded: {}, classes: [all] });
       }
@@ -73,5 +86,8 @@ describe("a dataset a Prometheus source keeps", () => {
     expect(await screen.findByTestId("capacity-window-fixed")).toHaveTextContent("the source's step intervals");
     expect(screen.queryByLabelText("Window (s)")).toBeNull();
     expect(screen.getByLabelText("Percentile")).toBeInTheDocument();
+    const run = await screen.findByTestId("capacity-runs");
+    expect(run).toHaveTextContent("p95 · balanced · step intervals");
+    expect(run).not.toHaveTextContent("10 s windows");
   });
 });
