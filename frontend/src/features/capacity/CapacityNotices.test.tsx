@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { capacityParams, capacityReport, kneeClass } from "../../test/capacityFixtures";
 import { jsonResponse, renderWithApp, testQueryClient } from "../../test/render";
 import { AnalysisView } from "./AnalysisView";
+import { ParamsForm } from "./ParamsForm";
 import { CapacitySection, NO_LATENCY_NOTICE } from "./CapacitySection";
 import { SERVERS_FIELD_ID, THRESHOLD_FIELD_ID } from "./params";
 
@@ -40,6 +41,14 @@ describe("capacity notices", () => {
     await waitFor(() => expect(screen.getByTestId("capacity-run")).toBeEnabled());
     expect(screen.queryByTestId("capacity-blocker")).not.toBeInTheDocument();
     expect(screen.getByLabelText("Servers in this log (optional)")).toHaveAttribute("id", SERVERS_FIELD_ID);
+  });
+
+  it("a metrics source's form asks for the servers behind its series, which it does not record", () => {
+    render(<ParamsForm onRun={() => {}} running={false} error={null} canRun windowFixed="the source's step intervals" />);
+    const servers = screen.getByLabelText("Servers behind these series (optional)");
+    expect(servers).toHaveAttribute("placeholder", "not recorded");
+    expect(screen.queryByLabelText(/Servers in this log/)).not.toBeInTheDocument();
+    expect(screen.queryByLabelText("Window (s)")).not.toBeInTheDocument();
   });
 
   it("notices speak the form's words and link to the control that fixes them", () => {

@@ -14,7 +14,8 @@ interface ParamsFormProps {
   canRun: boolean;
   /** Why this dataset cannot give a capacity analysis, said before it is started. */
   blocker?: string | null;
-  /** Why the window length does not apply (its field hidden); null: the field is shown. */
+  /** Why the window length does not apply (its field hidden), as for a metrics source's step
+   *  intervals, which record no servers either; null: a log's windows. */
   windowFixed?: string | null;
 }
 
@@ -53,7 +54,17 @@ export function ParamsForm({ onRun, running, error, canRun, blocker = null, wind
             Window: {windowFixed}
           </p>
         )}
-        <TextField id={SERVERS_FIELD_ID} label="Servers in this log (optional)" type="number" min={1} max={10000} step={1} placeholder="from the log" value={draft.servers} onChange={(e) => set({ servers: e.target.value })} />
+        <TextField
+          id={SERVERS_FIELD_ID}
+          label={windowFixed === null ? "Servers in this log (optional)" : "Servers behind these series (optional)"}
+          type="number"
+          min={1}
+          max={10000}
+          step={1}
+          placeholder={windowFixed === null ? "from the log" : "not recorded"}
+          value={draft.servers}
+          onChange={(e) => set({ servers: e.target.value })}
+        />
         <Button type="submit" disabled={running || !canRun || blocker !== null} data-testid="capacity-run" className={styles.runButton}>
           {running ? "Starting…" : "Run analysis"}
         </Button>

@@ -37,7 +37,7 @@ export function draftToParams(d: ParamsDraft): CapacityParams | string {
   }
   if (d.servers.trim() !== "") {
     const c = Number(d.servers);
-    if (!(Number.isInteger(c) && c >= 1 && c <= 10000)) return "Servers in this log must be a whole number from 1 to 10000.";
+    if (!(Number.isInteger(c) && c >= 1 && c <= 10000)) return "Servers must be a whole number from 1 to 10000.";
     params.model_servers = c;
   }
   return params;
