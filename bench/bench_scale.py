@@ -220,7 +220,10 @@ def pool_step(
 
 
 def _warm_up_map(_: int) -> int:
-    """A map worker with the characterization's modules imported (outside the timing)."""
+    """A worker with the characterization's modules imported (outside the timing)."""
+    import pyarrow.parquet  # noqa: F401
+
+    import headroom.characterizations.run
     import headroom.engine.workload.mapreduce  # noqa: F401
 
     return os.getpid()
