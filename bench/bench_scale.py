@@ -7,9 +7,10 @@ and 30 million lines, with 1 and 2 workers, against GoAccess on the same file.
 Per size: `ingest` (byte ranges planned as the ingest job plans them, each parsed into its
 zstd Parquet part by a worker process, then the traffic summary of the parts, as the
 chord's merge does), `char` (the characterization job's work on those parts as the
-worker's chord spreads it: the plan, the maps over partitions of clients on the workers,
-the reduce; the table, classes, sessions, pages, fits, the workload model, chart data)
-and their sum, the pipeline a user waits for after an upload. Workers are spawned
+worker's chords spread it: the plan, the spill of shares of the table and then the maps
+over partitions of clients on the workers, the reduce; the table, classes, sessions,
+pages, fits, the workload model, chart data; each step also reported on its own) and
+their sum, the pipeline a user waits for after an upload. Workers are spawned
 processes with the parser loaded before the clock starts, as long-running workers are.
 Every step reports its wall time, the CPU time and the peak RSS of each process taking
 part (summed, and the largest), and the cost per million lines, whose ratio between the
@@ -29,7 +30,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -134,64 +137,128 @@ def run_ingest(path: Path, parts: Path, workers: int) -> dict[str, Any]:
 
 
 def run_characterize(parts: Path, workers: int, out: Path | None = None) -> dict[str, Any]:
-    """The characterization job as the worker's chord runs it: the plan (the scan and the
-    table spilled into one file per partition of clients) here, the maps on `workers`
-    processes (each stores its partial), the reduce of the stored partials here; the
-    result document written to ``out`` as JSON when given (to compare two versions with
-    ``cmp``)."""
+    """The characterization job as the worker's chords run it: the plan (the scan) here;
+    the spill on `workers` processes, one task per share of the table's rows (each writes
+    its rows of every partition of clients to a piece of its own); the maps on them (each
+    reads its partition's pieces in share order and stores its partial); the reduce of
+    the stored partials here. The result document is written to ``out`` as JSON when
+    given (to compare two versions with ``cmp``); ``steps`` has each step's wall time and
+    the CPU time and peak RSS of each process taking part (a peak is reset at the start
+    of each step, and of each task)."""
     from headroom.characterizations.run import load_table, result_document
     from headroom.core.settings import get_settings
     from headroom.engine.workload.fitting import MAX_FIT_N
-    from headroom.engine.workload.mapreduce import finish, scan, spill
+    from headroom.engine.workload.mapreduce import finish, scan, spill_shares
     from headroom.engine.workload.partial import merge_stored
 
     store = _store(parts)
     keys = sorted(store.list("datasets/"))
     context = multiprocessing.get_context("spawn")
+    steps: list[dict[str, Any]] = []
     with (
         ProcessPoolExecutor(workers, mp_context=context) as pool,
         tempfile.TemporaryDirectory(prefix="bench-char-", dir=parts) as folder,
     ):
-        pids = set(pool.map(_warm_up_map, range(4 * workers)))
+        pids = sorted(set(pool.map(_warm_up_map, range(4 * workers))))
         wall0, cpu0 = time.perf_counter(), time.process_time()
-        table = load_table(store, keys)
-        found = scan(table, memory_budget_mb=get_settings().memory_budget_mb)
-        if found.parts > 1:
-            inputs = [str(path) for path in spill(table, found.parts, Path(folder))]
-        else:
-            inputs = [str(Path(folder) / "whole.parquet")]
-            table.sink_parquet(inputs[0])
-        mapped = list(pool.map(_map_part, inputs, [found] * len(inputs)))
-        stored = [{name: pl.scan_parquet(path) for name, path in m["frames"].items()}
-                  for m in mapped]  # fmt: skip
-        document = result_document(finish(merge_stored(stored, MAX_FIT_N), found))
+        with local_step(steps, "scan", "plan"):
+            found = scan(load_table(store, keys), memory_budget_mb=get_settings().memory_budget_mb)
+        shares = spill_shares(found.requests) if found.parts > 1 else [range(found.requests)]
+        tasks = [(str(parts), keys, folder, found.parts, share, rows)
+                 for share, rows in enumerate(shares)]  # fmt: skip
+        spilled = pool_step(steps, "spill", pids, lambda: list(pool.map(_spill_share, tasks)))
+        inputs = [[s["paths"][index] for s in spilled] for index in range(found.parts)]
+        mapped = pool_step(
+            steps, "maps", pids, lambda: list(pool.map(_map_part, inputs, [found] * len(inputs)))
+        )
+        with local_step(steps, "reduce", "reduce"):
+            stored = [{name: pl.scan_parquet(path) for name, path in m["frames"].items()}
+                      for m in mapped]  # fmt: skip
+            document = result_document(finish(merge_stored(stored, MAX_FIT_N), found))
         wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
-    processes = [{"role": "plan+reduce", "cpu_s": cpu, "peak_rss": peak_rss_bytes()}]
-    for pid in sorted(pids):
-        mine = [m for m in mapped if m["pid"] == pid]
-        processes.append({"role": "worker", "cpu_s": sum(m["cpu_s"] for m in mine),
-                          "peak_rss": max((m["peak_rss"] for m in mine), default=0)})  # fmt: skip
+    local = [p for step in steps for p in step["processes"] if p["role"] != "worker"]
+    processes = [{"role": "plan+reduce", "cpu_s": cpu,
+                  "peak_rss": max(p["peak_rss"] for p in local)}]  # fmt: skip
+    tasks_done = spilled + mapped
+    for pid in pids:
+        mine = [t for t in tasks_done if t["pid"] == pid]
+        processes.append({"role": "worker", "cpu_s": sum(t["cpu_s"] for t in mine),
+                          "peak_rss": max((t["peak_rss"] for t in mine), default=0)})  # fmt: skip
     if out is not None:
         out.write_text(json.dumps(document.model_dump(mode="json"), sort_keys=True))
-    return {"wall_s": wall, "rows": document.requests, "processes": processes}
+    return {"wall_s": wall, "rows": document.requests, "processes": processes, "steps": steps}
+
+
+def reset_peak_rss() -> None:
+    """The peak RSS (VmHWM) starts again from the current RSS (Linux's clear_refs)."""
+    Path("/proc/self/clear_refs").write_text("5")
+
+
+@contextmanager
+def local_step(steps: list[dict[str, Any]], name: str, role: str) -> Iterator[None]:
+    """A step in this process: its wall and CPU time and its own peak RSS."""
+    reset_peak_rss()
+    wall0, cpu0 = time.perf_counter(), time.process_time()
+    yield
+    process = {"role": role, "cpu_s": time.process_time() - cpu0, "peak_rss": peak_rss_bytes()}
+    steps.append({"step": name, "wall_s": time.perf_counter() - wall0, "processes": [process]})
+
+
+def pool_step(
+    steps: list[dict[str, Any]], name: str, pids: list[int], run: Callable[[], list[Any]]
+) -> list[Any]:
+    """A step of tasks on the workers: its wall time, each worker's CPU time and peak."""
+    wall0 = time.perf_counter()
+    results = run()
+    processes = []
+    for pid in pids:
+        mine = [r for r in results if r["pid"] == pid]
+        processes.append({"role": "worker", "cpu_s": sum(r["cpu_s"] for r in mine),
+                          "peak_rss": max((r["peak_rss"] for r in mine), default=0)})  # fmt: skip
+    steps.append({"step": name, "wall_s": time.perf_counter() - wall0, "processes": processes})
+    return results
 
 
 def _warm_up_map(_: int) -> int:
-    """A map worker with the characterization's modules imported (outside the timing)."""
+    """A worker with the characterization's modules imported (outside the timing)."""
+    import pyarrow.parquet  # noqa: F401
+
+    import headroom.characterizations.run
     import headroom.engine.workload.mapreduce  # noqa: F401
 
     return os.getpid()
 
 
-def _map_part(path: str, found: Any) -> dict[str, Any]:
-    """One map task: a partition's partial, its frames stored beside its input."""
+def _spill_share(args: tuple[str, list[str], str, int, int, range]) -> dict[str, Any]:
+    """One spill task: its share of the table's rows, one piece per partition (a single
+    partition: the table's rows as they are, the map's one input)."""
+    from headroom.characterizations.run import load_table
+    from headroom.engine.workload.mapreduce import spill
+
+    reset_peak_rss()
+    cpu0 = time.process_time()
+    parts, keys, folder, partitions, share, rows = args
+    table = load_table(_store(Path(parts)), keys)
+    if partitions > 1:
+        paths = spill(table, partitions, Path(folder), rows, f"-from-{share:05d}")
+    else:
+        paths = [Path(folder) / "whole.parquet"]
+        table.sink_parquet(paths[0])
+    return {"pid": os.getpid(), "paths": [str(p) for p in paths],
+            "cpu_s": time.process_time() - cpu0, "peak_rss": peak_rss_bytes()}  # fmt: skip
+
+
+def _map_part(paths: list[str], found: Any) -> dict[str, Any]:
+    """One map task: a partition's partial from its pieces (in share order), its frames
+    stored beside them."""
     from headroom.engine.workload.mapreduce import TEMPORARY_COMPRESSION, map_spilled
 
+    reset_peak_rss()
     cpu0 = time.process_time()
-    partial = map_spilled(Path(path), found)
+    partial = map_spilled(pl.scan_parquet(paths), found)
     frames = {}
     for name, frame in partial.frames.items():
-        frames[name] = f"{path}-{name}.parquet"
+        frames[name] = f"{paths[0]}-{name}.parquet"
         frame.write_parquet(frames[name], compression=TEMPORARY_COMPRESSION)
     return {"pid": os.getpid(), "frames": frames, "cpu_s": time.process_time() - cpu0,
             "peak_rss": peak_rss_bytes()}  # fmt: skip
@@ -217,6 +284,7 @@ def one(step: str, path: Path, parts: Path, workers: int, out: Path | None) -> N
         result = run_characterize(parts, workers, out)
     else:
         result = run_goaccess(path)
+    print_steps(result)
     print(json.dumps(result))
 
 
@@ -269,6 +337,15 @@ def print_table(results: dict[int, dict[str, dict[str, Any]]]) -> None:
             print(f"{lines:>11,} {step:<17}{r['wall_s']:>9.1f}{r['cpu_s']:>9.1f}"
                   f"{r['peak_rss'] / 1e6:>9.0f}{r['wall_s'] / m:>10.2f}{r['cpu_s'] / m:>9.2f}"
                   f"  {procs}")  # fmt: skip
+            print_steps(r)
+
+
+def print_steps(result: dict[str, Any]) -> None:
+    """A step's parts, one a line: wall s, then CPU s / peak MB per process."""
+    for step in result.get("steps", []):
+        procs = ", ".join(f"{p['role']} {p['cpu_s']:.1f}/{p['peak_rss'] / 1e6:.0f}"
+                          for p in step["processes"])  # fmt: skip
+        print(f"  {step['step']:<8}{step['wall_s']:>7.1f} s  {procs}")
 
 
 def print_goals(results: dict[int, dict[str, dict[str, Any]]]) -> None:

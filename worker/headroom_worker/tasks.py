@@ -184,7 +184,8 @@ def characterize_workload(self: Task, job_id: int) -> None:
 
 
 def _characterize(context: JobContext) -> None:
-    """The plan here, then one task per partition of clients and the reduce in a chord
+    """The plan here, then one task per share of the table spilling it, in a chord whose
+    callback starts one task per partition of clients and the reduce in a second chord
     (without a result backend, as on the filesystem broker, all of it in this task)."""
     from headroom.characterizations import parts
     from headroom.characterizations.run import guarded
@@ -195,10 +196,39 @@ def _characterize(context: JobContext) -> None:
             return
         planned = parts.plan(context.settings, context.job_id, context.worker)
         args = (context.job_id, context.worker)
-        header = group(characterize_part.s(*args, index) for index in range(planned.parts))
-        chord(header)(characterize_merge.s(*args).on_error(characterize_failed.s(*args)))
+        if planned.shares == 0:
+            _map_chord(*args, planned.parts)
+            return
+        header = group(characterize_spill.s(*args, share) for share in range(planned.shares))
+        maps = characterize_maps.s(*args, planned.parts)
+        chord(header)(maps.on_error(characterize_failed.s(*args)))
 
     guarded(context, work)
+
+
+def _map_chord(job_id: int, worker: str, partitions: int) -> None:
+    args = (job_id, worker)
+    header = group(characterize_part.s(*args, index) for index in range(partitions))
+    chord(header)(characterize_merge.s(*args).on_error(characterize_failed.s(*args)))
+
+
+@app.task(name="workload.characterize_spill", **CHORD_PART)
+def characterize_spill(job_id: int, worker: str, share: int) -> dict[str, Any]:
+    from headroom.characterizations import parts
+
+    settings = get_settings()
+    with Heartbeat(JobContext(settings, job_id, worker)):
+        return parts.spill_one(settings, job_id, worker, share)
+
+
+@app.task(
+    name="workload.characterize_maps", autoretry_for=TRANSIENT, retry_backoff=True, max_retries=5
+)
+def characterize_maps(
+    outcomes: list[dict[str, Any]], job_id: int, worker: str, partitions: int
+) -> None:
+    """The spill chord's callback: every share is spilled, the maps can read their pieces."""
+    _map_chord(job_id, worker, partitions)
 
 
 @app.task(name="workload.characterize_part", **CHORD_PART)

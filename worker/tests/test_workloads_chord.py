@@ -1,8 +1,9 @@
 """The characterization spread over workers: with a small memory budget the job plans
 several partitions of clients, two real Celery workers (Redis broker and result backend)
-map them and a chord reduces them; the result equals the engine's one-pass
-characterization of the same log (exact fields identical, percentiles within the
-sketch's error) and the intermediate files are gone afterwards."""
+spill the table in a chord whose callback has them map the partitions in a second chord
+that reduces them; the result equals the engine's one-pass characterization of the same
+log (exact fields identical, percentiles within the sketch's error) and the intermediate
+files are gone afterwards."""
 
 import time
 from collections.abc import Callable
@@ -48,7 +49,8 @@ def test_a_characterization_is_mapped_over_two_workers_and_reduced_in_a_chord(
         assert compare(expected[key], result[key], f"/{key}") == [], key
     assert result["requests"] == table.height
     logs = "".join(p.read_text(errors="replace") for p in tmp_path.glob("worker*.log"))
-    assert "workload.characterize_part" in logs and "workload.characterize_merge" in logs
+    tasks = ("characterize_spill", "characterize_maps", "characterize_part", "characterize_merge")
+    assert all(f"workload.{task}" in logs for task in tasks)
     leftovers = list((tmp_path / "storage").rglob("characterization-job-*"))
     assert leftovers == []
 

@@ -1,15 +1,17 @@
 """The characterization job spread over parts (docs/methods/workload.md, "Bounded
-memory"): a plan (the streaming scan and, with several partitions, the table split into
-one Parquet file per partition of clients, both stored), one map per partition (it reads
-its own file only; its partial results stored as Parquet files, then a marker saying the
-part is complete) and a reduce (the stored parts merged frame by frame, the Result saved,
-the parts removed). The worker runs the maps as a Celery group and the
-reduce as the chord's callback; without a result backend all of it runs in one task
-(`characterize_body`, the job body the API's in-process runs use as well).
+memory"): a plan (the streaming scan, stored), with several partitions one spill per
+share of the table (a contiguous range of its rows, split into one Parquet piece per
+partition of clients), one map per partition (it reads its own pieces only, in share
+order; its partial results stored as Parquet files, then a marker saying the part is
+complete) and a reduce (the stored parts merged frame by frame, the Result saved, the
+parts removed). The worker runs the spills as a Celery group whose chord's callback
+starts the maps as another group, with the reduce as that chord's callback; without a
+result backend all of it runs in one task (`characterize_body`, the job body the API's
+in-process runs use as well).
 
 Intermediate files live under the dataset's folder (``datasets/<id>/characterization-
 job-<job>/``): the janitor keeps a dataset's files while a job of it runs and removes
-what a job that died left behind. A retried map overwrites its own files."""
+what a job that died left behind. A retried spill or map overwrites its own files."""
 
 from __future__ import annotations
 
@@ -41,6 +43,7 @@ from headroom.engine.workload.mapreduce import (
     scan_from_json,
     scan_to_json,
     spill,
+    spill_shares,
 )
 from headroom.engine.workload.partial import merge_stored
 from headroom.jobs import service as job_service
@@ -51,6 +54,7 @@ from headroom.jobs.runner import JobContext
 class Planned:
     dataset_id: int
     parts: int
+    shares: int  # of the spill (none: a single partition reads the table itself)
 
 
 def folder(dataset_id: int, job_id: int) -> str:
@@ -58,7 +62,7 @@ def folder(dataset_id: int, job_id: int) -> str:
 
 
 def plan(settings: Settings, job_id: int, worker: str) -> Planned:
-    """The scan of the whole table (streaming), stored for the maps and the reduce."""
+    """The scan of the whole table (streaming), stored for the spills, maps and reduce."""
     store = open_store(settings.resolved_storage_url())
     inputs = _inputs(settings, job_id, worker, (0.0, "planning"))
     table = run.load_table(store, inputs.table_keys, inputs.where)
@@ -66,15 +70,26 @@ def plan(settings: Settings, job_id: int, worker: str) -> Planned:
         found = scan(table, inputs.rules, memory_budget_mb=settings.memory_budget_mb)
     base = folder(inputs.dataset_id, job_id)
     _write_frame(store, base + "scan-quiet.parquet", found.context.quiet)
-    if found.parts > 1:
-        with tempfile.TemporaryDirectory(prefix="headroom-partitions-") as spilled:
-            for index, path in enumerate(spill(table, found.parts, Path(spilled))):
-                with path.open("rb") as source, store.writer(_input(base, index)) as out:
-                    shutil.copyfileobj(source, out, 8 << 20)
-                path.unlink()
     with store.writer(base + "scan.json") as out:  # last: the plan is complete
         out.write(json.dumps(scan_to_json(found)).encode())
-    return Planned(inputs.dataset_id, found.parts)
+    return Planned(inputs.dataset_id, found.parts, len(_shares(found)))
+
+
+def spill_one(settings: Settings, job_id: int, worker: str, share: int) -> dict[str, Any]:
+    """Share ``share`` of the table spilled: its requests of each partition stored as a
+    piece of their own (a retry overwrites them); returns its index (a Celery result)."""
+    store = open_store(settings.resolved_storage_url())
+    inputs = _inputs(settings, job_id, worker)
+    base = folder(inputs.dataset_id, job_id)
+    found = _load_scan(store, base, inputs.rules)
+    table = run.load_table(store, inputs.table_keys, inputs.where)
+    rows = _shares(found)[share]
+    with tempfile.TemporaryDirectory(prefix="headroom-partitions-") as spilled:
+        for index, path in enumerate(spill(table, found.parts, Path(spilled), rows)):
+            with path.open("rb") as source, store.writer(_piece(base, index, share)) as out:
+                shutil.copyfileobj(source, out, 8 << 20)
+            path.unlink()
+    return {"share": share}
 
 
 def map_one(settings: Settings, job_id: int, worker: str, index: int) -> dict[str, Any]:
@@ -89,10 +104,7 @@ def map_one(settings: Settings, job_id: int, worker: str, index: int) -> dict[st
                 run.load_table(store, inputs.table_keys, inputs.where), index, found
             )
         else:
-            if not store.exists(_input(base, index)):
-                message = f"a partition of the characterization is missing ({index})"
-                raise LogInputError("internal_error", message)
-            partial = map_spilled(store.scan_parquet([_input(base, index)]), found)
+            partial = map_spilled(store.scan_parquet(_pieces(store, base, index, found)), found)
     part = _part(base, index)
     store.delete(_complete(part))  # a retry: the part is incomplete until written again
     for name, frame in partial.frames.items():
@@ -130,16 +142,34 @@ def characterize_body(context: JobContext) -> None:
 
 
 def run_inline(settings: Settings, job_id: int, worker: str) -> None:
-    """Plan, every map and the reduce, one after another in this process."""
+    """Plan, every spill, every map and the reduce, one after another in this process."""
     planned = plan(settings, job_id, worker)
+    for share in range(planned.shares):
+        spill_one(settings, job_id, worker, share)
     for index in range(planned.parts):
         map_one(settings, job_id, worker, index)
     reduce_parts(settings, job_id, worker)
 
 
-def _input(base: str, index: int) -> str:
-    """Partition ``index``'s requests, split from the table by the plan."""
-    return f"{base}partition-{index:05d}.parquet"
+def _shares(found: Scan) -> list[range]:
+    """The shares of the table's rows the spill reads (none with a single partition)."""
+    return spill_shares(found.requests) if found.parts > 1 else []
+
+
+def _piece(base: str, index: int, share: int) -> str:
+    """Partition ``index``'s requests among share ``share``'s rows, split by its spill."""
+    return f"{base}input-{index:05d}-from-{share:05d}.parquet"
+
+
+def _pieces(store: ObjectStore, base: str, index: int, found: Scan) -> list[str]:
+    """Partition ``index``'s pieces in share order (its requests in the table's order)."""
+    keys = [_piece(base, index, share) for share in range(len(_shares(found)))]
+    for share, key in enumerate(keys):
+        if not store.exists(key):
+            missing = f"partition {index}, share {share}"
+            message = f"a piece of the characterization's input is missing ({missing})"
+            raise LogInputError("internal_error", message)
+    return keys
 
 
 def _part(base: str, index: int) -> str:
@@ -167,6 +197,8 @@ def _usable() -> Iterator[None]:
     """The engine's refusals of unusable data, as the job's input error."""
     try:
         yield
+    except LogInputError:  # a ValueError already saying what went wrong
+        raise
     except ValueError as error:
         raise LogInputError("unusable_data", str(error)) from error
 

@@ -5,19 +5,22 @@
    memory): coverage (from the distinct timestamps), the fields recorded, the requests
    per minute and user class (which minutes are quiet, for the service time), the top
    paths, and the number of partitions for the memory budget (:func:`partition_rows`).
-2. :func:`spill`: one streaming pass over the table that writes each partition's requests
+2. :func:`spill`: one streaming pass over the table (or over one of its
+   :func:`spill_shares`, contiguous ranges of rows) that writes each partition's requests
    (those whose ``hash(client) mod parts`` is the partition's) to a Parquet file of its
-   own, in the table's order; :func:`map_partition` reads one such file (never the whole
-   table again), annotates its requests and reduces them to a partial (partial.py).
+   own, in the table's order; :func:`map_spilled` reads one partition's file, or its
+   files from every share in share order (never the whole table again), annotates its
+   requests and reduces them to a partial (partial.py).
 3. :func:`partial.merge` of the partials, in any order and grouping, then
    :func:`finish`: the same :class:`Characterization` document as the one-pass
    :func:`characterize` (exact counts, means and arrival statistics; percentiles within
    the sketch's relative error; fits on a uniform sample of at most ``MAX_FIT_N`` values,
    as the one-pass fits are) and the dataset page's chart data.
 
-The CLI runs the map in its own process, one partition after another, each partial stored
-in a temporary folder, then merges the stored partials; the worker runs one task per
-partition and reduces in a chord.
+The CLI spills in one pass and runs the map in its own process, one partition after
+another, each partial stored in a temporary folder, then merges the stored partials; the
+worker runs one spill task per share, then one map task per partition, and reduces in a
+chord.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from __future__ import annotations
 import math
 import tempfile
 from dataclasses import asdict, dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import Any, Final
 
@@ -66,6 +70,8 @@ MAP_BYTES_PER_ROW = 1400
 MAP_BUDGET_SHARE = 0.35
 # rows read at a time by the spill (its peak stays below a map's)
 SPILL_BATCH_ROWS = 200_000
+# slices a spill task reads (its share of the table; the workers spill shares side by side)
+SPILL_SHARE_BATCHES = 5
 PART_COLUMN = "__partition"
 # the spilled partitions and their partials are read once, on this machine: a fast codec
 TEMPORARY_COMPRESSION: Final = "lz4"
@@ -166,8 +172,21 @@ def _bucket(parts: int) -> pl.Expr:
     return pl.col("client").hash(PARTITION_SEED) % parts
 
 
-def spill(table: pl.LazyFrame, parts: int, folder: Path) -> list[Path]:
-    """Every partition's requests in a Parquet file of its own under ``folder`` (one per
+def spill_shares(rows: int) -> list[range]:
+    """The table's rows cut into contiguous shares of about SPILL_SHARE_BATCHES slices of
+    SPILL_BATCH_ROWS each, as even as whole slices allow; each share can be spilled by a
+    task of its own, and a partition's pieces in share order are its serial spill."""
+    batches = max(math.ceil(rows / SPILL_BATCH_ROWS), 1)
+    shares = math.ceil(batches / SPILL_SHARE_BATCHES)
+    starts = [min(i * batches // shares * SPILL_BATCH_ROWS, rows) for i in range(shares + 1)]
+    return [range(start, stop) for start, stop in pairwise(starts)]
+
+
+def spill(
+    table: pl.LazyFrame, parts: int, folder: Path, rows: range | None = None, name: str = ""
+) -> list[Path]:
+    """Every partition's requests among the table's ``rows`` (all of them by default) in a
+    Parquet file of its own under ``folder`` (``partition-<index><name>.parquet``, one per
     partition, empty ones included), in the table's order: one pass over consecutive
     slices of SPILL_BATCH_ROWS rows (a slice of a Parquet scan reads only its row groups;
     a streaming collect of the whole table would read ahead over several files), each
@@ -175,22 +194,24 @@ def spill(table: pl.LazyFrame, parts: int, folder: Path) -> list[Path]:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    paths = [folder / f"partition-{index:05d}.parquet" for index in range(parts)]
+    paths = [folder / f"partition-{index:05d}{name}.parquet" for index in range(parts)]
     schema = table.collect_schema()
     # strings repeat (clients, paths, agents); timestamps and numbers rarely do
-    dictionary = [name for name, dtype in schema.items() if dtype == pl.String]
+    dictionary = [column for column, dtype in schema.items() if dtype == pl.String]
     writers: dict[int, pq.ParquetWriter] = {}
     arrow_schema: pa.Schema | None = None
+    if rows is None:
+        rows = range(table.select(pl.len()).collect().item())
     try:
-        rows = table.select(pl.len()).collect().item()
         tagged = table.with_columns(_bucket(parts).alias(PART_COLUMN))
-        for start in range(0, rows, SPILL_BATCH_ROWS):
-            batch = tagged.slice(start, SPILL_BATCH_ROWS).collect()
+        for start in range(rows.start, rows.stop, SPILL_BATCH_ROWS):
+            length = min(SPILL_BATCH_ROWS, rows.stop - start)
+            batch = tagged.slice(start, length).collect()
             split = batch.partition_by(PART_COLUMN, as_dict=True, include_key=False)
             del batch
-            for key, rows in split.items():
+            for key, requests in split.items():
                 index = int(key[0])
-                arrow = rows.to_arrow(compat_level=pl.CompatLevel.newest())  # no copy
+                arrow = requests.to_arrow(compat_level=pl.CompatLevel.newest())  # no copy
                 if arrow_schema is None:
                     arrow_schema = arrow.schema
                 if index not in writers:

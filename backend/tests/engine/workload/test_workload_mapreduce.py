@@ -24,6 +24,7 @@ from headroom.engine.workload.mapreduce import (
     map_spilled,
     scan,
     spill,
+    spill_shares,
 )
 from headroom.engine.workload.partial import Partial, merge
 from headroom.engine.workload.sketch import ALPHA, histogram_of, merge_histograms, percentiles
@@ -243,3 +244,36 @@ def test_an_empty_partition_is_spilled_as_an_empty_file(tmp_path: Path) -> None:
     heights = sorted(pl.read_parquet(p).height for p in paths)
     assert heights == [0, 0, one_client.height]
     assert all(pl.read_parquet(p).schema == one_client.schema for p in paths)
+
+
+def test_the_shares_cover_the_table_in_order_with_whole_slices(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(mapreduce, "SPILL_BATCH_ROWS", 100)
+    monkeypatch.setattr(mapreduce, "SPILL_SHARE_BATCHES", 3)
+    shares = spill_shares(1050)  # 11 slices: 4 shares of 2 or 3 slices
+    assert [(r.start, r.stop) for r in shares] == [(0, 200), (200, 500), (500, 800), (800, 1050)]
+    assert spill_shares(250) == [range(0, 250)]
+    assert spill_shares(0) == [range(0, 0)]
+
+
+def test_the_spill_spread_over_shares_gives_the_serial_partitions(
+    table: pl.DataFrame, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each share spilled on its own (slices of 700 rows, 2 a share: 4 shares), a
+    partition's pieces read in share order are its serial spill, row for row, and map to
+    the same partial."""
+    monkeypatch.setattr(mapreduce, "SPILL_BATCH_ROWS", 700)
+    monkeypatch.setattr(mapreduce, "SPILL_SHARE_BATCHES", 2)
+    found = scan(table.lazy(), memory_budget_mb=TINY_BUDGET_MB)
+    serial = spill(table.lazy(), found.parts, tmp_path)
+    shares = spill_shares(table.height)
+    assert len(shares) == 4
+    pieces = [
+        spill(table.lazy(), found.parts, tmp_path, rows, f"-from-{share}")
+        for share, rows in enumerate(shares)
+    ]
+    for index, path in enumerate(serial):
+        spread = pl.scan_parquet([p[index] for p in pieces])
+        assert spread.collect().equals(pl.read_parquet(path))
+        assert same(map_spilled(spread, found), map_spilled(path, found))

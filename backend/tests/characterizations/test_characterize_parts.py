@@ -1,0 +1,139 @@
+"""The characterization job's parts (characterizations/parts.py) with several partitions
+of clients and several shares of the spill, run by hand in one process, as the worker's
+tasks run them: the spill spread over shares gives the result of a single share, a
+retried spill overwrites its own pieces, and a missing piece fails its map clearly."""
+
+from dataclasses import replace
+
+import polars as pl
+import pytest
+from analyses.synth_logs import combined_latency_lines, mm1_table
+from fastapi.testclient import TestClient
+
+from headroom.characterizations import parts
+from headroom.core.db import session_scope
+from headroom.core.settings import Settings
+from headroom.core.storage import ObjectStore, open_store
+from headroom.engine.logs import LogInputError
+from headroom.engine.workload import mapreduce
+from headroom.engine.workload.partial import Partial
+from headroom.jobs import service as job_service
+from headroom.jobs.runner import ingest_body, run_job
+from support.factories import member, signed_in
+
+LOG = combined_latency_lines(mm1_table(segment_s=20.0))  # 6,856 requests
+BUDGET_MB = 1  # 1,000 requests a partition: 7 partitions
+WORKER = "test-worker"
+
+
+@pytest.fixture
+def small(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Settings:
+    """Slices of 1,000 rows, 2 a share: 4 shares of the spill."""
+    monkeypatch.setattr(mapreduce, "SPILL_BATCH_ROWS", 1000)
+    monkeypatch.setattr(mapreduce, "SPILL_SHARE_BATCHES", 2)
+    return settings.model_copy(update={"memory_budget_mb": BUDGET_MB})
+
+
+def _claimed_job(settings: Settings, client: TestClient, name: str) -> tuple[int, int]:
+    """A new dataset of LOG and its characterization job, claimed by WORKER."""
+    created = client.post(
+        "/api/v1/datasets",
+        params={"name": name},
+        content=LOG,
+        headers={"Content-Type": "application/octet-stream"},
+    )
+    assert run_job(settings, created.json()["job"]["id"], ingest_body)
+    dataset_id = int(created.json()["id"])
+    item = client.post(f"/api/v1/datasets/{dataset_id}/characterizations").json()
+    with session_scope(settings.resolved_database_url()) as session:
+        assert job_service.claim(session, item["job"]["id"], WORKER, settings.job_lease_s)
+    return dataset_id, item["job"]["id"]
+
+
+def _files(store: ObjectStore, prefix: str) -> dict[str, bytes]:
+    files = {}
+    for key in store.list(prefix):
+        with store.open(key) as source:
+            files[key] = source.read()
+    return files
+
+
+def test_the_spill_spread_over_shares_gives_the_maps_of_one_share(
+    small: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each partition's pieces, read in share order, are its rows in the order of a
+    single share's spill, and its map stores the same partial; the reduce completes the
+    job."""
+    client = signed_in(small, member(small, "spread@example.com", "Spread"))
+    dataset_id, job_id = _claimed_job(small, client, "spread.log")
+    store = open_store(small.resolved_storage_url())
+    base = parts.folder(dataset_id, job_id)
+    planned = parts.plan(small, job_id, WORKER)
+    assert planned.parts == 7 and planned.shares == 4
+    spread = _spilled_and_mapped(small, job_id, planned, monkeypatch)
+    for key in store.list(base):
+        if key.rsplit("/", 1)[-1].startswith("input-"):
+            store.delete(key)
+    monkeypatch.setattr(mapreduce, "SPILL_SHARE_BATCHES", 1000)
+    serial = _spilled_and_mapped(small, job_id, replace(planned, shares=1), monkeypatch)
+    assert len(spread) == len(serial) > 7
+    for key, frame in serial.items():
+        if key.startswith("input-"):
+            assert frame.equals(spread[key]), key
+        else:  # a partial's rows come in no particular order
+            assert frame.sort(frame.columns).equals(spread[key].sort(frame.columns)), key
+    parts.reduce_parts(small, job_id, WORKER)
+    assert client.get(f"/api/v1/jobs/{job_id}").json()["status"] == "succeeded"
+    assert store.list(base) == []
+
+
+def _spilled_and_mapped(
+    settings: Settings, job_id: int, planned: parts.Planned, monkeypatch: pytest.MonkeyPatch
+) -> dict[str, pl.DataFrame]:
+    """Every share spilled and every partition mapped: the requests each map read, and
+    its stored partial's frames."""
+    store = open_store(settings.resolved_storage_url())
+    base = parts.folder(planned.dataset_id, job_id)
+    for share in range(planned.shares):
+        parts.spill_one(settings, job_id, WORKER, share)
+    frames: dict[str, pl.DataFrame] = {}
+
+    def recorded(requests: pl.LazyFrame, found: mapreduce.Scan) -> Partial:
+        frames[f"input-{len(frames)}"] = requests.collect()
+        return mapreduce.map_spilled(requests, found)
+
+    monkeypatch.setattr(parts, "map_spilled", recorded)
+    for index in range(planned.parts):
+        parts.map_one(settings, job_id, WORKER, index)
+    for key in store.list(base):
+        if "/part-" in key and key.endswith(".parquet"):
+            frames[key] = store.scan_parquet([key]).collect()
+    return frames
+
+
+def test_a_retried_spill_overwrites_its_own_pieces(small: Settings) -> None:
+    client = signed_in(small, member(small, "retry@example.com", "Retry"))
+    dataset_id, job_id = _claimed_job(small, client, "retry.log")
+    store = open_store(small.resolved_storage_url())
+    base = parts.folder(dataset_id, job_id)
+    parts.plan(small, job_id, WORKER)
+    parts.spill_one(small, job_id, WORKER, 1)
+    first = _files(store, base)
+    pieces = [key for key in first if "-from-00001" in key]
+    assert len(pieces) == 7
+    with store.writer(pieces[0]) as out:
+        out.write(b"left by a spill killed mid-write")
+    parts.spill_one(small, job_id, WORKER, 1)
+    assert _files(store, base) == first
+
+
+def test_a_missing_piece_fails_the_map_with_a_clear_error(small: Settings) -> None:
+    client = signed_in(small, member(small, "missing@example.com", "Missing"))
+    _, job_id = _claimed_job(small, client, "missing.log")
+    planned = parts.plan(small, job_id, WORKER)
+    for share in range(planned.shares):
+        if share != 2:
+            parts.spill_one(small, job_id, WORKER, share)
+    with pytest.raises(LogInputError, match=r"missing \(partition 5, share 2\)") as error:
+        parts.map_one(small, job_id, WORKER, 5)
+    assert error.value.code == "internal_error"
