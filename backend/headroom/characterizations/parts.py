@@ -50,6 +50,11 @@ from headroom.jobs import service as job_service
 from headroom.jobs.runner import JobContext
 
 
+# the job's progress bar: the spill up to 0.1, the maps up to 0.9, then the reduce
+SPILL_SHARE_OF_PROGRESS = 0.1
+MAP_SHARE_OF_PROGRESS = 0.8
+
+
 @dataclass(frozen=True)
 class Planned:
     dataset_id: int
@@ -89,6 +94,8 @@ def spill_one(settings: Settings, job_id: int, worker: str, share: int) -> dict[
             with path.open("rb") as source, store.writer(_piece(base, index, share)) as out:
                 shutil.copyfileobj(source, out, 8 << 20)
             path.unlink()
+    done = (share + 1) / len(_shares(found))
+    _report(settings, job_id, worker, SPILL_SHARE_OF_PROGRESS * done, "splitting the table")
     return {"share": share}
 
 
@@ -112,8 +119,8 @@ def map_one(settings: Settings, job_id: int, worker: str, index: int) -> dict[st
     with store.writer(_complete(part)) as out:
         out.write(b"complete\n")
     done = (index + 1) / max(found.parts, 1)
-    with session_scope(settings.resolved_database_url()) as session:
-        job_service.report(session, job_id, worker, 0.1 + 0.8 * done, "characterizing", None)
+    progress = SPILL_SHARE_OF_PROGRESS + MAP_SHARE_OF_PROGRESS * done
+    _report(settings, job_id, worker, progress, "characterizing")
     return {"index": index}
 
 
@@ -180,6 +187,11 @@ def _complete(part: str) -> str:
     """The marker a map writes after every frame of its part (a map killed while writing
     leaves a part the reduce does not read)."""
     return part.rstrip("/") + ".complete"
+
+
+def _report(settings: Settings, job_id: int, worker: str, progress: float, stage: str) -> None:
+    with session_scope(settings.resolved_database_url()) as session:
+        job_service.report(session, job_id, worker, progress, stage, None)
 
 
 def _inputs(

@@ -137,3 +137,25 @@ def test_a_missing_piece_fails_the_map_with_a_clear_error(small: Settings) -> No
     with pytest.raises(LogInputError, match=r"missing \(partition 5, share 2\)") as error:
         parts.map_one(small, job_id, WORKER, 5)
     assert error.value.code == "internal_error"
+
+
+def test_the_job_shows_progress_while_the_table_is_split_then_mapped(small: Settings) -> None:
+    client = signed_in(small, member(small, "progress@example.com", "Progress"))
+    _, job_id = _claimed_job(small, client, "progress.log")
+    planned = parts.plan(small, job_id, WORKER)
+
+    def seen() -> tuple[float, str]:
+        job = client.get(f"/api/v1/jobs/{job_id}").json()
+        return job["progress"], job["stage"]
+
+    assert seen() == (0.0, "planning")
+    spilled = []
+    for share in range(planned.shares):
+        parts.spill_one(small, job_id, WORKER, share)
+        spilled.append(seen())
+    assert spilled == [(pytest.approx(0.1 * (s + 1) / 4), "splitting the table") for s in range(4)]
+    mapped = []
+    for index in range(planned.parts):
+        parts.map_one(small, job_id, WORKER, index)
+        mapped.append(seen()[0])
+    assert mapped == pytest.approx([0.1 + 0.8 * (i + 1) / 7 for i in range(7)])
