@@ -316,3 +316,66 @@ def test_a_forecast_of_a_range_reads_that_history_only(settings: Settings) -> No
     assert any("cut to the range" in w for w in body["warnings"])
     whole = client.get(url, params={"horizon_days": 1}).json()
     assert len(whole["history"]) == 6 and whole["history_slice"] is None
+
+
+def characterized(settings: Settings, client: TestClient, dataset_id: int, part: dict) -> dict:
+    """The finished characterization of a slice (its result, or its failed job)."""
+    made = client.post(f"/api/v1/datasets/{dataset_id}/characterizations", json={"slice": part})
+    assert made.status_code == 202, made.text
+    run_job(settings, made.json()["job"]["id"], characterize_body)
+    return client.get(f"/api/v1/characterizations/{made.json()['id']}").json()
+
+
+def assert_charts_are_the_slices(display: dict, rows: pl.DataFrame) -> None:
+    """The Traffic and Latency tabs' charts of a slice's characterization against the
+    trace cut with polars: arrivals per minute, latency percentiles per bucket, paths."""
+    minute = display["arrivals"]["60"]
+    assert not minute["downsampled"]
+    counts = dict(zip(minute["t_ms"], minute["count"], strict=True))
+    starts = rows["arrival_ms"].to_numpy() // 60_000 * 60_000
+    want = dict(zip(*np.unique(starts, return_counts=True), strict=True))
+    assert {t: n for t, n in counts.items() if n} == {int(t): int(n) for t, n in want.items()}
+    assert sum(sum(n) for n in minute["by_class"].values()) == rows.height  # the rules' classes
+    latency = display["latency"]
+    every_s = latency["every_s"]
+    truth = latency_truth(rows, every_s)
+    overall = latency["overall"]
+    assert overall["t_ms"] == sorted(truth)
+    assert overall["count"] == [len(truth[t]) for t in overall["t_ms"]]
+    exact = [float(np.percentile(truth[t], 95)) for t in overall["t_ms"]]
+    assert overall["p95_s"] == pytest.approx(exact, rel=0.0101)  # the sketch's 1 %
+    assert sum(sum(c["count"]) for c in latency["by_class"].values()) == rows.height
+    paths = {p["path"]: p for p in display["paths"]}
+    per_path = rows.group_by("path").agg(pl.len(), pl.col("duration_ms") / 1000)
+    assert set(paths) == set(per_path["path"])
+    for path, n, seconds in per_path.iter_rows():
+        assert paths[path]["requests"] == n
+        want_p95 = float(np.percentile(np.asarray(seconds), 95))
+        assert paths[path]["p95_s"] == pytest.approx(want_p95, rel=0.0101)
+
+
+def test_a_filters_characterization_draws_the_slices_charts(settings: Settings) -> None:
+    """What the Traffic and Latency tabs draw under filters: the characterization of the
+    filters (no range: the tabs zoom into it), every chart the filtered requests'; a tiny
+    slice too, and a filter keeping nothing fails as an empty slice."""
+    client, dataset_id = ready(settings, "f11@example.com")
+    part = {"host": "api.example", "path_pattern": "/api/**", "status_class": "2xx"}
+    done = characterized(settings, client, dataset_id, part)
+    assert done["job"]["status"] == "succeeded", done["job"]
+    keep = truth_of(host="api.example", keep_path=lambda p: p.startswith("/api/"))
+    rows = keep.filter(pl.col("status") // 100 == 2)
+    assert done["result"]["requests"] == rows.height
+    assert_charts_are_the_slices(done["result"]["display"], rows)
+    assert done["result"]["display"]["daily_profile"] is None  # six hours: less than a day
+    # a tiny slice: a handful of requests
+    tiny = {"host": "api.example", "client": "c0", "path_pattern": "/", "status_class": "5xx"}
+    small = characterized(settings, client, dataset_id, tiny)
+    rows = truth_of(host="api.example", client="c0", keep_path=lambda p: p == "/")
+    rows = rows.filter(pl.col("status") // 100 == 5)
+    assert 0 < rows.height < 20
+    assert small["job"]["status"] == "succeeded", small["job"]
+    assert small["result"]["requests"] == rows.height
+    assert_charts_are_the_slices(small["result"]["display"], rows)
+    nothing = characterized(settings, client, dataset_id, {**tiny, "client": "nobody"})
+    assert nothing["job"]["status"] == "failed"
+    assert nothing["job"]["error_code"] == "empty_slice"
