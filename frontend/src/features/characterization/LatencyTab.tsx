@@ -14,7 +14,7 @@ import { DatasetIdContext } from "./datasetContext";
 import { PathsTable } from "./PathsTable";
 import type { CharacterizationResult, LatencyPercentiles, LatencyView } from "./result";
 import { Segmented } from "./Segmented";
-import { latencyChartConfig, latencyRows } from "./shaping";
+import { latencyChartConfig, latencyRows, MAX_DOTTED_BUCKETS, withGaps } from "./shaping";
 
 const OVERALL = "(all requests)";
 
@@ -41,7 +41,9 @@ function OverTime({ view, scope, filtered }: { view: LatencyView; scope: string;
     return all.filter((r) => (from === null || r.t + view.every_s * 1000 > from) && (to === null || r.t < to));
   }, [cols, from, to, view.every_s]);
   const scopeText = scope === OVERALL ? (filtered ? "the requests the filters keep" : "all requests") : `class ${scope}${filtered ? " of the requests the filters keep" : ""}`;
-  const config = useMemo(() => latencyChartConfig(view.every_s, scopeText), [view.every_s, scopeText]);
+  const dots = rows.length <= MAX_DOTTED_BUCKETS;
+  const config = useMemo(() => latencyChartConfig(view.every_s, scopeText, dots), [view.every_s, scopeText, dots]);
+  const drawn = useMemo(() => withGaps(rows, view.every_s), [rows, view.every_s]);
   const drill = useDrill();
   const select = useMemo<ChartSelect>(
     () => ({ bucketMs: view.every_s * 1000, onZoom: (a, b) => setSlice({ from: a, to: b }), onReset: () => setSlice({ from: null, to: null }), onPick: drill ?? (() => undefined) }),
@@ -49,7 +51,7 @@ function OverTime({ view, scope, filtered }: { view: LatencyView; scope: string;
   );
   return (
     <Card testId="latency-over-time">
-      <TimeSeriesChart config={config} rows={rows} select={select} />
+      <TimeSeriesChart config={config} rows={drawn} select={select} />
     </Card>
   );
 }
