@@ -32,18 +32,18 @@ PATHS = ("/api/v1/cart", "/api/v2/search", "/api/v1/items/42", "/static/app.js",
 STATUSES = (200, 200, 200, 304, 404, 503, 200, 201)
 
 
-def trace() -> pl.DataFrame:
+def trace(n: int = N, step_ms: int = 4000) -> pl.DataFrame:
     """The truth: one row per request, millisecond arrival times (the trace's resolution)."""
     rng = np.random.default_rng(19)
-    i = np.arange(N)
-    arrival_ms = T0_MS + i * 4000 + rng.integers(0, 3000, N)
+    i = np.arange(n)
+    arrival_ms = T0_MS + i * step_ms + rng.integers(0, step_ms * 3 // 4, n)
     return pl.DataFrame(
         {
             "arrival_ms": arrival_ms,
-            "duration_ms": np.round(rng.gamma(2.0, 20.0, N), 3) + 1.0,
-            "host": [HOSTS[k % 2] for k in rng.integers(0, 2, N)],
-            "class": [CLASSES[k] for k in rng.integers(0, 2, N)],
-            "client": [CLIENTS[k] for k in rng.integers(0, len(CLIENTS), N)],
+            "duration_ms": np.round(rng.gamma(2.0, 20.0, n), 3) + 1.0,
+            "host": [HOSTS[k % 2] for k in rng.integers(0, 2, n)],
+            "class": [CLASSES[k] for k in rng.integers(0, 2, n)],
+            "client": [CLIENTS[k] for k in rng.integers(0, len(CLIENTS), n)],
             "path": [PATHS[k] for k in i % len(PATHS)],
             "status": [STATUSES[k] for k in (i * 3) % len(STATUSES)],
         }
@@ -53,9 +53,9 @@ def trace() -> pl.DataFrame:
 TRUTH = trace()
 
 
-def trace_csv() -> bytes:
+def trace_csv(truth: pl.DataFrame = TRUTH) -> bytes:
     rows = ["arrival,duration_ms,host,class,client,path,status"]
-    for r in TRUTH.iter_rows(named=True):
+    for r in truth.iter_rows(named=True):
         rows.append(
             f"{r['arrival_ms'] / 1000:.3f},{r['duration_ms']},{r['host']},{r['class']},"
             f"{r['client']},{r['path']},{r['status']}"
@@ -66,9 +66,9 @@ def trace_csv() -> bytes:
 DATA = trace_csv()
 
 
-def ready(settings: Settings, email: str) -> tuple[TestClient, int]:
+def ready(settings: Settings, email: str, data: bytes = DATA) -> tuple[TestClient, int]:
     client = signed_in(settings, member(settings, email, "Shop"))
-    created = client.post("/api/v1/datasets", params={"name": "trace.csv"}, content=DATA)
+    created = client.post("/api/v1/datasets", params={"name": "trace.csv"}, content=data)
     assert created.status_code == 202, created.text
     assert run_job(settings, created.json()["job"]["id"], ingest_body)
     return client, int(created.json()["id"])
@@ -379,3 +379,23 @@ def test_a_filters_characterization_draws_the_slices_charts(settings: Settings) 
     nothing = characterized(settings, client, dataset_id, {**tiny, "client": "nobody"})
     assert nothing["job"]["status"] == "failed"
     assert nothing["job"]["error_code"] == "empty_slice"
+
+
+def test_a_filters_daily_profile_is_the_kept_requests_mean_per_minute_of_day(
+    settings: Settings,
+) -> None:
+    """Two days: the Traffic tab's daily profile under a host filter is, at each minute of
+    the day both days cover whole, the mean of that minute's kept requests over the days."""
+    two_days = trace(n=2 * 86400 // 20, step_ms=20_000)
+    client, dataset_id = ready(settings, "f12@example.com", trace_csv(two_days))
+    done = characterized(settings, client, dataset_id, {"host": "shop.example"})
+    assert done["job"]["status"] == "succeeded", done["job"]
+    profile = done["result"]["display"]["daily_profile"]
+    assert profile["days"] == 2 and profile["every_s"] == 60
+    kept = two_days.filter(pl.col("host") == "shop.example")["arrival_ms"].to_numpy()
+    minute_of_day = (kept - T0_MS) // 60_000 % 1440
+    want = np.bincount(minute_of_day, minlength=1440) / 2
+    inside = slice(1, 1439)  # the first and last minutes are only partly covered
+    assert profile["mean_per_min"][inside] == pytest.approx(want[inside].tolist(), abs=1e-9)
+    whole = two_days["arrival_ms"].to_numpy()
+    assert not np.allclose(want, np.bincount((whole - T0_MS) // 60_000 % 1440) / 2)
