@@ -376,6 +376,11 @@ def test_a_filters_characterization_draws_the_slices_charts(settings: Settings) 
     assert small["job"]["status"] == "succeeded", small["job"]
     assert small["result"]["requests"] == rows.height
     assert_charts_are_the_slices(small["result"]["display"], rows)
+    # added to a report from the Traffic tab, the item names the filters it shows
+    item = {"kind": "characterization", "source_id": done["id"], "view": "traffic"}
+    report = client.post("/api/v1/reports", json={"title": "api 2xx", "items": [item]})
+    assert report.status_code == 201, report.text
+    assert given(report.json()["items"][0]["params"]["slice"]) == part
     nothing = characterized(settings, client, dataset_id, {**tiny, "client": "nobody"})
     assert nothing["job"]["status"] == "failed"
     assert nothing["job"]["error_code"] == "empty_slice"
