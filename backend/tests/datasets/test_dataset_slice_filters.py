@@ -286,7 +286,9 @@ def test_a_viewer_may_ask_for_a_slices_characterization_under_the_stored_rules(
     assert made.status_code == 202, made.text
     assert run_job(settings, made.json()["job"]["id"], characterize_body)
     done = viewer.get(f"/api/v1/characterizations/{made.json()['id']}").json()
-    assert done["result"]["requests"] == truth_of(T0_MS, T0_MS + 3600_000, "shop.example").height
+    rows = truth_of(T0_MS, T0_MS + 3600_000, "shop.example")
+    assert done["result"]["requests"] == rows.height
+    assert_charts_are_the_slices(done["result"]["display"], rows)  # the tabs' sliced charts
     for someone in (editor, editor_client, viewer):
         again = someone.post(url, json={"slice": part})
         assert again.status_code == 200 and again.json()["id"] == made.json()["id"]
