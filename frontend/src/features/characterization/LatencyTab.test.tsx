@@ -64,6 +64,14 @@ describe("the Latency tab under filters", () => {
     fireEvent.click(await screen.findByRole("radio", { name: "dynamic" }));
     expect(await screen.findByText(/\(class dynamic of the requests the filters keep\)/)).toBeInTheDocument();
     expect(screen.getByTestId("paths-table")).toHaveTextContent("Of the requests the filters keep. The");
+    expect(screen.queryByTestId("latency-class-whole")).toBeNull(); // no range: nothing to say
+  });
+
+  it("says a class's cards are not cut to the range", async () => {
+    stubApi();
+    show(`/datasets/3?tab=latency&from=${T0}&host=api.example`);
+    fireEvent.click(await screen.findByRole("radio", { name: "dynamic" }));
+    expect(await screen.findByTestId("latency-class-whole")).toHaveTextContent("Class dynamic's figures are the filtered requests': the range cuts the chart only.");
   });
 
   it("draws the characterization's series, with no request, without filters", async () => {

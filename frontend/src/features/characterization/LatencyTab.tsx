@@ -99,7 +99,16 @@ export function LatencyTab({ result }: { result: CharacterizationResult }) {
           {sliced && scope === OVERALL && datasetId !== null ? (
             <SliceStatCards datasetId={datasetId} kind="latency" />
           ) : (
-            percentiles !== null && percentiles !== undefined && <PercentileCards p={percentiles} />
+            percentiles !== null && percentiles !== undefined && (
+              <>
+                {hasRange(slice) && (
+                  <p className={styles.muted} data-testid="latency-class-whole">
+                    Class {scope}'s figures are {filtered ? "the filtered requests'" : "the whole log's"}: the range cuts the chart only.
+                  </p>
+                )}
+                <PercentileCards p={percentiles} />
+              </>
+            )
           )}
           <OverTime view={view} scope={scope} filtered={filtered} />
         </>
