@@ -1,9 +1,10 @@
 /**
- * The Workload and Capacity tabs follow the page's range and filters: the Workload tab shows
- * the characterization of the slice (its own job), a capacity analysis run from the Capacity
- * tab is keyed on the slice, and each tab says which range and filters it shows; at 390 px
- * every sliced tab fits the screen (no sideways scroll, tables scroll inside their card).
- * Screenshots into e2e/artifacts/slicetabs-*.png.
+ * The tabs follow the page's range and filters: the Workload tab shows the characterization
+ * of the slice (its own job), the Traffic and Latency tabs the characterization of the
+ * filters (the same one here: no range), a capacity analysis run from the Capacity tab is
+ * keyed on the slice, and each tab says which range and filters it shows; a filter keeping
+ * no request says so; at 390 px every sliced tab fits the screen (no sideways scroll,
+ * tables scroll inside their card). Screenshots into e2e/artifacts/slicetabs-*.png.
  */
 import { expect, test, type Page } from "@playwright/test";
 import path from "node:path";
@@ -66,7 +67,7 @@ test("the Workload and Capacity tabs follow a range and a filter", async ({ page
   // 390 px, with the filters set: each sliced tab fits the screen
   await page.setViewportSize({ width: 390, height: 844 });
   const filters = "status=2xx&pattern=%2F**";
-  const latency = page.waitForRequest((r) => r.url().includes("/latency?") && r.url().includes("status_class=2xx"));
+  const charted = page.waitForRequest((r) => r.method() === "POST" && r.url().includes("/characterizations"));
   for (const [tab, ready] of TABS_390) {
     await page.goto(`${datasetUrl}?tab=${tab}&${filters}`);
     await expect(page.getByTestId("slice-shown").or(page.getByTestId("stat-requests")).first()).toBeVisible();
@@ -75,10 +76,20 @@ test("the Workload and Capacity tabs follow a range and a filter", async ({ page
     await shot(page, `${tab}-390`);
     expect(await sidewaysOverflow(page), `${tab} at 390 px`).toEqual([]);
   }
-  await latency; // the Latency chart asked for the filtered series
+  // Traffic and Latency drew the filters' characterization: the Workload tab's, reused
+  expect(((await charted).postDataJSON() as { slice: Record<string, unknown> }).slice).toEqual({ status_class: "2xx", path_pattern: "/**" });
+  await page.goto(`${datasetUrl}?tab=latency&${filters}`);
+  await expect(page.getByTestId("paths-table")).toContainText("Of the requests the filters keep.");
+
+  // a filter that keeps nothing: said so, no chart of zeros
+  await page.goto(`${datasetUrl}?tab=traffic&client=nobody`);
+  await expect(page.getByTestId("slice-empty")).toContainText("The filters keep no request of this log", { timeout: 120_000 });
+  await shot(page, "traffic-empty-390");
+  expect(await sidewaysOverflow(page), "an empty slice at 390 px").toEqual([]);
 });
 
 const TABS_390: readonly [string, string][] = [
+  ["overview", "stat-requests"],
   ["traffic", "traffic-tab"],
   ["latency", "latency-tab"],
   ["workload", "workload-tab"],

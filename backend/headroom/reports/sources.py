@@ -99,6 +99,8 @@ def _characterization(session: Session, principal: Principal, item: ItemIn) -> C
     )
     dataset = datasets.get_visible(session, principal, found.dataset_id).name
     content = characterization_view(result, Rules.model_validate(found.rules), item.view)
+    if found.slice is not None:  # a slice's (its range and filters): the item says which
+        content.params["slice"] = found.slice
     label = f"characterization {found.id} of {dataset}"
     view = item.view or "workload"
     title = f"{view.capitalize()} of {dataset}"

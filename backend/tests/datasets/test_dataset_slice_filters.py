@@ -32,18 +32,18 @@ PATHS = ("/api/v1/cart", "/api/v2/search", "/api/v1/items/42", "/static/app.js",
 STATUSES = (200, 200, 200, 304, 404, 503, 200, 201)
 
 
-def trace() -> pl.DataFrame:
+def trace(n: int = N, step_ms: int = 4000) -> pl.DataFrame:
     """The truth: one row per request, millisecond arrival times (the trace's resolution)."""
     rng = np.random.default_rng(19)
-    i = np.arange(N)
-    arrival_ms = T0_MS + i * 4000 + rng.integers(0, 3000, N)
+    i = np.arange(n)
+    arrival_ms = T0_MS + i * step_ms + rng.integers(0, step_ms * 3 // 4, n)
     return pl.DataFrame(
         {
             "arrival_ms": arrival_ms,
-            "duration_ms": np.round(rng.gamma(2.0, 20.0, N), 3) + 1.0,
-            "host": [HOSTS[k % 2] for k in rng.integers(0, 2, N)],
-            "class": [CLASSES[k] for k in rng.integers(0, 2, N)],
-            "client": [CLIENTS[k] for k in rng.integers(0, len(CLIENTS), N)],
+            "duration_ms": np.round(rng.gamma(2.0, 20.0, n), 3) + 1.0,
+            "host": [HOSTS[k % 2] for k in rng.integers(0, 2, n)],
+            "class": [CLASSES[k] for k in rng.integers(0, 2, n)],
+            "client": [CLIENTS[k] for k in rng.integers(0, len(CLIENTS), n)],
             "path": [PATHS[k] for k in i % len(PATHS)],
             "status": [STATUSES[k] for k in (i * 3) % len(STATUSES)],
         }
@@ -53,9 +53,9 @@ def trace() -> pl.DataFrame:
 TRUTH = trace()
 
 
-def trace_csv() -> bytes:
+def trace_csv(truth: pl.DataFrame = TRUTH) -> bytes:
     rows = ["arrival,duration_ms,host,class,client,path,status"]
-    for r in TRUTH.iter_rows(named=True):
+    for r in truth.iter_rows(named=True):
         rows.append(
             f"{r['arrival_ms'] / 1000:.3f},{r['duration_ms']},{r['host']},{r['class']},"
             f"{r['client']},{r['path']},{r['status']}"
@@ -66,9 +66,9 @@ def trace_csv() -> bytes:
 DATA = trace_csv()
 
 
-def ready(settings: Settings, email: str) -> tuple[TestClient, int]:
+def ready(settings: Settings, email: str, data: bytes = DATA) -> tuple[TestClient, int]:
     client = signed_in(settings, member(settings, email, "Shop"))
-    created = client.post("/api/v1/datasets", params={"name": "trace.csv"}, content=DATA)
+    created = client.post("/api/v1/datasets", params={"name": "trace.csv"}, content=data)
     assert created.status_code == 202, created.text
     assert run_job(settings, created.json()["job"]["id"], ingest_body)
     return client, int(created.json()["id"])
@@ -286,7 +286,9 @@ def test_a_viewer_may_ask_for_a_slices_characterization_under_the_stored_rules(
     assert made.status_code == 202, made.text
     assert run_job(settings, made.json()["job"]["id"], characterize_body)
     done = viewer.get(f"/api/v1/characterizations/{made.json()['id']}").json()
-    assert done["result"]["requests"] == truth_of(T0_MS, T0_MS + 3600_000, "shop.example").height
+    rows = truth_of(T0_MS, T0_MS + 3600_000, "shop.example")
+    assert done["result"]["requests"] == rows.height
+    assert_charts_are_the_slices(done["result"]["display"], rows)  # the tabs' sliced charts
     for someone in (editor, editor_client, viewer):
         again = someone.post(url, json={"slice": part})
         assert again.status_code == 200 and again.json()["id"] == made.json()["id"]
@@ -316,3 +318,91 @@ def test_a_forecast_of_a_range_reads_that_history_only(settings: Settings) -> No
     assert any("cut to the range" in w for w in body["warnings"])
     whole = client.get(url, params={"horizon_days": 1}).json()
     assert len(whole["history"]) == 6 and whole["history_slice"] is None
+
+
+def characterized(settings: Settings, client: TestClient, dataset_id: int, part: dict) -> dict:
+    """The finished characterization of a slice (its result, or its failed job)."""
+    made = client.post(f"/api/v1/datasets/{dataset_id}/characterizations", json={"slice": part})
+    assert made.status_code == 202, made.text
+    run_job(settings, made.json()["job"]["id"], characterize_body)
+    return client.get(f"/api/v1/characterizations/{made.json()['id']}").json()
+
+
+def assert_charts_are_the_slices(display: dict, rows: pl.DataFrame) -> None:
+    """The Traffic and Latency tabs' charts of a slice's characterization against the
+    trace cut with polars: arrivals per minute, latency percentiles per bucket, paths."""
+    minute = display["arrivals"]["60"]
+    assert not minute["downsampled"]
+    counts = dict(zip(minute["t_ms"], minute["count"], strict=True))
+    starts = rows["arrival_ms"].to_numpy() // 60_000 * 60_000
+    want = dict(zip(*np.unique(starts, return_counts=True), strict=True))
+    assert {t: n for t, n in counts.items() if n} == {int(t): int(n) for t, n in want.items()}
+    assert sum(sum(n) for n in minute["by_class"].values()) == rows.height  # the rules' classes
+    latency = display["latency"]
+    every_s = latency["every_s"]
+    truth = latency_truth(rows, every_s)
+    overall = latency["overall"]
+    assert overall["t_ms"] == sorted(truth)
+    assert overall["count"] == [len(truth[t]) for t in overall["t_ms"]]
+    exact = [float(np.percentile(truth[t], 95)) for t in overall["t_ms"]]
+    assert overall["p95_s"] == pytest.approx(exact, rel=0.0101)  # the sketch's 1 %
+    assert sum(sum(c["count"]) for c in latency["by_class"].values()) == rows.height
+    paths = {p["path"]: p for p in display["paths"]}
+    per_path = rows.group_by("path").agg(pl.len(), pl.col("duration_ms") / 1000)
+    assert set(paths) == set(per_path["path"])
+    for path, n, seconds in per_path.iter_rows():
+        assert paths[path]["requests"] == n
+        want_p95 = float(np.percentile(np.asarray(seconds), 95))
+        assert paths[path]["p95_s"] == pytest.approx(want_p95, rel=0.0101)
+
+
+def test_a_filters_characterization_draws_the_slices_charts(settings: Settings) -> None:
+    """What the Traffic and Latency tabs draw under filters: the characterization of the
+    filters (no range: the tabs zoom into it), every chart the filtered requests'; a tiny
+    slice too, and a filter keeping nothing fails as an empty slice."""
+    client, dataset_id = ready(settings, "f11@example.com")
+    part = {"host": "api.example", "path_pattern": "/api/**", "status_class": "2xx"}
+    done = characterized(settings, client, dataset_id, part)
+    assert done["job"]["status"] == "succeeded", done["job"]
+    keep = truth_of(host="api.example", keep_path=lambda p: p.startswith("/api/"))
+    rows = keep.filter(pl.col("status") // 100 == 2)
+    assert done["result"]["requests"] == rows.height
+    assert_charts_are_the_slices(done["result"]["display"], rows)
+    assert done["result"]["display"]["daily_profile"] is None  # six hours: less than a day
+    # a tiny slice: a handful of requests
+    tiny = {"host": "api.example", "client": "c0", "path_pattern": "/", "status_class": "5xx"}
+    small = characterized(settings, client, dataset_id, tiny)
+    rows = truth_of(host="api.example", client="c0", keep_path=lambda p: p == "/")
+    rows = rows.filter(pl.col("status") // 100 == 5)
+    assert 0 < rows.height < 20
+    assert small["job"]["status"] == "succeeded", small["job"]
+    assert small["result"]["requests"] == rows.height
+    assert_charts_are_the_slices(small["result"]["display"], rows)
+    # added to a report from the Traffic tab, the item names the filters it shows
+    item = {"kind": "characterization", "source_id": done["id"], "view": "traffic"}
+    report = client.post("/api/v1/reports", json={"title": "api 2xx", "items": [item]})
+    assert report.status_code == 201, report.text
+    assert given(report.json()["items"][0]["params"]["slice"]) == part
+    nothing = characterized(settings, client, dataset_id, {**tiny, "client": "nobody"})
+    assert nothing["job"]["status"] == "failed"
+    assert nothing["job"]["error_code"] == "empty_slice"
+
+
+def test_a_filters_daily_profile_is_the_kept_requests_mean_per_minute_of_day(
+    settings: Settings,
+) -> None:
+    """Two days: the Traffic tab's daily profile under a host filter is, at each minute of
+    the day both days cover whole, the mean of that minute's kept requests over the days."""
+    two_days = trace(n=2 * 86400 // 20, step_ms=20_000)
+    client, dataset_id = ready(settings, "f12@example.com", trace_csv(two_days))
+    done = characterized(settings, client, dataset_id, {"host": "shop.example"})
+    assert done["job"]["status"] == "succeeded", done["job"]
+    profile = done["result"]["display"]["daily_profile"]
+    assert profile["days"] == 2 and profile["every_s"] == 60
+    kept = two_days.filter(pl.col("host") == "shop.example")["arrival_ms"].to_numpy()
+    minute_of_day = (kept - T0_MS) // 60_000 % 1440
+    want = np.bincount(minute_of_day, minlength=1440) / 2
+    inside = slice(1, 1439)  # the first and last minutes are only partly covered
+    assert profile["mean_per_min"][inside] == pytest.approx(want[inside].tolist(), abs=1e-9)
+    whole = two_days["arrival_ms"].to_numpy()
+    assert not np.allclose(want, np.bincount((whole - T0_MS) // 60_000 % 1440) / 2)

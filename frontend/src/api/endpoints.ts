@@ -169,11 +169,6 @@ export function getArrivalWindow(
   return unwrap(api.GET("/api/v1/datasets/{dataset_id}/arrivals", { params: { path: { dataset_id: datasetId }, query } }));
 }
 
-/** A slice's latency percentiles per bucket of `every_s` seconds, recomputed from the request table. */
-export function getLatencySeries(datasetId: number, query: { every_s: number } & SliceParams) {
-  return unwrap(api.GET("/api/v1/datasets/{dataset_id}/latency", { params: { path: { dataset_id: datasetId }, query } }));
-}
-
 /** The dataset's hourly traffic forecast, growth, cycles, runway to the limit and backtest. */
 export function getForecast(datasetId: number, query: { horizon_days: number; limit_per_s?: number } & SliceParams) {
   return unwrap(api.GET("/api/v1/datasets/{dataset_id}/forecast", { params: { path: { dataset_id: datasetId }, query } }));

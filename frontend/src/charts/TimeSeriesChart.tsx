@@ -34,7 +34,7 @@ function renderSeries<Row>(config: TimeChartConfig<Row>) {
       if (s.faint === true) {
         return <Line key={s.key} {...common} type="stepAfter" stroke={color} strokeWidth={1} strokeOpacity={0.55} strokeDasharray="4 3" dot={false} connectNulls={false} />;
       }
-      return <Line key={s.key} {...common} type="monotone" stroke={color} strokeWidth={1.8} dot={false} />;
+      return <Line key={s.key} {...common} type="monotone" stroke={color} strokeWidth={1.8} dot={config.dots === true ? { r: 2, fill: color } : false} />;
     }
     if (config.kind === "stacked-bar") {
       return <Bar key={s.key} {...common} fill={color} />;

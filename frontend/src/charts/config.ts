@@ -33,6 +33,8 @@ export interface TimeChartConfig<Row> {
   axisUnit?: Formatter;
   yLabel: string;
   series: SeriesConfig<Row>[];
+  /** Line charts: a dot at each point (a sparse series, where a point between gaps draws no line). */
+  dots?: boolean;
 }
 
 /** A series' value is null where the data holds none: lines break there, never drop to 0. */

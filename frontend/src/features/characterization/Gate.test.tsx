@@ -77,3 +77,14 @@ describe("CharacterizationGate", () => {
     await waitFor(() => expect(screen.getByRole("alert")).toHaveTextContent("no requests"));
   });
 });
+
+describe("CharacterizationGate of a slice that keeps nothing", () => {
+  it("says there is nothing to chart, not a failure", async () => {
+    const empty = { ...running, job: makeJob({ status: "failed", error_code: "empty_slice", error_message: "the range and filters keep no requests" }) };
+    vi.stubGlobal("fetch", vi.fn(() => Promise.resolve(jsonResponse(202, empty))));
+    renderWithApp(<CharacterizationGate datasetId={3} slice={{ host: "nowhere.example" }}>{() => <p>charts</p>}</CharacterizationGate>);
+    expect(await screen.findByTestId("slice-empty")).toHaveTextContent("The filters keep no request of this log");
+    expect(screen.queryByRole("alert")).toBeNull();
+    expect(screen.queryByText("charts")).toBeNull();
+  });
+});

@@ -15,6 +15,9 @@ import { DatasetIdContext } from "./datasetContext";
 const FAILURE_HINT =
   "Open the Rules tab to check the classification rules and save them to run the characterization again.";
 
+/** A slice's characterization fails with this code when the range and filters keep nothing. */
+const EMPTY_SLICE = "empty_slice";
+
 type GateChildren = (r: CharacterizationResult, characterizationId: number) => ReactNode;
 
 /** Loads the characterization (starting it on the first visit, for viewers too: it is derived
@@ -26,8 +29,16 @@ export function CharacterizationGate({ datasetId, slice = null, children }: { da
 
 function SliceGate({ datasetId, slice, children }: { datasetId: number; slice: SliceBody; children: GateChildren }) {
   const query = useSlicedCharacterization(datasetId, slice);
-  if (query.isPending) return <Loading label="Loading the characterization of the range and filters…" />;
-  if (query.isError) return <ErrorBanner error={query.error} title="Could not characterize the range and filters" />;
+  const what = slice.from_ms === undefined && slice.to_ms === undefined ? "filters" : "range and filters";
+  if (query.isPending) return <Loading label={`Loading the characterization of the ${what}…`} />;
+  if (query.isError) return <ErrorBanner error={query.error} title={`Could not characterize the ${what}`} />;
+  if (query.data.job?.error_code === EMPTY_SLICE) {
+    return (
+      <EmptyState title="No requests to chart" testId="slice-empty">
+        The {what} keep no request of this log. Widen the range or clear a filter.
+      </EmptyState>
+    );
+  }
   return <Shown datasetId={datasetId} item={query.data}>{children}</Shown>;
 }
 

@@ -4,19 +4,17 @@ import { Banner } from "../../components/Banner";
 import { Card } from "../../components/Card";
 import { NotRecorded } from "../../components/NotRecorded";
 import { StatCard } from "../../components/StatCard";
-import { ErrorBanner } from "../../components/ErrorBanner";
-import { formatCount, formatCountOf, formatLatency, splitUnit } from "../../lib/format";
+import { formatCountOf, formatLatency, splitUnit } from "../../lib/format";
 import styles from "./Characterization.module.css";
 import { useDrill } from "../datasets/drill";
-import { hasFilter, hasRange, sliceQuery } from "../datasets/slice";
+import { hasFilter, hasRange } from "../datasets/slice";
 import { SliceStatCards } from "../datasets/SliceStatCards";
 import { useDatasetSlice } from "../datasets/useSlice";
 import { DatasetIdContext } from "./datasetContext";
 import { PathsTable } from "./PathsTable";
-import { useSliceLatency } from "./queries";
 import type { CharacterizationResult, LatencyPercentiles, LatencyView } from "./result";
 import { Segmented } from "./Segmented";
-import { latencyChartConfig, latencyRows } from "./shaping";
+import { latencyChartConfig, latencyRows, MAX_DOTTED_BUCKETS, withGaps } from "./shaping";
 
 const OVERALL = "(all requests)";
 
@@ -32,45 +30,28 @@ function PercentileCards({ p }: { p: LatencyPercentiles }) {
   );
 }
 
-/** Percentiles per bucket, cut to the page's range; under filters, the slice's own series
- * recomputed by the API. A drag zooms it, a click lists the bucket's requests. */
-function OverTime({ view, scope }: { view: LatencyView; scope: string }) {
+/** Percentiles per bucket, cut to the page's range (under filters, of the filters' own
+ * characterization). A drag zooms it, a click lists the bucket's requests. */
+function OverTime({ view, scope, filtered }: { view: LatencyView; scope: string; filtered: boolean }) {
   const [slice, setSlice] = useDatasetSlice();
-  const datasetId = useContext(DatasetIdContext);
-  const filtered = hasFilter(slice) && datasetId !== null;
-  const series = useSliceLatency(datasetId, view.every_s, filtered ? sliceQuery(slice) : null);
   const cols = scope === OVERALL ? view.overall : view.by_class[scope];
   const { from, to } = slice;
   const rows = useMemo(() => {
-    if (filtered) return series.data === undefined ? [] : latencyRows(series.data);
     const all = cols === undefined ? [] : latencyRows(cols);
     return all.filter((r) => (from === null || r.t + view.every_s * 1000 > from) && (to === null || r.t < to));
-  }, [filtered, series.data, cols, from, to, view.every_s]);
-  const timed = filtered ? rows.reduce((n, r) => n + r.count, 0) : 0;
-  const scopeText = filtered ? `the ${formatCount(timed)} timed requests the filters keep` : scope === OVERALL ? "all requests" : `class ${scope}`;
-  const config = useMemo(() => latencyChartConfig(view.every_s, scopeText), [view.every_s, scopeText]);
+  }, [cols, from, to, view.every_s]);
+  const scopeText = scope === OVERALL ? (filtered ? "the requests the filters keep" : "all requests") : `class ${scope}${filtered ? " of the requests the filters keep" : ""}`;
+  const dots = rows.length <= MAX_DOTTED_BUCKETS;
+  const config = useMemo(() => latencyChartConfig(view.every_s, scopeText, dots), [view.every_s, scopeText, dots]);
+  const drawn = useMemo(() => withGaps(rows, view.every_s), [rows, view.every_s]);
   const drill = useDrill();
   const select = useMemo<ChartSelect>(
     () => ({ bucketMs: view.every_s * 1000, onZoom: (a, b) => setSlice({ from: a, to: b }), onReset: () => setSlice({ from: null, to: null }), onPick: drill ?? (() => undefined) }),
     [view.every_s, setSlice, drill],
   );
   return (
-    <Card
-      testId="latency-over-time"
-      actions={
-        filtered && series.isPending ? (
-          <span className={styles.zoomStatus} role="status" data-testid="latency-slice-loading">
-            <span className={styles.zoomSpinner} aria-hidden="true" />
-            Recomputing for the filters…
-          </span>
-        ) : undefined
-      }
-    >
-      {filtered && series.isError ? (
-        <ErrorBanner error={series.error} title="Could not recompute the latency for the filters" />
-      ) : (
-        <TimeSeriesChart config={config} rows={rows} select={select} />
-      )}
+    <Card testId="latency-over-time">
+      <TimeSeriesChart config={config} rows={drawn} select={select} />
     </Card>
   );
 }
@@ -86,6 +67,12 @@ function NoLatency({ paths }: { paths: boolean }) {
   );
 }
 
+/** Whose paths the table lists: a range does not cut it (it is the characterization's). */
+function pathsScope(filtered: boolean, ranged: boolean): string | undefined {
+  if (filtered) return `Of the requests the filters keep${ranged ? ", over the whole log: the range does not cut this table" : ""}.`;
+  return ranged ? "Of the whole log: the range does not cut this table." : undefined;
+}
+
 export function LatencyTab({ result }: { result: CharacterizationResult }) {
   const view = result.display.latency;
   const [scope, setScope] = useState(OVERALL);
@@ -94,9 +81,9 @@ export function LatencyTab({ result }: { result: CharacterizationResult }) {
   const percentiles = scope === OVERALL ? result.latency : result.latency_by_class[scope];
   const paths = result.fields_recorded?.path !== false;
   const [slice] = useDatasetSlice();
-  const sliced = hasRange(slice) || hasFilter(slice);
+  const filtered = hasFilter(slice); // `result` is then the filters' own characterization
+  const sliced = hasRange(slice) || filtered;
   const datasetId = useContext(DatasetIdContext);
-  const filtered = hasFilter(slice) && datasetId !== null;
   return (
     <div className={styles.stack} data-testid="latency-tab">
       {view === null ? (
@@ -104,25 +91,30 @@ export function LatencyTab({ result }: { result: CharacterizationResult }) {
       ) : (
         <>
           <div className={styles.toolbar}>
-            {filtered ? (
-              <span className={styles.muted}>Response times of the requests the filters keep, recomputed from the request table.</span>
-            ) : (
-              <>
-                <span className={styles.muted}>Response times seen at the server, per request class.</span>
-                <Segmented label="Request class" options={options} value={scope} onChange={setScope} testId="latency-scope" />
-              </>
-            )}
+            <span className={styles.muted}>
+              {filtered ? "Response times of the requests the filters keep (their own characterization), per request class." : "Response times seen at the server, per request class."}
+            </span>
+            <Segmented label="Request class" options={options} value={scope} onChange={setScope} testId="latency-scope" />
           </div>
-          {sliced && (scope === OVERALL || filtered) && datasetId !== null ? (
+          {sliced && scope === OVERALL && datasetId !== null ? (
             <SliceStatCards datasetId={datasetId} kind="latency" />
           ) : (
-            percentiles !== null && percentiles !== undefined && <PercentileCards p={percentiles} />
+            percentiles !== null && percentiles !== undefined && (
+              <>
+                {hasRange(slice) && (
+                  <p className={styles.muted} data-testid="latency-class-whole">
+                    Class {scope}'s figures are {filtered ? "the filtered requests'" : "the whole log's"}: the range cuts the chart only.
+                  </p>
+                )}
+                <PercentileCards p={percentiles} />
+              </>
+            )
           )}
-          <OverTime view={view} scope={filtered ? OVERALL : scope} />
+          <OverTime view={view} scope={scope} filtered={filtered} />
         </>
       )}
       {paths ? (
-        <PathsTable rows={result.display.paths} total={result.requests} timed={view !== null} />
+        <PathsTable rows={result.display.paths} total={result.requests} timed={view !== null} scope={pathsScope(filtered, hasRange(slice))} />
       ) : (
         <NotRecorded title="Busiest paths" why="this log has no paths" testId="paths-not-recorded" />
       )}

@@ -43,14 +43,15 @@ function columns(rows: PathRow[], total: number, timed: boolean): Column<PathRow
   ];
 }
 
-/** The busiest paths (the rest as "all other paths") with their latency percentiles. */
-export function PathsTable({ rows, total, timed }: { rows: PathRow[]; total: number; timed: boolean }) {
+/** The busiest paths (the rest as "all other paths") with their latency percentiles; `scope`
+ * says whose requests they are when not plainly the whole log's. */
+export function PathsTable({ rows, total, timed, scope }: { rows: PathRow[]; total: number; timed: boolean; scope?: string }) {
   const named = rows.filter((r) => r.path !== "other").length;
   const subtitle = timed
     ? `The ${formatCount(named)} busiest paths by requests (bars relative to the busiest), with response-time percentiles (p95 bars relative to the slowest path).`
     : `The ${formatCount(named)} busiest paths by requests (bars relative to the busiest). This log has no latency field, so no percentiles.`;
   return (
-    <Card title="Top paths" subtitle={subtitle} flush testId="paths-table">
+    <Card title="Top paths" subtitle={scope === undefined ? subtitle : `${scope} ${subtitle}`} flush testId="paths-table">
       <Table columns={columns(rows, total, timed)} rows={rows} rowKey={(r) => r.path} caption="Top paths by requests" />
     </Card>
   );

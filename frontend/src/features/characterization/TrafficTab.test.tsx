@@ -27,15 +27,27 @@ function show(path: string) {
 afterEach(() => vi.unstubAllGlobals());
 
 describe("the Traffic tab's daily profile", () => {
-  it("says it is the whole log's when the page has filters (it does not follow them)", () => {
+  it("is the filters' under filters (the tab draws the filters' own characterization)", () => {
     show("/datasets/3?tab=traffic&host=api.example");
+    expect(screen.getByText("Daily profile of the requests the filters keep")).toBeInTheDocument();
+    expect(screen.getByText(/averaged over the 2 days they span\./)).toBeInTheDocument();
+    expect(screen.getByText(/of the requests the filters keep \(their own characterization\)/)).toBeInTheDocument();
+  });
+
+  it("says a range does not cut it", () => {
+    show(`/datasets/3?tab=traffic&from=${Date.UTC(2026, 0, 1)}&host=api.example`);
+    expect(screen.getByText(/the 2 days they span: whatever the range\./)).toBeInTheDocument();
+  });
+
+  it("says it is the whole log's under a range alone", () => {
+    show(`/datasets/3?tab=traffic&from=${Date.UTC(2026, 0, 1)}`);
     expect(screen.getByText("Daily profile of the whole log")).toBeInTheDocument();
-    expect(screen.getByText(/whatever the range and filters/)).toBeInTheDocument();
+    expect(screen.getByText(/every request, whatever the range/)).toBeInTheDocument();
   });
 
   it("is plainly the daily profile without a slice", () => {
     show("/datasets/3?tab=traffic");
     expect(screen.getByText("Daily profile")).toBeInTheDocument();
-    expect(screen.queryByText(/whatever the range and filters/)).toBeNull();
+    expect(screen.queryByText(/whatever the range/)).toBeNull();
   });
 });

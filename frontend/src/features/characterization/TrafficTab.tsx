@@ -108,13 +108,17 @@ function ArrivalsCard({ view }: { view: ArrivalView }) {
 
 const PROFILE_TICKS = [0, 3, 6, 9, 12, 15, 18, 21, 24];
 
-/** The profile is the whole log's (the characterization's): said so when the page has a slice. */
-function profileConfig(days: number, sliced = false): CurveChartConfig {
-  const over = `averaged over the ${formatCount(days)} ${days === 1 ? "day" : "days"} the log covers`;
+/** The profile counts every request of the log or, under filters, the ones the filters keep;
+ * a range does not cut it (it averages whole days): said so. */
+function profileConfig(days: number, filtered: boolean, ranged: boolean): CurveChartConfig {
+  const over = `averaged over the ${formatCount(days)} ${days === 1 ? "day" : "days"} ${filtered ? "they span" : "the log covers"}`;
+  const title = filtered ? "Daily profile of the requests the filters keep" : ranged ? "Daily profile of the whole log" : "Daily profile";
+  const counted = filtered ? "Mean requests the filters keep per minute" : "Mean requests per minute";
+  const note = ranged ? (filtered ? ": whatever the range" : ": every request, whatever the range") : "";
   return {
     id: "chart-daily-profile",
-    title: sliced ? "Daily profile of the whole log" : "Daily profile",
-    description: `Mean requests per minute at each minute of the day (UTC), ${over}${sliced ? ": every request, whatever the range and filters" : ""}.`,
+    title,
+    description: `${counted} at each minute of the day (UTC), ${over}${note}.`,
     xLabel: "time of day (UTC)",
     yLabel: "req/min",
     axes: "data",
@@ -133,7 +137,8 @@ export function TrafficTab({ result }: { result: CharacterizationResult }) {
   const everyS = slice.res !== null && String(slice.res) in result.display.arrivals ? slice.res : fallback;
   const setEveryS = (res: number) => setSlice({ res: res === fallback ? null : res });
   const view = result.display.arrivals[String(everyS)];
-  const sliced = hasRange(slice) || hasFilter(slice);
+  const filtered = hasFilter(slice); // `result` is then the filters' own characterization
+  const sliced = hasRange(slice) || filtered;
   const datasetId = useContext(DatasetIdContext);
   const profile = result.display.daily_profile;
   const profileRows = useMemo(() => (profile === null ? [] : dailyProfileRows(profile.mean_per_min)), [profile]);
@@ -142,7 +147,10 @@ export function TrafficTab({ result }: { result: CharacterizationResult }) {
   return (
     <div className={styles.stack} data-testid="traffic-tab">
       <div className={styles.toolbar}>
-        <span className={styles.muted}>Arrivals per interval, by request class. Drag across the chart or the handles under it to zoom; click a bucket to list its requests.</span>
+        <span className={styles.muted}>
+          {filtered ? "Arrivals per interval of the requests the filters keep (their own characterization), by request class." : "Arrivals per interval, by request class."} Drag
+          across the chart or the handles under it to zoom; click a bucket to list its requests.
+        </span>
         <Segmented label="Resolution" options={options} value={everyS} onChange={setEveryS} testId="resolution" />
       </div>
       {result.display.timestamp_notice && (
@@ -164,7 +172,7 @@ export function TrafficTab({ result }: { result: CharacterizationResult }) {
         />
       ) : (
         <Card>
-          <CurveChart config={profileConfig(profile.days, sliced)} rows={profileRows} height={240} />
+          <CurveChart config={profileConfig(profile.days, filtered, hasRange(slice))} rows={profileRows} height={240} />
         </Card>
       )}
     </div>

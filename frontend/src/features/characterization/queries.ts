@@ -2,7 +2,6 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   createCharacterization,
   getArrivalWindow,
-  getLatencySeries,
   getCharacterization,
   getCurrentCharacterization,
   getRules,
@@ -10,7 +9,7 @@ import {
   saveRules,
 } from "../../api/endpoints";
 import { isJobActive, type Characterization, type Rules } from "../../api/models";
-import type { SliceBody, SliceQuery } from "../datasets/slice";
+import type { SliceBody } from "../datasets/slice";
 import type { CharacterizationResult } from "./result";
 import type { ArrivalWindowData, ArrivalWindowQuery } from "./zoom";
 
@@ -22,7 +21,6 @@ export const characterizationKeys = {
   rules: (datasetId: number) => ["characterization", "rules", datasetId] as const,
   schema: ["characterization", "rules-schema"] as const,
   arrivals: (datasetId: number | null, window: ArrivalWindowQuery | null) => ["characterization", "arrivals", datasetId, window] as const,
-  latency: (datasetId: number, everyS: number, slice: SliceQuery) => ["characterization", "latency", datasetId, everyS, slice] as const,
 };
 
 /** The current characterization, polled while its job is queued or running. The first load
@@ -54,16 +52,6 @@ export function useSlicedCharacterization(datasetId: number, slice: SliceBody) {
     },
     refetchInterval: (q) => (q.state.data !== undefined && isJobActive(q.state.data.job) ? CHARACTERIZATION_POLL_MS : false),
     staleTime: 60_000,
-  });
-}
-
-/** A slice's latency percentiles per `everyS` bucket, from the request table; idle when null. */
-export function useSliceLatency(datasetId: number | null, everyS: number, slice: SliceQuery | null) {
-  return useQuery({
-    queryKey: characterizationKeys.latency(datasetId ?? 0, everyS, slice ?? {}),
-    queryFn: () => getLatencySeries(datasetId ?? 0, { every_s: everyS, ...slice }),
-    enabled: datasetId !== null && slice !== null,
-    staleTime: Infinity,
   });
 }
 

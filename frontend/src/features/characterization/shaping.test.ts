@@ -10,6 +10,7 @@ import {
   formatHourOfDay,
   histogramRows,
   latencyRows,
+  withGaps,
   logTicks,
   paramRows,
   rateUnit,
@@ -100,6 +101,20 @@ describe("latency rows", () => {
       max_s: [0.5, null],
     });
     expect(rows).toEqual([{ t: T0, count: 4, p50_s: 0.1, p90_s: 0.2, p95_s: 0.3, p99_s: 0.4, max_s: 0.5 }]);
+  });
+});
+
+describe("latency rows with gaps", () => {
+  const at = (t: number) => ({ t, count: 1, p50_s: 0.1, p90_s: 0.2, p95_s: 0.3, p99_s: 0.4, max_s: 0.5 });
+  it("break the lines after a bucket the next one does not follow, and nowhere else", () => {
+    const rows = withGaps([at(T0), at(T0 + 60_000), at(T0 + 600_000)], 60);
+    expect(rows.map((r) => [r.t, r.p95_s])).toEqual([
+      [T0, 0.3],
+      [T0 + 60_000, 0.3],
+      [T0 + 120_000, null],
+      [T0 + 600_000, 0.3],
+    ]);
+    expect(withGaps([], 60)).toEqual([]);
   });
 });
 

@@ -104,7 +104,12 @@ export function formatHourOfDay(hours: number): string {
   return `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
 }
 
-export type LatencyRow = { t: number; count: number; p50_s: number; p90_s: number; p95_s: number; p99_s: number; max_s: number };
+/** A bucket's percentiles; null in the gap rows `withGaps` adds, where the lines break. */
+export type LatencyRow = { t: number; count: number; p50_s: number | null; p90_s: number | null; p95_s: number | null; p99_s: number | null; max_s: number | null };
+
+/** A series with at most this many buckets draws a dot at each (a bucket between gaps is
+ * no line). */
+export const MAX_DOTTED_BUCKETS = 120;
 
 /** Percentile rows per bucket; buckets without a timed request are left out, never drawn as 0. */
 export function latencyRows(cols: PercentileColumns): LatencyRow[] {
@@ -118,13 +123,25 @@ export function latencyRows(cols: PercentileColumns): LatencyRow[] {
   return rows;
 }
 
-export function latencyChartConfig(everyS: number, scope: string): TimeChartConfig<LatencyRow> {
+/** The rows with an empty row (nulls) after each bucket the next bucket does not follow, so
+ * the lines break over buckets without a timed request instead of joining across them. */
+export function withGaps(rows: LatencyRow[], everyS: number): LatencyRow[] {
+  const stepMs = everyS * 1000;
+  return rows.flatMap((row, i) => {
+    const next = rows[i + 1];
+    if (next === undefined || next.t <= row.t + stepMs) return [row];
+    return [row, { t: row.t + stepMs, count: 0, p50_s: null, p90_s: null, p95_s: null, p99_s: null, max_s: null }];
+  });
+}
+
+export function latencyChartConfig(everyS: number, scope: string, dots = false): TimeChartConfig<LatencyRow> {
   const bucket = everyS === 60 ? "minute" : formatDuration(everyS);
   return {
     id: "chart-latency-percentiles",
     title: `Latency percentiles per ${bucket}`,
     description: `p50, p90, p95, p99 and maximum response time of the requests in each ${bucket} (${scope}). Times in UTC.`,
     kind: "line",
+    dots,
     time: (r) => r.t,
     unit: formatLatency,
     axisUnit: (v) => (v === 0 ? "0" : formatLatency(v)),

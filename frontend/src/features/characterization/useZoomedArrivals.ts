@@ -4,7 +4,7 @@ import { useArrivalWindow } from "./queries";
 import type { ArrivalView } from "./result";
 import { arrivalChartConfig, arrivalRows, zoomRows, type ArrivalRow } from "./shaping";
 import { useDebounced } from "../../lib/useDebounced";
-import { filteredWindow, windowChartConfig, windowRows, type ArrivalFilter } from "./zoom";
+import { windowChartConfig, windowRows, zoomWindow, type ArrivalFilter } from "./zoom";
 
 export const ZOOM_SETTLE_MS = 250;
 
@@ -23,7 +23,8 @@ export interface ZoomedArrivals {
 
 /**
  * The chart's rows for a zoom: the overview's slice at once, then, when the overview is
- * downsampled and a dataset is known, the window's every bucket fetched from the API.
+ * downsampled and a dataset is known, the window's every bucket fetched from the API (under
+ * the filters, which the overview, the filters' own characterization, already follows).
  * No zoom: the overview (no request).
  */
 const NO_FILTER: ArrivalFilter = {};
@@ -37,11 +38,10 @@ export function useZoomedArrivals(
   const overview = useMemo(() => arrivalRows(view), [view]);
   const overviewConfig = useMemo(() => arrivalChartConfig(view), [view]);
   const filterKey = JSON.stringify(filter);
-  const filtered = filterKey !== "{}";
   const window = useMemo(() => {
-    const w = datasetId === null ? null : filteredWindow(view, range, filtered);
+    const w = datasetId === null ? null : zoomWindow(view, range);
     return w === null ? null : { ...w, ...(JSON.parse(filterKey) as ArrivalFilter) };
-  }, [datasetId, view, range, filtered, filterKey]);
+  }, [datasetId, view, range, filterKey]);
   const settled = useDebounced(window, ZOOM_SETTLE_MS);
   const query = useArrivalWindow(datasetId, window === null ? null : settled);
   const data = window !== null && settled === window ? query.data : undefined;

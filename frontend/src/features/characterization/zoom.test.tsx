@@ -7,7 +7,7 @@ import { jsonResponse, testQueryClient } from "../../test/render";
 import type { ArrivalView } from "./result";
 import type { IndexRange } from "./RangeNavigator";
 import { useZoomedArrivals, type ZoomedArrivals } from "./useZoomedArrivals";
-import { filteredWindow, indexRange, windowChartConfig, windowRows, ZOOM_MAX_POINTS, zoomWindow } from "./zoom";
+import { indexRange, windowChartConfig, windowRows, ZOOM_MAX_POINTS, zoomWindow } from "./zoom";
 
 const T0 = Date.UTC(2015, 4, 17, 10, 0);
 
@@ -136,14 +136,5 @@ describe("the URL's range as overview rows", () => {
   });
   it("is null for a range off the series", () => {
     expect(indexRange(t, 60, 900_000, 960_000)).toBeNull();
-  });
-});
-
-describe("a filtered chart's window", () => {
-  const view = { every_s: 60, downsampled: false, t_ms: [0, 60_000, 120_000] };
-  it("fetches the whole series when filtered, nothing when not", () => {
-    expect(filteredWindow(view, null, false)).toBeNull();
-    expect(filteredWindow(view, null, true)).toMatchObject({ start_ms: 0, end_ms: 180_000, every_s: 60 });
-    expect(filteredWindow(view, { start: 1, end: 1 }, true)).toMatchObject({ start_ms: 60_000, end_ms: 120_000 });
   });
 });

@@ -90,14 +90,3 @@ export function indexRange(tMs: readonly number[], everyS: number, fromMs: numbe
   if (missed || (start === 0 && end === last)) return null;
   return { start, end };
 }
-
-/** The window a filtered chart fetches: the zoom's, or the whole overview's (the overview
- * counts every request, so a filter always asks the API). */
-export function filteredWindow(
-  view: Pick<ArrivalView, "every_s" | "downsampled" | "t_ms">,
-  range: { start: number; end: number } | null,
-  filtered: boolean,
-): ArrivalWindowQuery | null {
-  if (!filtered) return zoomWindow(view, range);
-  return zoomWindow({ ...view, downsampled: true }, range ?? { start: 0, end: view.t_ms.length - 1 });
-}

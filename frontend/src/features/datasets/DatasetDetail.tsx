@@ -34,7 +34,7 @@ import { sizeText, sourceCaption } from "./liveSource";
 import { ParseReport } from "./ParseReport";
 import { datasetKeys, useDataset, useSummary } from "./queries";
 import { RequestsDrawer } from "./RequestsDrawer";
-import { describeFilters, hasFilter, hasRange, sliceBody, sliceQuery, type DatasetSlice } from "./slice";
+import { describeFilters, filtersBody, hasFilter, hasRange, sliceBody, sliceQuery, type DatasetSlice } from "./slice";
 import { SliceBar } from "./SliceBar";
 import { SummaryView } from "./SummaryView";
 import { useDatasetSlice } from "./useSlice";
@@ -98,6 +98,7 @@ function TabPanel({ tab, dataset, slice }: { tab: TabId; dataset: Dataset; slice
 function LogPanel({ tab, dataset, slice }: { tab: TabId; dataset: Dataset; slice: DatasetSlice }) {
   const id = dataset.id;
   const body = sliceBody(slice);
+  const filtered = filtersBody(slice); // Traffic and Latency: the filters' characterization, zoomed to the range
   switch (tab) {
     case "overview":
       return (
@@ -106,10 +107,10 @@ function LogPanel({ tab, dataset, slice }: { tab: TabId; dataset: Dataset; slice
         </Reportable>
       );
     case "traffic":
-      return <CharacterizationGate datasetId={id}>{(r, c) => <Reportable kind="characterization" sourceId={c} view="traffic" suggestedTitle={`Traffic of ${dataset.name}`}><TrafficTab result={r} /></Reportable>}</CharacterizationGate>;
+      return <CharacterizationGate key={JSON.stringify(filtered)} datasetId={id} slice={filtered}>{(r, c) => <Reportable kind="characterization" sourceId={c} view="traffic" suggestedTitle={`Traffic of ${dataset.name}`}><TrafficTab result={r} /></Reportable>}</CharacterizationGate>;
     case "latency":
       if (dataset.format === "prometheus") return <PrometheusLatency datasetId={id} />;
-      return <CharacterizationGate datasetId={id}>{(r, c) => <Reportable kind="characterization" sourceId={c} view="latency" suggestedTitle={`Latency of ${dataset.name}`}><LatencyTab result={r} /></Reportable>}</CharacterizationGate>;
+      return <CharacterizationGate key={JSON.stringify(filtered)} datasetId={id} slice={filtered}>{(r, c) => <Reportable kind="characterization" sourceId={c} view="latency" suggestedTitle={`Latency of ${dataset.name}`}><LatencyTab result={r} /></Reportable>}</CharacterizationGate>;
     case "workload":
       return <CharacterizationGate key={JSON.stringify(body)} datasetId={id} slice={body}>{(r, c) => <Reportable kind="characterization" sourceId={c} view="workload" suggestedTitle={`Workload of ${dataset.name}`}><WorkloadTab result={r} /></Reportable>}</CharacterizationGate>;
     case "rules":

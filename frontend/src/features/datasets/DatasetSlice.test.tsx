@@ -75,4 +75,28 @@ describe("the dataset page's slice", () => {
     expect(asked.every((u) => u.searchParams.get("status_class") === "5xx")).toBe(true);
     expect(asked.at(-1)?.searchParams.get("page_token")).toBe("2");
   });
+
+  it.each(["traffic", "latency"])("characterizes the filters alone on the %s tab (the range is a zoom into it), the whole log without filters", async (tab) => {
+    const posted: unknown[] = [];
+    const running = { id: 9, dataset_id: 3, slice: null, job: makeJob({ id: 11, status: "running", progress: 0.4 }), result: null };
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (request: Request) => {
+        const url = new URL(request.url);
+        if (url.pathname === "/api/v1/datasets/3") return jsonResponse(200, ready);
+        if (url.pathname === "/api/v1/datasets/3/characterizations" && request.method === "POST") {
+          posted.push(await request.json().catch(() => null));
+          return jsonResponse(202, running);
+        }
+        return jsonResponse(200, makeSummary());
+      }),
+    );
+    const filtered = renderWithApp(<DatasetDetail datasetId={3} />, { path: `/datasets/3?tab=${tab}&from=${FROM}&to=${TO}&status=5xx&host=a.example`, route: "/datasets/:id" });
+    expect(await screen.findByTestId("characterization-progress")).toBeInTheDocument();
+    expect(posted).toEqual([{ slice: { status_class: "5xx", host: "a.example" } }]);
+    filtered.unmount();
+    renderWithApp(<DatasetDetail datasetId={3} />, { path: `/datasets/3?tab=${tab}&from=${FROM}&to=${TO}`, route: "/datasets/:id" });
+    await waitFor(() => expect(posted).toHaveLength(2));
+    expect(posted[1]).toBeNull(); // the whole log's, under the stored rules
+  });
 });

@@ -149,6 +149,12 @@ export function sliceBody(slice: DatasetSlice): SliceBody | null {
   };
 }
 
+/** The filters alone as a characterization stores them (null: none): the Traffic and Latency
+ * tabs show the filters' own characterization and zoom into it, as they do the whole log's. */
+export function filtersBody(slice: DatasetSlice): SliceBody | null {
+  return hasFilter(slice) ? filters(slice) : null;
+}
+
 /** Whether a stored slice (nulls for absent fields) is the body's (null: the whole dataset). */
 export function sameSlice(stored: Record<string, unknown> | null | undefined, body: SliceBody | null): boolean {
   const given = Object.entries(stored ?? {}).filter(([, v]) => v !== null && v !== undefined && v !== "");
