@@ -49,7 +49,6 @@ from headroom.engine.workload.partial import merge_stored
 from headroom.jobs import service as job_service
 from headroom.jobs.runner import JobContext
 
-
 # the job's progress bar: the spill up to 0.1, the maps up to 0.9, then the reduce
 SPILL_SHARE_OF_PROGRESS = 0.1
 MAP_SHARE_OF_PROGRESS = 0.8
