@@ -46,6 +46,7 @@ from headroom.engine.workload.mapreduce import (
     spill_shares,
 )
 from headroom.engine.workload.partial import merge_stored
+from headroom.engine.workload.slices import sliced
 from headroom.jobs import service as job_service
 from headroom.jobs.runner import JobContext
 
@@ -74,9 +75,12 @@ def plan(settings: Settings, job_id: int, worker: str) -> Planned:
         found = scan(table, inputs.rules, memory_budget_mb=settings.memory_budget_mb)
     base = folder(inputs.dataset_id, job_id)
     _write_frame(store, base + "scan-quiet.parquet", found.context.quiet)
+    table_rows = store.scan_parquet(inputs.table_keys).select(pl.len()).collect().item()
+    with store.writer(base + "table.json") as out:
+        out.write(json.dumps({"rows": table_rows}).encode())
     with store.writer(base + "scan.json") as out:  # last: the plan is complete
         out.write(json.dumps(scan_to_json(found)).encode())
-    return Planned(inputs.dataset_id, found.parts, len(_shares(found)))
+    return Planned(inputs.dataset_id, found.parts, len(_shares(found, table_rows)))
 
 
 def spill_one(settings: Settings, job_id: int, worker: str, share: int) -> dict[str, Any]:
@@ -86,14 +90,17 @@ def spill_one(settings: Settings, job_id: int, worker: str, share: int) -> dict[
     inputs = _inputs(settings, job_id, worker)
     base = folder(inputs.dataset_id, job_id)
     found = _load_scan(store, base, inputs.rules)
-    table = run.load_table(store, inputs.table_keys, inputs.where)
-    rows = _shares(found)[share]
+    shares = _shares(found, _table_rows(store, base))
+    table = store.scan_parquet(inputs.table_keys)  # the slice is kept slice by slice
+    where = inputs.where
+    keep = None if where is None else lambda requests: sliced(requests, where)
     with tempfile.TemporaryDirectory(prefix="headroom-partitions-") as spilled:
-        for index, path in enumerate(spill(table, found.parts, Path(spilled), rows)):
+        pieces = spill(table, found.parts, Path(spilled), shares[share], keep=keep)
+        for index, path in enumerate(pieces):
             with path.open("rb") as source, store.writer(_piece(base, index, share)) as out:
                 shutil.copyfileobj(source, out, 8 << 20)
             path.unlink()
-    done = (share + 1) / len(_shares(found))
+    done = (share + 1) / len(shares)
     _report(settings, job_id, worker, SPILL_SHARE_OF_PROGRESS * done, "splitting the table")
     return {"share": share}
 
@@ -157,9 +164,15 @@ def run_inline(settings: Settings, job_id: int, worker: str) -> None:
     reduce_parts(settings, job_id, worker)
 
 
-def _shares(found: Scan) -> list[range]:
+def _table_rows(store: ObjectStore, base: str) -> int:
+    """The rows of the dataset's whole table (the spill's shares cut them, sliced or not)."""
+    with store.open(base + "table.json") as source:
+        return int(json.loads(source.read())["rows"])
+
+
+def _shares(found: Scan, table_rows: int) -> list[range]:
     """The shares of the table's rows the spill reads (none with a single partition)."""
-    return spill_shares(found.requests) if found.parts > 1 else []
+    return spill_shares(table_rows) if found.parts > 1 else []
 
 
 def _piece(base: str, index: int, share: int) -> str:
@@ -169,7 +182,8 @@ def _piece(base: str, index: int, share: int) -> str:
 
 def _pieces(store: ObjectStore, base: str, index: int, found: Scan) -> list[str]:
     """Partition ``index``'s pieces in share order (its requests in the table's order)."""
-    keys = [_piece(base, index, share) for share in range(len(_shares(found)))]
+    shares = _shares(found, _table_rows(store, base))
+    keys = [_piece(base, index, share) for share in range(len(shares))]
     for share, key in enumerate(keys):
         if not store.exists(key):
             missing = f"partition {index}, share {share}"

@@ -10,13 +10,16 @@ import pytest
 from analyses.synth_logs import combined_latency_lines, mm1_table
 from fastapi.testclient import TestClient
 
-from headroom.characterizations import parts
+from headroom.characterizations import parts, run
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
 from headroom.core.storage import ObjectStore, open_store
+from headroom.datasets.slices import where_of
+from headroom.datasets.slices_params import SliceIn
 from headroom.engine.logs import LogInputError
 from headroom.engine.workload import mapreduce
 from headroom.engine.workload.partial import Partial
+from headroom.engine.workload.slices import sliced
 from headroom.jobs import service as job_service
 from headroom.jobs.runner import ingest_body, run_job
 from support.factories import member, signed_in
@@ -34,8 +37,11 @@ def small(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Settings:
     return settings.model_copy(update={"memory_budget_mb": BUDGET_MB})
 
 
-def _claimed_job(settings: Settings, client: TestClient, name: str) -> tuple[int, int]:
-    """A new dataset of LOG and its characterization job, claimed by WORKER."""
+def _claimed_job(
+    settings: Settings, client: TestClient, name: str, where: dict[str, int] | None = None
+) -> tuple[int, int]:
+    """A new dataset of LOG and its characterization job (of the slice ``where`` when
+    given), claimed by WORKER."""
     created = client.post(
         "/api/v1/datasets",
         params={"name": name},
@@ -44,7 +50,8 @@ def _claimed_job(settings: Settings, client: TestClient, name: str) -> tuple[int
     )
     assert run_job(settings, created.json()["job"]["id"], ingest_body)
     dataset_id = int(created.json()["id"])
-    item = client.post(f"/api/v1/datasets/{dataset_id}/characterizations").json()
+    body = None if where is None else {"slice": where}
+    item = client.post(f"/api/v1/datasets/{dataset_id}/characterizations", json=body).json()
     with session_scope(settings.resolved_database_url()) as session:
         assert job_service.claim(session, item["job"]["id"], WORKER, settings.job_lease_s)
     return dataset_id, item["job"]["id"]
@@ -159,3 +166,35 @@ def test_the_job_shows_progress_while_the_table_is_split_then_mapped(small: Sett
         parts.map_one(small, job_id, WORKER, index)
         mapped.append(seen()[0])
     assert mapped == pytest.approx([0.1 + 0.8 * (i + 1) / 7 for i in range(7)])
+
+
+def test_a_slices_spill_cuts_the_whole_table_and_keeps_the_slices_rows(
+    small: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The shares cut the whole table's rows (each read once, filtered as it is read), and
+    each partition's pieces are the slice's requests of that partition, in table order."""
+    client = signed_in(small, member(small, "slice@example.com", "Slice"))
+    dataset_id, job_id = _claimed_job(small, client, "slice.log")
+    with session_scope(small.resolved_database_url()) as session:
+        keys = run.job_inputs(session, job_id).table_keys
+    store = open_store(small.resolved_storage_url())
+    table = store.scan_parquet(keys)
+    ts_ms = table.select(pl.col("ts").dt.epoch("ms")).collect()["ts"]
+    where = {"from_ms": int(ts_ms.quantile(0.2)), "to_ms": int(ts_ms.quantile(0.9))}
+    item = client.post(f"/api/v1/datasets/{dataset_id}/characterizations", json={"slice": where})
+    sliced_job = item.json()["job"]["id"]
+    with session_scope(small.resolved_database_url()) as session:
+        assert job_service.claim(session, sliced_job, WORKER, small.job_lease_s)
+    planned = parts.plan(small, sliced_job, WORKER)
+    assert planned.shares == 4  # the whole table's 6,856 rows, not the slice's
+    inputs = _spilled_and_mapped(small, sliced_job, planned, monkeypatch)
+    bucket = pl.col("client").hash(mapreduce.PARTITION_SEED) % planned.parts
+    keep = where_of(SliceIn.model_validate(where))
+    kept = sliced(table, keep).with_columns(bucket.alias("b")).collect()
+    assert 3000 < kept.height < 6000
+    for index in range(planned.parts):
+        expected = kept.filter(pl.col("b") == index).drop("b")
+        assert inputs[f"input-{index}"].equals(expected), index
+    parts.reduce_parts(small, sliced_job, WORKER)
+    done = client.get(f"/api/v1/characterizations/{item.json()['id']}").json()
+    assert done["result"]["requests"] == kept.height

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import tempfile
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from itertools import pairwise
 from pathlib import Path
@@ -183,14 +184,22 @@ def spill_shares(rows: int) -> list[range]:
 
 
 def spill(
-    table: pl.LazyFrame, parts: int, folder: Path, rows: range | None = None, name: str = ""
+    table: pl.LazyFrame,
+    parts: int,
+    folder: Path,
+    rows: range | None = None,
+    name: str = "",
+    keep: Callable[[pl.LazyFrame], pl.LazyFrame] | None = None,
 ) -> list[Path]:
     """Every partition's requests among the table's ``rows`` (all of them by default) in a
     Parquet file of its own under ``folder`` (``partition-<index><name>.parquet``, one per
     partition, empty ones included), in the table's order: one pass over consecutive
     slices of SPILL_BATCH_ROWS rows (a slice of a Parquet scan reads only its row groups;
     a streaming collect of the whole table would read ahead over several files), each
-    slice's rows appended to their partition's file as a row group."""
+    slice's rows appended to their partition's file as a row group. With ``keep`` (a
+    row-wise filter, such as a slice's), ``rows`` count the unfiltered table and each
+    slice keeps its filtered rows: one pass over the table, where slices of the filtered
+    table would each evaluate the filter from the table's start again."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -203,10 +212,10 @@ def spill(
     if rows is None:
         rows = range(table.select(pl.len()).collect().item())
     try:
-        tagged = table.with_columns(_bucket(parts).alias(PART_COLUMN))
         for start in range(rows.start, rows.stop, SPILL_BATCH_ROWS):
-            length = min(SPILL_BATCH_ROWS, rows.stop - start)
-            batch = tagged.slice(start, length).collect()
+            read = table.slice(start, min(SPILL_BATCH_ROWS, rows.stop - start))
+            kept = read if keep is None else keep(read)
+            batch = kept.with_columns(_bucket(parts).alias(PART_COLUMN)).collect()
             split = batch.partition_by(PART_COLUMN, as_dict=True, include_key=False)
             del batch
             for key, requests in split.items():
