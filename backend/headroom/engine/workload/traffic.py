@@ -22,7 +22,7 @@ from headroom.engine.logs.recorded import fields_recorded
 from .arrivals import arrival_series
 from .coverage import (
     Coverage,
-    coverage,
+    frame_coverage,
     granularity_notice,
     peak_and_trough,
     supported_every_s,
@@ -51,7 +51,9 @@ def summarize(
     count = int(totals["count"])
     if count == 0:
         return _empty()
-    cover = cover if cover is not None else _coverage(requests)
+    cover = cover if cover is not None else frame_coverage(requests)
+    if cover is None:
+        raise ValueError("the requests hold no timestamps")
     span_s = cover.span_s
     bucket_s = bucket_width_s(span_s, max_points, cover.granularity_s)
     peak_bucket_s = supported_every_s(cover.granularity_s, BUCKET_CHOICES_S)
@@ -76,11 +78,6 @@ def summarize(
         timestamp_notice=granularity_notice(cover.granularity_s, peak_bucket_s),
         peak_bucket_s=peak_bucket_s,
     )
-
-
-def _coverage(requests: pl.LazyFrame) -> Coverage:
-    ts = requests.select(pl.col("ts").dt.epoch("ns")).drop_nulls().collect()["ts"]
-    return coverage(ts.to_numpy())
 
 
 def _status_flags() -> list[pl.Expr]:
