@@ -95,14 +95,10 @@ def arrival_view(
     weight: str | None = None,
 ) -> dict[str, Any]:
     total = arrival_series(requests, every_s, cover=cover, weight=weight)
-    by_class = arrival_series(requests, every_s, CLASS_COLUMN, cover, weight)
     counts = total["count"].to_numpy()
     rates = bucket_rates(total, every_s, cover) if cover else counts / every_s
     kept = lttb_indices(np.arange(len(counts)), counts, max_points)
-    classes = {
-        str(name): part["count"].to_numpy()[kept].tolist()
-        for (name,), part in by_class.partition_by(CLASS_COLUMN, as_dict=True).items()
-    }
+    classes = _class_counts_at(requests, every_s, weight, total["t"].gather(kept))
     t_ms = total["t"].dt.epoch("ms").to_numpy()
     return {
         "every_s": every_s,
@@ -112,6 +108,31 @@ def arrival_view(
         "count": counts[kept].tolist(),
         "rate_per_s": rates[kept].tolist(),
         "by_class": dict(sorted(classes.items())),
+    }
+
+
+def _class_counts_at(
+    requests: pl.DataFrame, every_s: int, weight: str | None, times: pl.Series
+) -> dict[str, list[int]]:
+    """Each request class's arrivals in the buckets starting at ``times`` (0 where it has
+    none): the gap-filled series per class read only where the chart keeps a point, not
+    built whole (a second's buckets over weeks, times every class)."""
+    count = pl.len() if weight is None else pl.col(weight).sum()
+    sparse = (
+        requests.lazy()
+        .group_by(
+            pl.col("ts").dt.truncate(f"{every_s}s").alias("t"),
+            pl.col(CLASS_COLUMN).fill_null("(none)"),
+        )
+        .agg(count.cast(pl.Int64).alias("count"))
+        .collect()
+    )
+    wanted = pl.DataFrame({"t": times.cast(sparse.schema["t"])})
+    return {
+        str(name): wanted.join(part, on="t", how="left", maintain_order="left")["count"]
+        .fill_null(0)
+        .to_list()
+        for (name,), part in sorted(sparse.partition_by(CLASS_COLUMN, as_dict=True).items())
     }
 
 
