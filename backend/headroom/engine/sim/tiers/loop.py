@@ -225,7 +225,8 @@ def _release(W, v, j, t, now, served):
             slot = vi[v, S.VI_SCT_K] % ring.shape[1]
             ring[v, slot, S.R_COMPLETIONS] += 1.0
             ring[v, slot, S.R_LATENCY] += now - jf[j, 1 + ip[S.IP_TIERS] + t]
-    promote(W, v, now)
+    if vi[v, S.VI_NQ] > 0:  # spares the call, and passing it every array, when none waits
+        promote(W, v, now)
     _touch(W, v, now)
 
 
