@@ -1,12 +1,14 @@
 """What the runner's decision periods and the tier loop cost on bench_sim.py's PS workload.
 
-    python bench/sim_periods.py [--tiers] [--runs 5]
+    python bench/sim_periods.py [--tiers [--pages]] [--runs 5]
 
 M/M/4 processor sharing on one VM, 200,000 customers, no autoscaling, monitored every
 60 s. By default: the default 60 s decision periods against one period for the whole run;
 with ``--tiers``: the single-tier cluster against the same cluster as a one-tier chain
-(the tier loop), both with 60 s periods. CPU seconds, medians of ``--runs`` runs, the
-cases interleaved in one process after a warm-up run each.
+(the tier loop), both with 60 s periods; with ``--pages`` too, the customers come as
+pages of a base request and 4 objects (one pushed, the others a client chain with
+exponential gaps of mean 0.5 s) at the same request rate. CPU seconds, medians of
+``--runs`` runs, the cases interleaved in one process after a warm-up run each.
 """
 
 from __future__ import annotations
@@ -23,20 +25,33 @@ RATE_PER_S, CUSTOMERS = 0.8 * 4, 200_000
 DURATION_S = CUSTOMERS / RATE_PER_S
 
 
-def scenario(step_s: float = 60.0, tiers: bool = False) -> Scenario:
+OBJECTS = 4
+PAGE = {
+    "objects": {"dist": "constant", "value": OBJECTS},
+    "gap_s": {"dist": "exponential", "mean": 0.5},
+    "push_fraction": 1 / OBJECTS,
+}
+
+
+def scenario(step_s: float = 60.0, tiers: bool = False, pages: bool = False) -> Scenario:
     cluster: dict[str, Any] = {"cores": 4, "discipline": "ps"}
-    return load_scenario(
-        {
-            "duration_s": DURATION_S,
-            "seed": 1,
-            "workload": {
-                "arrivals": {"rate_per_s": RATE_PER_S},
-                "service_s": {"dist": "exponential", "mean": 1.0},
-            },
-            "cluster": {"tiers": [{"name": "web", **cluster}]} if tiers else cluster,
-            "autoscaling": {"policy": "none", "monitor_s": 60.0, "step_s": step_s},
-        }
-    )
+    workload: dict[str, Any] = {
+        "arrivals": {"rate_per_s": RATE_PER_S},
+        "service_s": {"dist": "exponential", "mean": 1.0},
+    }
+    doc = {
+        "duration_s": DURATION_S,
+        "seed": 1,
+        "workload": workload,
+        "cluster": {"tiers": [{"name": "web", **cluster}]} if tiers else cluster,
+        "autoscaling": {"policy": "none", "monitor_s": 60.0, "step_s": step_s},
+    }
+    if not pages:
+        return load_scenario(doc)
+    paged = {**workload, "arrivals": {"rate_per_s": RATE_PER_S / (1 + OBJECTS)}, "page": PAGE}
+    # A scenario document keeps pages off chains: the chain takes the workload as loaded.
+    loaded = load_scenario({**doc, "cluster": cluster, "workload": paged})
+    return load_scenario(doc).model_copy(update={"workload": loaded.workload})
 
 
 def cpu_s(s: Scenario) -> tuple[float, int]:
@@ -48,10 +63,14 @@ def cpu_s(s: Scenario) -> tuple[float, int]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tiers", action="store_true")
+    parser.add_argument("--pages", action="store_true")
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     if args.tiers:
-        cases = {"kernel": scenario(), "tier loop": scenario(tiers=True)}
+        cases = {
+            "kernel": scenario(pages=args.pages),
+            "tier loop": scenario(tiers=True, pages=args.pages),
+        }
     else:
         cases = {"60 s periods": scenario(), "one period": scenario(step_s=DURATION_S)}
     for s in cases.values():
@@ -62,9 +81,9 @@ def main() -> None:
         for name, s in cases.items():
             seconds, events[name] = cpu_s(s)
             runs[name].append(seconds)
-    for name, seconds in runs.items():
-        each = " ".join(f"{x:.3f}" for x in seconds)
-        median = statistics.median(seconds)
+    for name, times in runs.items():
+        each = " ".join(f"{x:.3f}" for x in times)
+        median = statistics.median(times)
         print(f"{name}: median {median:.3f} CPU s ({each}), {events[name]} events")
     first, second = (statistics.median(v) for v in runs.values())
     print(f"ratio {first / second:.2f}, load average {os.getloadavg()[0]:.1f}")

@@ -75,7 +75,7 @@ class ClassFeed:
         return times, nobj, np.minimum(npush, nobj)
 
 
-def _top_up_rows(
+def top_up_rows(
     pool: st.F64, cursor: st.I64, need: list[int], draws: list[tuple[Distribution, object]]
 ) -> st.F64:
     """Per class: keep the unread values, draw what ``need`` and a spare ``_MIN_POOL``
@@ -153,13 +153,13 @@ class Feeder:
         cls = state.cls
         dem_cursor = cls[:, [st.CL_DEM_PTR, st.CL_DEM_LEN]]
         gap_cursor = cls[:, [st.CL_GAP_PTR, st.CL_GAP_LEN]]
-        pool_demand = _top_up_rows(
+        pool_demand = top_up_rows(
             state.pool_demand,
             dem_cursor,
             demands,
             [(c.service, c.demand_rng) for c in self.classes],
         )
-        pool_gap = _top_up_rows(
+        pool_gap = top_up_rows(
             state.pool_gap, gap_cursor, gaps, [(c.gap, c.gap_rng) for c in self.classes]
         )
         cls[:, [st.CL_DEM_PTR, st.CL_DEM_LEN]] = dem_cursor

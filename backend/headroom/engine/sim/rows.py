@@ -21,7 +21,7 @@ I64 = NDArray[np.int64]
 State = TypeVar("State")
 
 VM_FREE, VM_BOOTING, VM_ACTIVE, VM_DRAINING = 0, 1, 2, 3
-# Event kinds (the heap's EI_KIND column); the multi-tier loop has no client requests.
+# Event kinds (the heap's EI_KIND column).
 EV_COMPLETION, EV_CLIENT_REQUEST, EV_BOOT, EV_PERIOD = 0, 1, 2, 3
 EI_KIND, EI_ID, EI_VER = range(3)  # event heap columns
 

@@ -251,13 +251,11 @@ class WaitingRoom:
         """(units, count, response time sum) of what the server completed so far, in the
         stage's units: a page counts once with its load time (its objects follow it), a
         single request with its latency; each weighs its class's hardness."""
-        if isinstance(state, tiers_st.TierState):
-            counts, sums = state.hists.sum(axis=1), state.csum[:, tiers_st.CS_LAT_SUM]
-        else:
-            rows = 2 * np.arange(len(self.paged)) + self.paged
-            counts = state.hists[rows].sum(axis=1)
-            lat, plt = state.csum[:, st.CS_LAT_SUM], state.csum[:, st.CS_PLT_SUM]
-            sums = np.where(self.paged, plt, lat)
+        layout = tiers_st if isinstance(state, tiers_st.TierState) else st
+        rows = 2 * np.arange(len(self.paged)) + self.paged
+        counts = state.hists[rows].sum(axis=1)
+        lat, plt = state.csum[:, layout.CS_LAT_SUM], state.csum[:, layout.CS_PLT_SUM]
+        sums = np.where(self.paged, plt, lat)
         return float(counts @ self.hardness), int(counts.sum()), float(sums.sum())
 
     def finish(self, result: SimulationResult) -> SimulationResult:

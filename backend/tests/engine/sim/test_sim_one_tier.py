@@ -1,7 +1,8 @@
 """A single-tier cluster is the one-tier case of the multi-tier model: on the features both
 loops have (processor sharing or FCFS, pool limit and accept queue, overhead, every
 dispatch policy, autoscaling of the one tier, request classes, per-request traces, the
-class-aware admission stages, the virtual waiting queue), the tier loop (tiers/loop.py)
+class-aware admission stages, the virtual waiting queue, pages: client chains, server
+push, Early Hints, sticky or per-request dispatch), the tier loop (tiers/loop.py)
 given the cluster as a one-tier chain reproduces the single-tier kernel (kernel/core.py)
 draw for draw: same seed, same events, counts, quantiles and series (means up to the
 order of their sums), the same trace rows and admission figures.
@@ -349,3 +350,120 @@ def test_one_tier_chain_queues_like_the_kernel_at_a_fixed_capacity() -> None:
     a, b = _staged(doc)
     assert a.admission is not None and a.admission["dropped"] > 100
     _assert_same_admission(a, b)
+
+
+def _page(push: float = 0.0, early_hints: bool = False) -> dict[str, Any]:
+    return {
+        "objects": {"dist": "uniform", "low": 0, "high": 12},
+        "gap_s": {"dist": "exponential", "mean": 0.3},
+        "push_fraction": push,
+        "early_hints": early_hints,
+    }
+
+
+def _paged(doc: dict[str, Any], trace: bool = False) -> tuple[SimulationResult, SimulationResult]:
+    """The kernel and the tier loop on a single-tier document with pages. The document
+    keeps pages off chains, so the chain takes the loaded scenario's workload."""
+    s = load_scenario(doc)
+    plain = {"arrivals": {"rate_per_s": 1.0}, "service_s": _exp(0.1)}
+    chain = load_scenario(_chain_of({**doc, "workload": plain}))
+    chain = chain.model_copy(update={"workload": s.workload})
+    a = Simulation(s, trace=trace, fast_paths=False).run()
+    b = TieredSimulation(chain, {}, chain.seed, dispatch=[s.dispatch], trace=trace,
+                         dispatch_start=1, admission=s.admission).run()  # fmt: skip
+    assert a.pages > 500 and a.plt is not None
+    _assert_same_admission(a, b)
+    assert (a.pages, a.pages_completed, a.pages_failed) == (b.pages, b.pages_completed,
+                                                            b.pages_failed)  # fmt: skip
+    assert b.plt is not None
+    assert (a.plt.count, a.plt.p50_s, a.plt.p99_s, a.plt.max_s) == (
+        b.plt.count, b.plt.p50_s, b.plt.p99_s, b.plt.max_s
+    )  # fmt: skip
+    assert a.plt.mean_s == pytest.approx(b.plt.mean_s, rel=1e-7)
+    for ca, cb in zip(a.classes, b.classes, strict=True):
+        assert (ca.plt is None) == (cb.plt is None)
+        if ca.plt_counts is not None:
+            np.testing.assert_array_equal(ca.plt_counts, cb.plt_counts)
+    if trace:
+        assert a.trace is not None and b.trace is not None
+        for name in ("arrival_s", "start_s", "end_s", "demand_s", "vm", "page_arrival_s"):
+            np.testing.assert_array_equal(getattr(a.trace, name), getattr(b.trace, name), name)
+    return a, b
+
+
+def _page_doc(page: dict[str, Any], cluster: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {
+        "duration_s": 400.0,
+        "seed": 7,
+        "workload": {"arrivals": {"rate_per_s": 3.0}, "page": page, "service_s": _exp(0.1)},
+        "cluster": cluster,
+        "autoscaling": {"policy": "none"},
+        **extra,
+    }
+
+
+_BOUNDED = {"vms": FIXED, "cores": 1, "pool_limit": 2, "accept_queue": 1}
+
+
+@pytest.mark.parametrize("discipline", ["ps", "fcfs"])
+@pytest.mark.parametrize(
+    "page",
+    [_page(), _page(push=0.5), _page(early_hints=True)],
+    ids=["client-chain", "push", "early-hints"],
+)
+def test_one_tier_chain_loads_pages_like_the_kernel(page: dict[str, Any], discipline: str) -> None:
+    """Pages sticking to their base request's VM, over bounded pools that refuse some
+    requests (and so fail their pages): the same requests, pages and trace rows."""
+    a, _ = _paged(_page_doc(page, {**_BOUNDED, "discipline": discipline}), trace=True)
+    assert a.pages_failed > 0 and a.rejected > 0
+
+
+@pytest.mark.parametrize("policy", ["round_robin", "least_connections", "random"])
+@pytest.mark.parametrize(
+    "page", [_page(push=0.5), _page(early_hints=True)], ids=["push", "early-hints"]
+)
+def test_one_tier_chain_dispatches_pages_request_by_request(
+    policy: str, page: dict[str, Any]
+) -> None:
+    dispatch = {"policy": policy, "per": "request"}
+    _paged(_page_doc(page, _BOUNDED, dispatch=dispatch), trace=True)
+
+
+@pytest.mark.parametrize("per", ["page", "request"])
+def test_one_tier_chain_loads_pages_like_the_kernel_under_autoscaling(per: str) -> None:
+    """Scale-outs and drains (a draining VM stays while pages stick to it)."""
+    autoscaling = {"policy": "threshold", "step_s": 20.0, "monitor_s": 5.0, "time_steps": 2}
+    cluster = {"vms": {"min": 1, "max": 8, "start": 2}, "cores": 2, "boot_s": 15.0}
+    doc = _page_doc(_page(push=0.3), cluster, autoscaling=autoscaling,
+                    dispatch={"policy": "least_connections", "per": per})  # fmt: skip
+    doc["workload"]["arrivals"] = {"profile": [[0, 1.0], [150, 5.0], [300, 1.0]]}
+    a, _ = _paged(doc, trace=True)
+    assert any(x.to_vms < x.from_vms for x in a.actions)
+    assert any(x.to_vms > x.from_vms for x in a.actions)
+
+
+def test_one_tier_chain_loads_pages_of_some_classes_like_the_kernel() -> None:
+    """Two classes, one loading pages with Early Hints and one of single requests."""
+    doc = _page_doc(_page(), _BOUNDED)
+    doc["workload"] = {
+        "classes": [
+            {"name": "page", "arrivals": {"rate_per_s": 2.0}, "page": _page(early_hints=True),
+             "service_s": _exp(0.1)},
+            {"name": "api", "arrivals": {"rate_per_s": 3.0}, "service_s": _exp(0.2)},
+        ]
+    }  # fmt: skip
+    _paged(doc, trace=True)
+
+
+@pytest.mark.parametrize("policy", _STAGES)
+@pytest.mark.parametrize("per", ["page", "request"])
+def test_one_tier_chain_admits_pages_like_the_kernel(policy: str, per: str) -> None:
+    """Each class-aware stage decides on a page's base request; its other requests follow
+    it, or (request by request) stay within its class's partition set."""
+    doc = _two_users(policy)
+    for k in doc["workload"]["classes"]:
+        k["page"] = _page(push=0.3)
+    doc["workload"]["arrivals"] = {"rate_per_s": 20.0}
+    doc["dispatch"] = {"policy": "least_connections", "per": per}
+    a, _ = _paged(doc)
+    assert a.rejected > 100

@@ -15,7 +15,7 @@ N_OBJECTS = 10
 SERVICE_MEAN_S = 0.002
 
 
-def pages(push: float = 0.0, early_hints: bool = False, **extra: Any) -> dict[str, Any]:
+def pages(push_fraction: float = 0.0, early_hints: bool = False, **extra: Any) -> dict[str, Any]:
     return {
         "duration_s": 4000,
         "seed": 5,
@@ -24,7 +24,7 @@ def pages(push: float = 0.0, early_hints: bool = False, **extra: Any) -> dict[st
             "page": {
                 "objects": {"dist": "constant", "value": N_OBJECTS},
                 "gap_s": {"dist": "uniform", "low": 0, "high": 1},
-                "push_fraction": push,
+                "push_fraction": push_fraction,
                 "early_hints": early_hints,
             },
             "service_s": {"dist": "exponential", "mean": SERVICE_MEAN_S},
@@ -88,4 +88,21 @@ def test_page_counts_are_conserved() -> None:
     objects = r.pages * (1 + N_OBJECTS)
     # Pages still in flight at the end have issued only part of their objects.
     assert r.requests <= objects and r.requests > objects - 20 * (1 + N_OBJECTS)
+    assert r.pages_completed + r.pages_failed <= r.pages
+
+
+def test_a_page_whose_hinted_objects_are_all_refused_is_done_once() -> None:
+    """Bounded pools refuse every hinted object of some pages as their base response
+    leaves: such a page fails once, and its row is not handed to a later page while its
+    requests are still in the system (each request belongs to a page that arrived before
+    it)."""
+    s = pages(early_hints=True, duration_s=400, seed=7)
+    s["workload"]["arrivals"] = {"rate_per_s": 3.0}
+    s["workload"]["page"]["objects"] = {"dist": "uniform", "low": 0, "high": 12}
+    s["workload"]["service_s"] = {"dist": "exponential", "mean": 0.1}
+    s["cluster"] = {"vms": {"min": 3, "max": 3, "start": 3}, "pool_limit": 2, "accept_queue": 1}
+    s["dispatch"] = {"policy": "round_robin", "per": "request"}
+    r = Simulation(load_scenario(s), trace=True).run()
+    assert r.trace is not None and r.pages_failed > 100
+    assert np.all(r.trace.page_arrival_s <= r.trace.arrival_s)
     assert r.pages_completed + r.pages_failed <= r.pages

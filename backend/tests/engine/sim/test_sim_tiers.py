@@ -60,6 +60,44 @@ def test_one_request_takes_the_sum_of_its_demands() -> None:
     assert sum(t[n]["latency_share"] for n in ("web", "app", "db")) == pytest.approx(1.0)
 
 
+def _paged_chain(tiers: list[dict[str, Any]], workload: dict[str, Any], **extra: Any) -> Any:
+    """A chain with a page workload (the document keeps pages off chains: the chain
+    takes the workload a single-tier document loads)."""
+    single = load_scenario({**_doc([], {}, **extra), "workload": workload, "cluster": {}})
+    chain = load_scenario(_doc(tiers, {"rate_per_s": 1.0}, **extra))
+    return chain.model_copy(update={"workload": single.workload})
+
+
+def test_a_page_visits_every_tier() -> None:
+    """Hand check: a page of two objects (client gaps of 0.05 s) arriving at 1 s; each
+    request takes the class's 0.1 s at the web and the db's own 0.2 s. The base response
+    leaves at 1.3 s; the client's two requests are both due by then (1.05 and 1.1 s), so
+    both go at 1.3 s and end at 1.6 s: a page load time of 0.6 s."""
+    tiers = [{"name": "web", "cores": 4}, {"name": "db", "cores": 4, "service_s": _const(0.2)}]
+    page = {"objects": _const(2), "gap_s": _const(0.05)}
+    workload = {"arrivals": {"times_s": [1.0]}, "page": page, "service_s": _const(0.1)}
+    r = Simulation(_paged_chain(tiers, workload)).run()
+    assert (r.requests, r.completed, r.pages, r.pages_completed) == (3, 3, 1, 1)
+    assert r.plt is not None and r.plt.mean_s == pytest.approx(0.6, abs=1e-12)
+    assert r.latency.mean_s == pytest.approx(0.3, abs=1e-12)
+
+
+@pytest.mark.parametrize("page", [{"push_fraction": 0.5}, {"early_hints": True}])
+def test_pages_through_bounded_tiers_are_conserved(page: dict[str, Any]) -> None:
+    """Pages over two tiers whose pools and queues refuse requests: every request and
+    page is accounted for (conftest), some pages fail."""
+    tiers = [
+        {"name": "web", "vms": {"min": 2, "max": 2, "start": 2}, "pool_limit": 2,
+         "accept_queue": 1},
+        {"name": "db", "cores": 2, "pool_limit": 2, "accept_queue": 2,
+         "service_s": _exp(0.05)},
+    ]  # fmt: skip
+    page = {"objects": {"dist": "uniform", "low": 0, "high": 8}, "gap_s": _exp(0.2), **page}
+    workload = {"arrivals": {"rate_per_s": 4.0}, "page": page, "service_s": _exp(0.1)}
+    r = Simulation(_paged_chain(tiers, workload, duration_s=300.0)).run()
+    assert r.pages > 1000 and r.pages_failed > 10 and r.pages_completed > 100
+
+
 @pytest.mark.parametrize("discipline", ["ps", "fcfs"])
 def test_tandem_of_mm1_tiers_matches_jackson(discipline: str) -> None:
     """Three M/M/1 tiers (PS or FCFS, unbounded pools) in tandem: a Jackson network, so

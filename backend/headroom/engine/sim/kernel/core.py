@@ -236,9 +236,11 @@ def _completion(W, v, now):
     if p < 0:
         record_window(win, winh, fp, lat, now)
     else:
-        pi[p, S.PI_OUTSTANDING] -= 1
+        # The base counts as done after its objects are sent: were they all refused, the
+        # page would otherwise be done (and its row freed) twice.
         if base:
             _base_done(W, p, v, now)
+        pi[p, S.PI_OUTSTANDING] -= 1
         if pi[p, S.PI_OUTSTANDING] == 0:
             _page_done(W, p, now)
     reschedule(vf, vi, vtag, et, ei, ic, v, now)

@@ -18,7 +18,7 @@ def hold(vi, ic, ji, cls, j, delta):
     """The admission stage counts request j as held (delta 1) or let go of (-1) by its
     VM at the first tier. Kept out of the per-tier helpers, and given only the arrays it
     reads: those helpers are on every request's path, and grown they run slower."""
-    partition_sets.hold(vi, ic, ji[j, 3], cls[ji[j, S.JI_CLASS], S.CL_DYNAMIC], delta)
+    partition_sets.hold(vi, ic, ji[j, S.JI_VM], cls[ji[j, S.JI_CLASS], S.CL_DYNAMIC], delta)
 
 
 @njit(cache=True)

@@ -18,6 +18,16 @@ last window, so the SCT model costs no per-request storage.
 A class-aware admission stage (admission.py) governs the first tier; a completed
 request is recorded by records.py.
 
+Pages, as in the single-tier kernel: a page's base request arrives; when its response
+leaves the last tier, its objects are pushed (sent at once to the base's VM at the first
+tier), hinted (Early Hints: all requested at once) or requested by the client one after
+another, a gap after the previous request (EV_CLIENT_REQUEST). A page's requests stick
+to its base request's VM at the first tier (which is not released while a page sticks to
+it) unless dispatched request by request; each visits every tier. The page is done
+after its last request, failed if any was refused; its load time goes to the sketches
+and SLA windows in place of its requests' latencies. Their demands are drawn as the
+loop makes them, from per-class pools (pools.py); pages.py keeps a page's own rows.
+
 W is the named bundle of the state's arrays (state.TierWorld). As in the kernel, the
 runner enters through run_loop_bare (reference-count-free views of the arrays) and the
 per-event helpers are inlined into the loop, so passing W costs nothing per call.
@@ -34,7 +44,15 @@ from headroom.engine.sim.bare import bare
 from headroom.engine.sim.heaps import heap_pop, heap_push, reschedule, service_pop, service_push
 from headroom.engine.sim.tiers import state as S
 from headroom.engine.sim.tiers.admission import admit, hold, period
-from headroom.engine.sim.tiers.records import record_done
+from headroom.engine.sim.tiers.pages import (
+    draw_demands,
+    new_page,
+    page_needs,
+    page_refused,
+    schedule_client,
+    stick,
+)
+from headroom.engine.sim.tiers.records import record_done, record_page
 
 
 @njit(cache=True)
@@ -150,15 +168,21 @@ def _choose(W, t, now, want):
 def _enter(W, j, t, now, want):
     """Request j reaches tier t (``want``: the partition set it may go to, -1: any): a
     slot, the accept queue, or refused (False)."""
-    ic, tp, vi, jf, ji = W.ic, W.tp, W.vi, W.jf, W.ji
     v = _choose(W, t, now, want)
     if v < 0:
         return False
+    return _enter_vm(W, j, t, v, now)
+
+
+@njit(cache=True, inline="always")
+def _enter_vm(W, j, t, v, now):
+    """Request j reaches VM v of tier t: a slot, the accept queue, or refused (False)."""
+    ic, tp, vi, jf, ji = W.ic, W.tp, W.vi, W.jf, W.ji
     full = vi[v, S.VI_HELD] >= vi[v, S.VI_SLOTS]
     if full and vi[v, S.VI_NQ] >= tp[t, S.TP_WAIT_BOUND]:
         return False
     _advance(W, v, now)
-    ji[j, 3 + t], ji[j, S.JI_TIER] = v, t
+    ji[j, S.JI_VM + t], ji[j, S.JI_TIER] = v, t
     jf[j, 1 + t] = now
     vi[v, S.VI_N] += 1
     if full:
@@ -178,7 +202,8 @@ def _enter(W, j, t, now, want):
 
 @njit(cache=True, inline="always")
 def _maybe_release_vm(tf, vi, vf, v, now):
-    if vi[v, S.VI_STATE] == S.VM_DRAINING and vi[v, S.VI_N] == 0:
+    """A draining VM that holds no request and no page is released; its cost stops."""
+    if vi[v, S.VI_STATE] == S.VM_DRAINING and vi[v, S.VI_N] == 0 and vi[v, S.VI_PAGES] == 0:
         vi[v, S.VI_STATE] = S.VM_FREE
         vi[v, S.VI_VERSION] += 1
         tf[vi[v, S.VI_TIER], S.TF_VM_SECONDS] += now - vf[v, S.VF_ALLOC_T]
@@ -186,8 +211,9 @@ def _maybe_release_vm(tf, vi, vf, v, now):
 
 @njit(cache=True, inline="always")
 def _release(W, v, j, t, now, served):
-    """Request j gives back its slot on VM v (tier t); ``served``: it completed."""
-    ip, tp, tf, vi, vf, jf = W.ip, W.tp, W.tf, W.vi, W.vf, W.jf
+    """Request j gives back its slot on VM v (tier t); ``served``: it completed. The
+    caller then checks whether a draining VM can go (_maybe_release_vm)."""
+    ip, tp, tf, vi, jf = W.ip, W.tp, W.tf, W.vi, W.jf
     ring = W.ring
     _advance(W, v, now)
     vi[v, S.VI_HELD] -= 1
@@ -199,9 +225,9 @@ def _release(W, v, j, t, now, served):
             slot = vi[v, S.VI_SCT_K] % ring.shape[1]
             ring[v, slot, S.R_COMPLETIONS] += 1.0
             ring[v, slot, S.R_LATENCY] += now - jf[j, 1 + ip[S.IP_TIERS] + t]
-    promote(W, v, now)
+    if vi[v, S.VI_NQ] > 0:  # spares the call, and passing it every array, when none waits
+        promote(W, v, now)
     _touch(W, v, now)
-    _maybe_release_vm(tf, vi, vf, v, now)
 
 
 @njit(cache=True, inline="always")
@@ -218,7 +244,9 @@ def _refuse(W, j, t, now):
     ic, sc, jf, ji = W.ic, W.sc, W.jf, W.ji
     csum = W.csum
     for u in range(t - 1, -1, -1):
-        _release(W, ji[j, 3 + u], j, u, now, False)
+        v = ji[j, S.JI_VM + u]
+        _release(W, v, j, u, now, False)
+        _maybe_release_vm(W.tf, W.vi, W.vf, v, now)
     if t > 0 and W.ip[S.IP_ADMISSION]:
         hold(W.vi, ic, ji, W.cls, j, -1)
     if t > 0:
@@ -228,7 +256,11 @@ def _refuse(W, j, t, now):
     ic[S.IC_REJECTED] += 1
     ic[S.IC_TICK_REJ] += 1
     csum[ji[j, S.JI_CLASS], S.CS_REJECTED] += 1
+    p = ji[j, S.JI_PAGE]
     _free_job(ic, ji, j)
+    if p >= 0:
+        W.pi[p, S.PI_FAILED] = 1
+        _page_request_done(W, p, now)
 
 
 @njit(cache=True, inline="always")
@@ -245,36 +277,132 @@ def _completion(W, v, now):
         if not _enter(W, j, t + 1, now, -1):
             _refuse(W, j, t + 1, now)
         return
-    for u in range(last, -1, -1):
-        _release(W, ji[j, 3 + u], j, u, now, True)
+    for u in range(last, 0, -1):
+        _release(W, ji[j, S.JI_VM + u], j, u, now, True)
+        _maybe_release_vm(W.tf, vi, W.vf, ji[j, S.JI_VM + u], now)
+    v0, p, base = ji[j, S.JI_VM], ji[j, S.JI_PAGE], ji[j, S.JI_BASE]
+    _release(W, v0, j, 0, now, True)
     if ip[S.IP_ADMISSION]:
         hold(vi, ic, ji, W.cls, j, -1)
     record_done(W, j, now)
     _free_job(ic, ji, j)
+    if p >= 0:
+        if base:
+            _base_done(W, p, v0, now)
+        _page_request_done(W, p, now)
+    _maybe_release_vm(W.tf, vi, W.vf, v0, now)  # after any pushes to it
+
+
+@njit(cache=True, inline="always")
+def _new_job(W, c, p, base, now):
+    """A new request of class c (of page ``p``, -1: none; ``base``: the page's first)."""
+    ic, jf, ji = W.ic, W.jf, W.ji
+    j = ic[S.IC_JOB_FREE]
+    ic[S.IC_JOB_FREE] = ji[j, S.JI_NEXT]
+    ic[S.IC_JOBS_FREE_N] -= 1
+    ji[j, S.JI_CLASS], ji[j, S.JI_TIER] = c, 0
+    ji[j, S.JI_PAGE], ji[j, S.JI_BASE] = p, base
+    jf[j, S.JF_ARRIVAL] = now
+    ic[S.IC_ARRIVED] += 1
+    ic[S.IC_TICK_ARR] += 1
+    W.csum[c, S.CS_ARRIVED] += 1
+    return j
+
+
+@njit(cache=True, inline="always")
+def _admitted(W, j):
+    """Request j took a slot or a place in a queue at the first tier."""
+    W.ic[S.IC_IN_SYSTEM] += 1
+    if W.ip[S.IP_ADMISSION]:
+        hold(W.vi, W.ic, W.ji, W.cls, j, 1)
 
 
 @njit(cache=True, inline="always")
 def _arrival(W, A, i, now):
-    ic, ip, jf, ji = W.ic, W.ip, W.jf, W.ji
-    csum, arr_c, arr_d = W.csum, A.c, A.d
-    j = ic[S.IC_JOB_FREE]
-    ic[S.IC_JOB_FREE] = ji[j, S.JI_NEXT]
-    ic[S.IC_JOBS_FREE_N] -= 1
-    n_tiers, c = ip[S.IP_TIERS], arr_c[i]
-    ji[j, S.JI_CLASS], ji[j, S.JI_TIER] = c, 0
-    jf[j, S.JF_ARRIVAL] = now
-    for t in range(n_tiers):
-        jf[j, 1 + 2 * n_tiers + t] = arr_d[i, t]
-    ic[S.IC_ARRIVED] += 1
-    ic[S.IC_TICK_ARR] += 1
-    csum[c, S.CS_ARRIVED] += 1
+    ip, jf = W.ip, W.jf
+    n_tiers, c = ip[S.IP_TIERS], A.c[i]
+    p = new_page(W, c, A.n[i, 0], A.n[i, 1], now) if ip[S.IP_PAGES] else -1
+    j = _new_job(W, c, p, 1, now)
+    if p >= 0:
+        draw_demands(W, j, c)
+    else:
+        for t in range(n_tiers):
+            jf[j, 1 + 2 * n_tiers + t] = A.d[i, t]
     want = admit(W.vi, W.ic, ip, W.fp, W.tp, W.cls, c) if ip[S.IP_ADMISSION] else -1
     if want != partition_sets.REFUSE and _enter(W, j, 0, now, want):
-        ic[S.IC_IN_SYSTEM] += 1
-        if ip[S.IP_ADMISSION]:
-            hold(W.vi, ic, ji, W.cls, j, 1)
+        _admitted(W, j)
+        if p >= 0:
+            stick(W, p, W.ji[j, S.JI_VM])
+        return
+    if p >= 0:
+        page_refused(W, p)
+    _refuse(W, j, 0, now)
+
+
+@njit(cache=True, inline="always")
+def _page_request_done(W, p, now):
+    """A request of page p completed or was refused; after its last, the page is done."""
+    ic, pi = W.ic, W.pi
+    pi[p, S.PI_OUTSTANDING] -= 1
+    if pi[p, S.PI_OUTSTANDING] > 0:
+        return
+    record_page(W, p, now)
+    v = pi[p, S.PI_VM]
+    if W.ip[S.IP_PER_REQUEST] == 0 and v >= 0:
+        W.vi[v, S.VI_PAGES] -= 1
+        _maybe_release_vm(W.tf, W.vi, W.vf, v, now)
+    pi[p, S.PI_NEXT] = ic[S.IC_PAGE_FREE]
+    ic[S.IC_PAGE_FREE] = p
+    ic[S.IC_PAGES_FREE_N] += 1
+
+
+@njit(cache=True, inline="always")
+def _page_object(W, p, now, v):
+    """A new request for one of page p's objects, sent to VM v of the first tier (-1:
+    its page's VM, or as the dispatcher picks when dispatching request by request)."""
+    ip, pi, cls = W.ip, W.pi, W.cls
+    c = pi[p, S.PI_CLASS]
+    j = _new_job(W, c, p, 0, now)
+    draw_demands(W, j, c)
+    if v < 0 and ip[S.IP_PER_REQUEST] == 0:
+        v = pi[p, S.PI_VM]
+    if v >= 0:
+        ok = _enter_vm(W, j, 0, v, now)
+    else:
+        # Per-request dispatch keeps a partitioned page within its class's set.
+        want = cls[c, S.CL_TOP] if ip[S.IP_ADMISSION] >= S.ADM_STATIC_PART else -1
+        ok = _enter(W, j, 0, now, want)
+    if ok:
+        _admitted(W, j)
     else:
         _refuse(W, j, 0, now)
+
+
+@njit(cache=True, inline="always")
+def _base_done(W, p, v, now):
+    """Page p's base response left VM v: its objects pushed (to v), hinted (requested at
+    once) or requested one after another by the client."""
+    pf, pi, cls = W.pf, W.pi, W.cls
+    nobj, npush, c = pi[p, S.PI_NOBJ], pi[p, S.PI_NPUSH], pi[p, S.PI_CLASS]
+    if cls[c, S.CL_EARLY_HINTS]:
+        for _ in range(nobj):
+            _page_object(W, p, now, -1)
+        return
+    for _ in range(npush):
+        _page_object(W, p, now, v)
+    pi[p, S.PI_TO_ISSUE] = nobj - npush
+    pf[p, S.PF_CLOCK] = pf[p, S.PF_ARRIVAL]
+    if nobj > npush:
+        schedule_client(W, p, now)
+
+
+@njit(cache=True, inline="always")
+def _client_request(W, p, now):
+    pi = W.pi
+    pi[p, S.PI_TO_ISSUE] -= 1
+    if pi[p, S.PI_TO_ISSUE] > 0:
+        schedule_client(W, p, now)
+    _page_object(W, p, now, -1)
 
 
 @njit(cache=True)
@@ -382,6 +510,8 @@ def run_loop(W, A, M, t_end):
             heap_pop(et, ei, ic)  # a stale completion
             continue
         status = _needs(W)
+        if status == S.DONE and W.ip[S.IP_PAGES]:
+            status = page_needs(W, t_heap <= t_arr, A.c[i] if i < len(arr_t) else 0)
         if status != S.DONE:
             return status
         sc[S.SC_AREA] += ic[S.IC_IN_SYSTEM] * (now - sc[S.SC_LAST])
@@ -392,6 +522,8 @@ def run_loop(W, A, M, t_end):
             heap_pop(et, ei, ic)
             if kind == S.EV_COMPLETION:
                 _completion(W, ident, now)
+            elif kind == S.EV_CLIENT_REQUEST:
+                _client_request(W, ident, now)
             elif kind == S.EV_PERIOD:
                 period(vi, ic, W.ip, fp, W.tp, W.ks, et, ei, now)
             elif vi[ident, S.VI_STATE] == S.VM_BOOTING:
@@ -406,11 +538,12 @@ def run_loop_bare(W, A, M, t_end):
     """run_loop on reference-count-free views of every array (as the kernel's loop)."""
     views = S.TierWorld(
         bare(W.ic), bare(W.sc), bare(W.ip), bare(W.fp), bare(W.tp), bare(W.tf), bare(W.vi),
-        bare(W.vf), bare(W.vtag), bare(W.vjob), bare(W.jf), bare(W.ji), bare(W.et),
-        bare(W.ei), bare(W.qu), bare(W.hists), bare(W.csum), bare(W.win), bare(W.winh),
-        bare(W.ring), bare(W.tr), bare(W.cls), bare(W.ks),
+        bare(W.vf), bare(W.vtag), bare(W.vjob), bare(W.jf), bare(W.ji), bare(W.pf),
+        bare(W.pi), bare(W.et), bare(W.ei), bare(W.qu), bare(W.qd), bare(W.qg), bare(W.qc),
+        bare(W.hists), bare(W.csum), bare(W.win), bare(W.winh), bare(W.ring), bare(W.tr),
+        bare(W.cls), bare(W.ks),
     )  # fmt: skip
-    arrivals = S.TierArrivals(bare(A.t), bare(A.c), bare(A.d))
+    arrivals = S.TierArrivals(bare(A.t), bare(A.c), bare(A.d), bare(A.n))
     monitor = S.TierMonitor(bare(M.ts), bare(M.tt), bare(M.box))
     return run_loop(views, arrivals, monitor, t_end)
 

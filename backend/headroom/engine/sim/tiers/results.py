@@ -94,11 +94,27 @@ def _little(sim: TieredSimulation, st: S.TierState) -> LittleCheck:
 def _classes(sim: TieredSimulation, st: S.TierState) -> tuple[ClassStats, ...]:
     out = []
     for c, spec in enumerate(sim.s.workload.class_list()):
-        sums = st.csum[c]
-        lat = LatencyStats.from_sketch(st.hists[c], sums[S.CS_LAT_SUM], sums[S.CS_LAT_MAX])
+        sums, counts = st.csum[c], st.hists[2 * c].copy()
+        lat = LatencyStats.from_sketch(counts, sums[S.CS_LAT_SUM], sums[S.CS_LAT_MAX])
+        plt, plt_counts = None, None
+        if spec.page is not None:
+            plt_counts = st.hists[2 * c + 1].copy()
+            plt = LatencyStats.from_sketch(plt_counts, sums[S.CS_PLT_SUM], sums[S.CS_PLT_MAX])
         arrived, rejected = int(sums[S.CS_ARRIVED]), int(sums[S.CS_REJECTED])
-        out.append(ClassStats(spec.name, lat, None, st.hists[c].copy(), None, arrived, rejected))
+        out.append(ClassStats(spec.name, lat, plt, counts, plt_counts, arrived, rejected))
     return tuple(out)
+
+
+def _overall_plt(st: S.TierState, classes: tuple[ClassStats, ...]) -> LatencyStats | None:
+    """Page load times over the classes that load pages."""
+    paged = [c for c, k in enumerate(classes) if k.plt is not None]
+    if not paged:
+        return None
+    rows = st.hists[[2 * c + 1 for c in paged]].sum(axis=0)
+    sums = st.csum[paged]
+    return LatencyStats.from_sketch(
+        rows, float(sums[:, S.CS_PLT_SUM].sum()), float(sums[:, S.CS_PLT_MAX].max())
+    )
 
 
 def _pool_value(slots: float) -> int | None:
@@ -165,7 +181,7 @@ def tiered_result(
 ) -> SimulationResult:
     s, ic = sim.s, st.ic
     classes = _classes(sim, st)
-    rows = st.hists.sum(axis=0)
+    rows = st.hists[0::2].sum(axis=0)
     latency = LatencyStats.from_sketch(
         rows, float(st.csum[:, S.CS_LAT_SUM].sum()), float(st.csum[:, S.CS_LAT_MAX].max())
     )
@@ -189,11 +205,11 @@ def tiered_result(
         completed=int(ic[S.IC_COMPLETED]),
         rejected=int(ic[S.IC_REJECTED]),
         in_system_at_end=int(ic[S.IC_IN_SYSTEM]),
-        pages=0,
-        pages_completed=0,
-        pages_failed=0,
+        pages=int(ic[S.IC_PAGES_ARRIVED]),
+        pages_completed=int(ic[S.IC_PAGES_DONE] - ic[S.IC_PAGES_FAILED]),
+        pages_failed=int(ic[S.IC_PAGES_FAILED]),
         latency=latency,
-        plt=None,
+        plt=_overall_plt(st, classes),
         classes=classes,
         sla_violation_fraction=float(windows.mean()) if s.sla and len(windows) else None,
         vms=_vm_stats(sim, st, sim.scaled, len(actions)),

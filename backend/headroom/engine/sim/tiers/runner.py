@@ -10,7 +10,9 @@ other tiers keep vms.start VMs. Within a tier, the dispatcher picks an active VM
 tier's dispatch policy (sim/dispatch.py, the single-tier cluster's policies). The scenario
 document gives tiers least connections only (ties in round robin); the runner takes a
 policy per tier (``dispatch``), which tests use to run a single-tier cluster's policy as a
-one-tier chain.
+one-tier chain. Pages run in the loop too (its page requests dispatched by the first
+tier's policy, sticking to their page's VM unless ``per: request``), though the scenario
+document keeps them off chains: tests give a one-tier chain a page workload.
 
 Modelling choices: a request's time at a tier counts from its arrival there (accept
 queue included) to the release of its slot, i.e. including the tiers below; the
@@ -56,6 +58,7 @@ from headroom.engine.sim.rows import count_states, run_to, segment_bounds
 from headroom.engine.sim.scenario import Scenario, build_distribution
 from headroom.engine.sim.tiers import state as S
 from headroom.engine.sim.tiers.loop import allocate, drain_least_loaded, run_loop_bare
+from headroom.engine.sim.tiers.pools import PagePools
 from headroom.engine.sim.tiers.results import tiered_result
 from headroom.engine.sim.tiers.sct import FixedPools, PoolChange, PoolSizer, SctPoolSizer
 from headroom.engine.sim.waiting_room import build_stage
@@ -86,6 +89,7 @@ def _tier_params(
         )  # fmt: skip
         tp[i, [S.TP_WAIT_BOUND, S.TP_Q_UPPER, S.TP_POOL]] = (wait, q_upper, pool)
         tp[i, S.TP_DISPATCH] = dp.POLICY_CODES[d.policy]
+        tp[i, S.TP_OWN_DEMAND] = t.service_s is not None
         tf[i, S.TF_SPEED] = t.speed
         tf[i, S.TF_FACTOR] = t.overhead.factor if t.overhead else 1.0
         first += t.vms.max
@@ -136,6 +140,8 @@ class TieredSimulation:
         self.tier_dists: list[Distribution | None] = [
             build_distribution(t.service_s, datasets) if t.service_s else None for t in self.tiers
         ]
+        self.pages = any(c.pages for c in self.feeder.classes)
+        self.pools = PagePools(self.feeder, self.tier_dists, self.tier_rngs)
         self.policy = self._policy()
         self.sizer: PoolSizer = FixedPools()
         if isinstance(s.autoscaling, sc.ConcurrencyAwarePolicy):
@@ -159,6 +165,7 @@ class TieredSimulation:
         random_dispatch = any(d.policy == "random" for d in self.dispatch)
         ip = np.zeros(S.N_IP, dtype=np.int64)
         ip[: S.IP_ADMISSION] = (len(self.tiers), self.scaled, sct, random_dispatch, self.trace)
+        ip[S.IP_PAGES], ip[S.IP_PER_REQUEST] = self.pages, self.dispatch[0].per == "request"
         sct_s = getattr(s.autoscaling, "sct_interval_s", 0.05)
         window_s = s.sla.window_s if s.sla else 60.0
         fp = np.zeros(S.N_FP)
@@ -178,6 +185,7 @@ class TieredSimulation:
         top, dynamic = partition_stage.class_flags(s)
         cls = np.zeros((len(top), S.N_CL), dtype=np.int64)
         cls[:, S.CL_TOP], cls[:, S.CL_DYNAMIC] = top, dynamic
+        cls[:, S.CL_EARLY_HINTS] = [c.early_hints for c in self.feeder.classes]
         state = S.new_tier_state(tp, tf, ip, fp, weights, cls, dims)
         for t, tier in enumerate(self.tiers):
             allocate(S.world(state), t, tier.vms.start, 0.0, 0.0)
@@ -202,14 +210,22 @@ class TieredSimulation:
     def _segment(self, state: S.TierState, t0: float, t1: float) -> S.TierState:
         """Install the arrivals of [t0, t1) (those the admission stage releases, in time
         order) with their demands at every tier: a class's in its requests' order, a
-        tier's own by class, then time (as drawn before the stage was in the chain)."""
-        parts = [c.arrivals_between(t0, t1)[0] for c in self.feeder.classes]
-        rows = np.zeros((sum(len(p) for p in parts), 3), dtype=np.int64)
-        rows[:, 2] = np.repeat(np.arange(len(parts)), [len(p) for p in parts])
-        drawn = np.concatenate(parts)
+        tier's own by class, then time (as drawn before the stage was in the chain). With
+        pages, the loop draws every request's demands as it makes it (pools.py)."""
+        parts = [c.arrivals_between(t0, t1) for c in self.feeder.classes]
+        rows = np.zeros((sum(len(p[0]) for p in parts), 3), dtype=np.int64)
+        rows[:, 2] = np.repeat(np.arange(len(parts)), [len(p[0]) for p in parts])
+        rows[:, 0] = np.concatenate([p[1] for p in parts])
+        rows[:, 1] = np.concatenate([p[2] for p in parts])
+        drawn = np.concatenate([p[0] for p in parts])
         order = np.argsort(drawn, kind="stable")
         times, rows = self.stage.release(drawn[order], rows[order], t1)
         klass = rows[:, 2].copy()
+        state.ic[S.IC_ARR_PTR] = 0
+        state = state._replace(arr_t=times, arr_c=klass, arr_n=rows[:, :2].copy())
+        if self.pages:
+            state = state._replace(arr_d=np.zeros((len(times), len(self.tiers))))
+            return self.pools.segment(state, klass, 1 + rows[:, 0])
         by_class = np.argsort(klass, kind="stable")
         demands = np.empty((len(times), len(self.tiers)))
         for t, dist in enumerate(self.tier_dists):
@@ -219,8 +235,7 @@ class TieredSimulation:
             for c, feed in enumerate(self.feeder.classes):
                 mine = klass == c
                 demands[mine, t] = feed.service.sample(feed.demand_rng, int(mine.sum()))
-        state.ic[S.IC_ARR_PTR] = 0
-        return state._replace(arr_t=times, arr_c=klass, arr_d=demands)
+        return state._replace(arr_d=demands)
 
     def run(self, progress: Callable[[float], None] | None = None) -> SimulationResult:
         started = time.perf_counter()
@@ -240,7 +255,10 @@ class TieredSimulation:
         return self.stage.finish(tiered_result(self, state, tuple(actions), changes, wall))
 
     def _enlarge(self, state: S.TierState, status: int) -> S.TierState:
-        """What the loop's ``NEED_*`` status names: more uniforms drawn, or a capacity grown."""
+        """What the loop's ``NEED_*`` status names: more uniforms or pool values drawn, or
+        a capacity grown."""
+        if status in (S.NEED_DEMAND, S.NEED_GAP):
+            return self.pools.refill(state)
         if status != S.NEED_UNIFORM:
             return S.grow(state, status)
         return state._replace(qu=self.feeder.uniforms(state.qu, state.ic, 0))

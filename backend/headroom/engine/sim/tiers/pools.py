@@ -1,0 +1,57 @@
+"""The pools of draws a tiered run with pages reads in its loop (loop.draw_demands,
+loop._schedule_client): a page's other requests are made as the loop goes, so their
+demands and the client's gaps cannot be drawn with the arrivals. As the single-tier
+kernel's (feed.py): per class, the service demands and the client gaps, each from the
+class's own generator and read in drawn order, so how the draws are split between
+top-ups changes no value; a tier with its own ``service_s`` has a demand row of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from headroom.engine.sim.distributions import Constant, Distribution
+from headroom.engine.sim.feed import Feeder, top_up_rows
+from headroom.engine.sim.tiers import state as S
+
+_MIN_POOL = 1024
+
+
+class PagePools:
+    def __init__(
+        self,
+        feeder: Feeder,
+        tier_dists: Sequence[Distribution | None],
+        tier_rngs: Sequence[np.random.Generator],
+    ) -> None:
+        own = [(d or Constant(0.0), rng) for d, rng in zip(tier_dists, tier_rngs, strict=True)]
+        self.demands = [(c.service, c.demand_rng) for c in feeder.classes] + own
+        self.gaps = [(c.gap, c.gap_rng) for c in feeder.classes]
+        self.own = [d is not None for d in tier_dists]
+
+    def segment(self, state: S.TierState, classes: S.I64, requests: S.I64) -> S.TierState:
+        """Top up for a segment whose pages are of ``classes`` with ``requests`` (1 +
+        objects) each; the client asks for at most every object."""
+        per_class = np.bincount(classes, weights=requests, minlength=len(self.gaps))
+        n_shared = sum(not own for own in self.own)
+        demands = [int(n) * n_shared for n in per_class]
+        demands += [int(requests.sum()) if own else 0 for own in self.own]
+        return self._top_up(state, demands, [int(n) for n in per_class])
+
+    def refill(self, state: S.TierState) -> S.TierState:
+        """The loop ran short mid-segment: enlarge every pool."""
+        demands = [int(n) + _MIN_POOL for n in state.qc[:, S.QC_DEM_LEN]]
+        gaps = [int(n) + _MIN_POOL for n in state.qc[: len(self.gaps), S.QC_GAP_LEN]]
+        return self._top_up(state, demands, gaps)
+
+    def _top_up(self, state: S.TierState, demands: list[int], gaps: list[int]) -> S.TierState:
+        qc, n_classes = state.qc, len(self.gaps)
+        dem_cursor = qc[:, [S.QC_DEM_PTR, S.QC_DEM_LEN]]
+        gap_cursor = qc[:n_classes, [S.QC_GAP_PTR, S.QC_GAP_LEN]]
+        qd = top_up_rows(state.qd, dem_cursor, demands, list(self.demands))
+        qg = top_up_rows(state.qg, gap_cursor, gaps, list(self.gaps))
+        qc[:, [S.QC_DEM_PTR, S.QC_DEM_LEN]] = dem_cursor
+        qc[:n_classes, [S.QC_GAP_PTR, S.QC_GAP_LEN]] = gap_cursor
+        return state._replace(qd=qd, qg=qg)
