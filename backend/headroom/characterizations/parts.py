@@ -166,6 +166,8 @@ def run_inline(settings: Settings, job_id: int, worker: str) -> None:
 
 def _table_rows(store: ObjectStore, base: str) -> int:
     """The rows of the dataset's whole table (the spill's shares cut them, sliced or not)."""
+    if not store.exists(base + "table.json"):  # a plan written before shares were kept
+        raise LogInputError("internal_error", "the characterization's plan is incomplete")
     with store.open(base + "table.json") as source:
         return int(json.loads(source.read())["rows"])
 
