@@ -47,7 +47,7 @@ from .characterization import (
     profile_step_for,
 )
 from .classify import Rules, apply_rules
-from .coverage import Coverage, coverage, supported_every_s
+from .coverage import Coverage, frame_coverage, supported_every_s
 from .display import LATENCY_BUCKETS_S, MAX_POINTS, TOP_PATHS
 from .fitting import MAX_FIT_N, FitReport, fit_sample, not_fitted
 from .partial import PartContext, Partial, map_part, merge_stored
@@ -96,10 +96,7 @@ def scan(
 ) -> Scan:
     classify = _unclassified(table, rules)
     held = fields_recorded(table)
-    distinct = table.select(pl.col("ts").dt.epoch("ns")).drop_nulls().unique()
-    ts = distinct.collect(engine="streaming")["ts"]
-    cover = coverage(ts.to_numpy()) if ts.len() else None
-    del ts
+    cover = frame_coverage(table)
     classified = apply_rules(table, rules) if classify else table
     minute = pl.col("ts").dt.truncate("1m").alias("minute")
     per_minute = (
