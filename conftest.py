@@ -13,6 +13,7 @@ from sqlalchemy import create_engine, text
 sys.path.insert(0, str(Path(__file__).parent / "backend" / "tests"))
 
 from headroom.core import numba_cache
+from headroom.core.db import forget_engines
 from headroom.core.migrations import upgrade
 from headroom.core.settings import Settings
 from support.services import (
@@ -43,6 +44,14 @@ def pytest_runtest_makereport(
         for log in sorted([*tmp_path.glob("*.log"), *tmp_path.glob("*/*.log")])[:8]:
             lines = log.read_text(errors="replace").splitlines()[-LOG_TAIL_LINES:]
             report.sections.append((f"{log.relative_to(tmp_path)}, last lines", "\n".join(lines)))
+
+
+@pytest.fixture(autouse=True)
+def _close_database_connections() -> Iterator[None]:
+    """Every test gets its own database; its pooled connections would otherwise stay open for
+    the whole run and exhaust the server's max_connections."""
+    yield
+    forget_engines(close_connections=True)
 
 
 @pytest.fixture(scope="session")

@@ -9,7 +9,7 @@ from celery.signals import worker_process_init, worker_ready, worker_shutting_do
 from celery.worker.consumer import Consumer
 from kombu import Connection
 
-from headroom.core.db import get_engine, get_sessionmaker
+from headroom.core.db import forget_engines
 from headroom.core.queue import make_celery
 from headroom.core.settings import get_settings
 
@@ -51,8 +51,7 @@ app.conf.beat_schedule = {
 
 @worker_process_init.connect
 def _fresh_connections_after_fork(**_: object) -> None:
-    get_engine.cache_clear()
-    get_sessionmaker.cache_clear()
+    forget_engines(close_connections=False)
 
 
 @worker_ready.connect

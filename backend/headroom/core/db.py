@@ -30,8 +30,27 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-@lru_cache
+_engines: dict[str, Engine] = {}
+
+
 def get_engine(url: str) -> Engine:
+    """One pooled engine per database URL in this process."""
+    engine = _engines.get(url)
+    if engine is None:
+        engine = _engines[url] = _create_engine(url)
+    return engine
+
+
+def forget_engines(*, close_connections: bool) -> None:
+    """Drops every engine (and its sessionmaker). A forked child passes
+    close_connections=False: the parent's sockets are the parent's to close."""
+    for engine in _engines.values():
+        engine.dispose(close=close_connections)
+    _engines.clear()
+    get_sessionmaker.cache_clear()
+
+
+def _create_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
         event.listen(engine, "connect", _sqlite_pragmas)
