@@ -1,7 +1,8 @@
 """Thin Celery tasks: take ids, hand the work to services, map errors to job states."""
 
 import logging
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from celery import Task, chord, group
 
@@ -37,6 +38,7 @@ from headroom.sources.schedule import refresh_due
 from headroom_worker.app import app
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 # a chord's part: its result feeds the merge; a transient failure retries it with backoff
 CHORD_PART: dict[str, Any] = {
@@ -45,6 +47,13 @@ CHORD_PART: dict[str, Any] = {
     "retry_backoff": True,
     "max_retries": 5,
 }
+
+
+def _leased(call: Callable[..., T], job_id: int, worker: str, *args: Any) -> T:
+    """A chord part's work, its job's lease renewed while it runs."""
+    settings = get_settings()
+    with Heartbeat(JobContext(settings, job_id, worker)):
+        return call(settings, job_id, worker, *args)
 
 
 @app.task(name="logs.ingest", bind=True, max_retries=None)
@@ -75,9 +84,7 @@ def _ingest(context: JobContext) -> None:
 def ingest_range(
     job_id: int, worker: str, prepared: PreparedJson, bounds: list[int]
 ) -> RangeOutcomeJson:
-    settings = get_settings()
-    with Heartbeat(JobContext(settings, job_id, worker)):
-        return parse_range(settings, job_id, worker, prepared, ByteRange(*bounds))
+    return _leased(parse_range, job_id, worker, prepared, ByteRange(*bounds))
 
 
 @app.task(name="logs.ingest_merge", autoretry_for=TRANSIENT, retry_backoff=True, max_retries=5)
@@ -146,9 +153,7 @@ def _simulate_plan(context: JobContext, plan: Plan) -> None:
 
 @app.task(name="sim.run_point", **CHORD_PART)
 def simulate_point(job_id: int, worker: str, index: int) -> dict[str, Any]:
-    settings = get_settings()
-    with Heartbeat(JobContext(settings, job_id, worker)):
-        return run_point(settings, job_id, worker, index)
+    return _leased(run_point, job_id, worker, index)
 
 
 @app.task(name="sim.merge", autoretry_for=TRANSIENT, retry_backoff=True, max_retries=5)
@@ -216,9 +221,7 @@ def _map_chord(job_id: int, worker: str, partitions: int) -> None:
 def characterize_spill(job_id: int, worker: str, share: int) -> dict[str, Any]:
     from headroom.characterizations import parts
 
-    settings = get_settings()
-    with Heartbeat(JobContext(settings, job_id, worker)):
-        return parts.spill_one(settings, job_id, worker, share)
+    return _leased(parts.spill_one, job_id, worker, share)
 
 
 @app.task(
@@ -235,9 +238,7 @@ def characterize_maps(
 def characterize_part(job_id: int, worker: str, index: int) -> dict[str, Any]:
     from headroom.characterizations import parts
 
-    settings = get_settings()
-    with Heartbeat(JobContext(settings, job_id, worker)):
-        return parts.map_one(settings, job_id, worker, index)
+    return _leased(parts.map_one, job_id, worker, index)
 
 
 @app.task(
