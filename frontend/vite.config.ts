@@ -37,5 +37,7 @@ export default defineConfig({
     css: { include: [/tokens\.css/] },
     include: ["src/**/*.test.{ts,tsx}"],
     restoreMocks: true,
+    // a hang guard, not a speed check: typing into large forms takes seconds on a busy machine
+    testTimeout: 20_000,
   },
 });
