@@ -33,6 +33,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -168,8 +169,9 @@ def run_characterize(parts: Path, workers: int, out: Path | None = None) -> dict
                  for share, rows in enumerate(shares)]  # fmt: skip
         spilled = pool_step(steps, "spill", pids, lambda: list(pool.map(_spill_share, tasks)))
         inputs = [[s["paths"][index] for s in spilled] for index in range(found.parts)]
+        for_maps = replace(found, counts={})  # as the job's maps load the scan: without them
         mapped = pool_step(
-            steps, "maps", pids, lambda: list(pool.map(_map_part, inputs, [found] * len(inputs)))
+            steps, "maps", pids, lambda: list(pool.map(_map_part, inputs, [for_maps] * len(inputs)))
         )
         with local_step(steps, "reduce", "reduce"):
             stored = [{name: pl.scan_parquet(path) for name, path in m["frames"].items()}

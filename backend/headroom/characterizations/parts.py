@@ -47,6 +47,7 @@ from headroom.engine.workload.mapreduce import (
 )
 from headroom.engine.workload.partial import merge_stored
 from headroom.engine.workload.slices import sliced
+from headroom.engine.workload.time_counts import TIME_COUNTS
 from headroom.jobs import service as job_service
 from headroom.jobs.runner import JobContext
 
@@ -75,6 +76,8 @@ def plan(settings: Settings, job_id: int, worker: str) -> Planned:
         found = scan(table, inputs.rules, memory_budget_mb=settings.memory_budget_mb)
     base = folder(inputs.dataset_id, job_id)
     _write_frame(store, base + "scan-quiet.parquet", found.context.quiet)
+    for name, frame in found.counts.items():
+        _write_frame(store, f"{base}scan-{name}.parquet", frame)
     table_rows = store.scan_parquet(inputs.table_keys).select(pl.len()).collect().item()
     with store.writer(base + "table.json") as out:
         out.write(json.dumps({"rows": table_rows}).encode())
@@ -136,7 +139,7 @@ def reduce_parts(settings: Settings, job_id: int, worker: str) -> None:
     store = open_store(settings.resolved_storage_url())
     inputs = _inputs(settings, job_id, worker, (0.9, "merging"))
     base = folder(inputs.dataset_id, job_id)
-    found = _load_scan(store, base, inputs.rules)
+    found = _load_scan(store, base, inputs.rules, with_counts=True)
     stored = [_stored_partial(store, _part(base, index)) for index in range(found.parts)]
     merged = merge_stored(stored, MAX_FIT_N)
     with _usable():
@@ -242,12 +245,19 @@ def _read_frame(store: ObjectStore, key: str) -> pl.DataFrame:
         return pl.read_parquet(io.BytesIO(source.read()))
 
 
-def _load_scan(store: ObjectStore, base: str, rules: Rules) -> Scan:
+def _load_scan(store: ObjectStore, base: str, rules: Rules, with_counts: bool = False) -> Scan:
+    """The stored scan; with the counts by time (which only the reduce reads)."""
     if not store.exists(base + "scan.json"):
         raise LogInputError("internal_error", "the characterization's plan is missing")
     with store.open(base + "scan.json") as source:
         data = json.loads(source.read())
-    return scan_from_json(data, _read_frame(store, base + "scan-quiet.parquet"), rules)
+    counts = None
+    if with_counts:
+        keys = {name: f"{base}scan-{name}.parquet" for name in TIME_COUNTS}
+        if not all(store.exists(key) for key in keys.values()):  # a plan of an older version
+            raise LogInputError("internal_error", "the characterization's plan is incomplete")
+        counts = {name: _read_frame(store, key) for name, key in keys.items()}
+    return scan_from_json(data, _read_frame(store, base + "scan-quiet.parquet"), rules, counts)
 
 
 def _stored_partial(store: ObjectStore, part: str) -> dict[str, pl.LazyFrame]:

@@ -146,6 +146,22 @@ def test_a_missing_piece_fails_the_map_with_a_clear_error(small: Settings) -> No
     assert error.value.code == "internal_error"
 
 
+def test_a_plan_without_the_counts_by_time_fails_the_reduce_clearly(small: Settings) -> None:
+    # a plan written by a version whose maps still counted requests by time
+    client = signed_in(small, member(small, "older@example.com", "Older"))
+    dataset_id, job_id = _claimed_job(small, client, "older.log")
+    planned = parts.plan(small, job_id, WORKER)
+    for share in range(planned.shares):
+        parts.spill_one(small, job_id, WORKER, share)
+    for index in range(planned.parts):
+        parts.map_one(small, job_id, WORKER, index)
+    store = open_store(small.resolved_storage_url())
+    store.delete(parts.folder(dataset_id, job_id) + "scan-lat_time.parquet")
+    with pytest.raises(LogInputError, match="plan is incomplete") as error:
+        parts.reduce_parts(small, job_id, WORKER)
+    assert error.value.code == "internal_error"
+
+
 def test_the_job_shows_progress_while_the_table_is_split_then_mapped(small: Settings) -> None:
     client = signed_in(small, member(small, "progress@example.com", "Progress"))
     _, job_id = _claimed_job(small, client, "progress.log")

@@ -4,7 +4,9 @@
 1. :func:`scan`: streaming aggregations over the whole table (never all of a column in
    memory): coverage (from the distinct timestamps), the fields recorded, the requests
    per minute and user class (which minutes are quiet, for the service time), the top
-   paths, and the number of partitions for the memory budget (:func:`partition_rows`).
+   paths, the counts by time and request class (time_counts.py: the reduce reads them
+   as they are) and the number of partitions for the memory budget
+   (:func:`partition_rows`).
 2. :func:`spill`: one streaming pass over the table (or over one of its
    :func:`spill_shares`, contiguous ranges of rows) that writes each partition's requests
    (those whose ``hash(client) mod parts`` is the partition's) to a Parquet file of its
@@ -28,7 +30,7 @@ from __future__ import annotations
 import math
 import tempfile
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from itertools import pairwise
 from pathlib import Path
 from typing import Any, Final
@@ -54,6 +56,7 @@ from .partial import PartContext, Partial, map_part, merge_stored
 from .reduce_display import display_from
 from .sessions import SessionSettings
 from .sketch import merge_histograms, percentiles
+from .time_counts import time_counts
 
 PARTITION_SEED = 0x5CA1E
 SIZE_FITS = ("html_bytes", "object_bytes")
@@ -85,6 +88,8 @@ class Scan:
     requests: int
     parts: int
     context: PartContext
+    # time_counts.py's frames (the maps and spills go without them)
+    counts: dict[str, pl.DataFrame] = field(default_factory=dict)
 
 
 def scan(
@@ -98,6 +103,7 @@ def scan(
     held = fields_recorded(table)
     cover = frame_coverage(table)
     classified = apply_rules(table, rules) if classify else table
+    latency_every_s = _latency_every_s(held.span_s)
     minute = pl.col("ts").dt.truncate("1m").alias("minute")
     per_minute = (
         classified.group_by(minute, pl.col("cls_user").cast(pl.String))
@@ -108,7 +114,7 @@ def scan(
     rows = partition_rows(memory_budget_mb)
     parts = 1 if rows is None else max(math.ceil(requests / rows), 1)
     context = PartContext(
-        latency_every_s=_latency_every_s(held.span_s),
+        latency_every_s=latency_every_s,
         top_paths=_top_paths(table),
         quiet=_quiet(per_minute),
         sample_size=sample_size,
@@ -116,7 +122,7 @@ def scan(
         classify=classify,
         settings=settings,
     )
-    return Scan(cover, held, requests, parts, context)
+    return Scan(cover, held, requests, parts, context, time_counts(classified, latency_every_s))
 
 
 def partition_rows(memory_budget_mb: int | None) -> int | None:
@@ -295,8 +301,9 @@ def _map_and_merge(paths: list[Path], found: Scan) -> Partial:
 
 
 def finish(merged: Partial, found: Scan, name: str = "workload") -> Characterization:
-    """The characterization document of the merged partial of every partition."""
-    frames, held, cover = merged.frames, found.held, found.cover
+    """The characterization document of the merged partial of every partition (and the
+    scan's counts by time)."""
+    frames, held, cover = merged.frames | found.counts, found.held, found.cover
     granularity_s = cover.granularity_s if cover else 0.0
     fits = {q: _fit(frames, q, None) for q in FITTED}
     pages = frames["pages_60s"].with_columns(pl.col("cls_user").fill_null("normal"))
@@ -439,7 +446,8 @@ def _observed(frames: dict[str, pl.DataFrame], quantity: str) -> np.ndarray:
 
 
 def scan_to_json(found: Scan) -> dict[str, Any]:
-    """The scan without its frame (``quiet``, stored apart) and rules, as JSON."""
+    """The scan without its frames (``quiet`` and ``counts``, stored apart) and rules,
+    as JSON."""
     cover = found.cover
     context = found.context
     return {
@@ -454,7 +462,12 @@ def scan_to_json(found: Scan) -> dict[str, Any]:
     }
 
 
-def scan_from_json(data: dict[str, Any], quiet: pl.DataFrame, rules: Rules | None) -> Scan:
+def scan_from_json(
+    data: dict[str, Any],
+    quiet: pl.DataFrame,
+    rules: Rules | None,
+    counts: dict[str, pl.DataFrame] | None = None,
+) -> Scan:
     cover = data["cover"]
     context = PartContext(
         latency_every_s=int(data["latency_every_s"]),
@@ -470,4 +483,5 @@ def scan_from_json(data: dict[str, Any], quiet: pl.DataFrame, rules: Rules | Non
         requests=int(data["requests"]),
         parts=int(data["parts"]),
         context=context,
+        counts=counts or {},
     )

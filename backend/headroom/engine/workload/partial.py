@@ -6,11 +6,10 @@ distinct values, never its number of requests.
 A :class:`Partial` is a dict of frames, each with its merge rule (:func:`merge`):
 
 - counts, added by key: ``totals`` (requests, distinct clients, pages, sessions and
-  their sums), ``requests_1s`` (requests per second and request class), ``classes``,
-  ``pages_60s`` and ``sessions_60s`` (starts per minute and user class),
-  ``pages_per_session``, ``path_requests`` and ``sample_counts``;
-- log-bucket histograms (sketch.py), added by key and bucket: ``lat_time`` (per latency
-  bucket of time and request class) and ``lat_path`` (per top path);
+  their sums), ``classes``, ``pages_60s`` and ``sessions_60s`` (starts per minute and
+  user class), ``pages_per_session``, ``path_requests`` and ``sample_counts``;
+- log-bucket histograms (sketch.py), added by key and bucket: ``lat_path`` (per top
+  path);
 - bottom-k samples: ``samples`` keeps, per fitted quantity and user class, the values of
   the ``k`` smallest hash keys (a hash of the value's request, never of the part): a
   uniform sample of ``k`` without replacement that merges by keeping the ``k`` smallest
@@ -50,7 +49,6 @@ TOTALS = (
 )
 SUM_KEYS: dict[str, tuple[str, ...]] = {
     "totals": (),
-    "requests_1s": ("ts", "cls_request"),
     "classes": ("cls_request", "cls_user"),
     "pages_60s": ("ts", "cls_user"),
     "sessions_60s": ("ts", "cls_user"),
@@ -59,7 +57,6 @@ SUM_KEYS: dict[str, tuple[str, ...]] = {
     "sample_counts": ("quantity", "cls_user"),
 }
 HISTOGRAM_KEYS: dict[str, tuple[str, ...]] = {
-    "lat_time": ("t", "cls_request"),
     "lat_path": ("path_group",),
 }
 SAMPLE_GROUP = ("quantity", "cls_user")
@@ -110,7 +107,6 @@ def map_part(df: pl.DataFrame, context: PartContext) -> Partial:
     session_classes = _session_classes(part)
     frames = {
         "totals": _totals(part, reqs),
-        "requests_1s": _counts(reqs, pl.col("ts").dt.truncate("1s"), "cls_request"),
         "classes": reqs.group_by("cls_request", "cls_user").agg(pl.len().cast(pl.Int64).alias("n")),
         "pages_60s": _counts(part.pages, pl.col("ts").dt.truncate("60s"), "cls_user"),
         "sessions_60s": _counts(session_classes, pl.col("ts").dt.truncate("60s"), "cls_user"),
@@ -118,11 +114,6 @@ def map_part(df: pl.DataFrame, context: PartContext) -> Partial:
             pl.len().cast(pl.Int64).alias("n")
         ),
         "path_requests": reqs.group_by("path_group").agg(pl.len().cast(pl.Int64).alias("n")),
-        "lat_time": histogram_of(
-            reqs.with_columns(pl.col("ts").dt.truncate(f"{context.latency_every_s}s").alias("t")),
-            HISTOGRAM_KEYS["lat_time"],
-            "latency_s",
-        ),
         "lat_path": histogram_of(reqs, HISTOGRAM_KEYS["lat_path"], "latency_s"),
     }
     values = _fit_values(part, reqs, session_classes)

@@ -46,11 +46,14 @@ def representative(idx: pl.Expr) -> pl.Expr:
 
 def histogram_of(frame: pl.DataFrame, keys: Sequence[str], column: str) -> pl.DataFrame:
     """``(keys..., idx, n, max)`` of the non-null, non-negative values of ``column``."""
-    values = frame.lazy().filter(pl.col(column).is_not_null() & (pl.col(column) >= 0))
-    return (
-        values.group_by([*keys, bucket_index(pl.col(column)).alias("idx")])
-        .agg(pl.len().cast(pl.Int64).alias("n"), pl.col(column).max().alias("max"))
-        .collect()
+    return histogram_query(frame.lazy(), keys, column).collect()
+
+
+def histogram_query(frame: pl.LazyFrame, keys: Sequence[str], column: str) -> pl.LazyFrame:
+    """:func:`histogram_of` as a query (to collect streaming)."""
+    values = frame.filter(pl.col(column).is_not_null() & (pl.col(column) >= 0))
+    return values.group_by([*keys, bucket_index(pl.col(column)).alias("idx")]).agg(
+        pl.len().cast(pl.Int64).alias("n"), pl.col(column).max().alias("max")
     )
 
 

@@ -92,6 +92,27 @@ def test_chart_data_matches_the_request_tables(pair: tuple[Any, Any]) -> None:
     assert compare(expected, parts.display) == []
 
 
+def test_the_scans_counts_by_time_are_the_one_pass_tables(
+    table: pl.DataFrame, pair: tuple[Any, Any]
+) -> None:
+    found = scan(table.lazy(), memory_budget_mb=TINY_BUDGET_MB)
+    annotated = pair[0].tables["annotated"]
+    per_second = annotated.group_by(pl.col("ts").dt.truncate("1s"), "cls_request").agg(
+        pl.len().cast(pl.Int64).alias("n")
+    )
+    every_s = found.context.latency_every_s
+    timed = annotated.with_columns(pl.col("ts").dt.truncate(f"{every_s}s").alias("t"))
+    lat = histogram_of(timed, ["t", "cls_request"], "latency_s")
+    keys = ["t", "cls_request", "idx"]
+    assert found.counts["requests_1s"].equals(per_second.sort("ts", "cls_request"))
+    assert found.counts["lat_time"].equals(lat.sort(keys))
+
+
+def test_the_maps_leave_the_counts_by_time_to_the_scan(table: pl.DataFrame) -> None:
+    found = scan(table.lazy(), memory_budget_mb=TINY_BUDGET_MB)
+    assert not set(map_partition(table.lazy(), 0, found).frames) & set(found.counts)
+
+
 def sessions_by_hand(table: pl.DataFrame, gap_s: float = 1800.0) -> int:
     """An independent count: per (client, user agent), runs of requests with gaps under
     ``gap_s``, counted with numpy on the sorted keys."""
