@@ -112,9 +112,12 @@ test("a click on a bucket lists the requests behind it, a page at a time", async
   await expect(page).toHaveURL(/status=2xx/);
   await expect(page.getByTestId("stat-requests")).toContainText("in the range and filters");
   await page.getByTestId("slice-list").click();
-  const statuses = await drawer.getByTestId("requests-table").locator("tbody tr td:nth-child(4)").allTextContents();
-  expect(statuses.length).toBeGreaterThan(0);
-  expect(statuses.every((s) => s.startsWith("2"))).toBe(true);
+  const statusCells = drawer.getByTestId("requests-table").locator("tbody tr td:nth-child(4)");
+  await expect(async () => {
+    const statuses = await statusCells.allTextContents(); // the drawer's page loads after it opens
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(statuses.every((s) => s.startsWith("2"))).toBe(true);
+  }).toPass();
 });
 
 test("screenshots at 1440 and 390 px; at 390 px no sideways scroll and a menu button", async ({ page }) => {
