@@ -57,10 +57,11 @@ from headroom.engine.sim.results import ScalingAction, SimulationResult
 from headroom.engine.sim.rows import count_states, run_to, segment_bounds
 from headroom.engine.sim.scenario import Scenario, build_distribution
 from headroom.engine.sim.tiers import state as S
-from headroom.engine.sim.tiers.loop import allocate, drain_least_loaded, run_loop_bare
+from headroom.engine.sim.tiers.loop import run_loop_bare
 from headroom.engine.sim.tiers.pools import PagePools
 from headroom.engine.sim.tiers.results import tiered_result
 from headroom.engine.sim.tiers.sct import FixedPools, PoolChange, PoolSizer, SctPoolSizer
+from headroom.engine.sim.tiers.vms import allocate, drain_least_loaded
 from headroom.engine.sim.waiting_room import build_stage
 
 
