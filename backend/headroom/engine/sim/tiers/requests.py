@@ -87,6 +87,7 @@ def completion(W, v, now):
     j = service_pop(vi, vtag, vjob, v)
     t, last = vi[v, S.VI_TIER], ip[S.IP_TIERS] - 1
     if vi[v, S.VI_RHEAD] >= 0:
+        ic[S.IC_WAITING] -= 1
         start_cpu(W, v, pop_queue(vi, ji, v, S.VI_RHEAD, S.VI_RTAIL), now)
     if t < last:
         touch(W, v, now)

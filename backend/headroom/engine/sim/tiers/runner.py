@@ -18,7 +18,8 @@ Modelling choices: a request's time at a tier counts from its arrival there (acc
 queue included) to the release of its slot, i.e. including the tiers below; the
 response returns up at once. A per-request trace (``trace=True``) gives each completed
 request's service start, demand and VM at the first tier; ``series.waiting`` counts
-requests in every accept queue.
+the requests waiting for a pool slot (in every accept queue) or, at an FCFS tier, for a
+core (as the single-tier kernel counts them).
 
 Results: the usual SimulationResult, where the VM figures (series, VmStats, box plots,
 actions) are the scaled tier's and latencies are end to end, plus

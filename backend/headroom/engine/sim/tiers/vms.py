@@ -96,6 +96,7 @@ def _acquire(W, v, j, now):
     tp[t, S.TP_PEAK_HELD] = max(tp[t, S.TP_PEAK_HELD], tp[t, S.TP_HELD])
     jf[j, 1 + ip[S.IP_TIERS] + t] = now
     if tp[t, S.TP_FCFS] and vi[v, S.VI_NSRV] >= tp[t, S.TP_CORES]:
+        W.ic[S.IC_WAITING] += 1
         ji[j, S.JI_NEXT] = -1
         if vi[v, S.VI_RTAIL] >= 0:
             ji[vi[v, S.VI_RTAIL], S.JI_NEXT] = j
