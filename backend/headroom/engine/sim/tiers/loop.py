@@ -7,7 +7,9 @@ in vms.py, to a request or a page in requests.py.
 
 W is the named bundle of the state's arrays (state.TierWorld). As in the kernel, the
 runner enters through run_loop_bare (reference-count-free views of the arrays) and the
-per-event helpers are inlined into the loop, so passing W costs nothing per call.
+per-event helpers are inlined into the loop, so passing W costs no call; a helper that
+hands W on to another may still leave reference-count calls for its every array (the
+compiled loop cannot know the views have no count), so the hottest take arrays.
 """
 
 from __future__ import annotations
