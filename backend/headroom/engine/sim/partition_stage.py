@@ -1,6 +1,6 @@
 """The partition admission stage in the simulator (SwitchAdm, StaticPart, DynamicPart of
-docs/methods/admission.md): a scenario's policy written into either loop's state, and
-K(t) read back. The compiled stage is partition_sets.py, on the rules of
+docs/methods/admission.md): a scenario's policy written into a loop's arrays (StageRows),
+and K(t) read back. The compiled stage is partition_sets.py, on the rules of
 headroom.engine.admission.partitions."""
 
 from __future__ import annotations
@@ -13,10 +13,11 @@ import numpy as np
 
 from headroom.engine.admission.partitions import dynamic_part_start, switch_adm_array
 from headroom.engine.sim.heaps import heap_push
-from headroom.engine.sim.kernel import state as st
 from headroom.engine.sim.rows import (
     ADMISSION_CODES,
     EV_PERIOD,
+    F64,
+    I64,
     IC_K,
     IC_K_N,
     VI_SET,
@@ -40,35 +41,17 @@ def class_flags(s: Scenario) -> tuple[list[bool], list[bool]]:
     return [c.user == "top" for c in specs], [c.kind == "dynamic" for c in specs]
 
 
-def prepare(state: st.CoreState, s: Scenario, rates_per_s: Sequence[float]) -> st.CoreState:
-    """Every run: each class's kind and user in the core (connection accounting); with a
-    partition policy, its parameters too (``rates_per_s``: the classes' offered request
-    rates, for rho_T)."""
-    top, dynamic = class_flags(s)
-    state.cls[:, st.CL_DYNAMIC] = dynamic
-    state.cls[:, st.CL_TOP] = top
-    a = s.admission
-    if not isinstance(a, PartitionAdmission):
-        return state
-    rows = StageRows(
-        state.ip[st.IP_ADMISSION :], state.fp[st.FP_THR :], state.vi, state.ic, state.et, state.ei
-    )
-    ks = set_up(a, rows, s.cluster.vms.start, "cluster.vms.start", s.duration_s,
-                top_fraction(rates_per_s, top))  # fmt: skip
-    return state._replace(k_series=ks)
-
-
 class StageRows(NamedTuple):
     """A loop's arrays the stage is set up in: ``ip`` and ``fp`` from the loop's
     IP_ADMISSION and FP_THR on, ``vi`` the rows of the VMs the stage governs (all
     active), the counters ``ic`` and the event heap (``et``, ``ei``)."""
 
-    ip: st.I64
-    fp: st.F64
-    vi: st.I64
-    ic: st.I64
-    et: st.F64
-    ei: st.I64
+    ip: I64
+    fp: F64
+    vi: I64
+    ic: I64
+    et: F64
+    ei: I64
 
 
 def set_up(
@@ -78,7 +61,7 @@ def set_up(
     field: str,
     duration_s: float,
     rho_top: float,
-) -> st.F64:
+) -> F64:
     """A partition policy in a fresh loop state (either loop): checked against the
     ``n_servers`` VMs it governs (``field``: the scenario field that sets them), its
     parameters written, its sets installed; the K series the loop writes to."""
@@ -90,17 +73,7 @@ def set_up(
     return ks
 
 
-def results(
-    s: Scenario, state: st.CoreState
-) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-    """The result's ``admission`` and ``admission_series`` (None but for StaticPart and
-    DynamicPart)."""
-    if s.admission.policy not in ("static_part", "dynamic_part"):
-        return None, None
-    return k_results(state.k_series, int(state.ic[st.IC_K_N]), s.duration_s)
-
-
-def _write_params(ip: st.I64, fp: st.F64, a: PartitionAdmission, n_servers: int) -> None:
+def _write_params(ip: I64, fp: F64, a: PartitionAdmission, n_servers: int) -> None:
     """A loop's parameters of the stage: ``ip`` from its IP_ADMISSION on takes (stage
     code, servers), ``fp`` from its FP_THR on (SwitchAdm's four per-server thresholds,
     MaxConn_D(T_D) per server, DynamicPart's control period).
@@ -114,7 +87,7 @@ def _write_params(ip: st.I64, fp: st.F64, a: PartitionAdmission, n_servers: int)
     fp[4], fp[5] = a.maxconn_sla, a.period_s
 
 
-def _install(rows: StageRows, ks: st.F64, a: PartitionAdmission, rho_top: float) -> None:
+def _install(rows: StageRows, ks: F64, a: PartitionAdmission, rho_top: float) -> None:
     """The partition sets at the start: StaticPart and DynamicPart make the first K of
     the governed VMs the High Set, and DynamicPart's controller fires every ``period_s``
     from t = period_s."""
@@ -134,7 +107,7 @@ def k_rows(a: PartitionAdmission, duration_s: float) -> int:
     return 2 + math.ceil(duration_s / a.period_s) if a.policy == "dynamic_part" else 1
 
 
-def k_results(ks: st.F64, n: int, duration_s: float) -> tuple[dict[str, Any], dict[str, Any]]:
+def k_results(ks: F64, n: int, duration_s: float) -> tuple[dict[str, Any], dict[str, Any]]:
     """({k_mean (time-weighted over the run), k_min, k_max}, {"t_s", "k"} step series)
     from the first ``n`` rows of the K series ``ks``."""
     rows = ks[:n]

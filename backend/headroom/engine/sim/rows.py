@@ -53,6 +53,9 @@ EI_KIND, EI_ID, EI_VER = range(3)  # event heap columns
 IC_LOAD = 18
 IC_HS_PEAK = 22  # DynamicPart: the High Set's peak load since the last control period
 N_IC_SHARED = 23
+# --- per class sums (csum): latency and page load time sums and maxima ---
+CS_LAT_SUM, CS_LAT_MAX, CS_PLT_SUM, CS_PLT_MAX = range(4)
+N_CS_SHARED = 4
 # --- VM columns: int (vi), float (vf) ---
 # VI_SET: the VM's partition set (0 = Low: every VM without partitions, 1 = High);
 # VI_CONN: live requests the VM holds, by kind (VI_CONN + 0 static, + 1 dynamic).

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -43,10 +43,15 @@ from headroom.engine.sim.results import (
     utilization_boxes,
 )
 from headroom.engine.sim.rows import count_states, run_to, segment_bounds
-from headroom.engine.sim.scenario import Scenario, ScenarioError, load_scenario
+from headroom.engine.sim.scenario import (
+    PartitionAdmission,
+    Scenario,
+    ScenarioError,
+    load_scenario,
+)
 from headroom.engine.sim.sketch import COARSE_ALPHA, window_quantile
 from headroom.engine.sim.version import ENGINE_VERSION
-from headroom.engine.sim.waiting_room import build_stage
+from headroom.engine.sim.waiting_room import AdmissionStage, build_stage
 
 
 def _params(s: Scenario, trace: bool) -> tuple[st.I64, st.F64]:
@@ -139,7 +144,7 @@ class Simulation:
             return run_tiered(s, self.datasets, seed, progress, self.trace)
         feeder = Feeder(s, self.datasets, seed)
         state = self._new_state([c.early_hints for c in feeder.classes])
-        state = partition_stage.prepare(state, s, feeder.request_rates_per_s(s.duration_s))
+        state = prepare_admission(state, s, feeder.request_rates_per_s(s.duration_s))
         policy = build_policy(s, feeder.mean_service_s)
         actions: list[ScalingAction] = []
         step, duration = s.autoscaling.step_s, s.duration_s
@@ -152,7 +157,7 @@ class Simulation:
         decisions = {k * step for k in range(1, math.ceil(duration / step - 1e-9))}
         for t0, t1 in segment_bounds(decisions | set(stage.boundaries(duration)), duration):
             state = feeder.segment(state, t0, t1)
-            state = stage.admit(state, t0, t1)
+            state = _released(stage, state, t1)
             state = run_to(state, t1, run, feeder.enlarge)
             stage.after_segment(state, t1)
             if t1 in decisions and not isinstance(policy, NullPolicy):
@@ -183,6 +188,35 @@ class Simulation:
         if action is not None:
             log.append(action)
         return state
+
+
+def prepare_admission(
+    state: st.CoreState, s: Scenario, rates_per_s: Sequence[float]
+) -> st.CoreState:
+    """Every run: each class's kind and user in the core (connection accounting); with a
+    partition policy, its parameters too (``rates_per_s``: the classes' offered request
+    rates, for rho_T)."""
+    top, dynamic = partition_stage.class_flags(s)
+    state.cls[:, st.CL_DYNAMIC] = dynamic
+    state.cls[:, st.CL_TOP] = top
+    a = s.admission
+    if not isinstance(a, PartitionAdmission):
+        return state
+    rows = partition_stage.StageRows(
+        state.ip[st.IP_ADMISSION :], state.fp[st.FP_THR :], state.vi, state.ic, state.et, state.ei
+    )
+    rho_top = partition_stage.top_fraction(rates_per_s, top)
+    ks = partition_stage.set_up(
+        a, rows, s.cluster.vms.start, "cluster.vms.start", s.duration_s, rho_top
+    )
+    return state._replace(k_series=ks)
+
+
+def _released(stage: AdmissionStage, state: st.CoreState, t1: float) -> st.CoreState:
+    """The segment's drawn arrivals through the admission stage: the releases due before t1."""
+    times, rows = stage.release(state.arr_t, state.arr_n, t1)
+    state.ic[st.IC_ARR_PTR] = 0
+    return state._replace(arr_t=times, arr_n=rows)
 
 
 def _observe(state: st.CoreState, now: float, booting: int, active: int) -> Observation:
@@ -287,7 +321,10 @@ def _result(
     if state.ip[st.IP_TRACE]:
         trace = RequestTrace.from_rows(state.trace[: int(ic[st.IC_TRACE_N])])
     windows = series.window_violated[series.window_p95_latency_s == series.window_p95_latency_s]
-    admission, admission_series = partition_stage.results(s, state)
+    admission, admission_series = None, None
+    if s.admission.policy in ("static_part", "dynamic_part"):
+        k_n = int(state.ic[st.IC_K_N])
+        admission, admission_series = partition_stage.k_results(state.k_series, k_n, s.duration_s)
     return SimulationResult(
         scenario=s,
         seed=seed,

@@ -31,25 +31,26 @@ from headroom.engine.admission.virtual_queue import (
     vq_set_capacity,
     vq_set_near,
 )
-from headroom.engine.sim.kernel import state as st
 from headroom.engine.sim.results import SimulationResult
+from headroom.engine.sim.rows import CS_LAT_SUM, CS_PLT_SUM, F64, I64
 from headroom.engine.sim.scenario import Scenario, VirtualQueueAdmission
-from headroom.engine.sim.tiers import state as tiers_st
-
-F64 = st.F64
-I64 = st.I64
 
 
-# Either loop's state: the single-tier kernel's, or the tier loop's (a chain has no pages).
-LoopState = st.CoreState | tiers_st.TierState
+class LoopState(Protocol):
+    """What the stage reads of either loop's state: the latency and page load time
+    sketches (``hists``, two rows per class) and the per-class sums (``csum``)."""
+
+    @property
+    def hists(self) -> I64: ...
+
+    @property
+    def csum(self) -> F64: ...
 
 
 class AdmissionStage(Protocol):
     """A stage between the workload's arrivals and a loop (the runners' view)."""
 
     def boundaries(self, duration_s: float) -> list[float]: ...
-
-    def admit(self, state: st.CoreState, t0: float, t1: float) -> st.CoreState: ...
 
     def release(self, times: F64, rows: I64, t1: float) -> tuple[F64, I64]: ...
 
@@ -63,9 +64,6 @@ class NullStage:
 
     def boundaries(self, duration_s: float) -> list[float]:
         return []
-
-    def admit(self, state: st.CoreState, t0: float, t1: float) -> st.CoreState:
-        return state
 
     def release(self, times: F64, rows: I64, t1: float) -> tuple[F64, I64]:
         return times, rows
@@ -187,12 +185,6 @@ class WaitingRoom:
         n = math.floor(duration_s / self.spec.epoch_s + 1e-9)
         return [k * self.spec.epoch_s for k in range(1, n + 1)]
 
-    def admit(self, state: st.CoreState, t0: float, t1: float) -> st.CoreState:
-        """Check in the segment's drawn arrivals; install the releases due before t1."""
-        times, rows = self.release(state.arr_t, state.arr_n, t1)
-        state.ic[st.IC_ARR_PTR] = 0
-        return state._replace(arr_t=times, arr_n=rows)
-
     def release(self, times: F64, rows: I64, t1: float) -> tuple[F64, I64]:
         """Check in arrivals (``rows``: the kernel's arrival rows, the class in column 2);
         the releases due before t1 in time order."""
@@ -251,10 +243,9 @@ class WaitingRoom:
         """(units, count, response time sum) of what the server completed so far, in the
         stage's units: a page counts once with its load time (its objects follow it), a
         single request with its latency; each weighs its class's hardness."""
-        layout = tiers_st if isinstance(state, tiers_st.TierState) else st
         rows = 2 * np.arange(len(self.paged)) + self.paged
         counts = state.hists[rows].sum(axis=1)
-        lat, plt = state.csum[:, layout.CS_LAT_SUM], state.csum[:, layout.CS_PLT_SUM]
+        lat, plt = state.csum[:, CS_LAT_SUM], state.csum[:, CS_PLT_SUM]
         sums = np.where(self.paged, plt, lat)
         return float(counts @ self.hardness), int(counts.sum()), float(sums.sum())
 

@@ -4,8 +4,8 @@ dispatch policy, autoscaling of the one tier, request classes, per-request trace
 class-aware admission stages, the virtual waiting queue, pages: client chains, server
 push, Early Hints, sticky or per-request dispatch), the tier loop (tiers/loop.py)
 given the cluster as a one-tier chain reproduces the single-tier kernel (kernel/core.py)
-draw for draw: same seed, same events, counts, quantiles and series (means up to the
-order of their sums), the same trace rows and admission figures.
+draw for draw: same seed, same events, counts, quantiles, means and series, the same
+trace rows and admission figures (the VM means up to float32 precision).
 
 The scenario document lets tiers dispatch by least connections only and gives them no
 admission stage, so the other policies and the stages reach the tier loop through the
@@ -63,24 +63,23 @@ def _shared_summary(r: SimulationResult) -> dict[str, Any]:
     return {k: v for k, v in flat if v is not None and k != "wall_s" and k[:5] != "tiers"}
 
 
+# A tiered run averages its VM counts over float32 series (so do the stored documents of
+# tiered runs); the kernel averages integers. Those two means agree to float32 precision.
+_FLOAT32_MEANS = ("vms.mean_allocated", "vms.mean_active")
+
+
 def _assert_same(a: SimulationResult, b: SimulationResult) -> None:
     """Everything both loops report the same way is equal (tiered runs add per-tier figures)."""
-    # Counts and quantiles are equal; means may differ in the last bits (the tiered
-    # results sum latencies in another order and average VM counts from float32 series).
     x, y = _shared_summary(a), _shared_summary(b)
     assert x.keys() == y.keys()
     for k, v in y.items():
-        assert x[k] == (pytest.approx(v, rel=1e-7, abs=0) if isinstance(v, float) else v), k
-    assert (a.actions, a.events) == (b.actions, b.events)
-    assert a.little.mean_in_system == b.little.mean_in_system
-    assert a.little.mean_time_in_system_s == pytest.approx(
-        b.little.mean_time_in_system_s, rel=1e-12
-    )
+        assert x[k] == (pytest.approx(v, rel=1e-7, abs=0) if k in _FLOAT32_MEANS else v), k
+    assert (a.actions, a.events, a.little) == (b.actions, b.events, b.little)
     for ca, cb in zip(a.classes, b.classes, strict=True):
         np.testing.assert_array_equal(ca.latency_counts, cb.latency_counts)
     for name in ("allocated_vms", "active_vms", "arrivals_per_s", "completions_per_s"):
         np.testing.assert_array_equal(getattr(a.series, name), getattr(b.series, name))
-    for name in ("rejected_per_s", "in_system", "utilization"):
+    for name in ("rejected_per_s", "in_system", "utilization", "waiting"):
         np.testing.assert_array_equal(getattr(a.series, name), getattr(b.series, name))
 
 
@@ -376,10 +375,7 @@ def _paged(doc: dict[str, Any], trace: bool = False) -> tuple[SimulationResult, 
     assert (a.pages, a.pages_completed, a.pages_failed) == (b.pages, b.pages_completed,
                                                             b.pages_failed)  # fmt: skip
     assert b.plt is not None
-    assert (a.plt.count, a.plt.p50_s, a.plt.p99_s, a.plt.max_s) == (
-        b.plt.count, b.plt.p50_s, b.plt.p99_s, b.plt.max_s
-    )  # fmt: skip
-    assert a.plt.mean_s == pytest.approx(b.plt.mean_s, rel=1e-7)
+    assert a.plt == b.plt
     for ca, cb in zip(a.classes, b.classes, strict=True):
         assert (ca.plt is None) == (cb.plt is None)
         if ca.plt_counts is not None:

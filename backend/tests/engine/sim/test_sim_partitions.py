@@ -22,14 +22,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st_
 
 from headroom.engine.capacity.partitions import static_partition
-from headroom.engine.sim import partition_stage
 from headroom.engine.sim.feed import Feeder
 from headroom.engine.sim.kernel import state as st
 from headroom.engine.sim.kernel.core import run_until
 from headroom.engine.sim.results import SimulationResult
 from headroom.engine.sim.rows import run_to
 from headroom.engine.sim.scenario import ScenarioError, load_scenario
-from headroom.engine.sim.simulation import Simulation
+from headroom.engine.sim.simulation import Simulation, prepare_admission
 
 N, S, M_SLA, M_MAX, T = 10, 0.1, 8, 16, 5.0
 SERVICE = {"dist": "exponential", "mean": S}
@@ -263,7 +262,7 @@ def check_accounting(doc: dict[str, Any]) -> tuple[np.ndarray, set[int]]:
     s = sim.scenario
     feeder = Feeder(s, {}, s.seed)
     state = sim._new_state([c.early_hints for c in feeder.classes])
-    state = partition_stage.prepare(state, s, feeder.request_rates_per_s(s.duration_s))
+    state = prepare_admission(state, s, feeder.request_rates_per_s(s.duration_s))
     moved = set()
     for t0 in np.arange(0.0, s.duration_s, 5.0):
         state = feeder.segment(state, t0, t0 + 5.0)

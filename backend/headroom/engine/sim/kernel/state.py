@@ -24,6 +24,10 @@ from headroom.engine.sim.rows import (  # noqa: F401 (the shared layout, re-expo
     ADM_SWITCH,
     ADMISSION_CODES,
     BOX_BINS,
+    CS_LAT_MAX,
+    CS_LAT_SUM,
+    CS_PLT_MAX,
+    CS_PLT_SUM,
     DONE,
     EI_ID,
     EI_KIND,
@@ -144,7 +148,6 @@ CL_DEM_PTR, CL_DEM_LEN, CL_GAP_PTR, CL_GAP_LEN, CL_EARLY_HINTS = range(5)
 # per-class counts, and the class of docs/methods/admission.md
 CL_ARRIVED, CL_REJECTED, CL_DYNAMIC, CL_TOP = range(5, 9)
 N_CL = 9
-CS_LAT_SUM, CS_LAT_MAX, CS_PLT_SUM, CS_PLT_MAX = range(4)
 # --- monitoring columns (int32, one row per tick), after the shared ones ---
 TS_ALLOCATED, TS_ACTIVE = range(N_TS_SHARED, N_TS_SHARED + 2)
 N_TS = N_TS_SHARED + 2

@@ -1,6 +1,6 @@
 """A page's bookkeeping in the multi-tier loop (loop.py): its row, its requests' demands
 drawn from the pools (pools.py), its client's next request, and what an event with
-pages needs room for. What sends a page's requests to the VMs stays in loop.py."""
+pages needs room for. What sends a page's requests to the VMs is in requests.py."""
 
 from __future__ import annotations
 

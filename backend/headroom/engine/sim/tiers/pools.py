@@ -1,5 +1,5 @@
-"""The pools of draws a tiered run with pages reads in its loop (loop.draw_demands,
-loop._schedule_client): a page's other requests are made as the loop goes, so their
+"""The pools of draws a tiered run with pages reads in its loop (pages.draw_demands,
+pages.schedule_client): a page's other requests are made as the loop goes, so their
 demands and the client's gaps cannot be drawn with the arrivals. As the single-tier
 kernel's (feed.py): per class, the service demands and the client gaps, each from the
 class's own generator and read in drawn order, so how the draws are split between

@@ -18,7 +18,8 @@ Modelling choices: a request's time at a tier counts from its arrival there (acc
 queue included) to the release of its slot, i.e. including the tiers below; the
 response returns up at once. A per-request trace (``trace=True``) gives each completed
 request's service start, demand and VM at the first tier; ``series.waiting`` counts
-requests in every accept queue.
+the requests waiting for a pool slot (in every accept queue) or, at an FCFS tier, for a
+core (as the single-tier kernel counts them).
 
 Results: the usual SimulationResult, where the VM figures (series, VmStats, box plots,
 actions) are the scaled tier's and latencies are end to end, plus
@@ -57,10 +58,11 @@ from headroom.engine.sim.results import ScalingAction, SimulationResult
 from headroom.engine.sim.rows import count_states, run_to, segment_bounds
 from headroom.engine.sim.scenario import Scenario, build_distribution
 from headroom.engine.sim.tiers import state as S
-from headroom.engine.sim.tiers.loop import allocate, drain_least_loaded, run_loop_bare
+from headroom.engine.sim.tiers.loop import run_loop_bare
 from headroom.engine.sim.tiers.pools import PagePools
 from headroom.engine.sim.tiers.results import tiered_result
 from headroom.engine.sim.tiers.sct import FixedPools, PoolChange, PoolSizer, SctPoolSizer
+from headroom.engine.sim.tiers.vms import allocate, drain_least_loaded
 from headroom.engine.sim.waiting_room import build_stage
 
 

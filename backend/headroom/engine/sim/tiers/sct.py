@@ -41,7 +41,7 @@ from scipy.optimize import OptimizeWarning
 from headroom.engine.capacity.sct import SctLevels, SctResult, sct_result
 from headroom.engine.sim.scenario import ConcurrencyAwarePolicy
 from headroom.engine.sim.tiers import state as S
-from headroom.engine.sim.tiers.loop import flush, set_pool
+from headroom.engine.sim.tiers.vms import flush, set_pool
 
 PLATEAU_LEVELS = 2
 EXPLORE = 2

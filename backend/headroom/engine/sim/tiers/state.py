@@ -20,6 +20,10 @@ from headroom.engine.sim import sketch
 from headroom.engine.sim.rows import (  # noqa: F401 (the shared layout, re-exported)
     ADM_STATIC_PART,
     BOX_BINS,
+    CS_LAT_MAX,
+    CS_LAT_SUM,
+    CS_PLT_MAX,
+    CS_PLT_SUM,
     DONE,
     EI_ID,
     EI_KIND,
@@ -48,6 +52,7 @@ from headroom.engine.sim.rows import (  # noqa: F401 (the shared layout, re-expo
     IC_TICK_REJ,
     IC_UNI_PTR,
     IC_WAITING,
+    N_CS_SHARED,
     N_IC_SHARED,
     N_TS_SHARED,
     N_VF_SHARED,
@@ -148,9 +153,10 @@ N_PI = 8
 # --- pools of draws (pages): demand pool rows (classes, then one per tier) x (read
 # pointer, length), then the gap pool's (class rows only) ---
 QC_DEM_PTR, QC_DEM_LEN, QC_GAP_PTR, QC_GAP_LEN = range(4)
-# --- per class: sums (csum), the user and kind of docs/methods/admission.md (cls) ---
-CS_LAT_SUM, CS_LAT_MAX, CS_ARRIVED, CS_REJECTED, CS_PLT_SUM, CS_PLT_MAX = range(6)
-N_CS = 6
+# --- per class: sums (csum, after the shared ones), the user and kind of
+# docs/methods/admission.md (cls) ---
+CS_ARRIVED, CS_REJECTED = range(N_CS_SHARED, N_CS_SHARED + 2)
+N_CS = N_CS_SHARED + 2
 CL_TOP, CL_DYNAMIC, CL_EARLY_HINTS = range(3)
 N_CL = 3
 # --- tick series: global (ts, the shared columns) and per tier (tt) ---
