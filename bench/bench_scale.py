@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -142,15 +143,13 @@ def run_characterize(parts: Path, workers: int, out: Path | None = None) -> dict
     the spill on `workers` processes, one task per share of the table's rows (each writes
     its rows of every partition of clients to a piece of its own); the maps on them (each
     reads its partition's pieces in share order and stores its partial); the reduce of
-    the stored partials here. The result document is written to ``out`` as JSON when
-    given (to compare two versions with ``cmp``); ``steps`` has each step's wall time and
-    the CPU time and peak RSS of each process taking part (a peak is reset at the start
-    of each step, and of each task)."""
-    from headroom.characterizations.run import load_table, result_document
+    the stored partials on one of them, as the chord's callback runs. The result document
+    is written to ``out`` as JSON when given (to compare two versions with ``cmp``);
+    ``steps`` has each step's wall time and the CPU time and peak RSS of each process
+    taking part (a peak is reset at the start of each step, and of each task)."""
+    from headroom.characterizations.run import load_table
     from headroom.core.settings import get_settings
-    from headroom.engine.workload.fitting import MAX_FIT_N
-    from headroom.engine.workload.mapreduce import finish, scan, spill_shares
-    from headroom.engine.workload.partial import merge_stored
+    from headroom.engine.workload.mapreduce import scan, spill_shares
 
     store = _store(parts)
     keys = sorted(store.list("datasets/"))
@@ -173,22 +172,24 @@ def run_characterize(parts: Path, workers: int, out: Path | None = None) -> dict
         mapped = pool_step(
             steps, "maps", pids, lambda: list(pool.map(_map_part, inputs, [for_maps] * len(inputs)))
         )
-        with local_step(steps, "reduce", "reduce"):
-            stored = [{name: pl.scan_parquet(path) for name, path in m["frames"].items()}
-                      for m in mapped]  # fmt: skip
-            document = result_document(finish(merge_stored(stored, MAX_FIT_N), found))
+        counts = {}  # stored by the plan, read by the reduce, as the job does
+        for name, frame in found.counts.items():
+            counts[name] = f"{folder}/scan-{name}.parquet"
+            frame.write_parquet(counts[name])
+        reduce = partial(_reduce, [m["frames"] for m in mapped], for_maps, counts)
+        reduced = pool_step(steps, "reduce", pids, lambda: [pool.submit(reduce).result()])
         wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
     local = [p for step in steps for p in step["processes"] if p["role"] != "worker"]
-    processes = [{"role": "plan+reduce", "cpu_s": cpu,
+    processes = [{"role": "plan", "cpu_s": cpu,
                   "peak_rss": max(p["peak_rss"] for p in local)}]  # fmt: skip
-    tasks_done = spilled + mapped
+    tasks_done = spilled + mapped + reduced
     for pid in pids:
         mine = [t for t in tasks_done if t["pid"] == pid]
         processes.append({"role": "worker", "cpu_s": sum(t["cpu_s"] for t in mine),
                           "peak_rss": max((t["peak_rss"] for t in mine), default=0)})  # fmt: skip
     if out is not None:
-        out.write_text(json.dumps(document.model_dump(mode="json"), sort_keys=True))
-    return {"wall_s": wall, "rows": document.requests, "processes": processes, "steps": steps}
+        out.write_text(reduced[0]["document"])
+    return {"wall_s": wall, "rows": reduced[0]["rows"], "processes": processes, "steps": steps}
 
 
 def reset_peak_rss() -> None:
@@ -264,6 +265,24 @@ def _map_part(paths: list[str], found: Any) -> dict[str, Any]:
         frame.write_parquet(frames[name], compression=TEMPORARY_COMPRESSION)
     return {"pid": os.getpid(), "frames": frames, "cpu_s": time.process_time() - cpu0,
             "peak_rss": peak_rss_bytes()}  # fmt: skip
+
+
+def _reduce(mapped: list[dict[str, str]], found: Any, counts: dict[str, str]) -> dict[str, Any]:
+    """The reduce task: the stored partials and the scan's counts by time read back (in a
+    worker process that ran spills and maps, as the chord's callback runs), the document."""
+    from headroom.characterizations.run import result_document
+    from headroom.engine.workload.fitting import MAX_FIT_N
+    from headroom.engine.workload.mapreduce import finish
+    from headroom.engine.workload.partial import merge_stored
+
+    reset_peak_rss()
+    cpu0 = time.process_time()
+    stored = [{name: pl.scan_parquet(path) for name, path in m.items()} for m in mapped]
+    scanned = replace(found, counts={name: pl.read_parquet(path) for name, path in counts.items()})
+    document = result_document(finish(merge_stored(stored, MAX_FIT_N), scanned))
+    return {"pid": os.getpid(), "cpu_s": time.process_time() - cpu0, "peak_rss": peak_rss_bytes(),
+            "rows": document.requests,
+            "document": json.dumps(document.model_dump(mode="json"), sort_keys=True)}  # fmt: skip
 
 
 def run_goaccess(path: Path) -> dict[str, Any]:
