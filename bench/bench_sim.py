@@ -38,7 +38,11 @@ from typing import Any, NamedTuple
 import numpy as np
 import simpy
 
-from headroom.engine.sim import Simulation, load_scenario
+from headroom.core import numba_cache
+
+numba_cache.configure()  # before numba loads: its own cache misses changes to inlined helpers
+
+from headroom.engine.sim import Simulation, load_scenario  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 REFERENCE = ROOT / "backend" / "tests" / "engine" / "sim" / "reference_scenario.yaml"

@@ -19,7 +19,11 @@ import statistics
 import time
 from typing import Any
 
-from headroom.engine.sim import Scenario, Simulation, load_scenario
+from headroom.core import numba_cache
+
+numba_cache.configure()  # before numba loads: its own cache misses changes to inlined helpers
+
+from headroom.engine.sim import Scenario, Simulation, load_scenario  # noqa: E402
 
 RATE_PER_S, CUSTOMERS = 0.8 * 4, 200_000
 DURATION_S = CUSTOMERS / RATE_PER_S
