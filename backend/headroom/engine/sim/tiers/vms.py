@@ -99,14 +99,20 @@ def _acquire(W, v, j, now):
     jf[j, 1 + ip[S.IP_TIERS] + t] = now
     if tp[t, S.TP_FCFS] and vi[v, S.VI_NSRV] >= tp[t, S.TP_CORES]:
         W.ic[S.IC_WAITING] += 1
-        ji[j, S.JI_NEXT] = -1
-        if vi[v, S.VI_RTAIL] >= 0:
-            ji[vi[v, S.VI_RTAIL], S.JI_NEXT] = j
-        else:
-            vi[v, S.VI_RHEAD] = j
-        vi[v, S.VI_RTAIL] = j
+        push_queue(vi, ji, v, j, S.VI_RHEAD, S.VI_RTAIL)
     else:
         start_cpu(W, v, j, now)
+
+
+@njit(cache=True, inline="always")
+def push_queue(vi, ji, v, j, head_col, tail_col):
+    """Request j joins the tail of one of VM v's queues (a list linked through JI_NEXT)."""
+    ji[j, S.JI_NEXT] = -1
+    if vi[v, tail_col] >= 0:
+        ji[vi[v, tail_col], S.JI_NEXT] = j
+    else:
+        vi[v, head_col] = j
+    vi[v, tail_col] = j
 
 
 @njit(cache=True, inline="always")
@@ -164,12 +170,7 @@ def enter_vm(W, j, t, v, now):
     jf[j, 1 + t] = now
     vi[v, S.VI_N] += 1
     if full:
-        ji[j, S.JI_NEXT] = -1
-        if vi[v, S.VI_QTAIL] >= 0:
-            ji[vi[v, S.VI_QTAIL], S.JI_NEXT] = j
-        else:
-            vi[v, S.VI_QHEAD] = j
-        vi[v, S.VI_QTAIL] = j
+        push_queue(vi, ji, v, j, S.VI_QHEAD, S.VI_QTAIL)
         vi[v, S.VI_NQ] += 1
         ic[S.IC_WAITING] += 1
     else:
