@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import math
-from typing import Any, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 import numpy as np
 
 from headroom.engine.prometheus import RangeSummary
 from headroom.engine.prometheus.series import ClassSummary
+
+if TYPE_CHECKING:
+    from headroom.datasets.meta import SourceMetaJson
+    from headroom.sources.models import PrometheusSource
 
 RESULT_KIND = "prometheus_intervals"  # the import's stored interval table
 FORMAT = "prometheus"  # the format of a dataset a source keeps
@@ -84,3 +88,15 @@ def bucket_bounds(document: dict[str, Any] | None) -> np.ndarray:
     last), back as seconds."""
     raw = (document or {}).get("bucket_bounds_s") or []
     return np.array([math.inf if b == "+Inf" else float(b) for b in raw], np.float64)
+
+
+def source_meta(source: PrometheusSource, live: bool) -> SourceMetaJson:
+    """The ``source`` entry of a source's dataset's meta."""
+    refreshed = source.last_refresh_at.isoformat() if source.last_refresh_at else None
+    return {
+        "kind": FORMAT,
+        "source_id": source.id,
+        "live": live,
+        "refreshed_at": refreshed,
+        "base_url": source.base_url,
+    }

@@ -29,10 +29,10 @@ from headroom.sources.documents import (
     RESULT_KIND,
     RangeSummaryJson,
     bucket_bounds,
+    source_meta,
     summary_document,
 )
 from headroom.sources.models import PrometheusSource
-from headroom.sources.service import _source_meta, auth_of
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ def _plan(context: JobContext) -> Plan:
         if source is None or job.dataset_id is None:
             raise prom.PrometheusError("the source of this import was deleted")
         try:
-            auth = auth_of(context.settings, source)
+            auth = secrets.auth_of(context.settings, source)
         except secrets.CredentialUnreadable as error:
             raise prom.PrometheusError(str(error)) from error
         start, end = _range(source)
@@ -163,7 +163,7 @@ def _swap_in(
         if dataset is not None:
             _describe(dataset, series, summary.overall.requests_total, plan)
             if source is not None:
-                dataset.meta = updated(dataset.meta, source=_source_meta(source, True))
+                dataset.meta = updated(dataset.meta, source=source_meta(source, True))
     return old, since_s
 
 

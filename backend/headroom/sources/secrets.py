@@ -4,8 +4,12 @@ stored credentials unreadable: the source then asks for them again."""
 
 import base64
 import hashlib
+from typing import Any
 
 from cryptography.fernet import Fernet, InvalidToken
+
+from headroom.core.settings import Settings
+from headroom.sources.models import PrometheusSource
 
 CONTEXT = b"headroom/sources/credential"
 
@@ -30,3 +34,17 @@ def decrypt(secret_key: str, token: str) -> str:
         raise CredentialUnreadable(
             "the stored credential cannot be read (the server's secret key changed): enter it again"
         ) from error
+
+
+def auth_of(settings: Settings, source: PrometheusSource) -> Any:
+    """The client credentials of a source (its stored secret decrypted)."""
+    from headroom.sources.prometheus_client import Auth
+
+    secret = (
+        decrypt(settings.secret_key, source.secret_encrypted) if source.secret_encrypted else None
+    )
+    if source.auth == "bearer":
+        return Auth(bearer_token=secret)
+    if source.auth == "basic":
+        return Auth(username=source.username, password=secret)
+    return Auth()

@@ -13,7 +13,7 @@ from headroom.auth.principal import Principal
 from headroom.core.errors import InvalidInput, NotFound
 from headroom.core.settings import Settings
 from headroom.core.storage import ObjectStore
-from headroom.datasets.meta import SourceMetaJson, updated
+from headroom.datasets.meta import updated
 from headroom.datasets.models import Dataset, DatasetStatus
 from headroom.datasets.service import resolve_workspace
 from headroom.jobs import outbox
@@ -22,7 +22,7 @@ from headroom.jobs.models import Job
 from headroom.jobs.schemas import JobOut
 from headroom.sources import repository, secrets
 from headroom.sources.documents import FORMAT as FORMAT
-from headroom.sources.documents import RESULT_KIND
+from headroom.sources.documents import RESULT_KIND, source_meta
 from headroom.sources.models import PrometheusSource
 from headroom.sources.schemas import (
     BreachList,
@@ -83,7 +83,7 @@ def delete(session: Session, principal: Principal, source_id: int) -> None:
     if source.dataset_id is not None:
         dataset = session.get(Dataset, source.dataset_id)
         if dataset is not None:
-            dataset.meta = updated(dataset.meta, source=_source_meta(source, live=False))
+            dataset.meta = updated(dataset.meta, source=source_meta(source, live=False))
     session.delete(source)
 
 
@@ -146,7 +146,7 @@ def test_connection(settings: Settings, source: PrometheusSource) -> ConnectionT
     from headroom.sources import prometheus_client as prom
 
     try:
-        with prom.client(source.base_url, auth_of(settings, source)) as http:
+        with prom.client(source.base_url, secrets.auth_of(settings, source)) as http:
             version = prom.check(http)
             found = prom.instant_count(http, source.requests_selector, source.window_s)
     except (prom.PrometheusError, secrets.CredentialUnreadable) as error:
@@ -155,21 +155,6 @@ def test_connection(settings: Settings, source: PrometheusSource) -> ConnectionT
         message = f"the selector {source.requests_selector!r} matches no series in the window"
         return ConnectionTestOut(ok=False, version=version, series=0, reason=message)
     return ConnectionTestOut(ok=True, version=version, series=found)
-
-
-def auth_of(settings: Settings, source: PrometheusSource) -> Any:
-    from headroom.sources.prometheus_client import Auth
-
-    secret = (
-        secrets.decrypt(settings.secret_key, source.secret_encrypted)
-        if source.secret_encrypted
-        else None
-    )
-    if source.auth == "bearer":
-        return Auth(bearer_token=secret)
-    if source.auth == "basic":
-        return Auth(username=source.username, password=secret)
-    return Auth()
 
 
 def import_now(
@@ -220,23 +205,12 @@ def _new_dataset(session: Session, source: PrometheusSource) -> Dataset:
         format=FORMAT,
         status=DatasetStatus.processing,
         storage_key=f"sources/prometheus/{source.id}",
-        meta={"source": _source_meta(source, live=True)},
+        meta={"source": source_meta(source, live=True)},
     )
     session.add(dataset)
     session.flush()
     source.dataset_id = dataset.id
     return dataset
-
-
-def _source_meta(source: PrometheusSource, live: bool) -> SourceMetaJson:
-    refreshed = source.last_refresh_at.isoformat() if source.last_refresh_at else None
-    return {
-        "kind": FORMAT,
-        "source_id": source.id,
-        "live": live,
-        "refreshed_at": refreshed,
-        "base_url": source.base_url,
-    }
 
 
 def queue_due(session: Session, settings: Settings, now: datetime | None = None) -> list[int]:
