@@ -26,9 +26,8 @@ from headroom.core.settings import Settings
 from headroom.datasets import service as dataset_service
 from headroom.datasets import slices
 from headroom.datasets.slices_params import SliceIn
-from headroom.engine.sim.presets import from_workload_model
 from headroom.engine.workload import Rules, default_rules, rules_schema, workload_model_schema
-from headroom.engine.workload.model import ModelError, WorkloadModel
+from headroom.engine.workload.model import ModelError, WorkloadModel, from_workload_model
 from headroom.jobs import derived
 from headroom.jobs.models import Job
 from headroom.jobs.schemas import JobOut
@@ -224,7 +223,7 @@ def current(session: Session, principal: Principal, dataset_id: int) -> Characte
 def scenario_from_model(  # documents of the simulations domain, validated by the engine
     model: dict[str, Any], duration_s: float | None
 ) -> ScenarioJson:
-    """The scenario document a workload model becomes (engine.sim.presets): 422 naming the
+    """The scenario document a workload model becomes (engine.workload.model): 422 naming the
     model's field when the document is not a valid workload model."""
     try:
         return from_workload_model(model, duration_s=duration_s)

@@ -83,8 +83,7 @@ def _source(scenario: str | None, model: str | None, duration_s: float | None) -
 
 def _model_scenario(path: str, duration_s: float | None) -> "ScenarioJson":
     """The scenario a workload model file becomes; InputError naming the model's field."""
-    from headroom.engine.sim.presets import from_workload_model
-    from headroom.engine.workload.model import ModelError
+    from headroom.engine.workload.model import ModelError, from_workload_model
 
     try:
         return from_workload_model(_read(path), duration_s=duration_s)

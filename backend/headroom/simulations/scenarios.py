@@ -11,9 +11,9 @@ from headroom.core.settings import get_settings
 from headroom.datasets import service as dataset_service
 from headroom.datasets.models import DatasetStatus
 from headroom.engine.sim.budget import check_budget
-from headroom.engine.sim.presets import from_workload_model, reference, replay
+from headroom.engine.sim.presets import reference, replay
 from headroom.engine.sim.scenario import ScenarioError, load_scenario
-from headroom.engine.workload.model import ModelError
+from headroom.engine.workload.model import ModelError, from_workload_model
 from headroom.jobs import derived
 from headroom.jobs import repository as job_repository
 from headroom.simulations import class_presets, dataset_policies, references, repository

@@ -14,8 +14,8 @@ from headroom.alerts.models import RuleKind
 from headroom.analyses.service import derived_sla
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
+from headroom.engine.capacity.prometheus import range_figures
 from headroom.engine.prometheus import IntervalSeries
-from headroom.engine.prometheus.capacity import range_figures
 from headroom.sources.documents import RefreshedJson
 from headroom.sources.models import SlaBreach
 

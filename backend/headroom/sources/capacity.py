@@ -1,5 +1,5 @@
 """The capacity analysis of a Prometheus dataset: its stored intervals as load windows
-(engine/prometheus/capacity.py), the report stating the histogram's bounds and limits."""
+(engine/capacity/prometheus.py), the report stating the histogram's bounds and limits."""
 
 from typing import TYPE_CHECKING
 
@@ -14,7 +14,7 @@ def prometheus_capacity(
     store: ObjectStore, result: Result, params: "CapacityParams"
 ) -> "CapacityReport":
     from headroom.engine.capacity import analyze_windows
-    from headroom.engine.prometheus.capacity import capacity_windows, histogram_note
+    from headroom.engine.capacity.prometheus import capacity_windows, histogram_note
     from headroom.sources.imports import read_intervals
 
     series = read_intervals(store, result)

@@ -355,7 +355,7 @@ def analyze_windows(
     histogram: dict[str, Any] | None = None,
 ) -> CapacityReport:
     """Knee curves, SLA targets and capacity from windows measured elsewhere than in a
-    request table (a metrics system's intervals: engine/prometheus/capacity.py), one
+    request table (a metrics system's intervals: engine/capacity/prometheus.py), one
     server for the whole site; ``windows`` per class, ``all`` among them. No virtual-queue
     advice: it replays arrivals, which intervals do not record."""
     params = params or CapacityParams()

@@ -1,14 +1,11 @@
-"""Ready-made scenarios: the spec's reference university site, and a scenario built from a
-dataset's workload model (its arrival profile and fitted distributions)."""
+"""Ready-made scenarios: the spec's reference university site, and the replay of a dataset's
+requests on it (a workload model's scenario is ``engine.workload.model.from_workload_model``)."""
 
 from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Mapping
 from typing import Any
-
-from headroom.engine.workload.model import load_workload_model
 
 # With pages, an SLA window judges page load times (engine/sim/__init__.py). The spec's
 # page has 40 objects whose requests chain on client gaps of mean 0.53 s, so its PLT cannot
@@ -75,20 +72,6 @@ DEFAULT_SERVICE_S: dict[str, Any] = copy.deepcopy(REFERENCE["workload"]["service
 def reference() -> dict[str, Any]:
     """The reference scenario (a fresh copy the caller may change)."""
     return copy.deepcopy(REFERENCE)
-
-
-def from_workload_model(
-    model: Mapping[str, Any] | str, name: str | None = None, duration_s: float | None = None
-) -> dict[str, Any]:
-    """A scenario replaying a workload model (docs/methods/workload.md) on the reference cluster:
-    the model's per-class arrival profiles, page shapes and service times, its duration
-    (or ``duration_s``). Raises ModelError naming the model's field."""
-    workload_model = load_workload_model(model)
-    scenario = reference()
-    scenario["name"] = f"{name or workload_model.name} (workload model)"
-    scenario["duration_s"] = duration_s or workload_model.duration_s
-    scenario["workload"] = workload_model.scenario_workload(service_s=DEFAULT_SERVICE_S)
-    return scenario
 
 
 def replay(dataset: str, name: str, span_s: float, latency_p99_s: float | None) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from headroom.engine.sim import presets
 from headroom.engine.sim.scenario import DistSpec, Page
 
 MODEL_VERSION: Literal[1] = 1
@@ -115,3 +116,17 @@ def load_workload_model(source: str | Mapping[str, Any]) -> WorkloadModel:
 def workload_model_schema() -> dict[str, Any]:
     """The published JSON Schema of the workload model document."""
     return WorkloadModel.model_json_schema()
+
+
+def from_workload_model(
+    model: Mapping[str, Any] | str, name: str | None = None, duration_s: float | None = None
+) -> dict[str, Any]:
+    """A scenario replaying a workload model (docs/methods/workload.md) on the reference cluster:
+    the model's per-class arrival profiles, page shapes and service times, its duration
+    (or ``duration_s``). Raises ModelError naming the model's field."""
+    workload_model = load_workload_model(model)
+    scenario = presets.reference()
+    scenario["name"] = f"{name or workload_model.name} (workload model)"
+    scenario["duration_s"] = duration_s or workload_model.duration_s
+    scenario["workload"] = workload_model.scenario_workload(service_s=presets.DEFAULT_SERVICE_S)
+    return scenario

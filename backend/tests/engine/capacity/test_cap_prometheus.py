@@ -7,13 +7,13 @@ import numpy as np
 import pytest
 
 from headroom.engine.capacity import CapacityParams, analyze_windows
-from headroom.engine.prometheus import IntervalSeries
-from headroom.engine.prometheus.capacity import (
+from headroom.engine.capacity.prometheus import (
     bucket_around,
     capacity_windows,
     histogram_mean_s,
     histogram_note,
 )
+from headroom.engine.prometheus import IntervalSeries
 
 BOUNDS = np.array([0.1, 0.2, math.inf])
 
@@ -119,7 +119,7 @@ def test_the_stance_knee_is_kneedle_on_the_closed_form_curve():
 
 
 def test_the_refreshed_range_percentile_pools_its_intervals():
-    from headroom.engine.prometheus.capacity import range_figures
+    from headroom.engine.capacity.prometheus import range_figures
 
     # intervals from 120 s: [120, 120, 120] and [0, 0, 0]; p50 rank 60 in (0, 0.1]: 0.05
     assert range_figures(hand_series(), 120.0, 50.0) == (2, 120.0, pytest.approx(0.05))
