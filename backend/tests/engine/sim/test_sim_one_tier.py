@@ -5,7 +5,7 @@ class-aware admission stages, the virtual waiting queue, pages: client chains, s
 push, Early Hints, sticky or per-request dispatch), the tier loop (tiers/loop.py)
 given the cluster as a one-tier chain reproduces the single-tier kernel (kernel/core.py)
 draw for draw: same seed, same events, counts, quantiles, means and series, the same
-trace rows and admission figures (the VM means up to float32 precision).
+trace rows and admission figures.
 
 The scenario document lets tiers dispatch by least connections only and gives them no
 admission stage, so the other policies and the stages reach the tier loop through the
@@ -63,17 +63,12 @@ def _shared_summary(r: SimulationResult) -> dict[str, Any]:
     return {k: v for k, v in flat if v is not None and k != "wall_s" and k[:5] != "tiers"}
 
 
-# A tiered run averages its VM counts over float32 series (so do the stored documents of
-# tiered runs); the kernel averages integers. Those two means agree to float32 precision.
-_FLOAT32_MEANS = ("vms.mean_allocated", "vms.mean_active")
-
-
 def _assert_same(a: SimulationResult, b: SimulationResult) -> None:
     """Everything both loops report the same way is equal (tiered runs add per-tier figures)."""
     x, y = _shared_summary(a), _shared_summary(b)
     assert x.keys() == y.keys()
     for k, v in y.items():
-        assert x[k] == (pytest.approx(v, rel=1e-7, abs=0) if k in _FLOAT32_MEANS else v), k
+        assert x[k] == v, k
     assert (a.actions, a.events, a.little) == (b.actions, b.events, b.little)
     for ca, cb in zip(a.classes, b.classes, strict=True):
         np.testing.assert_array_equal(ca.latency_counts, cb.latency_counts)

@@ -68,10 +68,12 @@ def _vm_stats(sim: TieredSimulation, st: S.TierState, t: int, n_actions: int) ->
     live = st.vi[first : first + count, S.VI_STATE] != S.VM_FREE
     alloc_t = st.vf[first : first + count, S.VF_ALLOC_T][live]
     hours = (float(st.tf[t, S.TF_VM_SECONDS]) + float(np.sum(sim.s.duration_s - alloc_t))) / 3600
-    alloc = st.tt[:, t, S.TT_ALLOCATED]
+    # The counts are whole numbers kept in a float32 series: averaged as integers (as the
+    # single-tier kernel does), not in float32.
+    alloc = st.tt[:, t, S.TT_ALLOCATED].astype(np.int64)
     return VmStats(
         mean_allocated=float(alloc.mean()),
-        mean_active=float(st.tt[:, t, S.TT_ACTIVE].mean()),
+        mean_active=float(st.tt[:, t, S.TT_ACTIVE].astype(np.int64).mean()),
         max_allocated=int(alloc.max()),
         vm_hours=hours,
         cost=hours * sim.tiers[t].price_per_vm_hour,
