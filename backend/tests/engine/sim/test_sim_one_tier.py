@@ -1,24 +1,32 @@
-"""A single-tier cluster is the one-tier case of the multi-tier model: on the features both
-loops have (processor sharing or FCFS, pool limit and accept queue, overhead, every
-dispatch policy, autoscaling of the one tier, request classes, per-request traces, the
-class-aware admission stages, the virtual waiting queue, pages: client chains, server
-push, Early Hints, sticky or per-request dispatch), the tier loop (tiers/loop.py)
-given the cluster as a one-tier chain reproduces the single-tier kernel (kernel/core.py)
-draw for draw: same seed, same events, counts, quantiles, means and series, the same
-trace rows and admission figures.
+"""A single-tier cluster runs as the one-tier case of the multi-tier model.
 
-The scenario document lets tiers dispatch by least connections only and gives them no
-admission stage, so the other policies and the stages reach the tier loop through the
-runner's per-tier ``dispatch`` and its ``admission``; the runner starts its
-dispatcher's first scan where the kernel's does (``dispatch_start=1``), so each request
-goes to the same VM row.
+A single-tier scenario ran on a compiled loop of its own (the kernel) until Simulation
+ran it through the tier loop as the chain of one tier. Every single-tier run here is
+checked against the kernel's results, frozen before it went (one_tier_frozen.json:
+a few figures to read and a hash of every value of the result but its wall time:
+series, sketches, boxes, trace rows, admission figures): moving changed no result, for
+processor sharing or FCFS, pool limit and accept queue, overhead, every dispatch policy,
+autoscaling, request classes, per-request traces, the class-aware admission stages, the
+virtual waiting queue, pages (client chains, server push, Early Hints, sticky or
+per-request dispatch).
 
-The kernel runs its general loop (fast_paths=False), so the FCFS fast path is not what
-is compared here (test_sim_fcfs_fastpath.py compares it with the general loop).
+Each run is also compared with the cluster written by hand as a one-tier chain document
+and run by TieredSimulation: the scenario document lets tiers dispatch by least
+connections only and gives them no admission stage, so the other policies and the stages
+reach it through the runner's per-tier ``dispatch`` and its ``admission``, and its
+dispatcher's first scan starts where a single-tier run's does (``dispatch_start=1``).
+
+The runs take the loop (fast_paths=False), not the FCFS fast path
+(test_sim_fcfs_fastpath.py compares the two).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import json
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -29,6 +37,68 @@ from headroom.engine.sim.results import SimulationResult
 from headroom.engine.sim.scenario import Dispatch
 from headroom.engine.sim.tiers.runner import TieredSimulation
 from headroom.simulations import class_presets
+
+FROZEN = Path(__file__).with_name("one_tier_frozen.json")
+_CASE: list[str] = [""]
+
+
+@pytest.fixture(autouse=True)
+def _case_name(request: pytest.FixtureRequest) -> None:
+    _CASE[0] = request.node.name
+
+
+@cache
+def _frozen() -> dict[str, Any]:
+    found: dict[str, Any] = json.loads(FROZEN.read_text())
+    return found
+
+
+def _hash(h: Any, x: Any) -> None:
+    """Feed a result's values (not their types) to the hash ``h``."""
+    if isinstance(x, np.ndarray):
+        h.update(np.ascontiguousarray(x, dtype=np.float64).tobytes())
+    elif dataclasses.is_dataclass(x) and not isinstance(x, type):
+        for f in dataclasses.fields(x):
+            _hash(h, getattr(x, f.name))
+    elif isinstance(x, dict):
+        for k in sorted(x):
+            h.update(str(k).encode())
+            _hash(h, x[k])
+    elif isinstance(x, list | tuple):
+        for v in x:
+            _hash(h, v)
+    elif isinstance(x, bool | int | float | np.number):
+        h.update(repr(float(x)).encode())
+    else:
+        h.update(repr(x).encode())
+
+
+_NOT_HASHED = ("scenario", "wall_s", "engine_version", "tiers", "tier_series")
+
+
+def _figures(r: SimulationResult) -> dict[str, Any]:
+    """A few figures to read, and a hash of every value the result holds (series, trace,
+    sketches, boxes, admission) but its wall time, scenario and version."""
+    h = hashlib.sha256()
+    for f in dataclasses.fields(r):
+        if f.name not in _NOT_HASHED:
+            _hash(h, getattr(r, f.name))
+    return {
+        "requests": r.requests,
+        "completed": r.completed,
+        "rejected": r.rejected,
+        "events": r.events,
+        "latency_mean_s": r.latency.mean_s,
+        "mean_allocated": r.vms.mean_allocated,
+        "sha256": h.hexdigest(),
+    }
+
+
+def _single(scenario: Any, **options: Any) -> SimulationResult:
+    """A single-tier run on the loop; its figures as the kernel's (frozen)."""
+    r = Simulation(scenario, fast_paths=False, **options).run()
+    assert _figures(r) == _frozen()[_CASE[0]]
+    return r
 
 
 def _exp(mean: float) -> dict[str, Any]:
@@ -80,14 +150,14 @@ def _assert_same(a: SimulationResult, b: SimulationResult) -> None:
 
 def _tiered(doc: dict[str, Any], trace: bool = False, **options: Any) -> SimulationResult:
     """The one-tier chain through the tier runner, its dispatcher's first scan starting
-    where the kernel's does (so each request goes to the same VM row)."""
+    where a single-tier run's does (so each request goes to the same VM row)."""
     s = load_scenario(doc)
     return TieredSimulation(s, {}, s.seed, trace=trace, dispatch_start=1, **options).run()
 
 
 def _both(cluster: dict[str, Any], **extra: Any) -> tuple[SimulationResult, SimulationResult]:
     single, tiered = _docs(cluster, **extra)
-    return Simulation(single, fast_paths=False).run(), _tiered(tiered)
+    return _single(single), _tiered(tiered)
 
 
 FIXED = {"min": 3, "max": 3, "start": 3}
@@ -99,7 +169,9 @@ FIXED = {"min": 3, "max": 3, "start": 3}
     [{}, {"pool_limit": 3, "accept_queue": 2}, {"overhead": {"q_upper": 3, "factor": 0.9}}],
     ids=["plain", "pool", "overhead"],
 )
-def test_one_tier_chain_reproduces_the_kernel(discipline: str, limits: dict[str, Any]) -> None:
+def test_one_tier_chain_reproduces_the_kernels_figures(
+    discipline: str, limits: dict[str, Any]
+) -> None:
     a, b = _both({"vms": FIXED, "cores": 2, "discipline": discipline, **limits})
     assert a.completed > 300
     if limits.get("pool_limit"):
@@ -122,7 +194,7 @@ _TWO_CLASSES = {
     [({"arrivals": _RISE_AND_FALL, "service_s": _exp(0.4)}, 2, 15.0), (_TWO_CLASSES, 1, 0.0)],
     ids=["rise-and-fall", "two-classes"],
 )
-def test_one_tier_chain_reproduces_the_kernel_under_autoscaling(
+def test_one_tier_chain_reproduces_the_kernels_figures_under_autoscaling(
     workload: dict[str, Any], start: int, boot_s: float
 ) -> None:
     """Threshold autoscaling boots (with or without a boot delay) and drains VMs."""
@@ -139,15 +211,15 @@ _POLICIES = ["round_robin", "weighted_round_robin", "least_connections", "lru", 
 def _both_dispatched(
     cluster: dict[str, Any], dispatch: Dispatch, **extra: Any
 ) -> tuple[SimulationResult, SimulationResult]:
-    """The kernel with ``dispatch`` and the tier loop with it at its one tier."""
+    """The single-tier run with ``dispatch`` and the chain with it at its one tier."""
     single, tiered = _docs(cluster, **extra)
-    a = Simulation({**single, "dispatch": dispatch.model_dump()}, fast_paths=False).run()
+    a = _single({**single, "dispatch": dispatch.model_dump()})
     return a, _tiered(tiered, dispatch=[dispatch])
 
 
 @pytest.mark.parametrize("policy", _POLICIES)
 @pytest.mark.parametrize("discipline", ["ps", "fcfs"])
-def test_one_tier_chain_dispatches_like_the_kernel(policy: str, discipline: str) -> None:
+def test_one_tier_chain_dispatches_as_the_kernel_did(policy: str, discipline: str) -> None:
     """Every policy over a fixed cluster of unequal weights, with a bounded pool and queue."""
     dispatch = Dispatch(policy=policy, weights=[1.0, 2.0, 3.0])
     cluster = {"vms": FIXED, "cores": 2, "discipline": discipline}
@@ -157,7 +229,7 @@ def test_one_tier_chain_dispatches_like_the_kernel(policy: str, discipline: str)
 
 
 @pytest.mark.parametrize("policy", _POLICIES)
-def test_one_tier_chain_dispatches_like_the_kernel_under_autoscaling(policy: str) -> None:
+def test_one_tier_chain_dispatches_as_the_kernel_did_under_autoscaling(policy: str) -> None:
     """VMs boot (weights and last dispatch times start afresh) and drain under every policy."""
     autoscaling = {"policy": "threshold", "step_s": 20.0, "monitor_s": 5.0, "time_steps": 2}
     cluster = {"vms": {"min": 1, "max": 8, "start": 2}, "cores": 2, "boot_s": 15.0}
@@ -177,14 +249,14 @@ def test_one_tier_chain_dispatches_like_the_kernel_under_autoscaling(policy: str
     ],
     ids=["pool", "autoscaling"],
 )
-def test_one_tier_chain_traces_like_the_kernel(discipline: str, cluster: dict[str, Any]) -> None:
+def test_one_tier_chain_traces_as_the_kernel_did(discipline: str, cluster: dict[str, Any]) -> None:
     """Every completed request's row (arrival, service start after any queueing, end,
     demand, VM, page arrival, class) is the same, in the same order."""
     autoscaling = {"policy": "threshold", "step_s": 20.0, "monitor_s": 5.0, "time_steps": 2}
     workload = {"arrivals": _RISE_AND_FALL, "service_s": _exp(0.4)}
     single, tiered = _docs({**cluster, "discipline": discipline}, workload=workload,
                            autoscaling=autoscaling)  # fmt: skip
-    a = Simulation(single, trace=True, fast_paths=False).run()
+    a = _single(single, trace=True)
     b = _tiered(tiered, trace=True)
     _assert_same(a, b)
     assert a.trace is not None and b.trace is not None
@@ -226,9 +298,10 @@ def _chain_of(doc: dict[str, Any]) -> dict[str, Any]:
 
 
 def _staged(doc: dict[str, Any]) -> tuple[SimulationResult, SimulationResult]:
-    """The kernel and the tier loop on a single-tier document with an admission stage."""
+    """The single-tier run and the chain on a single-tier document with an admission
+    stage."""
     s = load_scenario(doc)
-    a = Simulation(s, fast_paths=False).run()
+    a = _single(s)
     return a, _tiered(_chain_of(doc), dispatch=[s.dispatch], admission=s.admission)
 
 
@@ -269,7 +342,7 @@ def _two_users(policy: str) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("policy", _STAGES)
-def test_one_tier_chain_admits_like_the_kernel(policy: str) -> None:
+def test_one_tier_chain_admits_as_the_kernel_did(policy: str) -> None:
     """Each class-aware stage refuses the same requests, dispatches within the same
     partition sets and (DynamicPart) moves the same VMs between them at the same times."""
     a, b = _staged(_two_users(policy))
@@ -280,7 +353,7 @@ def test_one_tier_chain_admits_like_the_kernel(policy: str) -> None:
 
 
 @pytest.mark.parametrize("policy", _STAGES)
-def test_one_tier_chain_runs_the_class_preset_like_the_kernel(policy: str) -> None:
+def test_one_tier_chain_runs_the_class_preset_as_the_kernel_did(policy: str) -> None:
     """The four-class preset (static and dynamic, top and normal; weighted round robin)
     at 300 req/s, 1.4x its capacity, under each stage."""
     doc = class_presets.class_policies()
@@ -291,10 +364,10 @@ def test_one_tier_chain_runs_the_class_preset_like_the_kernel(policy: str) -> No
     _assert_same_admission(a, b)
 
 
-def test_one_tier_chain_stays_with_the_kernel_deep_in_overload() -> None:
+def test_one_tier_chain_stays_with_the_kernels_figures_deep_in_overload() -> None:
     """Two classes, a rising profile and scale-outs deep in overload (over 2,000 requests
     per VM under PS): the same trace rows. Where the dispatchers' first scans start apart
-    the VMs are the kernel's relabelled, interchangeable only until a scale-out adds an
+    the VMs are the single-tier run's relabelled, interchangeable only until a scale-out adds an
     idle VM; then the two runs part (some seconds after the first scale-out)."""
     workload = {
         "arrivals": {"profile": [[0, 20.0], [200, 140.0], [400, 30.0]]},
@@ -306,7 +379,7 @@ def test_one_tier_chain_stays_with_the_kernel_deep_in_overload() -> None:
     autoscaling = {"policy": "threshold", "step_s": 20.0, "monitor_s": 5.0, "time_steps": 2}
     cluster = {"vms": {"min": 1, "max": 8, "start": 2}, "cores": 2, "boot_s": 0.0}
     single, tiered = _docs(cluster, workload=workload, autoscaling=autoscaling)
-    a = Simulation(single, trace=True, fast_paths=False).run()
+    a = _single(single, trace=True)
     b = _tiered(tiered, trace=True)
     assert a.actions[0].to_vms > a.actions[0].from_vms
     assert a.series.in_system.max() > 2000 * a.vms.max_allocated
@@ -322,7 +395,7 @@ def test_one_tier_chain_stays_with_the_kernel_deep_in_overload() -> None:
     assert a.trace.end_s[first_apart] > a.actions[0].t_s
 
 
-def test_one_tier_chain_queues_like_the_kernel_while_discovering() -> None:
+def test_one_tier_chain_queues_as_the_kernel_did_while_discovering() -> None:
     """The virtual-queue preset (one 4-core server, overload, then a burst of 6x its
     capacity), its capacity discovered online from the loop's counters every epoch."""
     a, b = _staged(class_presets.with_virtual_queue(class_presets.virtual_queue()))
@@ -331,7 +404,7 @@ def test_one_tier_chain_queues_like_the_kernel_while_discovering() -> None:
     _assert_same_admission(a, b)
 
 
-def test_one_tier_chain_queues_like_the_kernel_at_a_fixed_capacity() -> None:
+def test_one_tier_chain_queues_as_the_kernel_did_at_a_fixed_capacity() -> None:
     """Two classes of unequal hardness over a fixed capacity the load exceeds: waits up to
     the bound, then drops."""
     doc = _two_users("none")
@@ -356,13 +429,13 @@ def _page(push: float = 0.0, early_hints: bool = False) -> dict[str, Any]:
 
 
 def _paged(doc: dict[str, Any], trace: bool = False) -> tuple[SimulationResult, SimulationResult]:
-    """The kernel and the tier loop on a single-tier document with pages. The document
+    """The single-tier run and the chain on a single-tier document with pages. The document
     keeps pages off chains, so the chain takes the loaded scenario's workload."""
     s = load_scenario(doc)
     plain = {"arrivals": {"rate_per_s": 1.0}, "service_s": _exp(0.1)}
     chain = load_scenario(_chain_of({**doc, "workload": plain}))
     chain = chain.model_copy(update={"workload": s.workload})
-    a = Simulation(s, trace=trace, fast_paths=False).run()
+    a = _single(s, trace=trace)
     b = TieredSimulation(chain, {}, chain.seed, dispatch=[s.dispatch], trace=trace,
                          dispatch_start=1, admission=s.admission).run()  # fmt: skip
     assert a.pages > 500 and a.plt is not None
@@ -402,7 +475,9 @@ _BOUNDED = {"vms": FIXED, "cores": 1, "pool_limit": 2, "accept_queue": 1}
     [_page(), _page(push=0.5), _page(early_hints=True)],
     ids=["client-chain", "push", "early-hints"],
 )
-def test_one_tier_chain_loads_pages_like_the_kernel(page: dict[str, Any], discipline: str) -> None:
+def test_one_tier_chain_loads_pages_as_the_kernel_did(
+    page: dict[str, Any], discipline: str
+) -> None:
     """Pages sticking to their base request's VM, over bounded pools that refuse some
     requests (and so fail their pages): the same requests, pages and trace rows."""
     a, _ = _paged(_page_doc(page, {**_BOUNDED, "discipline": discipline}), trace=True)
@@ -421,7 +496,7 @@ def test_one_tier_chain_dispatches_pages_request_by_request(
 
 
 @pytest.mark.parametrize("per", ["page", "request"])
-def test_one_tier_chain_loads_pages_like_the_kernel_under_autoscaling(per: str) -> None:
+def test_one_tier_chain_loads_pages_as_the_kernel_did_under_autoscaling(per: str) -> None:
     """Scale-outs and drains (a draining VM stays while pages stick to it)."""
     autoscaling = {"policy": "threshold", "step_s": 20.0, "monitor_s": 5.0, "time_steps": 2}
     cluster = {"vms": {"min": 1, "max": 8, "start": 2}, "cores": 2, "boot_s": 15.0}
@@ -433,7 +508,7 @@ def test_one_tier_chain_loads_pages_like_the_kernel_under_autoscaling(per: str) 
     assert any(x.to_vms > x.from_vms for x in a.actions)
 
 
-def test_one_tier_chain_loads_pages_of_some_classes_like_the_kernel() -> None:
+def test_one_tier_chain_loads_pages_of_some_classes_as_the_kernel_did() -> None:
     """Two classes, one loading pages with Early Hints and one of single requests."""
     doc = _page_doc(_page(), _BOUNDED)
     doc["workload"] = {
@@ -448,7 +523,7 @@ def test_one_tier_chain_loads_pages_of_some_classes_like_the_kernel() -> None:
 
 @pytest.mark.parametrize("policy", _STAGES)
 @pytest.mark.parametrize("per", ["page", "request"])
-def test_one_tier_chain_admits_pages_like_the_kernel(policy: str, per: str) -> None:
+def test_one_tier_chain_admits_pages_as_the_kernel_did(policy: str, per: str) -> None:
     """Each class-aware stage decides on a page's base request; its other requests follow
     it, or (request by request) stay within its class's partition set."""
     doc = _two_users(policy)
@@ -458,3 +533,42 @@ def test_one_tier_chain_admits_pages_like_the_kernel(policy: str, per: str) -> N
     doc["dispatch"] = {"policy": "least_connections", "per": per}
     a, _ = _paged(doc)
     assert a.rejected > 100
+
+
+# A mixture draws other values when the same number of draws is split otherwise: the
+# pools must be topped up by what each segment drew, as the single-tier runs were.
+_MIXED = {
+    "dist": "mixture",
+    "parts": [[0.6, {"dist": "uniform", "low": 0.01, "high": 0.05}], [0.4, _exp(0.9)]],
+}
+
+
+def test_one_tier_chain_draws_a_mixture_as_the_kernel_did_under_autoscaling() -> None:
+    """Many segments (decision periods), each topping up the demands by its arrivals."""
+    autoscaling = {"policy": "threshold", "step_s": 20.0, "monitor_s": 5.0, "time_steps": 2}
+    cluster = {"vms": {"min": 1, "max": 8, "start": 2}, "cores": 2, "boot_s": 15.0}
+    workload = {"arrivals": _RISE_AND_FALL, "service_s": _MIXED}
+    a, b = _both(cluster, workload=workload, autoscaling=autoscaling)
+    assert len(a.actions) >= 2
+    _assert_same(a, b)
+
+
+def test_one_tier_chain_draws_mixed_pages_as_the_kernel_did() -> None:
+    """Pages whose demands and client gaps are mixtures: the gaps' pool is topped up by
+    the objects the client asks for, not by every request."""
+    page = {**_page(push=0.3), "gap_s": _MIXED}
+    doc = _page_doc(page, {**_BOUNDED, "pool_limit": 4})
+    doc["workload"]["service_s"] = _MIXED
+    _paged(doc, trace=True)
+
+
+def test_one_tier_chain_draws_a_mixture_as_the_kernel_did_behind_the_waiting_queue() -> None:
+    """The waiting queue holds and drops arrivals: the demands are topped up by the
+    arrivals drawn, and read by those released."""
+    doc = _two_users("none")
+    for k in doc["workload"]["classes"]:
+        k["service_s"] = _MIXED
+    doc["admission"] = {"policy": "virtual_queue", "capacity": 90.0, "max_wait_s": 20}
+    a, b = _staged(doc)
+    assert a.admission is not None and a.admission["dropped"] > 100
+    _assert_same_admission(a, b)
