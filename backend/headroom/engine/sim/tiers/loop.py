@@ -5,7 +5,7 @@ ones skipped), a page client's next request, the admission stage's period and a 
 boot; between them, a monitoring tick per ``monitor_s``. What an event does to a VM is
 in vms.py, to a request or a page in requests.py.
 
-W is the named bundle of the state's arrays (state.TierWorld). As in the kernel, the
+W is the named bundle of the state's arrays (state.TierWorld). The
 runner enters through run_loop_bare (reference-count-free views of the arrays) and the
 per-event helpers are inlined into the loop, so passing W costs no call; a helper that
 hands W on to another may still leave reference-count calls for its every array (the
@@ -149,7 +149,7 @@ def run_loop(W, A, M, t_end):
 
 @njit(cache=True)
 def run_loop_bare(W, A, M, t_end):
-    """run_loop on reference-count-free views of every array (as the kernel's loop)."""
+    """run_loop on reference-count-free views of every array."""
     views = S.TierWorld(
         bare(W.ic), bare(W.sc), bare(W.ip), bare(W.fp), bare(W.tp), bare(W.tf), bare(W.vi),
         bare(W.vf), bare(W.vtag), bare(W.vjob), bare(W.jf), bare(W.ji), bare(W.pf),

@@ -1,7 +1,7 @@
 """The pools of draws a tiered run with pages reads in its loop (pages.draw_demands,
 pages.schedule_client): a page's other requests are made as the loop goes, so their
-demands and the client's gaps cannot be drawn with the arrivals. As the single-tier
-kernel's (feed.py): per class, the service demands and the client gaps, each from the
+demands and the client's gaps cannot be drawn with the arrivals. As the FCFS fast
+path's (feed.py): per class, the service demands and the client gaps, each from the
 class's own generator and read in drawn order, so how the draws are split between
 top-ups changes no value; a tier with its own ``service_s`` has a demand row of its own.
 """

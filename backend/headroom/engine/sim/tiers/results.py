@@ -81,8 +81,8 @@ def _vm_stats(sim: TieredSimulation, st: S.TierState, t: int, n_actions: int) ->
     live = st.vi[first : first + count, S.VI_STATE] != S.VM_FREE
     alloc_t = st.vf[first : first + count, S.VF_ALLOC_T][live]
     hours = (float(st.tf[t, S.TF_VM_SECONDS]) + float(np.sum(sim.s.duration_s - alloc_t))) / 3600
-    # The counts are whole numbers kept in a float32 series: averaged as integers (as the
-    # single-tier kernel does), not in float32.
+    # The counts are whole numbers kept in a float32 series: averaged as integers, not in
+    # float32 (2.76, not 2.759999990463257).
     alloc = st.tt[:, t, S.TT_ALLOCATED].astype(np.int64)
     return VmStats(
         mean_allocated=float(alloc.mean()),
@@ -249,7 +249,7 @@ def tiered_result(
 def _admission(
     sim: TieredSimulation, st: S.TierState
 ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-    """The result's ``admission`` and ``admission_series``, as the kernel's."""
+    """The result's ``admission`` and ``admission_series``."""
     if sim.admission.policy not in ("static_part", "dynamic_part"):
         return None, None
     return partition_stage.k_results(st.ks, int(st.ic[S.IC_K_N]), sim.s.duration_s)

@@ -1,28 +1,31 @@
-"""Multi-tier runs (``cluster.tiers``): the runner around the compiled loop (loop.py).
+"""Every run but the FCFS fast path's: the runner around the compiled loop (loop.py). A
+multi-tier cluster (``cluster.tiers``) runs as its chain, a single-tier cluster as the
+chain of one tier (:func:`one_tier_chain`).
 
-As in simulation.py, the loop runs one decision period at a time; before a period the
+The loop runs one decision period at a time; before a period the
 runner draws its arrivals and every request's demand at every tier (a tier's own
 ``service_s``, else the request class's), after it the autoscaling policy resizes the
 scaled tier (``autoscaling.tier``, default the first tier whose vms.min < vms.max) and,
 with the concurrency-aware policy, the downstream pools (sct.py). Any autoscaling
 policy can drive the scaled tier (its Observation is that tier's utilisation); the
 other tiers keep vms.start VMs. Within a tier, the dispatcher picks an active VM by the
-tier's dispatch policy (sim/dispatch.py, the single-tier cluster's policies). The scenario
-document gives tiers least connections only (ties in round robin); the runner takes a
-policy per tier (``dispatch``), which tests use to run a single-tier cluster's policy as a
-one-tier chain. Pages run in the loop too (its page requests dispatched by the first
-tier's policy, sticking to their page's VM unless ``per: request``), though the scenario
-document keeps them off chains: tests give a one-tier chain a page workload.
+tier's dispatch policy (sim/dispatch.py). The scenario document gives a chain's tiers
+least connections only (ties in round robin) and no admission stage; a single-tier
+cluster runs with its own policy and stage, and the runner takes a policy per tier
+(``dispatch``) and a stage (``admission``), which tests use on chains. Pages run in the
+loop (their requests dispatched by the first tier's policy, sticking to their page's VM
+unless ``per: request``), though the scenario document keeps them off written chains.
 
 Modelling choices: a request's time at a tier counts from its arrival there (accept
 queue included) to the release of its slot, i.e. including the tiers below; the
 response returns up at once. A per-request trace (``trace=True``) gives each completed
 request's service start, demand and VM at the first tier; ``series.waiting`` counts
 the requests waiting for a pool slot (in every accept queue) or, at an FCFS tier, for a
-core (as the single-tier kernel counts them).
+core.
 
-Results: the usual SimulationResult, where the VM figures (series, VmStats, box plots,
-actions) are the scaled tier's and latencies are end to end, plus
+Results: the usual SimulationResult (a single-tier cluster's has no per-tier figures and
+adds the p50 and p99 per SLA window to its series), where the VM figures (series,
+VmStats, box plots, actions) are the scaled tier's and latencies are end to end, plus
 - ``tiers`` (in the summary): per tier name, ``vms`` (mean_allocated, mean_active,
   max_allocated, vm_hours, cost), ``utilization_mean`` and ``concurrency_mean`` (mean
   over ticks of the per-active-VM means; concurrency = pool slots in use),
