@@ -6,9 +6,9 @@
    standard SimPy model (one ``simpy.Resource`` with c slots; exponential gaps and services
    drawn in bulk with numpy before the clock starts, while ours draws inside its timing),
    events/s where an event is an arrival or a departure before the horizon, counted the
-   same way on both sides. Ours runs this scenario on its FCFS fast path (kernel/fcfs.py); the
-   general event loop (kernel/core.py) on the same scenario is printed too. Both mean waits are
-   printed beside Erlang C as a sanity check.
+   same way on both sides. Ours runs this scenario on its FCFS fast path (kernel/fcfs.py);
+   the general event loop (the tier loop, tiers/loop.py) on the same scenario is printed
+   too. Both mean waits are printed beside Erlang C as a sanity check.
 2. Monitoring cost: M/M/10 with no autoscaling (default 60 s decision steps), the general
    loop monitored every 0.1 s (the default) and every 60 s, CPU seconds and their ratio.
 3. The reference university scenario of docs/methods/simulator.md (24 h, diurnal profile, 40

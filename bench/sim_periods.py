@@ -1,14 +1,11 @@
-"""What the runner's decision periods and the tier loop cost on bench_sim.py's PS workload.
+"""What the runner's decision periods cost on bench_sim.py's PS workload.
 
-    python bench/sim_periods.py [--tiers [--pages]] [--runs 5]
+    python bench/sim_periods.py [--runs 5]
 
 M/M/4 processor sharing on one VM, 200,000 customers, no autoscaling, monitored every
-60 s. By default: the default 60 s decision periods against one period for the whole run;
-with ``--tiers``: the single-tier cluster against the same cluster as a one-tier chain
-(the tier loop), both with 60 s periods; with ``--pages`` too, the customers come as
-pages of a base request and 4 objects (one pushed, the others a client chain with
-exponential gaps of mean 0.5 s) at the same request rate. CPU seconds, medians of
-``--runs`` runs, the cases interleaved in one process after a warm-up run each.
+60 s: the default 60 s decision periods against one period for the whole run. CPU
+seconds, medians of ``--runs`` runs, the cases interleaved in one process after a
+warm-up run each.
 """
 
 from __future__ import annotations
@@ -17,7 +14,6 @@ import argparse
 import os
 import statistics
 import time
-from typing import Any
 
 from headroom.core import numba_cache
 
@@ -29,33 +25,19 @@ RATE_PER_S, CUSTOMERS = 0.8 * 4, 200_000
 DURATION_S = CUSTOMERS / RATE_PER_S
 
 
-OBJECTS = 4
-PAGE = {
-    "objects": {"dist": "constant", "value": OBJECTS},
-    "gap_s": {"dist": "exponential", "mean": 0.5},
-    "push_fraction": 1 / OBJECTS,
-}
-
-
-def scenario(step_s: float = 60.0, tiers: bool = False, pages: bool = False) -> Scenario:
-    cluster: dict[str, Any] = {"cores": 4, "discipline": "ps"}
-    workload: dict[str, Any] = {
-        "arrivals": {"rate_per_s": RATE_PER_S},
-        "service_s": {"dist": "exponential", "mean": 1.0},
-    }
-    doc = {
-        "duration_s": DURATION_S,
-        "seed": 1,
-        "workload": workload,
-        "cluster": {"tiers": [{"name": "web", **cluster}]} if tiers else cluster,
-        "autoscaling": {"policy": "none", "monitor_s": 60.0, "step_s": step_s},
-    }
-    if not pages:
-        return load_scenario(doc)
-    paged = {**workload, "arrivals": {"rate_per_s": RATE_PER_S / (1 + OBJECTS)}, "page": PAGE}
-    # A scenario document keeps pages off chains: the chain takes the workload as loaded.
-    loaded = load_scenario({**doc, "cluster": cluster, "workload": paged})
-    return load_scenario(doc).model_copy(update={"workload": loaded.workload})
+def scenario(step_s: float = 60.0) -> Scenario:
+    return load_scenario(
+        {
+            "duration_s": DURATION_S,
+            "seed": 1,
+            "workload": {
+                "arrivals": {"rate_per_s": RATE_PER_S},
+                "service_s": {"dist": "exponential", "mean": 1.0},
+            },
+            "cluster": {"cores": 4, "discipline": "ps"},
+            "autoscaling": {"policy": "none", "monitor_s": 60.0, "step_s": step_s},
+        }
+    )
 
 
 def cpu_s(s: Scenario) -> tuple[float, int]:
@@ -66,17 +48,9 @@ def cpu_s(s: Scenario) -> tuple[float, int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--tiers", action="store_true")
-    parser.add_argument("--pages", action="store_true")
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
-    if args.tiers:
-        cases = {
-            "kernel": scenario(pages=args.pages),
-            "tier loop": scenario(tiers=True, pages=args.pages),
-        }
-    else:
-        cases = {"60 s periods": scenario(), "one period": scenario(step_s=DURATION_S)}
+    cases = {"60 s periods": scenario(), "one period": scenario(step_s=DURATION_S)}
     for s in cases.values():
         cpu_s(s)
     runs: dict[str, list[float]] = {name: [] for name in cases}

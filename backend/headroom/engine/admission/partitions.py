@@ -5,7 +5,7 @@ SwitchAdm), not from copies of their formulas here.
 
 State: DynamicPart's only state is K, the High Set size (an int the caller keeps); the
 SwitchAdm thresholds are a float64[4] array (see `switch_adm_array`). The simulator's
-event loops call these kernels through engine/sim/partition_sets.py;
+event loop calls these kernels through engine/sim/partition_sets.py;
 engine/sim/partition_stage.py writes a scenario's partition policy into a loop's state
 and reads K(t) back."""
 

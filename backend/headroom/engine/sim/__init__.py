@@ -2,14 +2,14 @@
 
 ``Simulation(scenario).run()`` is the one runner; scenarios are validated documents
 (:func:`load_scenario`, :func:`scenario_json_schema`). The packages name the parts:
-``scenario/`` (the document), ``kernel/`` (the compiled single-tier event loop, with
-pages, dispatch policies, admission stages and the FCFS fast path), ``tiers/`` (the
-multi-tier loop, of which a single-tier cluster is the one-tier case); both loops
-share one state layout (``rows.py``: the counters and VM columns both keep, free lists,
-growth, status and state codes, the resume loop), their heaps (``heaps.py``) and the
-autoscaling step (``autoscaling.rescale``). The runner, the feed of random draws, the
-autoscaling policies and the admission stages sit beside them. The method, what it approximates
-and what separates the two loops is described in docs/methods/simulator.md.
+``scenario/`` (the document), ``tiers/`` (the compiled event loop and its runner: a
+request visits every tier of a chain, and a single-tier cluster runs as the chain of one
+tier, with pages, dispatch policies and admission stages) and ``kernel/`` (the FCFS fast
+path, for a plain FCFS queue on one fixed VM). ``rows.py`` holds the state layout both
+keep (counters, columns, free lists, growth, the resume loop), ``heaps.py`` the loop's
+heaps, ``autoscaling.py`` the policies and their step. The runner, the feed of random
+draws and the admission stages sit beside them. The method and what it approximates are
+described in docs/methods/simulator.md.
 """
 
 from __future__ import annotations

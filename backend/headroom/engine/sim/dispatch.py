@@ -1,5 +1,5 @@
-"""The dispatcher both event loops share: which active VM of a range of rows (the whole
-cluster, or one tier) takes a new request, by the policy the scenario names.
+"""The event loop's dispatcher: which active VM of a range of rows (one tier) takes a new
+request, by the policy the scenario names.
 
 Policies are plain ints, so that compiled code reads them as constants. Round robin,
 least connections, LRU and random scan the rows from ``start`` (an offset within the

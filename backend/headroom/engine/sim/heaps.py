@@ -1,5 +1,5 @@
-"""Binary min-heaps over preallocated arrays, shared by both event loops (kernel/ and
-tiers/), which keep the heaps' sizes at the same place (rows.py).
+"""Binary min-heaps over preallocated arrays, for the event loop (tiers/), which keeps the
+heaps' sizes where rows.py puts them.
 
 The event heap: times ``et`` with rows ``ei`` of (kind, id, version), its size in
 ``ic[IC_HEAP_N]``. A VM's service heap: virtual-clock tags ``vtag[v]`` with request ids

@@ -1,10 +1,10 @@
-"""The class-aware admission stages both event loops run (docs/methods/admission.md:
-SwitchAdm, StaticPart, DynamicPart), compiled and inlined into them.
+"""The class-aware admission stages the event loop runs (docs/methods/admission.md:
+SwitchAdm, StaticPart, DynamicPart), compiled and inlined into it.
 
 Each VM counts the live requests it holds by kind (``VI_CONN`` + 0 static, + 1 dynamic)
 and belongs to a partition set (``VI_SET``: 0 = Low, every VM without partitions; 1 =
 High); ``ic[IC_LOAD + 2 x set + kind]`` sums them per set. The stage governs the VM rows
-``first .. first + count`` (the cluster, or a chain's first tier); ``thr`` holds SwitchAdm's
+``first .. first + count`` (a chain's first tier); ``thr`` holds SwitchAdm's
 per-server thresholds (admission.partitions.THR_* order).
 """
 

@@ -62,7 +62,7 @@ def set_up(
     duration_s: float,
     rho_top: float,
 ) -> F64:
-    """A partition policy in a fresh loop state (either loop): checked against the
+    """A partition policy in a fresh loop state: checked against the
     ``n_servers`` VMs it governs (``field``: the scenario field that sets them), its
     parameters written, its sets installed; the K series the loop writes to."""
     if a.policy != "switch_adm" and n_servers < 2:

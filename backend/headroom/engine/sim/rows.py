@@ -1,6 +1,6 @@
-"""The state layout both event loops share (kernel/ and tiers/): entities as rows of typed
-arrays, free lists linked through a column, capacities that double on demand, and the
-codes both loops use for VM states, heap events and their return status.
+"""The state layout of the event loop (tiers/) and the FCFS fast path (kernel/): entities
+as rows of typed arrays, free lists linked through a column, capacities that double on
+demand, and the codes for VM states, heap events and the loops' return status.
 
 A loop returns a ``NEED_*`` status before an event that could overrun a capacity; the
 runner enlarges what it names with the helpers below (or refills a pool of draws) and
@@ -25,8 +25,8 @@ VM_FREE, VM_BOOTING, VM_ACTIVE, VM_DRAINING = 0, 1, 2, 3
 EV_COMPLETION, EV_CLIENT_REQUEST, EV_BOOT, EV_PERIOD = 0, 1, 2, 3
 EI_KIND, EI_ID, EI_VER = range(3)  # event heap columns
 
-# What both loops count and keep at the same place; each loop's state module appends its
-# own columns after these, so one helper (heaps.py) serves both.
+# What the loop and the fast path count, at the same place; each state module appends
+# its own columns after these.
 # --- int counters (ic) ---
 (
     IC_ARRIVED,

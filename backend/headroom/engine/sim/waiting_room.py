@@ -37,7 +37,7 @@ from headroom.engine.sim.scenario import Scenario, VirtualQueueAdmission
 
 
 class LoopState(Protocol):
-    """What the stage reads of either loop's state: the latency and page load time
+    """What the stage reads of the loop's state: the latency and page load time
     sketches (``hists``, two rows per class) and the per-class sums (``csum``)."""
 
     @property
@@ -186,7 +186,7 @@ class WaitingRoom:
         return [k * self.spec.epoch_s for k in range(1, n + 1)]
 
     def release(self, times: F64, rows: I64, t1: float) -> tuple[F64, I64]:
-        """Check in arrivals (``rows``: the kernel's arrival rows, the class in column 2);
+        """Check in arrivals (``rows``: the arrival rows, the class in column 2);
         the releases due before t1 in time order."""
         self._check_in(times, rows)
         due = int(np.searchsorted(self.pending_t, t1, side="left"))

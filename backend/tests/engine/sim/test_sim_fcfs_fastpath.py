@@ -1,4 +1,5 @@
-"""The FCFS fast path (fcfs.py) against the general event loop (core.py).
+"""The FCFS fast path (kernel/fcfs.py) against the general event loop (the tier loop,
+which runs a single-tier cluster as the chain of one tier).
 
 Both simulate the same queue from the same draws, so every count, series and sketch
 must be identical; sums of latencies may differ by float rounding only (the loop

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from headroom.engine.sim import Simulation
+from headroom.engine.sim import Simulation, simulation
 from headroom.engine.sim.feed import _MIN_POOL, Feeder
 from headroom.engine.sim.kernel import state as st
 
@@ -26,7 +26,7 @@ def test_pools_stay_bounded_and_hand_out_one_stream() -> None:
     segments are one generator's draws in order."""
     sim = Simulation(DOC)
     feeder = Feeder(sim.scenario, {}, 3)
-    state = sim._new_state([False])
+    state = simulation._new_state(sim.scenario, False, 1)
     read = []
     for k in range(500):
         state = feeder.segment(state, float(k), float(k + 1))

@@ -22,13 +22,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st_
 
 from headroom.engine.capacity.partitions import static_partition
-from headroom.engine.sim.feed import Feeder
-from headroom.engine.sim.kernel import state as st
-from headroom.engine.sim.kernel.core import run_until
+from headroom.engine.sim import rows
 from headroom.engine.sim.results import SimulationResult
-from headroom.engine.sim.rows import run_to
 from headroom.engine.sim.scenario import ScenarioError, load_scenario
-from headroom.engine.sim.simulation import Simulation, prepare_admission
+from headroom.engine.sim.simulation import Simulation
+from headroom.engine.sim.tiers import state as st
+from headroom.engine.sim.tiers.runner import TieredSimulation
 
 N, S, M_SLA, M_MAX, T = 10, 0.1, 8, 16, 5.0
 SERVICE = {"dist": "exponential", "mean": S}
@@ -258,26 +257,27 @@ def test_connection_accounting_holds_for_any_load_and_limits(
 
 
 def check_accounting(doc: dict[str, Any]) -> tuple[np.ndarray, set[int]]:
-    sim = Simulation(doc)
-    s = sim.scenario
-    feeder = Feeder(s, {}, s.seed)
-    state = sim._new_state([c.early_hints for c in feeder.classes])
-    state = prepare_admission(state, s, feeder.request_rates_per_s(s.duration_s))
+    """Run the single-tier document as Simulation does (as its one-tier chain) five
+    seconds at a time, checking the stage's per-VM and per-set counts of live requests
+    between."""
+    s = Simulation(doc).scenario
+    sim = TieredSimulation(s, {}, s.seed)
+    state = sim.new_state()
     moved = set()
     for t0 in np.arange(0.0, s.duration_s, 5.0):
-        state = feeder.segment(state, t0, t0 + 5.0)
-        state = run_to(state, t0 + 5.0, run_until, feeder.enlarge)
+        state = sim.run_segment(state, t0, t0 + 5.0)
         vi, ic = state.vi, state.ic
-        conn = vi[:, st.VI_CONN : st.VI_CONN + 2]
+        conn = vi[:, rows.VI_CONN : rows.VI_CONN + 2]
         assert np.array_equal(conn.sum(axis=1), vi[:, st.VI_N])
         for set_ in (0, 1):
-            held = conn[vi[:, st.VI_SET] == set_].sum(axis=0)
-            assert ic[st.IC_LOAD + 2 * set_] == held[0] and ic[st.IC_LOAD + 2 * set_ + 1] == held[1]
+            held = conn[vi[:, rows.VI_SET] == set_].sum(axis=0)
+            load = rows.IC_LOAD + 2 * set_
+            assert ic[load] == held[0] and ic[load + 1] == held[1]
         if s.admission.policy != "switch_adm":
-            assert int((vi[:, st.VI_SET] == 1).sum()) == ic[st.IC_K]
+            assert int((vi[:, rows.VI_SET] == 1).sum()) == ic[st.IC_K]
             moved.add(int(ic[st.IC_K]))
-        assert state.cls[:, st.CL_ARRIVED].sum() == ic[st.IC_ARRIVED]
-        assert state.cls[:, st.CL_REJECTED].sum() == ic[st.IC_REJECTED]
+        assert state.csum[:, st.CS_ARRIVED].sum() == ic[st.IC_ARRIVED]
+        assert state.csum[:, st.CS_REJECTED].sum() == ic[st.IC_REJECTED]
     return state.ic, moved
 
 

@@ -5,7 +5,7 @@ batch means (30 batches of consecutive customers after a 5% warm-up): batches th
 (>= 10,000 customers, many relaxation times even at 95% load) are close to independent,
 so the Student t interval is honest. Seeds are fixed, so every run is deterministic.
 M/M/c FCFS runs on the fast path (fcfs.py), which test_sim_fcfs_fastpath.py checks
-against the general event loop.
+against the general event loop (the tier loop).
 """
 
 from __future__ import annotations

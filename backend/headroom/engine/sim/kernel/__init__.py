@@ -1,2 +1,2 @@
-"""The compiled single-tier event loop: state arrays, VMs, heaps, the general loop
-(core.py) and the FCFS fast path (fcfs.py)."""
+"""The FCFS fast path (fcfs.py): a plain FCFS queue on one fixed VM, on its own state
+(state.py), with its result (results.py)."""

@@ -9,11 +9,12 @@ recorded once, at its arrival: its latency if d_i < horizon (sketch, SLA window,
 trace); per monitoring tick, its arrival and departure, +1/-1 steps of the waiting and
 in-system counts (summed over the ticks by :meth:`FcfsQueue.finish`) and its busy time
 split over the ticks it spans. A request still in the system at the horizon keeps a
-job record as in the event loop, so the Little's-law bookkeeping is the same.
+job record, so the Little's-law bookkeeping is the same.
 
-Ties and tick boundaries follow core.py: a departure frees its core for an arrival at
-the same instant, and an event at a tick's end time counts in the next tick. Tests
-check that both paths give the same results on the same scenario and seed.
+Ties and tick boundaries follow the tier loop (tiers/loop.py): a departure frees its
+core for an arrival at the same instant, and an event at a tick's end time counts in
+the next tick. Tests check that the fast path and the loop give the same results on
+the same scenario and seed.
 """
 
 from __future__ import annotations
@@ -24,10 +25,13 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from headroom.engine.sim import sketch
 from headroom.engine.sim.kernel import state as S
-from headroom.engine.sim.kernel.core import record_done, record_trace, record_window
 from headroom.engine.sim.rows import F64, I64
 from headroom.engine.sim.scenario import Scenario
+
+_INV_FINE = 1.0 / sketch.log_gamma(sketch.FINE_ALPHA)
+_INV_COARSE = 1.0 / sketch.log_gamma(sketch.COARSE_ALPHA)
 
 
 def applies(s: Scenario) -> bool:
@@ -89,12 +93,40 @@ def _record_ticks(per_tick, busy, a, start, d, monitor, n):
 
 
 @njit(cache=True, inline="always")
+def _record_done(ic, sc, hists, csum, c, lat):
+    """A request of class c completed after ``lat`` seconds: sketch, sums, counter."""
+    hists[2 * c, sketch.bucket_of(lat, _INV_FINE, hists.shape[1])] += 1
+    csum[c, S.CS_LAT_SUM] += lat
+    csum[c, S.CS_LAT_MAX] = max(csum[c, S.CS_LAT_MAX], lat)
+    sc[S.SC_LAT_SUM] += lat
+    ic[S.IC_COMPLETED] += 1
+
+
+@njit(cache=True, inline="always")
+def _record_window(win, winh, fp, x, now):
+    """A latency ``x`` ending at ``now`` in its SLA window: count, over the threshold, sketch."""
+    w = min(int(now / fp[S.FP_WINDOW_S]), len(win) - 1)
+    win[w, 0] += 1
+    win[w, 1] += x > fp[S.FP_SLA_THRESHOLD_S]
+    winh[w, sketch.bucket_of(x, _INV_COARSE, winh.shape[1])] += 1
+
+
+@njit(cache=True, inline="always")
+def _record_trace(tr, ic, arrival, start, end, demand, c):
+    """A completed request's trace row (on VM 0, no page)."""
+    n = ic[S.IC_TRACE_N]
+    tr[n, 0], tr[n, 1], tr[n, 2], tr[n, 3] = arrival, start, end, demand
+    tr[n, 4], tr[n, 5], tr[n, 6] = 0, math.nan, c
+    ic[S.IC_TRACE_N] = n + 1
+
+
+@njit(cache=True, inline="always")
 def _keep_job(jf, ji, ic, a, start, x, c):
-    """A request still in the system at the horizon: a live job record, as in core.py."""
+    """A request still in the system at the horizon: a live job record."""
     j = ic[S.IC_JOB_FREE]
     ic[S.IC_JOB_FREE] = ji[j, S.JI_NEXT]
     ic[S.IC_JOBS_FREE_N] -= 1
-    ji[j, S.JI_PAGE], ji[j, S.JI_BASE], ji[j, S.JI_CLASS], ji[j, S.JI_VM] = -1, 1, c, 0
+    ji[j, S.JI_CLASS], ji[j, S.JI_VM] = c, 0
     jf[j, S.JF_ARRIVAL], jf[j, S.JF_START], jf[j, S.JF_DEMAND] = a, start, x
     ic[S.IC_IN_SYSTEM] += 1
 
@@ -138,10 +170,10 @@ def _serve(W, Q, A, horizon):
         if not done:
             _keep_job(jf, ji, ic, a, start, x, c)
             continue
-        record_done(ic, sc, hists, csum, c, d - a)
-        record_window(win, winh, fp, d - a, d)
+        _record_done(ic, sc, hists, csum, c, d - a)
+        _record_window(win, winh, fp, d - a, d)
         if ip[S.IP_TRACE]:
-            record_trace(tr, ic, a, start, d, x, 0, math.nan, c)
+            _record_trace(tr, ic, a, start, d, x, c)
     return S.DONE
 
 

@@ -5,7 +5,7 @@ ones skipped), a page client's next request, the admission stage's period and a 
 boot; between them, a monitoring tick per ``monitor_s``. What an event does to a VM is
 in vms.py, to a request or a page in requests.py.
 
-W is the named bundle of the state's arrays (state.TierWorld). As in the kernel, the
+W is the named bundle of the state's arrays (state.TierWorld). The
 runner enters through run_loop_bare (reference-count-free views of the arrays) and the
 per-event helpers are inlined into the loop, so passing W costs no call; a helper that
 hands W on to another may still leave reference-count calls for its every array (the
@@ -51,25 +51,29 @@ def _tick(W, M, k, now):
                 conc += vf[v, S.VF_HELD_AREA] / monitor
                 slots = vi[v, S.VI_SLOTS]
                 pool += math.inf if slots >= S.UNBOUNDED else slots
-            vf[v, S.VF_BUSY], vf[v, S.VF_HELD_AREA] = 0.0, 0.0
+        if t == ip[S.IP_SCALED]:
+            _box(vf, vi, box, first, count, alloc, 1.0 / (monitor * cores))
+        for v in range(first, first + count):
+            if vi[v, S.VI_STATE] != S.VM_FREE:
+                vf[v, S.VF_BUSY], vf[v, S.VF_HELD_AREA] = 0.0, 0.0
         scale = 1.0 / active if active > 0 else 0.0
         row = tt[k, t]
         row[S.TT_ALLOCATED], row[S.TT_ACTIVE], row[S.TT_WAITING] = alloc, active, waiting
         row[S.TT_UTILIZATION], row[S.TT_CONCURRENCY] = util * scale, conc * scale
         row[S.TT_POOL] = pool * scale if active > 0 else math.nan
-    _box(tt, box, k, ip[S.IP_SCALED])
     ts[k, S.TS_ARRIVALS], ts[k, S.TS_COMPLETIONS] = ic[S.IC_TICK_ARR], ic[S.IC_TICK_DONE]
     ts[k, S.TS_REJECTED], ts[k, S.TS_WAITING] = ic[S.IC_TICK_REJ], ic[S.IC_WAITING]
     ts[k, S.TS_IN_SYSTEM] = ic[S.IC_IN_SYSTEM]
     ic[S.IC_TICK_ARR] = ic[S.IC_TICK_DONE] = ic[S.IC_TICK_REJ] = 0
 
 
-@njit(cache=True)
-def _box(tt, box, k, t):
-    """The scaled tier's mean utilisation this tick, binned by its allocated VMs."""
-    alloc = int(tt[k, t, S.TT_ALLOCATED])
-    if tt[k, t, S.TT_ACTIVE] > 0:
-        box[alloc, int(min(tt[k, t, S.TT_UTILIZATION], 1.0) * S.BOX_BINS)] += 1
+@njit(cache=True, inline="always")
+def _box(vf, vi, box, first, count, alloc, scale):
+    """Each active VM's utilisation this tick (busy core-seconds x ``scale``, 1 / the
+    tick's core-seconds), binned by the tier's allocated VMs."""
+    for v in range(first, first + count):
+        if vi[v, S.VI_STATE] == S.VM_ACTIVE:
+            box[alloc, int(min(vf[v, S.VF_BUSY] * scale, 1.0) * S.BOX_BINS)] += 1
 
 
 @njit(cache=True, inline="always")
@@ -145,7 +149,7 @@ def run_loop(W, A, M, t_end):
 
 @njit(cache=True)
 def run_loop_bare(W, A, M, t_end):
-    """run_loop on reference-count-free views of every array (as the kernel's loop)."""
+    """run_loop on reference-count-free views of every array."""
     views = S.TierWorld(
         bare(W.ic), bare(W.sc), bare(W.ip), bare(W.fp), bare(W.tp), bare(W.tf), bare(W.vi),
         bare(W.vf), bare(W.vtag), bare(W.vjob), bare(W.jf), bare(W.ji), bare(W.pf),

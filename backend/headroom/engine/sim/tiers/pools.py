@@ -1,7 +1,7 @@
 """The pools of draws a tiered run with pages reads in its loop (pages.draw_demands,
 pages.schedule_client): a page's other requests are made as the loop goes, so their
-demands and the client's gaps cannot be drawn with the arrivals. As the single-tier
-kernel's (feed.py): per class, the service demands and the client gaps, each from the
+demands and the client's gaps cannot be drawn with the arrivals. As the FCFS fast
+path's (feed.py): per class, the service demands and the client gaps, each from the
 class's own generator and read in drawn order, so how the draws are split between
 top-ups changes no value; a tier with its own ``service_s`` has a demand row of its own.
 """
@@ -30,15 +30,14 @@ class PagePools:
         self.demands = [(c.service, c.demand_rng) for c in feeder.classes] + own
         self.gaps = [(c.gap, c.gap_rng) for c in feeder.classes]
         self.own = [d is not None for d in tier_dists]
+        self.n_shared = sum(not own for own in self.own)  # the tiers reading the class's
 
-    def segment(self, state: S.TierState, classes: S.I64, requests: S.I64) -> S.TierState:
-        """Top up for a segment whose pages are of ``classes`` with ``requests`` (1 +
-        objects) each; the client asks for at most every object."""
-        per_class = np.bincount(classes, weights=requests, minlength=len(self.gaps))
-        n_shared = sum(not own for own in self.own)
-        demands = [int(n) * n_shared for n in per_class]
-        demands += [int(requests.sum()) if own else 0 for own in self.own]
-        return self._top_up(state, demands, [int(n) for n in per_class])
+    def segment(self, state: S.TierState, requests: list[int], gaps: list[int]) -> S.TierState:
+        """Top up for a segment whose pages drew ``requests`` (1 + objects) and ``gaps``
+        (the objects the client asks for) per class."""
+        demands = [n * self.n_shared for n in requests]
+        demands += [sum(requests) if own else 0 for own in self.own]
+        return self._top_up(state, demands, gaps)
 
     def refill(self, state: S.TierState) -> S.TierState:
         """The loop ran short mid-segment: enlarge every pool."""
@@ -55,3 +54,22 @@ class PagePools:
         qc[:, [S.QC_DEM_PTR, S.QC_DEM_LEN]] = dem_cursor
         qc[:n_classes, [S.QC_GAP_PTR, S.QC_GAP_LEN]] = gap_cursor
         return state._replace(qd=qd, qg=qg)
+
+
+class ClassDemands:
+    """Each class's service demands for runs without pages, drawn as the pools are: the
+    segment's need and a spare, read in drawn order."""
+
+    def __init__(self, feeder: Feeder) -> None:
+        self.draws = [(c.service, c.demand_rng) for c in feeder.classes]
+        self.pool = np.zeros((len(self.draws), 0))
+        self.cursor = np.zeros((len(self.draws), 2), dtype=np.int64)
+
+    def top_up(self, need: list[int]) -> None:
+        self.pool = top_up_rows(self.pool, self.cursor, need, list(self.draws))
+
+    def take(self, c: int, n: int) -> S.F64:
+        """Class c's next ``n`` demands."""
+        start = int(self.cursor[c, 0])
+        self.cursor[c, 0] = start + n
+        return self.pool[c, start : start + n]

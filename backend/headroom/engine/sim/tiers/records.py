@@ -17,7 +17,7 @@ _INV_COARSE = 1.0 / sketch.log_gamma(sketch.COARSE_ALPHA)
 
 @njit(cache=True, inline="always")
 def record_trace(W, j, now):
-    """Request j's trace row, as the kernel's: its start, demand and VM at the first tier."""
+    """Request j's trace row: its start, demand and VM at the first tier."""
     ic, ip, jf, ji, tr = W.ic, W.ip, W.jf, W.ji, W.tr
     n, n_tiers, p = ic[S.IC_TRACE_N], ip[S.IP_TIERS], ji[j, S.JI_PAGE]
     tr[n, 0], tr[n, 1], tr[n, 2] = jf[j, S.JF_ARRIVAL], jf[j, S.jf_start(n_tiers)], now

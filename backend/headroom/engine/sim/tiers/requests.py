@@ -7,7 +7,7 @@ and a tier's pool limits cap the concurrency the next tier sees. A class-aware a
 stage (admission.py) governs the first tier; a completed request is recorded by
 records.py.
 
-Pages, as in the single-tier kernel: a page's base request arrives; when its response
+Pages: a page's base request arrives; when its response
 leaves the last tier, its objects are pushed (sent at once to the base's VM at the first
 tier), hinted (Early Hints: all requested at once) or requested by the client one after
 another, a gap after the previous request (EV_CLIENT_REQUEST). A page's requests stick

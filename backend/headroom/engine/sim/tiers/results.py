@@ -7,6 +7,7 @@ import math
 from typing import Any, Protocol
 
 import numpy as np
+from numpy.typing import NDArray
 
 from headroom.engine.sim import partition_stage
 from headroom.engine.sim.results import (
@@ -30,7 +31,9 @@ from headroom.engine.sim.version import ENGINE_VERSION
 class TieredSimulation(Protocol):
     """What a tiered result reads of its run (tiers.TieredSimulation)."""
 
-    s: Scenario
+    s: Scenario  # the chain run
+    source: Scenario  # the scenario as given (a single-tier one runs as a one-tier chain)
+    single: bool  # whether the scenario has a single-tier cluster
     seed: int
     scaled: int  # the index of the tier the policy scales
     tiers: list[Tier]
@@ -60,7 +63,17 @@ def _series(sim: TieredSimulation, st: S.TierState) -> TimeSeries:
         window_s=window_s,
         window_p95_latency_s=window_quantile(st.winh[:n_windows], COARSE_ALPHA, q),
         window_violated=(count > 0) & (over > (1 - q) * count),
+        **(_percentiles(st.winh[:n_windows]) if sim.single else {}),
     )
+
+
+def _percentiles(hist: NDArray[np.int32]) -> dict[str, Any]:
+    """A single-tier result's p50 and p99 per SLA window (a tiered one keeps its p99 in
+    tier_series)."""
+    return {
+        "window_p50_latency_s": window_quantile(hist, COARSE_ALPHA, 0.5),
+        "window_p99_latency_s": window_quantile(hist, COARSE_ALPHA, 0.99),
+    }
 
 
 def _vm_stats(sim: TieredSimulation, st: S.TierState, t: int, n_actions: int) -> VmStats:
@@ -68,10 +81,12 @@ def _vm_stats(sim: TieredSimulation, st: S.TierState, t: int, n_actions: int) ->
     live = st.vi[first : first + count, S.VI_STATE] != S.VM_FREE
     alloc_t = st.vf[first : first + count, S.VF_ALLOC_T][live]
     hours = (float(st.tf[t, S.TF_VM_SECONDS]) + float(np.sum(sim.s.duration_s - alloc_t))) / 3600
-    alloc = st.tt[:, t, S.TT_ALLOCATED]
+    # The counts are whole numbers kept in a float32 series: averaged as integers, not in
+    # float32 (2.76, not 2.759999990463257).
+    alloc = st.tt[:, t, S.TT_ALLOCATED].astype(np.int64)
     return VmStats(
         mean_allocated=float(alloc.mean()),
-        mean_active=float(st.tt[:, t, S.TT_ACTIVE].mean()),
+        mean_active=float(st.tt[:, t, S.TT_ACTIVE].astype(np.int64).mean()),
         max_allocated=int(alloc.max()),
         vm_hours=hours,
         cost=hours * sim.tiers[t].price_per_vm_hour,
@@ -189,15 +204,19 @@ def tiered_result(
     windows = series.window_violated[~np.isnan(series.window_p95_latency_s)]
     initial = [t.pool_limit or S.UNBOUNDED for t in sim.tiers]
     admission, admission_series = _admission(sim, st)
-    tiers = {
-        tier.name: {
-            **_tier_summary(sim, st, t, latency, initial[t]),
-            "pool_changes": sum(c.tier == tier.name for c in changes),
+    tiers = (
+        None
+        if sim.single
+        else {
+            tier.name: {
+                **_tier_summary(sim, st, t, latency, initial[t]),
+                "pool_changes": sum(c.tier == tier.name for c in changes),
+            }
+            for t, tier in enumerate(sim.tiers)
         }
-        for t, tier in enumerate(sim.tiers)
-    }
+    )
     return SimulationResult(
-        scenario=s,
+        scenario=sim.source,
         seed=sim.seed,
         engine_version=ENGINE_VERSION,
         duration_s=s.duration_s,
@@ -223,14 +242,14 @@ def tiered_result(
         admission=admission,
         admission_series=admission_series,
         tiers=tiers,
-        tier_series=_tier_series(sim, st, series, changes),
+        tier_series=None if sim.single else _tier_series(sim, st, series, changes),
     )
 
 
 def _admission(
     sim: TieredSimulation, st: S.TierState
 ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-    """The result's ``admission`` and ``admission_series``, as the kernel's."""
+    """The result's ``admission`` and ``admission_series``."""
     if sim.admission.policy not in ("static_part", "dynamic_part"):
         return None, None
     return partition_stage.k_results(st.ks, int(st.ic[S.IC_K_N]), sim.s.duration_s)

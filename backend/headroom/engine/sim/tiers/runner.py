@@ -1,28 +1,31 @@
-"""Multi-tier runs (``cluster.tiers``): the runner around the compiled loop (loop.py).
+"""Every run but the FCFS fast path's: the runner around the compiled loop (loop.py). A
+multi-tier cluster (``cluster.tiers``) runs as its chain, a single-tier cluster as the
+chain of one tier (:func:`one_tier_chain`).
 
-As in simulation.py, the loop runs one decision period at a time; before a period the
+The loop runs one decision period at a time; before a period the
 runner draws its arrivals and every request's demand at every tier (a tier's own
 ``service_s``, else the request class's), after it the autoscaling policy resizes the
 scaled tier (``autoscaling.tier``, default the first tier whose vms.min < vms.max) and,
 with the concurrency-aware policy, the downstream pools (sct.py). Any autoscaling
 policy can drive the scaled tier (its Observation is that tier's utilisation); the
 other tiers keep vms.start VMs. Within a tier, the dispatcher picks an active VM by the
-tier's dispatch policy (sim/dispatch.py, the single-tier cluster's policies). The scenario
-document gives tiers least connections only (ties in round robin); the runner takes a
-policy per tier (``dispatch``), which tests use to run a single-tier cluster's policy as a
-one-tier chain. Pages run in the loop too (its page requests dispatched by the first
-tier's policy, sticking to their page's VM unless ``per: request``), though the scenario
-document keeps them off chains: tests give a one-tier chain a page workload.
+tier's dispatch policy (sim/dispatch.py). The scenario document gives a chain's tiers
+least connections only (ties in round robin) and no admission stage; a single-tier
+cluster runs with its own policy and stage, and the runner takes a policy per tier
+(``dispatch``) and a stage (``admission``), which tests use on chains. Pages run in the
+loop (their requests dispatched by the first tier's policy, sticking to their page's VM
+unless ``per: request``), though the scenario document keeps them off written chains.
 
 Modelling choices: a request's time at a tier counts from its arrival there (accept
 queue included) to the release of its slot, i.e. including the tiers below; the
 response returns up at once. A per-request trace (``trace=True``) gives each completed
 request's service start, demand and VM at the first tier; ``series.waiting`` counts
 the requests waiting for a pool slot (in every accept queue) or, at an FCFS tier, for a
-core (as the single-tier kernel counts them).
+core.
 
-Results: the usual SimulationResult, where the VM figures (series, VmStats, box plots,
-actions) are the scaled tier's and latencies are end to end, plus
+Results: the usual SimulationResult (a single-tier cluster's has no per-tier figures and
+adds the p50 and p99 per SLA window to its series), where the VM figures (series,
+VmStats, box plots, actions) are the scaled tier's and latencies are end to end, plus
 - ``tiers`` (in the summary): per tier name, ``vms`` (mean_allocated, mean_active,
   max_allocated, vm_hours, cost), ``utilization_mean`` and ``concurrency_mean`` (mean
   over ticks of the per-active-VM means; concurrency = pool slots in use),
@@ -59,7 +62,7 @@ from headroom.engine.sim.rows import count_states, run_to, segment_bounds
 from headroom.engine.sim.scenario import Scenario, build_distribution
 from headroom.engine.sim.tiers import state as S
 from headroom.engine.sim.tiers.loop import run_loop_bare
-from headroom.engine.sim.tiers.pools import PagePools
+from headroom.engine.sim.tiers.pools import ClassDemands, PagePools
 from headroom.engine.sim.tiers.results import tiered_result
 from headroom.engine.sim.tiers.sct import FixedPools, PoolChange, PoolSizer, SctPoolSizer
 from headroom.engine.sim.tiers.vms import allocate, drain_least_loaded
@@ -109,14 +112,14 @@ def _weights(tiers: list[sc.Tier], dispatch: Sequence[sc.Dispatch]) -> S.F64:
 
 class TieredSimulation:
     """Builds the tiered state for a scenario and runs it (Simulation.run delegates).
-    ``dispatch``: a dispatch policy per tier (default: the scenario's, at every tier);
-    ``trace``: keep every completed request's times (tests and small runs only);
-    ``dispatch_start``: the row (within each tier) where the dispatchers' first scan
-    starts. The single-tier loop's starts at 1 (one past its last pick, initially row 0),
-    so a single-tier cluster run as a one-tier chain gives each request the VM the
-    single-tier loop gives it only with ``dispatch_start=1``; ``admission``: the
-    admission stage before the first tier (default the scenario's: none, as the document
-    gives tiers no stage), class-aware or the virtual waiting queue."""
+    A single-tier cluster runs as the chain of one tier (:func:`one_tier_chain`) and gives
+    the single-tier result (no per-tier figures). ``dispatch``: a dispatch policy per tier
+    (default: the scenario's, at every tier); ``trace``: keep every completed request's
+    times (tests and small runs only); ``dispatch_start``: the row (within each tier)
+    where the dispatchers' first scan starts (default 1 for a single-tier cluster, as its
+    results have always had, else 0); ``admission``: the admission stage before the
+    first tier (default the scenario's: a chain's document gives it none), class-aware or
+    the virtual waiting queue."""
 
     def __init__(
         self,
@@ -125,12 +128,14 @@ class TieredSimulation:
         seed: int,
         dispatch: Sequence[sc.Dispatch] | None = None,
         trace: bool = False,
-        dispatch_start: int = 0,
+        dispatch_start: int | None = None,
         admission: sc.Admission | None = None,
     ) -> None:
+        self.source, self.single = s, s.cluster.tiers is None
+        s = one_tier_chain(s) if self.single else s
         assert s.cluster.tiers is not None
         self.s, self.seed, self.tiers, self.trace = s, seed, s.cluster.tiers, trace
-        self.dispatch_start = dispatch_start
+        self.dispatch_start = int(self.single) if dispatch_start is None else dispatch_start
         self.admission = admission or s.admission
         self.stage = build_stage(s.model_copy(update={"admission": self.admission}), seed)
         self.dispatch = list(dispatch or [s.dispatch] * len(self.tiers))
@@ -144,6 +149,7 @@ class TieredSimulation:
         ]
         self.pages = any(c.pages for c in self.feeder.classes)
         self.pools = PagePools(self.feeder, self.tier_dists, self.tier_rngs)
+        self.class_demands = ClassDemands(self.feeder)
         self.policy = self._policy()
         self.sizer: PoolSizer = FixedPools()
         if isinstance(s.autoscaling, sc.ConcurrencyAwarePolicy):
@@ -160,7 +166,8 @@ class TieredSimulation:
         dist = self.tier_dists[t]
         return dist.mean if dist is not None else self.feeder.mean_service_s
 
-    def _new_state(self) -> S.TierState:
+    def new_state(self) -> S.TierState:
+        """The state at time 0: every tier's vms.start VMs, the admission stage set up."""
         s = self.s
         tp, tf = _tier_params(self.tiers, self.dispatch, self.dispatch_start)
         sct = isinstance(s.autoscaling, sc.ConcurrencyAwarePolicy)
@@ -204,17 +211,22 @@ class TieredSimulation:
         )  # fmt: skip
         rates = self.feeder.request_rates_per_s(self.s.duration_s)
         rho_top = partition_stage.top_fraction(rates, list(state.cls[:, S.CL_TOP] == 1))
-        ks = partition_stage.set_up(a, rows, self.tiers[0].vms.start,
-                                    "cluster.tiers[0].vms.start", self.s.duration_s,
-                                    rho_top)  # fmt: skip
+        field = "cluster.vms.start" if self.single else "cluster.tiers[0].vms.start"
+        ks = partition_stage.set_up(a, rows, self.tiers[0].vms.start, field,
+                                    self.s.duration_s, rho_top)  # fmt: skip
         return state._replace(ks=ks)
 
     def _segment(self, state: S.TierState, t0: float, t1: float) -> S.TierState:
         """Install the arrivals of [t0, t1) (those the admission stage releases, in time
         order) with their demands at every tier: a class's in its requests' order, a
         tier's own by class, then time (as drawn before the stage was in the chain). With
-        pages, the loop draws every request's demands as it makes it (pools.py)."""
+        pages, the loop draws every request's demands as it makes it (pools.py). The
+        pools are topped up by what the segment drew, before the stage (the requests of
+        its pages, their client gaps), as the single-tier runs always drew them: a
+        mixture's or an empirical distribution's values depend on how draws are split."""
         parts = [c.arrivals_between(t0, t1) for c in self.feeder.classes]
+        requests = [len(p[0]) + int(p[1].sum()) for p in parts]
+        gaps = [int((p[1] - p[2]).sum()) for p in parts]
         rows = np.zeros((sum(len(p[0]) for p in parts), 3), dtype=np.int64)
         rows[:, 2] = np.repeat(np.arange(len(parts)), [len(p[0]) for p in parts])
         rows[:, 0] = np.concatenate([p[1] for p in parts])
@@ -227,27 +239,28 @@ class TieredSimulation:
         state = state._replace(arr_t=times, arr_c=klass, arr_n=rows[:, :2].copy())
         if self.pages:
             state = state._replace(arr_d=np.zeros((len(times), len(self.tiers))))
-            return self.pools.segment(state, klass, 1 + rows[:, 0])
+            return self.pools.segment(state, requests, gaps)
         by_class = np.argsort(klass, kind="stable")
         demands = np.empty((len(times), len(self.tiers)))
+        self.class_demands.top_up([n * self.pools.n_shared for n in requests])
         for t, dist in enumerate(self.tier_dists):
             if dist is not None:
                 demands[by_class, t] = dist.sample(self.tier_rngs[t], len(times))
                 continue
-            for c, feed in enumerate(self.feeder.classes):
+            for c in range(len(parts)):
                 mine = klass == c
-                demands[mine, t] = feed.service.sample(feed.demand_rng, int(mine.sum()))
+                demands[mine, t] = self.class_demands.take(c, int(mine.sum()))
         return state._replace(arr_d=demands)
 
     def run(self, progress: Callable[[float], None] | None = None) -> SimulationResult:
         started = time.perf_counter()
-        s, state = self.s, self._new_state()
+        s, state = self.s, self.new_state()
         actions: list[ScalingAction] = []
         changes: list[PoolChange] = []
         step, duration = s.autoscaling.step_s, s.duration_s
         decisions = {k * step for k in range(1, math.ceil(duration / step - 1e-9))}
         for t0, t1 in segment_bounds(decisions | set(self.stage.boundaries(duration)), duration):
-            state = run_to(self._segment(state, t0, t1), t1, _run_until, self._enlarge)
+            state = self.run_segment(state, t0, t1)
             self.stage.after_segment(state, t1)
             if t1 in decisions and not isinstance(self.policy, au.NullPolicy):
                 state = self._decide(state, t1, actions, changes)
@@ -255,6 +268,10 @@ class TieredSimulation:
                 progress(t1 / duration)
         wall = time.perf_counter() - started
         return self.stage.finish(tiered_result(self, state, tuple(actions), changes, wall))
+
+    def run_segment(self, state: S.TierState, t0: float, t1: float) -> S.TierState:
+        """The loop through [t0, t1), on the arrivals the stage releases in it."""
+        return run_to(self._segment(state, t0, t1), t1, _run_until, self._enlarge)
 
     def _enlarge(self, state: S.TierState, status: int) -> S.TierState:
         """What the loop's ``NEED_*`` status names: more uniforms or pool values drawn, or
@@ -313,6 +330,14 @@ def _observe(state: S.TierState, t: int, now: float, booting: int, active: int) 
     )
 
 
+def one_tier_chain(s: Scenario) -> Scenario:
+    """A single-tier scenario with its cluster written as a chain of one tier."""
+    c = s.cluster
+    fields = {name: getattr(c, name) for name in sc.Cluster.model_fields if name != "tiers"}
+    chain = c.model_copy(update={"tiers": [sc.Tier(name="cluster", **fields)]})
+    return s.model_copy(update={"cluster": chain})
+
+
 def run_tiered(
     s: Scenario,
     datasets: Mapping[str, np.ndarray],
@@ -320,5 +345,5 @@ def run_tiered(
     progress: Callable[[float], None] | None = None,
     trace: bool = False,
 ) -> SimulationResult:
-    """Run a scenario with ``cluster.tiers`` (Simulation.run's entry point for them)."""
+    """Run a scenario through the tier loop (Simulation.run's entry point)."""
     return TieredSimulation(s, datasets, seed, trace=trace).run(progress)

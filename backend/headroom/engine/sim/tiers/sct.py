@@ -33,15 +33,16 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
-from scipy.optimize import OptimizeWarning
 
-from headroom.engine.capacity.sct import SctLevels, SctResult, sct_result
 from headroom.engine.sim.scenario import ConcurrencyAwarePolicy
 from headroom.engine.sim.tiers import state as S
 from headroom.engine.sim.tiers.vms import flush, set_pool
+
+if TYPE_CHECKING:
+    from headroom.engine.capacity.sct import SctLevels, SctResult
 
 PLATEAU_LEVELS = 2
 EXPLORE = 2
@@ -68,6 +69,8 @@ def levels_from_intervals(
     """Per rounded concurrency level (>= 1, with at least ``min_intervals`` intervals):
     mean throughput and mean response time of the intervals after one at that level
     (sct.md step 2; capacity.sct.sct_levels says why the next interval)."""
+    from headroom.engine.capacity.sct import SctLevels  # loads polars: only as SCT runs
+
     completions, latency_s = completions[1:], latency_s[1:]
     tp = completions / width_s
     level = np.rint(area_s[:-1] / width_s).astype(np.int64)
@@ -96,6 +99,11 @@ def window_intervals(state: S.TierState, v: int, n_window: int) -> S.F64:
 
 def vm_sct(state: S.TierState, v: int, n_window: int, min_intervals: int) -> SctResult:
     """SCT of VM v over its last window (flush the state to the decision time first)."""
+    # Loaded here, as SCT runs: they load polars and scipy.optimize, which other runs lack.
+    from scipy.optimize import OptimizeWarning
+
+    from headroom.engine.capacity.sct import sct_result
+
     rows = window_intervals(state, v, n_window)
     width = float(state.fp[S.FP_SCT_S])
     levels = levels_from_intervals(

@@ -2,9 +2,9 @@
 
 VMs of every tier share one set of rows (tier t owns rows first..first + count); a
 request's row keeps, per tier, the time it reached the tier, the time it took a pool
-slot there, its demand there and the VM that holds it; a page's row, as the kernel's,
+slot there, its demand there and the VM that holds it; a page's row,
 its arrival, client clock, VM and outstanding requests. Capacities grow on demand with the
-helpers the single-tier kernel uses too (rows.py): the loop returns a ``NEED_*`` status
+helpers of rows.py: the loop returns a ``NEED_*`` status
 before touching anything.
 """
 
@@ -146,7 +146,7 @@ JF_ARRIVAL = 0
 # JI_PAGE: the request's page (-1: none), JI_BASE: it is the page's base request
 JI_CLASS, JI_TIER, JI_NEXT, JI_PAGE, JI_BASE = range(5)
 JI_VM = 5  # then the VM per tier
-# --- page columns (as the kernel's) ---
+# --- page columns ---
 PF_ARRIVAL, PF_CLOCK = range(2)
 PI_VM, PI_OUTSTANDING, PI_TO_ISSUE, PI_NOBJ, PI_NPUSH, PI_FAILED, PI_NEXT, PI_CLASS = range(8)
 N_PI = 8
@@ -200,8 +200,8 @@ class TierState(NamedTuple):
     win: I64  # SLA windows x (completions, over threshold)
     winh: NDArray[np.int32]  # SLA windows x coarse sketch buckets
     ring: F64  # VMs x intervals x R_* (SCT statistics of the last window)
-    # completed requests x (arrival, start, end, demand, vm, page arrival, class), as the
-    # kernel's; start, demand and VM at the first tier
+    # completed requests x (arrival, start, end, demand, vm, page arrival, class):
+    # start, demand and VM at the first tier
     trace: F64
     cls: I64  # classes x CL_*
     ks: F64  # (from t_s, K) rows: the partitions' K step function
