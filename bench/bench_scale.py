@@ -268,8 +268,9 @@ def _map_part(paths: list[str], found: Any) -> dict[str, Any]:
 
 
 def _reduce(mapped: list[dict[str, str]], found: Any, counts: dict[str, str]) -> dict[str, Any]:
-    """The reduce task: the stored partials and the scan's counts by time read back (in a
-    worker process that ran spills and maps, as the chord's callback runs), the document."""
+    """The reduce task: the stored partials merged, then the scan's counts by time read
+    back (in a worker process that ran spills and maps, as the chord's callback runs),
+    the document."""
     from headroom.characterizations.run import result_document
     from headroom.engine.workload.fitting import MAX_FIT_N
     from headroom.engine.workload.mapreduce import finish
@@ -278,8 +279,9 @@ def _reduce(mapped: list[dict[str, str]], found: Any, counts: dict[str, str]) ->
     reset_peak_rss()
     cpu0 = time.process_time()
     stored = [{name: pl.scan_parquet(path) for name, path in m.items()} for m in mapped]
+    merged = merge_stored(stored, MAX_FIT_N)
     scanned = replace(found, counts={name: pl.read_parquet(path) for name, path in counts.items()})
-    document = result_document(finish(merge_stored(stored, MAX_FIT_N), scanned))
+    document = result_document(finish(merged, scanned))
     return {"pid": os.getpid(), "cpu_s": time.process_time() - cpu0, "peak_rss": peak_rss_bytes(),
             "rows": document.requests,
             "document": json.dumps(document.model_dump(mode="json"), sort_keys=True)}  # fmt: skip

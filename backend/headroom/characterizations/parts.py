@@ -21,7 +21,7 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -139,9 +139,11 @@ def reduce_parts(settings: Settings, job_id: int, worker: str) -> None:
     store = open_store(settings.resolved_storage_url())
     inputs = _inputs(settings, job_id, worker, (0.9, "merging"))
     base = folder(inputs.dataset_id, job_id)
-    found = _load_scan(store, base, inputs.rules, with_counts=True)
+    found = _load_scan(store, base, inputs.rules)
     stored = [_stored_partial(store, _part(base, index)) for index in range(found.parts)]
     merged = merge_stored(stored, MAX_FIT_N)
+    # read after the merge, so never held beside its batches
+    found = replace(found, counts=_load_counts(store, base))
     with _usable():
         result = finish(merged, found)
     document = run.result_document(result).model_dump(mode="json")
@@ -245,19 +247,21 @@ def _read_frame(store: ObjectStore, key: str) -> pl.DataFrame:
         return pl.read_parquet(io.BytesIO(source.read()))
 
 
-def _load_scan(store: ObjectStore, base: str, rules: Rules, with_counts: bool = False) -> Scan:
-    """The stored scan; with the counts by time (which only the reduce reads)."""
+def _load_scan(store: ObjectStore, base: str, rules: Rules) -> Scan:
+    """The stored scan, without its counts by time (which only the reduce reads)."""
     if not store.exists(base + "scan.json"):
         raise LogInputError("internal_error", "the characterization's plan is missing")
     with store.open(base + "scan.json") as source:
         data = json.loads(source.read())
-    counts = None
-    if with_counts:
-        keys = {name: f"{base}scan-{name}.parquet" for name in TIME_COUNTS}
-        if not all(store.exists(key) for key in keys.values()):  # a plan of an older version
-            raise LogInputError("internal_error", "the characterization's plan is incomplete")
-        counts = {name: _read_frame(store, key) for name, key in keys.items()}
-    return scan_from_json(data, _read_frame(store, base + "scan-quiet.parquet"), rules, counts)
+    return scan_from_json(data, _read_frame(store, base + "scan-quiet.parquet"), rules)
+
+
+def _load_counts(store: ObjectStore, base: str) -> dict[str, pl.DataFrame]:
+    """The scan's counts by time."""
+    keys = {name: f"{base}scan-{name}.parquet" for name in TIME_COUNTS}
+    if not all(store.exists(key) for key in keys.values()):  # a plan of an older version
+        raise LogInputError("internal_error", "the characterization's plan is incomplete")
+    return {name: _read_frame(store, key) for name, key in keys.items()}
 
 
 def _stored_partial(store: ObjectStore, part: str) -> dict[str, pl.LazyFrame]:

@@ -5,7 +5,7 @@ chain per column (no per-row Python)."""
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TypeVar
 
 import polars as pl
@@ -31,6 +31,7 @@ __all__ = [
     "RuleSet",
     "Rules",
     "apply_rules",
+    "class_codes",
     "client_in",
     "default_request_rules",
     "default_rules",
@@ -53,12 +54,27 @@ def apply_rules(table: F, rules: Rules | None = None) -> F:
     )
 
 
-def ruleset_expr(ruleset: RuleSet, columns: set[str]) -> pl.Expr:
-    """One ``when/then`` chain: the first rule whose condition holds gives the class."""
-    out = pl.lit(ruleset.default, pl.String)
+def ruleset_expr(
+    ruleset: RuleSet, columns: set[str], codes: Mapping[str, int] | None = None
+) -> pl.Expr:
+    """One ``when/then`` chain: the first rule whose condition holds gives the class (with
+    ``codes``, the class's integer code instead of its name)."""
+
+    def value(cls: str) -> pl.Expr:
+        return pl.lit(cls, pl.String) if codes is None else pl.lit(codes[cls], pl.Int64)
+
+    out = value(ruleset.default)
     for rule in reversed(ruleset.rules):
-        out = pl.when(rule_condition(rule, columns)).then(pl.lit(rule.cls)).otherwise(out)
+        out = pl.when(rule_condition(rule, columns)).then(value(rule.cls)).otherwise(out)
     return out
+
+
+def class_codes(ruleset: RuleSet, columns: set[str]) -> tuple[pl.Expr, list[str]]:
+    """The rule set's class of each row as its rank among the class names, sorted (an
+    integer instead of a string), and those names."""
+    names = sorted({rule.cls for rule in ruleset.rules} | {ruleset.default})
+    codes = {name: code for code, name in enumerate(names)}
+    return ruleset_expr(ruleset, columns, codes), names
 
 
 def rule_condition(rule: Rule, columns: set[str]) -> pl.Expr:

@@ -116,23 +116,30 @@ def _class_counts_at(
 ) -> dict[str, list[int]]:
     """Each request class's arrivals in the buckets starting at ``times`` (0 where it has
     none): the gap-filled series per class read only where the chart keeps a point, not
-    built whole (a second's buckets over weeks, times every class)."""
+    built whole (a second's buckets over weeks, times every class), and only the rows
+    of those buckets counted (every class of the log is listed, with zeros there)."""
     count = pl.len() if weight is None else pl.col(weight).sum()
+    cls = pl.col(CLASS_COLUMN).fill_null("(none)")
+    lazy = requests.lazy()
+    names = lazy.select(cls.unique()).collect()[CLASS_COLUMN].to_list()
+    t = pl.col("ts").dt.truncate(f"{every_s}s").alias("t")
+    wanted = pl.DataFrame({"t": times.cast(lazy.collect_schema()["ts"])})
     sparse = (
-        requests.lazy()
-        .group_by(
-            pl.col("ts").dt.truncate(f"{every_s}s").alias("t"),
-            pl.col(CLASS_COLUMN).fill_null("(none)"),
-        )
+        lazy.select(t, cls, *([] if weight is None else [weight]))
+        .filter(pl.col("t").is_in(wanted["t"].implode()))
+        .group_by("t", CLASS_COLUMN)
         .agg(count.cast(pl.Int64).alias("count"))
         .collect()
     )
-    wanted = pl.DataFrame({"t": times.cast(sparse.schema["t"])})
+    parts = sparse.partition_by(CLASS_COLUMN, as_dict=True)
+    empty = sparse.clear()
     return {
-        str(name): wanted.join(part, on="t", how="left", maintain_order="left")["count"]
+        str(name): wanted.join(
+            parts.get((name,), empty), on="t", how="left", maintain_order="left"
+        )["count"]
         .fill_null(0)
         .to_list()
-        for (name,), part in sorted(sparse.partition_by(CLASS_COLUMN, as_dict=True).items())
+        for name in sorted(names)
     }
 
 

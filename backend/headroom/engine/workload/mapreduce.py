@@ -122,7 +122,8 @@ def scan(
         classify=classify,
         settings=settings,
     )
-    return Scan(cover, held, requests, parts, context, time_counts(classified, latency_every_s))
+    counts = time_counts(table, rules, classify, latency_every_s)
+    return Scan(cover, held, requests, parts, context, counts)
 
 
 def partition_rows(memory_budget_mb: int | None) -> int | None:

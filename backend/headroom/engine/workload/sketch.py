@@ -63,7 +63,35 @@ def merge_histograms(frames: Sequence[pl.DataFrame], keys: Sequence[str]) -> pl.
     if not seen:
         return frames[0]
     both = pl.concat(seen, how="vertical_relaxed")
-    return both.group_by([*keys, "idx"]).agg(pl.col("n").sum(), pl.col("max").max())
+    columns = [*keys, "idx"]
+    order_keys = _sort_keys(both, columns)
+    if order_keys is None or not _reducible(both):
+        return both.group_by(columns).agg(pl.col("n").sum(), pl.col("max").max())
+    return _merged_by_sort(both, columns, order_keys)
+
+
+def _reducible(both: pl.DataFrame) -> bool:
+    """Counts and maxima numpy adds and compares as the group-by does: no nulls, no NaN."""
+    if both["n"].has_nulls() or both["max"].has_nulls():
+        return False
+    return not (both.schema["max"].is_float() and both["max"].is_nan().any())
+
+
+def _merged_by_sort(both: pl.DataFrame, columns: list[str], keys: list[np.ndarray]) -> pl.DataFrame:
+    """The group-by's rows (in key order) from one lexicographic sort of the keys and
+    numpy's sums and maxima over each run of equal keys: on a histogram by time of
+    weeks (900,000 rows) a fraction of a hash group-by's working set."""
+    order = np.lexsort(keys)
+    changed = np.zeros(len(order), dtype=bool)
+    changed[0] = True
+    for key in keys:
+        ordered = key[order]
+        changed[1:] |= ordered[1:] != ordered[:-1]
+    runs = np.flatnonzero(changed)
+    return both.select(columns)[order[runs]].with_columns(
+        pl.Series("n", np.add.reduceat(both["n"].to_numpy()[order], runs)),
+        pl.Series("max", np.maximum.reduceat(both["max"].to_numpy()[order], runs)),
+    )
 
 
 def percentiles(
@@ -97,8 +125,35 @@ def percentiles(
 
 
 def _sorted(frame: pl.DataFrame, columns: list[str]) -> pl.DataFrame:
-    """``frame`` sorted by ``columns``: one stable sort a column, the last first (the same
-    order as one sort on every column, at a fraction of its cost when a key is a string)."""
+    """``frame`` sorted by ``columns`` (nulls first), stably: one lexicographic sort of
+    integer keys and one gather, where a stable sort per column, the last first, would
+    copy the frame once a column."""
+    keys = _sort_keys(frame, columns)
+    if keys is None:
+        return _sorted_column_by_column(frame, columns)
+    return frame[np.lexsort(keys)]
+
+
+def _sort_keys(frame: pl.DataFrame, columns: list[str]) -> list[np.ndarray] | None:
+    """Integers in the order of each column (a string's rank among the column's; nulls
+    first, as polars sorts them), the last column first, as ``np.lexsort`` takes them;
+    None when a column is neither integer, time nor string."""
+    keys = []
+    for column in reversed(columns):
+        values = frame[column]
+        if values.dtype == pl.String:
+            values = values.rank("dense")
+        elif not (values.dtype.is_integer() or values.dtype.is_temporal()):
+            return None
+        ranked = values.to_physical().cast(pl.Int64)
+        floor = (ranked.min() or 0) - 1  # type: ignore[operator]
+        keys.append(ranked.fill_null(floor).to_numpy())
+    return keys
+
+
+def _sorted_column_by_column(frame: pl.DataFrame, columns: list[str]) -> pl.DataFrame:
+    """One stable sort a column, the last first (the same order as one sort on every
+    column, at a fraction of its cost when a key is a string)."""
     for column in reversed(columns):
         frame = frame.sort(column, maintain_order=True)
     return frame

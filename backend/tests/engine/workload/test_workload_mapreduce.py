@@ -298,3 +298,29 @@ def test_the_spill_spread_over_shares_gives_the_serial_partitions(
         spread = pl.scan_parquet([p[index] for p in pieces])
         assert spread.collect().equals(pl.read_parquet(path))
         assert same(map_spilled(spread, found), map_spilled(path, found))
+
+
+def test_merging_by_sort_equals_the_group_by_with_null_and_string_keys() -> None:
+    """merge_histograms' sort of integer, time and string keys (nulls a group of their
+    own, first) gives the group-by's groups, counts and maxima, and percentiles' one
+    lexicographic sort the order of a sort on every key."""
+    rng = np.random.default_rng(11)
+    n = 4000
+    hist = pl.DataFrame(
+        {
+            "t": [None if i % 13 == 0 else int(v) for i, v in enumerate(rng.integers(0, 9, n))],
+            "cls": [
+                None if i % 7 == 0 else str(v) for i, v in enumerate(rng.choice(["b", "a", "é"], n))
+            ],
+            "idx": rng.integers(-5, 5, n).astype(np.int32),
+            "n": rng.integers(1, 100, n),
+            "max": rng.uniform(0, 10, n),
+        }
+    ).with_columns(pl.from_epoch("t", "s").dt.replace_time_zone("UTC"))
+    keys = ["t", "cls", "idx"]
+    merged = merge_histograms([hist.head(1500), hist.tail(n - 1500)], ["t", "cls"])
+    expected = hist.group_by(keys).agg(pl.col("n").sum(), pl.col("max").max())
+    assert merged.sort(keys).equals(expected.sort(keys))
+    assert merged.equals(merged.sort(keys, maintain_order=True))
+    shares = percentiles(hist, ["cls", "t"])
+    assert shares.select("cls", "t").equals(hist.select("cls", "t").unique().sort(["cls", "t"]))
