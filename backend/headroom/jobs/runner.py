@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 from botocore.exceptions import ConnectionError as StoreUnreachable
 from botocore.exceptions import HTTPClientError
+from kombu.exceptions import OperationalError as BrokerUnreachable
+from redis.exceptions import ConnectionError as RedisUnreachable
 from sqlalchemy.exc import OperationalError
 
 from headroom.core.db import session_scope
@@ -25,8 +27,17 @@ from headroom.jobs.models import Job, JobStatus
 from headroom.jobs.progress import ProgressReporter
 
 log = logging.getLogger(__name__)
-# an S3 store that cannot be reached or times out, once boto3's own retries are spent, too
-TRANSIENT = (OperationalError, ConnectionError, TimeoutError, StoreUnreachable, HTTPClientError)
+# a database, a broker (a job that sends its parts) or an S3 store that cannot be reached
+# or times out, once the clients' own retries are spent
+TRANSIENT = (
+    OperationalError,
+    BrokerUnreachable,
+    RedisUnreachable,
+    ConnectionError,
+    TimeoutError,
+    StoreUnreachable,
+    HTTPClientError,
+)
 OnTransient = Callable[[Exception, int], None]  # (error, attempts so far); raise to retry
 
 

@@ -3,6 +3,8 @@
 from datetime import timedelta
 
 import pytest
+from kombu.exceptions import OperationalError as BrokerUnreachable
+from redis.exceptions import ConnectionError as RedisUnreachable
 
 from headroom.core.db import session_scope
 from headroom.core.settings import Settings
@@ -83,6 +85,31 @@ def test_runner_marks_unexpected_errors_failed_with_a_message(settings: Settings
         assert job is not None and job.status == JobStatus.failed
         assert job.error_code == "internal_error" and "disk on fire" in (job.error_message or "")
     assert not run_job(settings, job_id, explode)  # finished jobs are never run again
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        BrokerUnreachable("Error 111 connecting to 127.0.0.1:6379. Connection refused."),
+        RedisUnreachable("Error 111 connecting to 127.0.0.1:6379. Connection refused."),
+    ],
+    ids=["kombu", "redis"],
+)
+def test_a_broker_that_cannot_be_reached_is_retried_not_failed(
+    settings: Settings, error: Exception
+) -> None:
+    """A job that sends its parts while the broker restarts: queued again for a retry."""
+    job_id = new_job(settings)
+    retried: list[int] = []
+
+    def send_parts(context: JobContext) -> None:
+        raise error
+
+    assert run_job(settings, job_id, send_parts, on_transient=lambda e, n: retried.append(n))
+    assert retried == [1]
+    with session_scope(settings.resolved_database_url()) as session:
+        job = session.get(Job, job_id)
+        assert job is not None and job.status == JobStatus.queued and job.error_code is None
 
 
 def test_a_failed_analysis_job_leaves_its_dataset_ready(settings: Settings) -> None:
