@@ -189,6 +189,26 @@ def utilization_boxes(box_hist: NDArray[np.int64]) -> tuple[UtilizationBox, ...]
     return tuple(boxes)
 
 
+def sla_windows(
+    s: Scenario, window_s: float, win: NDArray[np.int64], win_hist: NDArray[np.int32], p50_p99: bool
+) -> dict[str, Any]:
+    """A run's SLA-window fields of its TimeSeries from the loop's per-window counts
+    (``win``: requests, requests over the threshold) and coarse latency sketches; with
+    ``p50_p99``, the windows' median and p99 too."""
+    n_windows = math.ceil(s.duration_s / window_s - 1e-9)
+    q = s.sla.percentile / 100 if s.sla else 0.95
+    count, over, hist = win[:n_windows, 0], win[:n_windows, 1], win_hist[:n_windows]
+    out: dict[str, Any] = {
+        "window_s": window_s,
+        "window_p95_latency_s": sketch.window_quantile(hist, sketch.COARSE_ALPHA, q),
+        "window_violated": (count > 0) & (over > (1 - q) * count),
+    }
+    if p50_p99:
+        out["window_p50_latency_s"] = sketch.window_quantile(hist, sketch.COARSE_ALPHA, 0.5)
+        out["window_p99_latency_s"] = sketch.window_quantile(hist, sketch.COARSE_ALPHA, 0.99)
+    return out
+
+
 @dataclass(frozen=True)
 class RequestTrace:
     """Per-request times (only with ``trace=True``; for tests and small runs)."""

@@ -3,8 +3,6 @@ figures and series a one-tier run of the tier loop gives (tiers/results.py)."""
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from headroom.engine.sim.kernel import state as st
@@ -16,19 +14,16 @@ from headroom.engine.sim.results import (
     SimulationResult,
     TimeSeries,
     VmStats,
+    sla_windows,
     utilization_boxes,
 )
 from headroom.engine.sim.scenario import Scenario
-from headroom.engine.sim.sketch import COARSE_ALPHA, window_quantile
 from headroom.engine.sim.version import ENGINE_VERSION
 
 
 def _series(s: Scenario, state: st.CoreState) -> TimeSeries:
     m = float(state.fp[st.FP_MONITOR_S])
     n, ts = len(state.ts), state.ts
-    n_windows = math.ceil(s.duration_s / state.fp[st.FP_WINDOW_S] - 1e-9)
-    q = s.sla.percentile / 100 if s.sla else 0.95
-    count, over = state.win[:n_windows, 0], state.win[:n_windows, 1]
     rate = lambda a: (a / m).astype(np.float32)  # noqa: E731
     return TimeSeries(
         monitor_s=m,
@@ -41,11 +36,7 @@ def _series(s: Scenario, state: st.CoreState) -> TimeSeries:
         utilization=state.ts_utilization,
         waiting=ts[:, st.TS_WAITING],
         in_system=ts[:, st.TS_IN_SYSTEM],
-        window_s=float(state.fp[st.FP_WINDOW_S]),
-        window_p95_latency_s=window_quantile(state.win_hist[:n_windows], COARSE_ALPHA, q),
-        window_violated=(count > 0) & (over > (1 - q) * count),
-        window_p50_latency_s=window_quantile(state.win_hist[:n_windows], COARSE_ALPHA, 0.5),
-        window_p99_latency_s=window_quantile(state.win_hist[:n_windows], COARSE_ALPHA, 0.99),
+        **sla_windows(s, float(state.fp[st.FP_WINDOW_S]), state.win, state.win_hist, True),
     )
 
 

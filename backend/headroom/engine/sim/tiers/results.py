@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
-import math
 from typing import Any, Protocol
 
 import numpy as np
-from numpy.typing import NDArray
 
 from headroom.engine.sim import partition_stage
 from headroom.engine.sim.results import (
@@ -19,6 +17,7 @@ from headroom.engine.sim.results import (
     SimulationResult,
     TimeSeries,
     VmStats,
+    sla_windows,
     utilization_boxes,
 )
 from headroom.engine.sim.scenario import Admission, Scenario, Tier
@@ -44,10 +43,6 @@ class TieredSimulation(Protocol):
 def _series(sim: TieredSimulation, st: S.TierState) -> TimeSeries:
     s, t = sim.s, sim.scaled
     m = float(st.fp[S.FP_MONITOR_S])
-    window_s = float(st.fp[S.FP_WINDOW_S])
-    n_windows = math.ceil(s.duration_s / window_s - 1e-9)
-    q = s.sla.percentile / 100 if s.sla else 0.95
-    count, over = st.win[:n_windows, 0], st.win[:n_windows, 1]
     rate = lambda a: (a / m).astype(np.float32)  # noqa: E731
     return TimeSeries(
         monitor_s=m,
@@ -60,20 +55,10 @@ def _series(sim: TieredSimulation, st: S.TierState) -> TimeSeries:
         utilization=st.tt[:, t, S.TT_UTILIZATION].copy(),
         waiting=st.ts[:, S.TS_WAITING],
         in_system=st.ts[:, S.TS_IN_SYSTEM],
-        window_s=window_s,
-        window_p95_latency_s=window_quantile(st.winh[:n_windows], COARSE_ALPHA, q),
-        window_violated=(count > 0) & (over > (1 - q) * count),
-        **(_percentiles(st.winh[:n_windows]) if sim.single else {}),
+        # a single-tier result has the p50 and p99 per SLA window (a tiered one keeps its
+        # p99 in tier_series)
+        **sla_windows(s, float(st.fp[S.FP_WINDOW_S]), st.win, st.winh, sim.single),
     )
-
-
-def _percentiles(hist: NDArray[np.int32]) -> dict[str, Any]:
-    """A single-tier result's p50 and p99 per SLA window (a tiered one keeps its p99 in
-    tier_series)."""
-    return {
-        "window_p50_latency_s": window_quantile(hist, COARSE_ALPHA, 0.5),
-        "window_p99_latency_s": window_quantile(hist, COARSE_ALPHA, 0.99),
-    }
 
 
 def _vm_stats(sim: TieredSimulation, st: S.TierState, t: int, n_actions: int) -> VmStats:
