@@ -29,6 +29,7 @@ import polars as pl
 
 from .buckets import Annotated, annotated_part
 from .classify import Rules
+from .samples import SAMPLE_GROUP, bottom_k, counts_and_sample
 from .sessions import SessionSettings
 from .sketch import histogram_of, merge_histograms
 
@@ -59,7 +60,6 @@ SUM_KEYS: dict[str, tuple[str, ...]] = {
 HISTOGRAM_KEYS: dict[str, tuple[str, ...]] = {
     "lat_path": ("path_group",),
 }
-SAMPLE_GROUP = ("quantity", "cls_user")
 OTHER_PATHS = "other"
 QUANTITIES = (
     "requests_per_session",
@@ -117,8 +117,7 @@ def map_part(df: pl.DataFrame, context: PartContext) -> Partial:
         "lat_path": histogram_of(reqs, HISTOGRAM_KEYS["lat_path"], "latency_s"),
     }
     values = _fit_values(part, reqs, session_classes)
-    frames["sample_counts"] = _sample_counts(values)
-    frames["samples"] = _positive_sample(values, context.sample_size)
+    frames["sample_counts"], frames["samples"] = counts_and_sample(values, context.sample_size)
     return Partial(frames)
 
 
@@ -219,55 +218,14 @@ def _quantity(frame: pl.LazyFrame, name: str, value: pl.Expr) -> pl.LazyFrame:
     )
 
 
-def _sample_counts(values: pl.DataFrame) -> pl.DataFrame:
-    return (
-        values.group_by("quantity", "cls_user")
-        .agg(
-            pl.len().cast(pl.Int64).alias("n"),
-            (pl.col("value") == 0).sum().cast(pl.Int64).alias("zeros"),
-        )
-        .with_columns(pl.col("quantity").cast(pl.String))
-    )
-
-
-def _positive_sample(values: pl.DataFrame, k: int) -> pl.DataFrame:
-    """The bottom-k of the positive values (grouped on categoricals, whose strings are
-    made for the chosen rows only)."""
-    positive = values.filter(pl.col("value") > 0).with_columns(_categorical_groups())
-    return bottom_k(positive, k).with_columns(_string_groups())
-
-
 def _categorical_groups() -> pl.Expr:
-    """The sample's groups as categoricals: the windows and joins on them then hash
-    integers, not strings."""
+    """The sample's groups as categoricals: the joins on them then hash integers, not
+    strings."""
     return pl.col(SAMPLE_GROUP).cast(pl.Categorical())
 
 
 def _string_groups() -> pl.Expr:
     return pl.col(SAMPLE_GROUP).cast(pl.String)
-
-
-def bottom_k(samples: pl.DataFrame, k: int) -> pl.DataFrame:
-    """Per quantity and user class, the rows of the ``k`` smallest keys (ties by value),
-    in no particular order. A group of more than ``k`` rows keeps those whose key is at
-    most its k-th smallest (a selection, no sort): exactly ``k`` rows unless keys repeat
-    at the cut, which only then need the (key, value) order."""
-    group_rows = pl.len().over(SAMPLE_GROUP)
-    kth_key = pl.col("key").bottom_k(k).max().over(SAMPLE_GROUP)
-    kept = samples.filter((group_rows <= k) | (pl.col("key") <= kth_key))
-    if kept.select((pl.len().over(SAMPLE_GROUP) > k).any()).item():
-        return _sorted_bottom_k(kept, k)
-    return kept
-
-
-def _sorted_bottom_k(samples: pl.DataFrame, k: int) -> pl.DataFrame:
-    """:func:`bottom_k` by the rows in (key, value) order, then a rank within each group
-    (no sort on the strings). Two stable single-column sorts give that order at a
-    fraction of the cost of one sort on both columns."""
-    by_value = samples.sort("value", nulls_last=True, maintain_order=True)
-    ordered = by_value.sort("key", nulls_last=True, maintain_order=True)
-    rank = pl.int_range(pl.len()).over(SAMPLE_GROUP)
-    return ordered.filter(rank < k)
 
 
 def merge(partials: Iterable[Partial], sample_size: int) -> Partial:

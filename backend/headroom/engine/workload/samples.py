@@ -1,0 +1,105 @@
+"""The fit samples' counts and bottom-k per (quantity, user class), in numpy
+(docs/methods/workload.md, "Bounded memory").
+
+Each group is a small integer (:func:`group_codes`); the rows are put in group order by a
+stable sort of those integers (a counting sort for a few groups) and each group's rows
+are a contiguous run of that order, where a group-by or a window over the string columns
+would hash every row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+import polars as pl
+
+SAMPLE_GROUP = ("quantity", "cls_user")
+
+
+def group_codes(frame: pl.DataFrame) -> np.ndarray:
+    """Each row's (quantity, user class) as an integer: equal groups, equal codes (a null
+    class is a group of its own)."""
+    quantity = _dense_code(frame["quantity"])
+    cls = _dense_code(frame["cls_user"])
+    codes = quantity * (int(cls.max(initial=0)) + 1) + cls
+    # a 16-bit key is sorted by a counting (radix) sort
+    return codes.astype(np.int16) if codes.max(initial=0) < 2**15 else codes
+
+
+def _dense_code(column: pl.Series) -> np.ndarray:
+    """A code per value (1, 2, ...; a categorical's own code plus one), 0 for null."""
+    if column.dtype == pl.Categorical:
+        return column.to_physical().cast(pl.Int64).fill_null(-1).to_numpy() + 1
+    return column.rank("dense").fill_null(0).to_numpy().astype(np.int64)
+
+
+def group_runs(codes: np.ndarray) -> Iterator[np.ndarray]:
+    """The rows of each group (each in input order), one group after another."""
+    order = np.argsort(codes, kind="stable")
+    ends = np.flatnonzero(np.diff(codes[order])) + 1
+    yield from np.split(order, ends) if len(order) else ()
+
+
+def counts_and_sample(values: pl.DataFrame, k: int) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """``quantity, cls_user, n, zeros`` (the values and the zeros of each group) and the
+    bottom-k of the positive values (:func:`bottom_k`, groups as strings, one group
+    after another)."""
+    runs = list(group_runs(group_codes(values)))
+    key = values["key"].to_numpy()
+    value = values["value"].to_numpy()
+    first = np.array([rows[0] for rows in runs], dtype=np.int64)
+    groups = values[first].select(_strings())
+    zeros, chosen = [], []
+    for rows, group in zip(runs, groups.iter_rows(), strict=True):
+        zeros.append(int(np.count_nonzero(value[rows] == 0)))
+        kept = _bottom_k_of(rows[value[rows] > 0], key, value, k)
+        chosen.append(_group_rows(group, key[kept], value[kept]))
+    counts = groups.with_columns(
+        pl.Series("n", [len(rows) for rows in runs], dtype=pl.Int64),
+        pl.Series("zeros", zeros, dtype=pl.Int64),
+    )
+    sample = pl.concat(chosen) if chosen else values.clear().with_columns(_strings())
+    return counts, sample
+
+
+def _group_rows(group: tuple[str | None, ...], key: np.ndarray, value: np.ndarray) -> pl.DataFrame:
+    """A group's chosen rows: its quantity and class repeated beside their keys and
+    values (no gather of the string columns)."""
+    names = [
+        pl.lit(name, pl.String).alias(column)
+        for column, name in zip(SAMPLE_GROUP, group, strict=True)
+    ]
+    return pl.DataFrame({"key": key, "value": value}).select(*names, "key", "value")
+
+
+def _strings() -> pl.Expr:
+    return pl.col(SAMPLE_GROUP).cast(pl.String)
+
+
+def _in_order(chosen: list[np.ndarray]) -> np.ndarray:
+    return np.sort(np.concatenate(chosen))
+
+
+def bottom_k(samples: pl.DataFrame, k: int) -> pl.DataFrame:
+    """Per quantity and user class, the rows of the ``k`` smallest keys (ties by value,
+    nulls last), in input order. A group of more than ``k`` rows keeps those whose key is
+    at most its k-th smallest (a selection, no sort): exactly ``k`` rows unless keys
+    repeat at the cut, which only then need the (key, value) order."""
+    if samples.height == 0:
+        return samples
+    key = samples["key"].to_numpy()
+    value = samples["value"].to_numpy()
+    runs = group_runs(group_codes(samples))
+    return samples[_in_order([_bottom_k_of(rows, key, value, k) for rows in runs])]
+
+
+def _bottom_k_of(rows: np.ndarray, key: np.ndarray, value: np.ndarray, k: int) -> np.ndarray:
+    """Of ``rows`` (of one group), those of the ``k`` smallest (key, value)."""
+    if len(rows) <= k:
+        return rows
+    mine = key[rows]
+    at_most = mine <= np.partition(mine, k - 1)[k - 1]
+    if np.count_nonzero(at_most) == k:
+        return rows[at_most]
+    return rows[np.lexsort((value[rows], mine))[:k]]
