@@ -243,30 +243,57 @@ def pages(annotated: pl.DataFrame) -> pl.DataFrame:
     """One row per page: its session, first arrival, requests, objects, bytes, load time.
 
     ``annotated`` is :func:`annotate`'s output, in session order: within a page, rows
-    are in arrival order, so each group's first row is its first request.
+    are in arrival order, so each page's first row is its first request. Pages are
+    runs of a stable sort by page id, summed and maximised by numpy's ``reduceat`` (a
+    group-by hashes every row: annotate's pages often hold one or two requests).
     """
-    plt_ns = (end_ts().max() - pl.col("ts").first()).dt.total_nanoseconds()
-    all_latency = pl.col("latency_s").null_count() == 0
-    table = (
-        annotated.group_by("page_id", maintain_order=True)
-        .agg(
-            pl.col("session_id").first(),
-            pl.col("client").first(),
-            pl.col("cls_user").first(),
-            pl.col("ts").first(),
-            end_ts().max().alias("end_ts"),
-            request_url().first().alias("url"),
-            pl.len().alias("requests"),
-            (pl.col("page_role").first() == "base").alias("has_base"),
-            pl.col("bytes").sum().alias("bytes"),
-            pl.when(all_latency).then(plt_ns / 1e9).otherwise(None).alias("load_time_s"),
-        )
-        .with_columns(
-            (pl.col("requests") - pl.col("has_base").cast(pl.Int64)).cast(pl.Int64).alias("objects")
-        )
+    order = np.argsort(annotated["page_id"].to_numpy(), kind="stable")
+    ids = annotated["page_id"].to_numpy()[order]
+    starts = np.flatnonzero(np.diff(ids, prepend=ids[:1] - 1)) if len(ids) else order
+    first = annotated[order[starts]].select(
+        "page_id",
+        "session_id",
+        "client",
+        "cls_user",
+        "ts",
+        request_url().alias("url"),
+        (pl.col("page_role") == "base").alias("has_base"),
     )
-    # groups come in the order of their first rows: annotate numbers pages that way
-    return table if table["page_id"].is_sorted() else table.sort("page_id")
+    per_row = annotated.select(
+        end_ts().alias("end_ts"),
+        pl.col("bytes").fill_null(0),
+        pl.col("latency_s").is_null().alias("unknown"),
+    )
+    last_end = _run_max(per_row["end_ts"], order, starts)
+    plt_ns = (pl.col("end_ts") - pl.col("ts")).dt.total_nanoseconds()
+    all_latency = pl.Series(np.add.reduceat(per_row["unknown"].to_numpy()[order], starts) == 0)
+    requests = np.diff(np.append(starts, len(order)))
+    return first.with_columns(
+        last_end,
+        pl.Series("requests", requests, dtype=pl.UInt32),
+        pl.Series("bytes", np.add.reduceat(per_row["bytes"].to_numpy()[order], starts)),
+    ).select(
+        "page_id",
+        "session_id",
+        "client",
+        "cls_user",
+        "ts",
+        "end_ts",
+        "url",
+        "requests",
+        "has_base",
+        "bytes",
+        pl.when(pl.lit(all_latency)).then(plt_ns / 1e9).otherwise(None).alias("load_time_s"),
+        (pl.col("requests") - pl.col("has_base").cast(pl.Int64)).cast(pl.Int64).alias("objects"),
+    )
+
+
+def _run_max(times: pl.Series, order: np.ndarray, starts: np.ndarray) -> pl.Series:
+    """The latest of each run's times (null when all of them are)."""
+    missing = np.iinfo(np.int64).min
+    physical = times.to_physical().fill_null(missing).to_numpy()[order]
+    latest = pl.Series(times.name, np.maximum.reduceat(physical, starts))
+    return latest.set(latest == missing, None).cast(times.dtype)
 
 
 def object_gaps_s(annotated: pl.DataFrame) -> pl.Series:
@@ -294,8 +321,21 @@ def sessions(annotated: pl.DataFrame, page_table: pl.DataFrame | None = None) ->
         (pl.col("_last_k") - pl.col("_k") + 1).cast(pl.Int64).alias("requests"),
         ((pl.col("_last_ts") - pl.col("ts")).dt.total_nanoseconds() / 1e9).alias("duration_s"),
     )
-    counts = page_table.group_by("session_id").agg(pl.len().alias("pages"))
-    return per_session.join(counts, on="session_id", how="left").sort("session_id")
+    page_sessions = page_table["session_id"]
+    if not (page_sessions.is_sorted() and per_session["session_id"].is_sorted()):
+        counts = page_table.group_by("session_id").agg(pl.len().alias("pages"))
+        return per_session.join(counts, on="session_id", how="left").sort("session_id")
+    return per_session.with_columns(_pages_of(per_session["session_id"], page_sessions))
+
+
+def _pages_of(session_ids: pl.Series, page_sessions: pl.Series) -> pl.Series:
+    """The pages of each session (null for none), both columns sorted: the bounds of
+    each session's run of pages by binary search."""
+    pages = page_sessions.to_numpy()
+    ids = session_ids.to_numpy()
+    counts = np.searchsorted(pages, ids, "right") - np.searchsorted(pages, ids, "left")
+    out = pl.Series("pages", counts, dtype=pl.UInt32)
+    return out.set(out == 0, None) if (counts == 0).any() else out
 
 
 def think_times_s(page_table: pl.DataFrame) -> pl.Series:
