@@ -38,20 +38,50 @@ __all__ = [
     "default_user_rules",
     "extension",
     "has_query",
+    "per_distinct",
     "rules_schema",
     "ruleset_expr",
+    "with_extension",
 ]
 F = TypeVar("F", pl.DataFrame, pl.LazyFrame)
+
+
+# the path's extension, made once for every rule that reads it (see with_extension)
+EXTENSION = "__extension"
 
 
 def apply_rules(table: F, rules: Rules | None = None) -> F:
     """The table with ``cls_request`` and ``cls_user`` filled by the rules (first match)."""
     rules = rules or default_rules()
-    columns = set(table.collect_schema().names())
-    return table.with_columns(
+    extended = with_extension(table, rules.request, rules.user)
+    columns = set(extended.collect_schema().names())
+    return extended.with_columns(
         ruleset_expr(rules.request, columns).alias("cls_request"),
         ruleset_expr(rules.user, columns).alias("cls_user"),
+    ).drop(EXTENSION, strict=False)
+
+
+def with_extension(table: F, *rulesets: RuleSet) -> F:
+    """The table with the path's extension (:func:`extension`) as a column of its own
+    when some rule reads it: the rules then read it once instead of each lower-casing
+    and matching every path. A frame's extensions are made once per distinct path."""
+    if not any(rule.extensions is not None for ruleset in rulesets for rule in ruleset.rules):
+        return table
+    if isinstance(table, pl.DataFrame):
+        return table.with_columns(per_distinct(table, "path", extension()).alias(EXTENSION))
+    return table.with_columns(extension().alias(EXTENSION))
+
+
+def per_distinct(df: pl.DataFrame, column: str, value: pl.Expr) -> pl.Series:
+    """``value`` (an expression of ``column`` alone) of every row, computed once per
+    distinct value: a log repeats its paths and Referers, and a join on them costs a
+    fraction of string functions on every row."""
+    distinct = df.select(pl.col(column).unique())
+    table = distinct.with_columns(value.alias("_value"))
+    rows = df.select(column).join(
+        table, on=column, how="left", nulls_equal=True, maintain_order="left"
     )
+    return rows["_value"]
 
 
 def ruleset_expr(
@@ -82,7 +112,8 @@ def rule_condition(rule: Rule, columns: set[str]) -> pl.Expr:
     if rule.path_prefix is not None:
         parts.append(_any(pl.col("path").str.starts_with(p) for p in rule.path_prefix))
     if rule.extensions is not None:
-        parts.append(extension().is_in(rule.extensions))
+        made = pl.col(EXTENSION) if EXTENSION in columns else extension()
+        parts.append(made.is_in(rule.extensions))
     if rule.has_query is not None:
         parts.append(has_query() == rule.has_query)
     if rule.methods is not None:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from .classify import default_request_rules, extension, ruleset_expr
+from .classify import default_request_rules, extension, per_distinct, ruleset_expr
 
 HTML_EXTENSIONS = (".html", ".htm", ".xhtml", ".shtml")
 
@@ -138,24 +138,12 @@ def is_base_request(html: pl.Expr) -> pl.Expr:
 
 
 def _page_inputs(df: pl.DataFrame) -> list[pl.Expr]:
-    html = _per_distinct(df, "path", is_html())
+    html = per_distinct(df, "path", is_html())
     return [
         request_url().alias("_url"),
-        pl.lit(_per_distinct(df, "referer", referer_url())).alias("_ref"),
+        pl.lit(per_distinct(df, "referer", referer_url())).alias("_ref"),
         is_base_request(pl.lit(html)).alias("_base"),
     ]
-
-
-def _per_distinct(df: pl.DataFrame, column: str, value: pl.Expr) -> pl.Series:
-    """``value`` (an expression of ``column`` alone) of every row, computed once per
-    distinct value: a log repeats its paths and Referers, and a join on them costs a
-    fraction of the regexes on every row."""
-    distinct = df.select(pl.col(column).unique())
-    table = distinct.with_columns(value.alias("_value"))
-    rows = df.select(column).join(
-        table, on=column, how="left", nulls_equal=True, maintain_order="left"
-    )
-    return rows["_value"]
 
 
 def _referer_matches(df: pl.DataFrame) -> pl.Series:

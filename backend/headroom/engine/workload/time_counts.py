@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from .classify import Rules, class_codes, default_rules
+from .classify import Rules, class_codes, default_rules, with_extension
 from .sketch import ZERO_BUCKET, bucket_index
 
 TIME_COUNTS = ("requests_1s", "lat_time")
@@ -66,6 +66,8 @@ def time_counts(
     table: pl.LazyFrame, rules: Rules | None, classify: bool, latency_every_s: int
 ) -> dict[str, pl.DataFrame]:
     """Both frames of the table (classified by ``rules`` if ``classify``)."""
+    if classify:
+        table = with_extension(table, (rules or default_rules()).request)
     code, names = _request_codes(table, rules, classify)
     grid = _grid(table, names, latency_every_s)
     per_second = _PerSecond(grid)
