@@ -146,9 +146,15 @@ def _totals(part: Annotated, reqs: pl.DataFrame) -> pl.DataFrame:
 
 
 def _session_classes(part: Annotated) -> pl.DataFrame:
-    """Sessions with the user class of their first page."""
-    first = part.pages.group_by("session_id").agg(pl.col("cls_user").sort_by("page_id").first())
-    return part.sessions.join(first, on="session_id", how="left")
+    """Sessions with the user class of their first page. Pages in page id order are in
+    session order (annotate's), so a session's first page starts its run of pages."""
+    pages, sessions = part.pages, part.sessions
+    if pages["page_id"].is_sorted() and pages["session_id"].is_sorted():
+        starts = pages.filter(pl.col("session_id").is_first_distinct())
+        if starts["session_id"].equals(sessions["session_id"]):
+            return sessions.with_columns(starts["cls_user"])
+    first = pages.group_by("session_id").agg(pl.col("cls_user").sort_by("page_id").first())
+    return sessions.join(first, on="session_id", how="left")
 
 
 def _fit_values(part: Annotated, reqs: pl.DataFrame, sessions: pl.DataFrame) -> pl.DataFrame:

@@ -239,7 +239,7 @@ def pages(annotated: pl.DataFrame) -> pl.DataFrame:
     ids = annotated["page_id"].to_numpy()[order]
     starts = np.flatnonzero(np.diff(ids, prepend=ids[:1] - 1)) if len(ids) else order
     first = annotated[order[starts]].select(
-        "page_id",
+        pl.col("page_id").set_sorted(),  # a stable sort's runs: ascending
         "session_id",
         "client",
         "cls_user",
