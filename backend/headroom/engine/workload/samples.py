@@ -28,10 +28,11 @@ def group_codes(frame: pl.DataFrame) -> np.ndarray:
 
 
 def _dense_code(column: pl.Series) -> np.ndarray:
-    """A code per value (1, 2, ...; a categorical's own code plus one), 0 for null."""
-    if column.dtype == pl.Categorical:
-        return column.to_physical().cast(pl.Int64).fill_null(-1).to_numpy() + 1
-    return column.rank("dense").fill_null(0).to_numpy().astype(np.int64)
+    """A code per value (its categorical code plus one), 0 for null. A string column
+    is coded in categories of its own (a hash a row, no sort), so the codes stay small."""
+    if column.dtype != pl.Categorical:
+        column = column.cast(pl.Categorical(pl.Categories.random()))
+    return column.to_physical().cast(pl.Int64).fill_null(-1).to_numpy() + 1
 
 
 def group_runs(codes: np.ndarray) -> Iterator[np.ndarray]:
