@@ -6,10 +6,9 @@ boot; between them, a monitoring tick per ``monitor_s``. What an event does to a
 in vms.py, to a request or a page in requests.py.
 
 W is the named bundle of the state's arrays (state.TierWorld). The
-runner enters through run_loop_bare (reference-count-free views of the arrays) and the
-per-event helpers are inlined into the loop, so passing W costs no call; a helper that
-hands W on to another may still leave reference-count calls for its every array (the
-compiled loop cannot know the views have no count), so the hottest take arrays.
+runner enters through run_loop_bare (views of the arrays whose type carries no reference
+count, bare.py) and the per-event helpers are inlined into the loop, so passing W on
+costs neither a call nor a reference count.
 """
 
 from __future__ import annotations
