@@ -67,7 +67,10 @@ from headroom.engine.sim.tiers.pools import ClassDemands, PagePools
 from headroom.engine.sim.tiers.results import tiered_result
 from headroom.engine.sim.tiers.sct import FixedPools, PoolChange, PoolSizer, SctPoolSizer
 from headroom.engine.sim.tiers.vms import allocate, drain_least_loaded
-from headroom.engine.sim.waiting_room import build_stage
+from headroom.engine.sim.waiting_room import NullStage, build_stage
+
+_JOINED_ARRIVALS = 65_536  # periods join one loop call until they hold this many arrivals
+_NO_CUTS = np.zeros(0)
 
 
 def scaled_tier(s: Scenario) -> int:
@@ -149,6 +152,9 @@ class TieredSimulation:
             build_distribution(t.service_s, datasets) if t.service_s else None for t in self.tiers
         ]
         self.pages = any(c.pages for c in self.feeder.classes)
+        # Periods with nothing to do between them run in one loop call (_joined); pages'
+        # pools are topped up by what the loop read, a stage holds arrivals back.
+        self.joins = not self.pages and isinstance(self.stage, NullStage)
         self.pools = PagePools(self.feeder, self.tier_dists, self.tier_rngs)
         self.class_demands = ClassDemands(self.feeder)
         self.policy = self._policy()
@@ -229,7 +235,9 @@ class TieredSimulation:
         times, rows = self.stage.release(*_merged(parts), t1)
         klass = rows[:, 2].copy()
         state.ic[S.IC_ARR_PTR] = 0
-        state = state._replace(arr_t=times, arr_c=klass, arr_n=rows[:, :2].copy())
+        state = state._replace(
+            arr_t=times, arr_c=klass, arr_n=rows[:, :2].copy(), arr_cuts=_NO_CUTS
+        )
         if self.pages:
             requests = [len(p[0]) + int(p[1].sum()) for p in parts]
             gaps = [int((p[1] - p[2]).sum()) for p in parts]
@@ -264,13 +272,24 @@ class TieredSimulation:
         changes: list[PoolChange] = []
         step, duration = s.autoscaling.step_s, s.duration_s
         decisions = {k * step for k in range(1, math.ceil(duration / step - 1e-9))}
+        acting = not isinstance(self.policy, au.NullPolicy)
+        drawn: list[tuple[float, S.TierState]] = []  # periods drawn, not run yet (their ends)
+        n_drawn = 0
         for t0, t1 in segment_bounds(decisions | set(self.stage.boundaries(duration)), duration):
-            state = self.run_segment(state, t0, t1)
+            state = self._segment(state, t0, t1)
+            drawn.append((t1, state))
+            n_drawn += len(state.arr_t)
+            decide = acting and t1 in decisions
+            if self.joins and not decide and t1 < duration and n_drawn < _JOINED_ARRIVALS:
+                continue
+            state = run_to(_joined(drawn), t1, _run_until, self._enlarge)
             self.stage.after_segment(state, t1)
-            if t1 in decisions and not isinstance(self.policy, au.NullPolicy):
+            if decide:
                 state = self._decide(state, t1, actions, changes)
             if progress is not None:
-                progress(t1 / duration)
+                for t_end, _ in drawn:  # a report per period
+                    progress(t_end / duration)
+            drawn, n_drawn = [], 0
         wall = time.perf_counter() - started
         return self.stage.finish(tiered_result(self, state, tuple(actions), changes, wall))
 
@@ -323,6 +342,23 @@ def _merged(parts: list[tuple[S.F64, S.I64, S.I64]]) -> tuple[S.F64, S.I64]:
     drawn = np.concatenate([p[0] for p in parts])
     order = np.argsort(drawn, kind="stable")
     return drawn[order], rows[order]
+
+
+def _joined(drawn: list[tuple[float, S.TierState]]) -> S.TierState:
+    """The drawn periods' arrivals (with their ends, the last state) as one segment; the
+    loop closes its time integral at each period's end (``arr_cuts``) as a call per
+    period did, so the results do not change."""
+    state = drawn[-1][1]
+    if len(drawn) == 1:
+        return state
+    states = [d for _, d in drawn]
+    return state._replace(
+        arr_t=np.concatenate([d.arr_t for d in states]),
+        arr_c=np.concatenate([d.arr_c for d in states]),
+        arr_d=np.concatenate([d.arr_d for d in states]),
+        arr_n=np.concatenate([d.arr_n for d in states]),
+        arr_cuts=np.array([t1 for t1, _ in drawn[:-1]]),
+    )
 
 
 def _tier_rows(state: S.TierState, t: int) -> S.I64:
