@@ -33,6 +33,8 @@ class BareArrayModel(ArrayModel):
 
 @intrinsic
 def _bare_view(typingctx: Any, arr: Any) -> Any:
+    if not isinstance(arr, types.Array) or arr.layout != "C":
+        return None  # a typing error: the view indexes as C-contiguous
     view_type = BareArray(arr.dtype, arr.ndim)
     sig = view_type(arr)
 
