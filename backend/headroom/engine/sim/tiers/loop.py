@@ -6,10 +6,9 @@ boot; between them, a monitoring tick per ``monitor_s``. What an event does to a
 in vms.py, to a request or a page in requests.py.
 
 W is the named bundle of the state's arrays (state.TierWorld). The
-runner enters through run_loop_bare (reference-count-free views of the arrays) and the
-per-event helpers are inlined into the loop, so passing W costs no call; a helper that
-hands W on to another may still leave reference-count calls for its every array (the
-compiled loop cannot know the views have no count), so the hottest take arrays.
+runner enters through run_loop_bare (views of the arrays whose type carries no reference
+count, bare.py) and the per-event helpers are inlined into the loop, so passing W on
+costs neither a call nor a reference count.
 """
 
 from __future__ import annotations
@@ -97,13 +96,18 @@ def _needs(W):
 @njit(cache=True)
 def run_loop(W, A, M, t_end):
     """Process every event and monitoring tick before t_end (A: state.TierArrivals, M:
-    state.TierMonitor); DONE or a NEED_* status."""
+    state.TierMonitor); DONE or a NEED_* status. The time integral closes at each of
+    ``A.cuts`` as it would if each period ended a call."""
     ic, sc, fp, vi, et, ei = W.ic, W.sc, W.fp, W.vi, W.et, W.ei
-    arr_t, n_ticks, monitor = A.t, len(M.ts), fp[S.FP_MONITOR_S]
+    arr_t, cuts, n_ticks, monitor = A.t, A.cuts, len(M.ts), fp[S.FP_MONITOR_S]
+    cut = 0  # the first period end not reached yet
+    while cut < len(cuts) and cuts[cut] <= sc[S.SC_LAST]:
+        cut += 1
     while True:
         k = ic[S.IC_TICK]
         t_tick = (k + 1) * monitor if k < n_ticks else math.inf
-        end = min(t_tick, t_end)
+        t_stop = cuts[cut] if cut < len(cuts) else t_end
+        end = min(t_tick, t_stop)
         t_heap = et[0] if ic[S.IC_HEAP_N] > 0 else math.inf
         i = ic[S.IC_ARR_PTR]
         t_arr = arr_t[i] if i < len(arr_t) else math.inf
@@ -111,9 +115,12 @@ def run_loop(W, A, M, t_end):
         if now >= end:
             sc[S.SC_AREA] += ic[S.IC_IN_SYSTEM] * (end - sc[S.SC_LAST])
             sc[S.SC_LAST] = end
-            if t_tick <= t_end:
+            if t_tick <= t_stop:
                 _tick(W, M, k, t_tick)
                 ic[S.IC_TICK] = k + 1
+                continue
+            if cut < len(cuts):
+                cut += 1
                 continue
             return S.DONE
         if (
@@ -157,6 +164,6 @@ def run_loop_bare(W, A, M, t_end):
         bare(W.hists), bare(W.csum), bare(W.win), bare(W.winh), bare(W.ring), bare(W.tr),
         bare(W.cls), bare(W.ks),
     )  # fmt: skip
-    arrivals = S.TierArrivals(bare(A.t), bare(A.c), bare(A.d), bare(A.n))
+    arrivals = S.TierArrivals(bare(A.t), bare(A.c), bare(A.d), bare(A.n), bare(A.cuts))
     monitor = S.TierMonitor(bare(M.ts), bare(M.tt), bare(M.box))
     return run_loop(views, arrivals, monitor, t_end)

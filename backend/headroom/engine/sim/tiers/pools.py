@@ -62,14 +62,19 @@ class ClassDemands:
 
     def __init__(self, feeder: Feeder) -> None:
         self.draws = [(c.service, c.demand_rng) for c in feeder.classes]
-        self.pool = np.zeros((len(self.draws), 0))
-        self.cursor = np.zeros((len(self.draws), 2), dtype=np.int64)
+        self.pools = [np.zeros(0) for _ in self.draws]
+        self.read = [0 for _ in self.draws]
 
     def top_up(self, need: list[int]) -> None:
-        self.pool = top_up_rows(self.pool, self.cursor, need, list(self.draws))
+        """Per class: keep the unread values, draw what ``need`` and a spare lack (the
+        same draws as top_up_rows)."""
+        for c, (dist, rng) in enumerate(self.draws):
+            left = self.pools[c][self.read[c] :]
+            fresh = dist.sample(rng, max(need[c] + _MIN_POOL - len(left), 0))
+            self.pools[c], self.read[c] = np.concatenate([left, fresh]), 0
 
     def take(self, c: int, n: int) -> S.F64:
         """Class c's next ``n`` demands."""
-        start = int(self.cursor[c, 0])
-        self.cursor[c, 0] = start + n
-        return self.pool[c, start : start + n]
+        start = self.read[c]
+        self.read[c] = start + n
+        return self.pools[c][start : start + n]

@@ -50,6 +50,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
+from numpy.typing import NDArray
 
 from headroom.engine.sim import autoscaling as au
 from headroom.engine.sim import dispatch as dp
@@ -66,7 +67,10 @@ from headroom.engine.sim.tiers.pools import ClassDemands, PagePools
 from headroom.engine.sim.tiers.results import tiered_result
 from headroom.engine.sim.tiers.sct import FixedPools, PoolChange, PoolSizer, SctPoolSizer
 from headroom.engine.sim.tiers.vms import allocate, drain_least_loaded
-from headroom.engine.sim.waiting_room import build_stage
+from headroom.engine.sim.waiting_room import NullStage, build_stage
+
+_JOINED_ARRIVALS = 65_536  # periods join one loop call until they hold this many arrivals
+_NO_CUTS = np.zeros(0)
 
 
 def scaled_tier(s: Scenario) -> int:
@@ -148,6 +152,9 @@ class TieredSimulation:
             build_distribution(t.service_s, datasets) if t.service_s else None for t in self.tiers
         ]
         self.pages = any(c.pages for c in self.feeder.classes)
+        # Periods with nothing to do between them run in one loop call (_joined); pages'
+        # pools are topped up by what the loop read, a stage holds arrivals back.
+        self.joins = not self.pages and isinstance(self.stage, NullStage)
         self.pools = PagePools(self.feeder, self.tier_dists, self.tier_rngs)
         self.class_demands = ClassDemands(self.feeder)
         self.policy = self._policy()
@@ -225,32 +232,38 @@ class TieredSimulation:
         its pages, their client gaps), as the single-tier runs always drew them: a
         mixture's or an empirical distribution's values depend on how draws are split."""
         parts = [c.arrivals_between(t0, t1) for c in self.feeder.classes]
-        requests = [len(p[0]) + int(p[1].sum()) for p in parts]
-        gaps = [int((p[1] - p[2]).sum()) for p in parts]
-        rows = np.zeros((sum(len(p[0]) for p in parts), 3), dtype=np.int64)
-        rows[:, 2] = np.repeat(np.arange(len(parts)), [len(p[0]) for p in parts])
-        rows[:, 0] = np.concatenate([p[1] for p in parts])
-        rows[:, 1] = np.concatenate([p[2] for p in parts])
-        drawn = np.concatenate([p[0] for p in parts])
-        order = np.argsort(drawn, kind="stable")
-        times, rows = self.stage.release(drawn[order], rows[order], t1)
+        times, rows = self.stage.release(*_merged(parts), t1)
         klass = rows[:, 2].copy()
         state.ic[S.IC_ARR_PTR] = 0
-        state = state._replace(arr_t=times, arr_c=klass, arr_n=rows[:, :2].copy())
+        state = state._replace(
+            arr_t=times, arr_c=klass, arr_n=rows[:, :2].copy(), arr_cuts=_NO_CUTS
+        )
         if self.pages:
+            requests = [len(p[0]) + int(p[1].sum()) for p in parts]
+            gaps = [int((p[1] - p[2]).sum()) for p in parts]
             state = state._replace(arr_d=np.zeros((len(times), len(self.tiers))))
             return self.pools.segment(state, requests, gaps)
-        by_class = np.argsort(klass, kind="stable")
-        demands = np.empty((len(times), len(self.tiers)))
-        self.class_demands.top_up([n * self.pools.n_shared for n in requests])
+        self.class_demands.top_up([len(p[0]) * self.pools.n_shared for p in parts])
+        return state._replace(arr_d=self._demands(klass, len(parts)))
+
+    def _demands(self, klass: S.I64, n_classes: int) -> S.F64:
+        """Each arrival's demand at every tier (``klass``: the arrivals' classes): a
+        class's in its requests' order, a tier's own by class, then time."""
+        demands = np.empty((len(klass), len(self.tiers)))
+        by_class: S.I64 | slice = slice(None)
+        mine: list[NDArray[np.bool_] | slice] = [slice(None)]
+        sizes = [len(klass)]
+        if n_classes > 1:
+            by_class = np.argsort(klass, kind="stable")
+            masks = [klass == c for c in range(n_classes)]
+            mine, sizes = list(masks), [int(m.sum()) for m in masks]
         for t, dist in enumerate(self.tier_dists):
             if dist is not None:
-                demands[by_class, t] = dist.sample(self.tier_rngs[t], len(times))
+                demands[by_class, t] = dist.sample(self.tier_rngs[t], len(klass))
                 continue
-            for c in range(len(parts)):
-                mine = klass == c
-                demands[mine, t] = self.class_demands.take(c, int(mine.sum()))
-        return state._replace(arr_d=demands)
+            for c in range(n_classes):
+                demands[mine[c], t] = self.class_demands.take(c, sizes[c])
+        return demands
 
     def run(self, progress: Callable[[float], None] | None = None) -> SimulationResult:
         started = time.perf_counter()
@@ -259,13 +272,24 @@ class TieredSimulation:
         changes: list[PoolChange] = []
         step, duration = s.autoscaling.step_s, s.duration_s
         decisions = {k * step for k in range(1, math.ceil(duration / step - 1e-9))}
+        acting = not isinstance(self.policy, au.NullPolicy)
+        drawn: list[tuple[float, S.TierState]] = []  # periods drawn, not run yet (their ends)
+        n_drawn = 0
         for t0, t1 in segment_bounds(decisions | set(self.stage.boundaries(duration)), duration):
-            state = self.run_segment(state, t0, t1)
+            state = self._segment(state, t0, t1)
+            drawn.append((t1, state))
+            n_drawn += len(state.arr_t)
+            decide = acting and t1 in decisions
+            if self.joins and not decide and t1 < duration and n_drawn < _JOINED_ARRIVALS:
+                continue
+            state = run_to(_joined(drawn), t1, _run_until, self._enlarge)
             self.stage.after_segment(state, t1)
-            if t1 in decisions and not isinstance(self.policy, au.NullPolicy):
+            if decide:
                 state = self._decide(state, t1, actions, changes)
             if progress is not None:
-                progress(t1 / duration)
+                for t_end, _ in drawn:  # a report per period
+                    progress(t_end / duration)
+            drawn, n_drawn = [], 0
         wall = time.perf_counter() - started
         return self.stage.finish(tiered_result(self, state, tuple(actions), changes, wall))
 
@@ -302,6 +326,39 @@ class TieredSimulation:
             state, resized = self.sizer.after_action(state, now)
             changes.extend(resized)
         return state
+
+
+def _merged(parts: list[tuple[S.F64, S.I64, S.I64]]) -> tuple[S.F64, S.I64]:
+    """The classes' arrivals (times, objects, pushed objects) in time order: their times
+    and rows of (objects, pushed objects, class)."""
+    counts = [len(p[0]) for p in parts]
+    rows = np.empty((sum(counts), 3), dtype=np.int64)
+    if len(parts) == 1:  # drawn in time order
+        rows[:, 0], rows[:, 1], rows[:, 2] = parts[0][1], parts[0][2], 0
+        return parts[0][0], rows
+    rows[:, 0] = np.concatenate([p[1] for p in parts])
+    rows[:, 1] = np.concatenate([p[2] for p in parts])
+    rows[:, 2] = np.repeat(np.arange(len(parts)), counts)
+    drawn = np.concatenate([p[0] for p in parts])
+    order = np.argsort(drawn, kind="stable")
+    return drawn[order], rows[order]
+
+
+def _joined(drawn: list[tuple[float, S.TierState]]) -> S.TierState:
+    """The drawn periods' arrivals (with their ends, the last state) as one segment; the
+    loop closes its time integral at each period's end (``arr_cuts``) as a call per
+    period did, so the results do not change."""
+    state = drawn[-1][1]
+    if len(drawn) == 1:
+        return state
+    states = [d for _, d in drawn]
+    return state._replace(
+        arr_t=np.concatenate([d.arr_t for d in states]),
+        arr_c=np.concatenate([d.arr_c for d in states]),
+        arr_d=np.concatenate([d.arr_d for d in states]),
+        arr_n=np.concatenate([d.arr_n for d in states]),
+        arr_cuts=np.array([t1 for t1, _ in drawn[:-1]]),
+    )
 
 
 def _tier_rows(state: S.TierState, t: int) -> S.I64:

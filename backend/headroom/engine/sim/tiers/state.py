@@ -188,6 +188,7 @@ class TierState(NamedTuple):
     arr_c: I64  # their classes
     arr_d: F64  # their demands per tier (without pages)
     arr_n: I64  # their pages' (objects, pushed objects)
+    arr_cuts: F64  # the ends of the periods the segment joins, before its own end
     qu: F64  # uniforms for random dispatch (read from ic[IC_UNI_PTR])
     qd: F64  # pages: demand pool rows (classes, then tiers) x draws
     qg: F64  # pages: gap pool, classes x draws
@@ -249,7 +250,7 @@ def new_tier_state(
         pf=np.zeros((pages, 2)), pi=free_rows(pages, N_PI, PI_NEXT),
         et=np.zeros(heap), ei=np.zeros((heap, 3), dtype=np.int64),
         arr_t=np.zeros(0), arr_c=np.zeros(0, dtype=np.int64), arr_d=np.zeros((0, tiers)),
-        arr_n=np.zeros((0, 2), dtype=np.int64),
+        arr_n=np.zeros((0, 2), dtype=np.int64), arr_cuts=np.zeros(0),
         qu=np.zeros(0), qd=np.zeros((n_classes + tiers, 0)), qg=np.zeros((n_classes, 0)),
         qc=np.zeros((n_classes + tiers, 4), dtype=np.int64),
         ts=np.zeros((n_ticks, N_TS), dtype=np.int32),
@@ -328,6 +329,7 @@ class TierArrivals(NamedTuple):
     c: I64  # their classes
     d: F64  # their demands per tier (without pages)
     n: I64  # their pages' (objects, pushed objects)
+    cuts: F64  # the ends of the periods the segment joins, before its own end
 
 
 class TierMonitor(NamedTuple):
@@ -339,7 +341,7 @@ class TierMonitor(NamedTuple):
 
 
 def arrivals(s: TierState) -> TierArrivals:
-    return TierArrivals(s.arr_t, s.arr_c, s.arr_d, s.arr_n)
+    return TierArrivals(s.arr_t, s.arr_c, s.arr_d, s.arr_n, s.arr_cuts)
 
 
 def monitor(s: TierState) -> TierMonitor:

@@ -57,8 +57,6 @@ def advance(W, v, now):
 @njit(cache=True, inline="always")
 def _rate(tp, tf, vi, v):
     """VM v's speed from its slots in use (overhead) and requests in service (PS)."""
-    # Arrays, not W: W handed on to a nested inlined helper leaves compiled reference-count
-    # calls for every array of the bundle (54 to 56 at each rate update, a third more CPU).
     t, nsrv = vi[v, S.VI_TIER], vi[v, S.VI_NSRV]
     speed, cores = tf[t, S.TF_SPEED], tp[t, S.TP_CORES]
     extra = vi[v, S.VI_HELD] - tp[t, S.TP_Q_UPPER]
