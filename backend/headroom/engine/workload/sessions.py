@@ -82,11 +82,7 @@ def _ordered(df: pl.DataFrame) -> pl.DataFrame:
     # of a sort on several columns
     by_arrival = keys.sort("ts", nulls_last=True, maintain_order=True)
     order = by_arrival.sort("_pair", maintain_order=True)["_r"]
-    return (
-        _with_request_class(df.with_row_index("_row"))
-        .select(pl.all().gather(order))
-        .with_row_index("_i")
-    )
+    return _with_request_class(df).select(pl.all().gather(order)).with_row_index("_i")
 
 
 def _with_request_class(df: pl.DataFrame) -> pl.DataFrame:
