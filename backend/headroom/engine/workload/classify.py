@@ -8,6 +8,7 @@ import ipaddress
 from collections.abc import Iterable, Mapping
 from typing import TypeVar
 
+import numpy as np
 import polars as pl
 
 from .rules import (
@@ -53,12 +54,48 @@ EXTENSION = "__extension"
 def apply_rules(table: F, rules: Rules | None = None) -> F:
     """The table with ``cls_request`` and ``cls_user`` filled by the rules (first match)."""
     rules = rules or default_rules()
+    if isinstance(table, pl.DataFrame) and _path_table(table) and _reads_path_only(rules.request):
+        return table.with_columns(
+            _classes_by_path(table, rules.request).alias("cls_request"),
+            ruleset_expr(rules.user, set(table.columns)).alias("cls_user"),
+        )
     extended = with_extension(table, rules.request, rules.user)
     columns = set(extended.collect_schema().names())
     return extended.with_columns(
         ruleset_expr(rules.request, columns).alias("cls_request"),
         ruleset_expr(rules.user, columns).alias("cls_user"),
     ).drop(EXTENSION, strict=False)
+
+
+def _path_table(table: pl.DataFrame) -> bool:
+    """A table with a string path and a query."""
+    return "query" in table.columns and table.schema.get("path") == pl.String
+
+
+def _reads_path_only(ruleset: RuleSet) -> bool:
+    """Whether the rules read nothing but the path and whether there is a query."""
+    other = ("methods", "clients", "users", "field_present")
+    return bool(ruleset.rules) and all(
+        getattr(rule, name) is None for rule in ruleset.rules for name in other
+    )
+
+
+def _classes_by_path(df: pl.DataFrame, ruleset: RuleSet) -> pl.Series:
+    """The class of every row of rules that read only the path and the query's presence
+    (:func:`_reads_path_only`), found once per distinct path and presence: each row then
+    looks its class up by its path's categorical code, where the rules' string functions
+    would run on every row."""
+    distinct, row_slots = distinct_slots(df["path"])
+    candidates = pl.DataFrame(
+        {
+            "path": pl.concat([distinct, distinct]),
+            # a stand-in query: the rules read only whether there is one
+            "query": [""] * len(distinct) + ["?"] * len(distinct),
+        }
+    )
+    classes = candidates.select(ruleset_expr(ruleset, set(candidates.columns))).to_series()
+    with_query = df.select(has_query()).to_series().to_numpy()
+    return classes.gather(row_slots + len(distinct) * with_query)
 
 
 def with_extension(table: F, *rulesets: RuleSet) -> F:
@@ -73,15 +110,25 @@ def with_extension(table: F, *rulesets: RuleSet) -> F:
 
 
 def per_distinct(df: pl.DataFrame, column: str, value: pl.Expr) -> pl.Series:
-    """``value`` (an expression of ``column`` alone) of every row, computed once per
-    distinct value: a log repeats its paths and Referers, and a join on them costs a
-    fraction of string functions on every row."""
-    distinct = df.select(pl.col(column).unique())
-    table = distinct.with_columns(value.alias("_value"))
-    rows = df.select(column).join(
-        table, on=column, how="left", nulls_equal=True, maintain_order="left"
-    )
-    return rows["_value"]
+    """``value`` (an expression of the string ``column`` alone) of every row, computed
+    once per distinct value: a log repeats its paths and Referers, and a lookup by
+    categorical code costs a fraction of string functions on every row."""
+    distinct, row_slots = distinct_slots(df[column])
+    values = pl.DataFrame({column: distinct}).select(value.alias("_value")).to_series()
+    return values.gather(row_slots)
+
+
+def distinct_slots(column: pl.Series) -> tuple[pl.Series, np.ndarray]:
+    """The column's distinct values (null included) and each row's index among them, by
+    the rows' categorical codes (a hash a row, no join)."""
+    coded = column.cast(pl.Categorical(pl.Categories.random()))
+    distinct = coded.unique()
+    codes = distinct.to_physical()
+    null_code = int(codes.drop_nulls().cast(pl.Int64).to_numpy().max(initial=-1)) + 1
+    slot_of_code = np.zeros(null_code + 1, dtype=np.int64)
+    slot_of_code[codes.fill_null(null_code).to_numpy()] = np.arange(len(distinct))
+    row_slots = slot_of_code[coded.to_physical().fill_null(null_code).to_numpy()]
+    return distinct.cast(pl.String), row_slots
 
 
 def ruleset_expr(

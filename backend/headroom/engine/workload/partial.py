@@ -162,8 +162,9 @@ def _fit_values(part: Annotated, reqs: pl.DataFrame, sessions: pl.DataFrame) -> 
     (and of the latencies service time is chosen from); ``sessions`` with their classes.
     One lazy query: each filter gathers only the columns its quantity reads."""
     ident = ["cls_user", "client", "user_agent", "ts"]
-    pages = part.pages.lazy().sort("page_id")
-    session_rows = sessions.lazy()
+    pages = _class_coded(part.pages).lazy().sort("page_id")
+    session_rows = _class_coded(sessions).lazy()
+    reqs = _class_coded(reqs)
     same_page = pl.col("page_id") == pl.col("page_id").shift(1)
     gaps = reqs.lazy().select(*ident, "page_id").sort("page_id", maintain_order=True)
     gap = (pl.col("ts") - pl.col("ts").shift(1)).dt.total_nanoseconds() / 1e9
@@ -207,6 +208,12 @@ def _fit_values(part: Annotated, reqs: pl.DataFrame, sessions: pl.DataFrame) -> 
     return values.filter(pl.col("value").is_finite() & (pl.col("value") >= 0)).collect()
 
 
+def _class_coded(frame: pl.DataFrame) -> pl.DataFrame:
+    """The user class as a categorical: cast once per source row instead of once per
+    fit value, and the samples group by its codes (a cast of strings hashes each)."""
+    return frame.with_columns(pl.col("cls_user").cast(pl.Categorical()))
+
+
 def _quantity(frame: pl.LazyFrame, name: str, value: pl.Expr) -> pl.LazyFrame:
     """``quantity, cls_user, key, value``: the key a hash of the value and its request
     (the same in whichever part the request is), made here so no string is copied."""
@@ -218,7 +225,7 @@ def _quantity(frame: pl.LazyFrame, name: str, value: pl.Expr) -> pl.LazyFrame:
     )
     return frame.select(
         pl.lit(name).cast(pl.Categorical).alias("quantity"),
-        pl.col("cls_user").cast(pl.String),
+        "cls_user",
         ident.hash(SAMPLE_SEED + QUANTITIES.index(name)).alias("key"),
         value.cast(pl.Float64).alias("value"),
     )

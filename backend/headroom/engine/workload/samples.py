@@ -21,7 +21,7 @@ def group_codes(frame: pl.DataFrame) -> np.ndarray:
     """Each row's (quantity, user class) as an integer: equal groups, equal codes (a null
     class is a group of its own)."""
     quantity = _dense_code(frame["quantity"])
-    cls = _dense_code(frame["cls_user"])
+    cls = _first_seen_code(frame["cls_user"])
     codes = quantity * (int(cls.max(initial=0)) + 1) + cls
     # a 16-bit key is sorted by a counting (radix) sort
     return codes.astype(np.int16) if codes.max(initial=0) < 2**15 else codes
@@ -33,6 +33,25 @@ def _dense_code(column: pl.Series) -> np.ndarray:
     if column.dtype != pl.Categorical:
         column = column.cast(pl.Categorical(pl.Categories.random()))
     return column.to_physical().cast(pl.Int64).fill_null(-1).to_numpy() + 1
+
+
+def _first_seen_code(column: pl.Series) -> np.ndarray:
+    """:func:`_dense_code`, the codes numbered in order of first appearance (as a
+    string column's own categories number them): groups then come in the same order
+    whatever the categories. For a column of few distinct values (the user classes)."""
+    codes = _dense_code(column)
+    if column.dtype != pl.Categorical:
+        return codes
+    renumbered = np.zeros(int(codes.max(initial=0)) + 1, dtype=np.int64)
+    found = np.zeros(len(renumbered), dtype=bool)
+    start = 0
+    while start < len(codes):
+        code = codes[start]
+        renumbered[code] = 0 if code == 0 else int(found[1:].sum()) + 1
+        found[code] = True
+        unseen = ~found[codes[start:]]
+        start += int(np.argmax(unseen)) if unseen.any() else len(codes) - start
+    return renumbered[codes]
 
 
 def group_runs(codes: np.ndarray) -> Iterator[np.ndarray]:

@@ -32,6 +32,17 @@ import polars as pl
 from .classify import default_request_rules, extension, per_distinct, ruleset_expr
 
 HTML_EXTENSIONS = (".html", ".htm", ".xhtml", ".shtml")
+# what a page takes of its first request: only these are gathered
+FIRST_ROW_COLUMNS = (
+    "page_id",
+    "session_id",
+    "client",
+    "cls_user",
+    "ts",
+    "path",
+    "query",
+    "page_role",
+)
 
 
 @dataclass(frozen=True)
@@ -71,11 +82,7 @@ def _ordered(df: pl.DataFrame) -> pl.DataFrame:
     # of a sort on several columns
     by_arrival = keys.sort("ts", nulls_last=True, maintain_order=True)
     order = by_arrival.sort("_pair", maintain_order=True)["_r"]
-    return (
-        _with_request_class(df.with_row_index("_row"))
-        .select(pl.all().gather(order))
-        .with_row_index("_i")
-    )
+    return _with_request_class(df).select(pl.all().gather(order)).with_row_index("_i")
 
 
 def _with_request_class(df: pl.DataFrame) -> pl.DataFrame:
@@ -238,7 +245,7 @@ def pages(annotated: pl.DataFrame) -> pl.DataFrame:
     order = np.argsort(annotated["page_id"].to_numpy(), kind="stable")
     ids = annotated["page_id"].to_numpy()[order]
     starts = np.flatnonzero(np.diff(ids, prepend=ids[:1] - 1)) if len(ids) else order
-    first = annotated[order[starts]].select(
+    first = annotated.select(FIRST_ROW_COLUMNS)[order[starts]].select(
         pl.col("page_id").set_sorted(),  # a stable sort's runs: ascending
         "session_id",
         "client",
