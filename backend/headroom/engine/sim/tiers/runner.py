@@ -63,6 +63,7 @@ from headroom.engine.sim.rows import count_states, run_to, segment_bounds
 from headroom.engine.sim.scenario import Scenario, build_distribution
 from headroom.engine.sim.tiers import state as S
 from headroom.engine.sim.tiers.loop import run_loop_bare
+from headroom.engine.sim.tiers.periods import Period, PeriodDraws, joined
 from headroom.engine.sim.tiers.pools import ClassDemands, PagePools
 from headroom.engine.sim.tiers.results import tiered_result
 from headroom.engine.sim.tiers.sct import FixedPools, PoolChange, PoolSizer, SctPoolSizer
@@ -152,11 +153,12 @@ class TieredSimulation:
             build_distribution(t.service_s, datasets) if t.service_s else None for t in self.tiers
         ]
         self.pages = any(c.pages for c in self.feeder.classes)
-        # Periods with nothing to do between them run in one loop call (_joined); pages'
+        # Periods with nothing to do between them run in one loop call (periods.py); pages'
         # pools are topped up by what the loop read, a stage holds arrivals back.
         self.joins = not self.pages and isinstance(self.stage, NullStage)
         self.pools = PagePools(self.feeder, self.tier_dists, self.tier_rngs)
         self.class_demands = ClassDemands(self.feeder)
+        self.periods = PeriodDraws(self.feeder, self.tier_dists, self.tier_rngs, self.class_demands)
         self.policy = self._policy()
         self.sizer: PoolSizer = FixedPools()
         if isinstance(s.autoscaling, sc.ConcurrencyAwarePolicy):
@@ -273,21 +275,23 @@ class TieredSimulation:
         step, duration = s.autoscaling.step_s, s.duration_s
         decisions = {k * step for k in range(1, math.ceil(duration / step - 1e-9))}
         acting = not isinstance(self.policy, au.NullPolicy)
-        drawn: list[tuple[float, S.TierState]] = []  # periods drawn, not run yet (their ends)
+        drawn: list[Period] = []  # periods drawn, not run yet
         n_drawn = 0
         for t0, t1 in segment_bounds(decisions | set(self.stage.boundaries(duration)), duration):
-            state = self._segment(state, t0, t1)
-            drawn.append((t1, state))
-            n_drawn += len(state.arr_t)
             decide = acting and t1 in decisions
-            if self.joins and not decide and t1 < duration and n_drawn < _JOINED_ARRIVALS:
-                continue
-            state = run_to(_joined(drawn), t1, _run_until, self._enlarge)
+            if self.joins:
+                drawn.append(self.periods.draw(t0, t1))
+                n_drawn += len(drawn[-1].times)
+                if not decide and t1 < duration and n_drawn < _JOINED_ARRIVALS:
+                    continue
+                state = run_to(joined(state, drawn), t1, _run_until, self._enlarge)
+            else:
+                state = self.run_segment(state, t0, t1)
             self.stage.after_segment(state, t1)
             if decide:
                 state = self._decide(state, t1, actions, changes)
             if progress is not None:
-                for t_end, _ in drawn:  # a report per period
+                for t_end in [p.end_s for p in drawn] or [t1]:  # a report per period
                     progress(t_end / duration)
             drawn, n_drawn = [], 0
         wall = time.perf_counter() - started
@@ -342,23 +346,6 @@ def _merged(parts: list[tuple[S.F64, S.I64, S.I64]]) -> tuple[S.F64, S.I64]:
     drawn = np.concatenate([p[0] for p in parts])
     order = np.argsort(drawn, kind="stable")
     return drawn[order], rows[order]
-
-
-def _joined(drawn: list[tuple[float, S.TierState]]) -> S.TierState:
-    """The drawn periods' arrivals (with their ends, the last state) as one segment; the
-    loop closes its time integral at each period's end (``arr_cuts``) as a call per
-    period did, so the results do not change."""
-    state = drawn[-1][1]
-    if len(drawn) == 1:
-        return state
-    states = [d for _, d in drawn]
-    return state._replace(
-        arr_t=np.concatenate([d.arr_t for d in states]),
-        arr_c=np.concatenate([d.arr_c for d in states]),
-        arr_d=np.concatenate([d.arr_d for d in states]),
-        arr_n=np.concatenate([d.arr_n for d in states]),
-        arr_cuts=np.array([t1 for t1, _ in drawn[:-1]]),
-    )
 
 
 def _tier_rows(state: S.TierState, t: int) -> S.I64:
