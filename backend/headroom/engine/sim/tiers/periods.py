@@ -44,20 +44,18 @@ class PeriodDraws:
         self.class_demands.top_up([len(p) * self.n_shared for p in parts])
         if len(parts) == 1:
             return Period(t1, parts[0], None, self._one_class_demands(len(parts[0])))
-        counts = [len(p) for p in parts]
         order = np.argsort(np.concatenate(parts), kind="stable")
-        klass = np.repeat(np.arange(len(parts)), counts)[order]
-        return Period(t1, np.concatenate(parts)[order], klass, self._demands(klass, counts))
+        klass = np.repeat(np.arange(len(parts)), [len(p) for p in parts])[order]
+        return Period(t1, np.concatenate(parts)[order], klass, self.demands(klass, len(parts)))
 
-    def _one_class_demands(self, n: int) -> list[S.F64]:
-        return [
-            dist.sample(rng, n) if dist is not None else self.class_demands.take(0, n)
-            for dist, rng in zip(self.tier_dists, self.tier_rngs, strict=True)
-        ]
-
-    def _demands(self, klass: S.I64, counts: list[int]) -> list[S.F64]:
+    def demands(self, klass: S.I64, n_classes: int) -> list[S.F64]:
+        """Per tier, the demands of arrivals of classes ``klass`` (the class pools topped
+        up for them)."""
+        if n_classes == 1:
+            return self._one_class_demands(len(klass))
         by_class = np.argsort(klass, kind="stable")
-        masks = [klass == c for c in range(len(counts))]
+        masks = [klass == c for c in range(n_classes)]
+        counts = [int(np.count_nonzero(mask)) for mask in masks]
         columns = []
         for dist, rng in zip(self.tier_dists, self.tier_rngs, strict=True):
             column = np.empty(len(klass))
@@ -69,15 +67,28 @@ class PeriodDraws:
             columns.append(column)
         return columns
 
+    def _one_class_demands(self, n: int) -> list[S.F64]:
+        return [
+            dist.sample(rng, n) if dist is not None else self.class_demands.take(0, n)
+            for dist, rng in zip(self.tier_dists, self.tier_rngs, strict=True)
+        ]
+
+
+def as_rows(columns: list[S.F64], n: int) -> S.F64:
+    """Per-tier columns of ``n`` arrivals' demands as the loop's (arrivals x tiers) array."""
+    demands = np.empty((n, len(columns)))
+    for t, column in enumerate(columns):
+        demands[:, t] = column
+    return demands
+
 
 def joined(state: S.TierState, periods: list[Period]) -> S.TierState:
     """The periods' arrivals as one segment; the loop closes its time integral at each
     period's end (``arr_cuts``) as a call per period did, so the results do not change."""
     times = np.concatenate([p.times for p in periods])
     n_tiers = len(periods[0].demands)
-    demands = np.empty((len(times), n_tiers))
-    for t in range(n_tiers):
-        demands[:, t] = np.concatenate([p.demands[t] for p in periods])
+    columns = [np.concatenate([p.demands[t] for p in periods]) for t in range(n_tiers)]
+    demands = as_rows(columns, len(times))
     if periods[0].klass is None:
         klass = np.zeros(len(times), dtype=np.int64)
     else:

@@ -50,7 +50,6 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
-from numpy.typing import NDArray
 
 from headroom.engine.sim import autoscaling as au
 from headroom.engine.sim import dispatch as dp
@@ -63,7 +62,7 @@ from headroom.engine.sim.rows import count_states, run_to, segment_bounds
 from headroom.engine.sim.scenario import Scenario, build_distribution
 from headroom.engine.sim.tiers import state as S
 from headroom.engine.sim.tiers.loop import run_loop_bare
-from headroom.engine.sim.tiers.periods import Period, PeriodDraws, joined
+from headroom.engine.sim.tiers.periods import Period, PeriodDraws, as_rows, joined
 from headroom.engine.sim.tiers.pools import ClassDemands, PagePools
 from headroom.engine.sim.tiers.results import tiered_result
 from headroom.engine.sim.tiers.sct import FixedPools, PoolChange, PoolSizer, SctPoolSizer
@@ -246,26 +245,8 @@ class TieredSimulation:
             state = state._replace(arr_d=np.zeros((len(times), len(self.tiers))))
             return self.pools.segment(state, requests, gaps)
         self.class_demands.top_up([len(p[0]) * self.pools.n_shared for p in parts])
-        return state._replace(arr_d=self._demands(klass, len(parts)))
-
-    def _demands(self, klass: S.I64, n_classes: int) -> S.F64:
-        """Each arrival's demand at every tier (``klass``: the arrivals' classes): a
-        class's in its requests' order, a tier's own by class, then time."""
-        demands = np.empty((len(klass), len(self.tiers)))
-        by_class: S.I64 | slice = slice(None)
-        mine: list[NDArray[np.bool_] | slice] = [slice(None)]
-        sizes = [len(klass)]
-        if n_classes > 1:
-            by_class = np.argsort(klass, kind="stable")
-            masks = [klass == c for c in range(n_classes)]
-            mine, sizes = list(masks), [int(m.sum()) for m in masks]
-        for t, dist in enumerate(self.tier_dists):
-            if dist is not None:
-                demands[by_class, t] = dist.sample(self.tier_rngs[t], len(klass))
-                continue
-            for c in range(n_classes):
-                demands[mine[c], t] = self.class_demands.take(c, sizes[c])
-        return demands
+        columns = self.periods.demands(klass, len(parts))
+        return state._replace(arr_d=as_rows(columns, len(klass)))
 
     def run(self, progress: Callable[[float], None] | None = None) -> SimulationResult:
         started = time.perf_counter()
