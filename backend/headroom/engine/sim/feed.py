@@ -75,6 +75,13 @@ class ClassFeed:
         return times, nobj, np.minimum(npush, nobj)
 
 
+def topped_up(left: st.F64, need: int, dist: Distribution, rng: object) -> st.F64:
+    """``left`` (a class's unread values) followed by fresh draws of what ``need`` and a
+    spare ``_MIN_POOL`` lack."""
+    fresh = dist.sample(rng, max(need + _MIN_POOL - len(left), 0))  # type: ignore[arg-type]
+    return np.concatenate([left, fresh])
+
+
 def top_up_rows(
     pool: st.F64, cursor: st.I64, need: list[int], draws: list[tuple[Distribution, object]]
 ) -> st.F64:
@@ -82,11 +89,10 @@ def top_up_rows(
     lack, reset the cursor. The pool stays near that size however long the run: values
     are consumed in drawn order, so how the draws are split does not change them."""
     ptr, length = cursor[:, 0], cursor[:, 1]
-    rows = []
-    for c, (dist, rng) in enumerate(draws):
-        left = pool[c, ptr[c] : length[c]]
-        fresh = dist.sample(rng, max(need[c] + _MIN_POOL - len(left), 0))  # type: ignore[arg-type]
-        rows.append(np.concatenate([left, fresh]))
+    rows = [
+        topped_up(pool[c, ptr[c] : length[c]], need[c], dist, rng)
+        for c, (dist, rng) in enumerate(draws)
+    ]
     width = max(len(r) for r in rows)
     out = np.zeros((len(rows), width))
     for c, row in enumerate(rows):

@@ -242,8 +242,9 @@ def pages(annotated: pl.DataFrame) -> pl.DataFrame:
     runs of a stable sort by page id, summed and maximised by numpy's ``reduceat`` (a
     group-by hashes every row: annotate's pages often hold one or two requests).
     """
-    order = np.argsort(annotated["page_id"].to_numpy(), kind="stable")
-    ids = annotated["page_id"].to_numpy()[order]
+    page_ids = annotated["page_id"].to_numpy()
+    order = np.argsort(page_ids, kind="stable")
+    ids = page_ids[order]
     starts = np.flatnonzero(np.diff(ids, prepend=ids[:1] - 1)) if len(ids) else order
     first = annotated.select(FIRST_ROW_COLUMNS)[order[starts]].select(
         pl.col("page_id").set_sorted(),  # a stable sort's runs: ascending

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from headroom.engine.sim.distributions import Constant, Distribution
-from headroom.engine.sim.feed import Feeder, top_up_rows
+from headroom.engine.sim.feed import Feeder, top_up_rows, topped_up
 from headroom.engine.sim.tiers import state as S
 
 _MIN_POOL = 1024
@@ -69,9 +69,8 @@ class ClassDemands:
         """Per class: keep the unread values, draw what ``need`` and a spare lack (the
         same draws as top_up_rows)."""
         for c, (dist, rng) in enumerate(self.draws):
-            left = self.pools[c][self.read[c] :]
-            fresh = dist.sample(rng, max(need[c] + _MIN_POOL - len(left), 0))
-            self.pools[c], self.read[c] = np.concatenate([left, fresh]), 0
+            self.pools[c] = topped_up(self.pools[c][self.read[c] :], need[c], dist, rng)
+            self.read[c] = 0
 
     def take(self, c: int, n: int) -> S.F64:
         """Class c's next ``n`` demands."""
