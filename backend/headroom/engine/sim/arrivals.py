@@ -13,7 +13,10 @@ from typing import Protocol
 import numpy as np
 from numpy.typing import NDArray
 
+from headroom.engine.sim.poisson import poisson_periods
+
 F64 = NDArray[np.float64]
+I64 = NDArray[np.int64]
 
 
 class ArrivalProcess(Protocol):
@@ -111,3 +114,25 @@ class ReplayArrivals:
 
     def mean_rate_per_s(self, duration_s: float) -> float:
         return float(np.sum(self.times_s * self.time_scale < duration_s) / duration_s)
+
+
+def periods_between(
+    process: ArrivalProcess, rng: np.random.Generator, edges: F64, limit: int
+) -> tuple[F64, I64]:
+    """The arrivals of the periods between consecutive ``edges`` as ``process.between``
+    draws them, period after period, until they number ``limit`` or more: their times, in
+    time order, and each drawn period's count. Poisson arrivals are drawn in one compiled
+    call (poisson.py)."""
+    starts, ends = edges[:-1], edges[1:]
+    if isinstance(process, PoissonArrivals):
+        times, counts = poisson_periods(rng, process.rate_per_s, starts, ends, limit)
+        times.sort()  # each period's times lie between its bounds: this sorts each period's
+        return times, counts
+    parts: list[F64] = []
+    total = 0
+    for t0, t1 in zip(starts.tolist(), ends.tolist(), strict=True):
+        parts.append(process.between(rng, t0, t1))
+        total += len(parts[-1])
+        if total >= limit:
+            break
+    return np.concatenate(parts), np.array([len(p) for p in parts], dtype=np.int64)

@@ -202,6 +202,20 @@ class Empirical:
         return float(np.var(self._array))
 
 
+# Their values do not depend on how draws are split between calls: numpy draws each value
+# on its own, one after another (a mixture draws its parts' choices, an empirical
+# distribution its indices, per call).
+_DRAWN_ONE_BY_ONE = (Constant, Uniform, Exponential, Lognormal, Pareto)
+
+
+def sample_runs(dist: Distribution, rng: np.random.Generator, sizes: Sequence[int]) -> FloatArray:
+    """``dist.sample(rng, n)`` for each of ``sizes`` in turn, concatenated (one draw when
+    the split does not matter)."""
+    if isinstance(dist, _DRAWN_ONE_BY_ONE):
+        return dist.sample(rng, sum(sizes))
+    return np.concatenate([np.zeros(0), *(dist.sample(rng, n) for n in sizes)])
+
+
 Datasets = Mapping[str, FloatArray]
 
 

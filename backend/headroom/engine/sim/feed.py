@@ -78,8 +78,14 @@ class ClassFeed:
 def topped_up(left: st.F64, need: int, dist: Distribution, rng: object) -> st.F64:
     """``left`` (a class's unread values) followed by fresh draws of what ``need`` and a
     spare ``_MIN_POOL`` lack."""
-    fresh = dist.sample(rng, max(need + _MIN_POOL - len(left), 0))  # type: ignore[arg-type]
+    fresh = dist.sample(rng, fresh_count(len(left), need))  # type: ignore[arg-type]
     return np.concatenate([left, fresh])
+
+
+def fresh_count(unread: int, need: int) -> int:
+    """How many values a pool holding ``unread`` draws for ``need``: what it lacks and a
+    spare ``_MIN_POOL``."""
+    return max(need + _MIN_POOL - unread, 0)
 
 
 def top_up_rows(

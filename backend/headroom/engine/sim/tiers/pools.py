@@ -12,8 +12,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from headroom.engine.sim.distributions import Constant, Distribution
-from headroom.engine.sim.feed import Feeder, top_up_rows, topped_up
+from headroom.engine.sim.distributions import Constant, Distribution, sample_runs
+from headroom.engine.sim.feed import Feeder, fresh_count, top_up_rows, topped_up
 from headroom.engine.sim.tiers import state as S
 
 _MIN_POOL = 1024
@@ -77,3 +77,17 @@ class ClassDemands:
         start = self.read[c]
         self.read[c] = start + n
         return self.pools[c][start : start + n]
+
+    def take_periods(self, c: int, needs: list[int]) -> S.F64:
+        """Class c's demands for consecutive periods needing ``needs`` each, in one array:
+        what top_up and take give period after period (the same draws, of the same sizes)."""
+        dist, rng = self.draws[c]
+        unread = len(self.pools[c]) - self.read[c]
+        sizes = []
+        for need in needs:
+            sizes.append(fresh_count(unread, need))
+            unread += sizes[-1] - need
+        fresh = sample_runs(dist, rng, sizes)
+        self.pools[c] = np.concatenate([self.pools[c][self.read[c] :], fresh])
+        self.read[c] = sum(needs)
+        return self.pools[c][: self.read[c]]

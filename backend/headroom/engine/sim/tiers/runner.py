@@ -62,7 +62,7 @@ from headroom.engine.sim.rows import count_states, run_to, segment_bounds
 from headroom.engine.sim.scenario import Scenario, build_distribution
 from headroom.engine.sim.tiers import state as S
 from headroom.engine.sim.tiers.loop import run_loop_bare
-from headroom.engine.sim.tiers.periods import Period, PeriodDraws, as_rows, joined
+from headroom.engine.sim.tiers.periods import PeriodDraws, as_rows, joined
 from headroom.engine.sim.tiers.pools import ClassDemands, PagePools
 from headroom.engine.sim.tiers.results import tiered_result
 from headroom.engine.sim.tiers.sct import FixedPools, PoolChange, PoolSizer, SctPoolSizer
@@ -256,25 +256,24 @@ class TieredSimulation:
         step, duration = s.autoscaling.step_s, s.duration_s
         decisions = {k * step for k in range(1, math.ceil(duration / step - 1e-9))}
         acting = not isinstance(self.policy, au.NullPolicy)
-        drawn: list[Period] = []  # periods drawn, not run yet
-        n_drawn = 0
-        for t0, t1 in segment_bounds(decisions | set(self.stage.boundaries(duration)), duration):
-            decide = acting and t1 in decisions
-            if self.joins:
-                drawn.append(self.periods.draw(t0, t1))
-                n_drawn += len(drawn[-1].times)
-                if not decide and t1 < duration and n_drawn < _JOINED_ARRIVALS:
-                    continue
-                state = run_to(joined(state, drawn), t1, _run_until, self._enlarge)
+        bounds = segment_bounds(decisions | set(self.stage.boundaries(duration)), duration)
+        k = 0
+        while k < len(bounds):
+            if self.joins:  # a policy decides at every period's end: periods join without one
+                todo = bounds[k : k + 1] if acting else bounds[k:]
+                periods = self.periods.draw(todo, _JOINED_ARRIVALS)
+                ends = periods.ends_s.tolist()
+                state = run_to(joined(state, periods), ends[-1], _run_until, self._enlarge)
             else:
-                state = self.run_segment(state, t0, t1)
+                ends = [bounds[k][1]]
+                state = self.run_segment(state, *bounds[k])
+            k, t1 = k + len(ends), ends[-1]
             self.stage.after_segment(state, t1)
-            if decide:
+            if acting and t1 in decisions:
                 state = self._decide(state, t1, actions, changes)
             if progress is not None:
-                for t_end in [p.end_s for p in drawn] or [t1]:  # a report per period
+                for t_end in ends:  # a report per period
                     progress(t_end / duration)
-            drawn, n_drawn = [], 0
         wall = time.perf_counter() - started
         return self.stage.finish(tiered_result(self, state, tuple(actions), changes, wall))
 
