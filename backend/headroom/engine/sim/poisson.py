@@ -98,8 +98,8 @@ def poisson_count(rng, lam):
 @njit(cache=True)
 def poisson_periods(rng, rate_per_s, starts, ends, limit):
     """The arrivals of the periods [starts[k], ends[k]) at ``rate_per_s``, drawn
-    period after period until they number ``limit`` or more: their times (each period's
-    in drawn order, unsorted) and each drawn period's count."""
+    period after period until they number ``limit`` or more: their times (in time
+    order) and each drawn period's count."""
     times = np.empty(max(limit, 16))
     counts = np.empty(len(starts), dtype=np.int64)
     total = 0
@@ -111,6 +111,7 @@ def poisson_periods(rng, rate_per_s, starts, ends, limit):
         span = t1 - t0
         for i in range(total, total + n):
             times[i] = t0 + span * rng.random()
+        _sort_uniform(times[total : total + n], t0, span)
         total += n
         counts[p] = n
         if total >= limit:
@@ -123,3 +124,32 @@ def _grown(values: F64, used: int) -> F64:
     out = np.empty(2 * len(values))
     out[:used] = values[:used]
     return out
+
+
+@njit(cache=True)
+def _sort_uniform(values: F64, low: float, span: float) -> None:
+    """Sort ``values``, drawn on [low, low + span], in place: placed by bucket of equal
+    width (as many as values), then an insertion sort, which only has to order each
+    bucket (uniform draws put about one value in each: linear time, where a comparison
+    sort takes n log n)."""
+    n = len(values)
+    if n < 2:
+        return
+    scale = n / span
+    starts = np.zeros(n + 1, dtype=np.int64)
+    for x in values:
+        starts[min(int((x - low) * scale), n - 1) + 1] += 1
+    for b in range(n):
+        starts[b + 1] += starts[b]
+    placed = np.empty(n)
+    for x in values:
+        b = min(int((x - low) * scale), n - 1)
+        placed[starts[b]] = x
+        starts[b] += 1
+    for i in range(1, n):
+        x, j = placed[i], i - 1
+        while j >= 0 and placed[j] > x:
+            placed[j + 1] = placed[j]
+            j -= 1
+        placed[j + 1] = x
+    values[:] = placed
