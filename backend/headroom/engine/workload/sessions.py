@@ -46,8 +46,6 @@ FIRST_ROW_COLUMNS = (
     "client",
     "cls_user",
     "ts",
-    "path",
-    "query",
     "page_role",
 )
 
@@ -174,7 +172,7 @@ def _link_codes(
     url_codes = _codes(paths.cast(named, strict=False))[path_slots]
     with_query = df.select(has_query()).to_series().to_numpy()
     if with_query.any():
-        urls = df.filter(pl.lit(with_query)).select(pl.col("path") + "?" + pl.col("query"))
+        urls = df.filter(pl.lit(with_query)).select(request_url())
         url_codes[with_query] = _codes(urls.to_series().cast(named, strict=False))
     return referer_codes, url_codes, len(named.categories)
 
@@ -268,7 +266,6 @@ def pages(annotated: pl.DataFrame) -> pl.DataFrame:
         "client",
         "cls_user",
         "ts",
-        request_url().alias("url"),
         (pl.col("page_role") == "base").alias("has_base"),
     )
     per_row = annotated.select(
@@ -291,7 +288,6 @@ def pages(annotated: pl.DataFrame) -> pl.DataFrame:
         "cls_user",
         "ts",
         "end_ts",
-        "url",
         "requests",
         "has_base",
         "bytes",
