@@ -316,24 +316,28 @@ def sessions(annotated: pl.DataFrame, page_table: pl.DataFrame | None = None) ->
     """One row per session: client, first arrival, requests, pages, duration (sessions
     are runs of rows in :func:`annotate`'s order)."""
     page_table = pages(annotated) if page_table is None else page_table
-    rows = annotated.select("session_id", "client", "user_agent", "ts").with_row_index("_k")
-    first = rows.filter(~_same_as_previous("session_id"))
-    last = rows.filter(~_same_as_previous("session_id").shift(-1).fill_null(False)).select(
-        pl.col("_k").alias("_last_k"), pl.col("ts").alias("_last_ts")
-    )
-    per_session = pl.concat([first, last], how="horizontal").select(
+    first, last = _run_bounds(annotated["session_id"].to_numpy())
+    last_ts = annotated["ts"].gather(last)
+    per_session = annotated.select("session_id", "client", "user_agent", "ts")[first].select(
         "session_id",
         "client",
         "user_agent",
         "ts",
-        (pl.col("_last_k") - pl.col("_k") + 1).cast(pl.Int64).alias("requests"),
-        ((pl.col("_last_ts") - pl.col("ts")).dt.total_nanoseconds() / 1e9).alias("duration_s"),
+        pl.Series("requests", last - first + 1, dtype=pl.Int64),
+        ((last_ts - pl.col("ts")).dt.total_nanoseconds() / 1e9).alias("duration_s"),
     )
     page_sessions = page_table["session_id"]
     if not (page_sessions.is_sorted() and per_session["session_id"].is_sorted()):
         counts = page_table.group_by("session_id").agg(pl.len().alias("pages"))
         return per_session.join(counts, on="session_id", how="left").sort("session_id")
     return per_session.with_columns(_pages_of(per_session["session_id"], page_sessions))
+
+
+def _run_bounds(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The first and the last row of each run of equal ids."""
+    changed = np.flatnonzero(ids[1:] != ids[:-1]) + 1
+    first = np.concatenate(([0], changed)) if len(ids) else changed
+    return first, np.append(first[1:], len(ids)) - 1
 
 
 def _pages_of(session_ids: pl.Series, page_sessions: pl.Series) -> pl.Series:
