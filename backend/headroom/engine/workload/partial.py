@@ -30,7 +30,7 @@ import polars as pl
 from .buckets import Annotated, annotated_part
 from .classify import Rules
 from .samples import SAMPLE_GROUP, bottom_k, counts_and_sample
-from .sessions import SessionSettings
+from .sessions import SessionSettings, run_bounds
 from .sketch import histogram_of, merge_histograms
 
 SAMPLE_SEED = 0x5EED
@@ -132,7 +132,7 @@ def _totals(part: Annotated, reqs: pl.DataFrame) -> pl.DataFrame:
     load = pages["load_time_s"].drop_nulls()
     row = {
         "requests": reqs.height,
-        "clients": reqs["client"].n_unique() - (1 if reqs["client"].null_count() else 0),
+        "clients": _distinct_clients(part.requests["client"]),
         "pages": pages.height,
         "with_base": int(pages["has_base"].sum()),
         "page_objects": int(pages["objects"].sum()),
@@ -147,12 +147,20 @@ def _totals(part: Annotated, reqs: pl.DataFrame) -> pl.DataFrame:
     return pl.DataFrame([row], schema=schema)
 
 
+def _distinct_clients(client: pl.Series) -> int:
+    """The distinct non-null clients of requests in session order (by client): the rows
+    where the client changes."""
+    changed = client.ne_missing(client.shift(1)) & client.is_not_null()
+    return int(changed.sum())
+
+
 def _session_classes(part: Annotated) -> pl.DataFrame:
     """Sessions with the user class of their first page. Pages in page id order are in
     session order (annotate's), so a session's first page starts its run of pages."""
     pages, sessions = part.pages, part.sessions
     if pages["page_id"].is_sorted() and pages["session_id"].is_sorted():
-        starts = pages.filter(pl.col("session_id").is_first_distinct())
+        first, _ = run_bounds(pages["session_id"].to_numpy())
+        starts = pages.select("session_id", "cls_user")[first]
         if starts["session_id"].equals(sessions["session_id"]):
             return sessions.with_columns(starts["cls_user"])
     first = pages.group_by("session_id").agg(pl.col("cls_user").sort_by("page_id").first())

@@ -316,7 +316,7 @@ def sessions(annotated: pl.DataFrame, page_table: pl.DataFrame | None = None) ->
     """One row per session: client, first arrival, requests, pages, duration (sessions
     are runs of rows in :func:`annotate`'s order)."""
     page_table = pages(annotated) if page_table is None else page_table
-    first, last = _run_bounds(annotated["session_id"].to_numpy())
+    first, last = run_bounds(annotated["session_id"].to_numpy())
     last_ts = annotated["ts"].gather(last)
     per_session = annotated.select("session_id", "client", "user_agent", "ts")[first].select(
         "session_id",
@@ -333,7 +333,7 @@ def sessions(annotated: pl.DataFrame, page_table: pl.DataFrame | None = None) ->
     return per_session.with_columns(_pages_of(per_session["session_id"], page_sessions))
 
 
-def _run_bounds(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def run_bounds(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The first and the last row of each run of equal ids."""
     changed = np.flatnonzero(ids[1:] != ids[:-1]) + 1
     first = np.concatenate(([0], changed)) if len(ids) else changed
