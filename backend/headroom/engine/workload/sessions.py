@@ -98,13 +98,26 @@ def _ordered(df: pl.DataFrame) -> tuple[pl.DataFrame, np.ndarray]:
     client, _ = _string_rank(df["client"])
     agent, n_agents = _string_rank(df["user_agent"])
     pair = client * n_agents + agent
-    keys = pl.DataFrame({"_pair": pair, "ts": df["ts"]}).with_row_index("_r")
     # stable sorts, the last key first: (pair, arrival, input order) without the cost
     # of a sort on several columns
-    by_arrival = keys.sort("ts", nulls_last=True, maintain_order=True)
-    order = by_arrival.sort("_pair", maintain_order=True)["_r"]
+    arrivals = df.select("ts").with_row_index("_r")
+    by_arrival = arrivals.sort("ts", nulls_last=True, maintain_order=True)["_r"].to_numpy()
+    order = by_arrival[_stable_order(pair[by_arrival])]
     ordered = _with_request_class(df).select(pl.all().gather(order))
-    return ordered, pair[order.to_numpy()]
+    return ordered, pair[order]
+
+
+def _stable_order(keys: np.ndarray) -> np.ndarray:
+    """The positions of non-negative integer keys in a stable sort: a radix sort, one
+    stable sort a 16-bit digit from the lowest (numpy sorts 16-bit integers by
+    counting, several times faster than a comparison sort of 64-bit ones)."""
+    order = np.arange(len(keys))
+    for shift in range(0, 64, 16):
+        if shift and not (keys >> shift).any():
+            break
+        digit = ((keys[order] >> shift) & 0xFFFF).astype(np.uint16)
+        order = order[np.argsort(digit, kind="stable")]
+    return order
 
 
 def _with_request_class(df: pl.DataFrame) -> pl.DataFrame:
