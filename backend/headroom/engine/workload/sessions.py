@@ -348,8 +348,9 @@ def sessions(annotated: pl.DataFrame, page_table: pl.DataFrame | None = None) ->
 
 def run_bounds(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The first and the last row of each run of equal ids."""
-    changed = np.flatnonzero(ids[1:] != ids[:-1]) + 1
-    first = np.concatenate(([0], changed)) if len(ids) else changed
+    if len(ids) == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    first = np.flatnonzero(np.concatenate(([True], ids[1:] != ids[:-1])))
     return first, np.append(first[1:], len(ids)) - 1
 
 
