@@ -177,14 +177,17 @@ def _link_codes(
     """Each request's Referer (its path and query, :func:`referer_url`) and its own URL
     (:func:`request_url`) as codes of one dictionary, the distinct Referer URLs: equal
     codes, equal strings; -1 for no Referer, or a URL that no Referer names. A URL
-    without a query is its path, looked up once per distinct path."""
+    without a query is its path, looked up once per distinct path; one with a query is
+    made only when some Referer has one."""
     referers, slots = distinct_slots(df["referer"])
     referer_urls = pl.DataFrame({"referer": referers}).select(referer_url()).to_series()
     named = pl.Enum(referer_urls.drop_nulls().unique())
     referer_codes = _codes(referer_urls.cast(named))[slots]
     url_codes = _codes(paths.cast(named, strict=False))[path_slots]
     with_query = df.select(has_query()).to_series().to_numpy()
-    if with_query.any():
+    url_codes[with_query] = -1
+    # a URL with a query holds a "?": only a Referer with one can name it
+    if with_query.any() and named.categories.str.contains("?", literal=True).any():
         urls = df.filter(pl.lit(with_query)).select(request_url())
         url_codes[with_query] = _codes(urls.to_series().cast(named, strict=False))
     return referer_codes, url_codes, len(named.categories)
