@@ -72,6 +72,17 @@ def group_runs(codes: np.ndarray) -> Iterator[np.ndarray]:
     yield from np.split(order, ends) if len(order) else ()
 
 
+def _class_runs(classes: pl.Series) -> Iterator[np.ndarray]:
+    """:func:`group_runs` of the user classes; one class (the usual case) without a
+    sort."""
+    codes = classes.to_physical()
+    one = codes.null_count() in (0, len(codes)) and codes.min() == codes.max()
+    if len(codes) and one:
+        yield np.arange(len(codes))
+    else:
+        yield from group_runs(_small(_dense_code(classes)))
+
+
 def counts_and_sample(
     values: Mapping[str, pl.DataFrame], k: int
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -83,7 +94,7 @@ def counts_and_sample(
         key = frame["key"].to_numpy()
         value = frame["value"].to_numpy()
         classes = frame["cls_user"]
-        for rows in group_runs(_small(_dense_code(classes))):
+        for rows in _class_runs(classes):
             group = (quantity, classes[int(rows[0])])
             zeros = int(np.count_nonzero(value[rows] == 0))
             counts.append((*group, len(rows), zeros))
