@@ -159,8 +159,8 @@ def _session_classes(part: Annotated) -> pl.DataFrame:
     session order (annotate's), so a session's first page starts its run of pages."""
     pages, sessions = part.pages, part.sessions
     if pages["page_id"].is_sorted() and pages["session_id"].is_sorted():
-        first, _ = run_bounds(pages["session_id"].to_numpy())
-        starts = pages.select("session_id", "cls_user")[first]
+        first_pages, _ = run_bounds(pages["session_id"].to_numpy())
+        starts = pages.select("session_id", "cls_user")[first_pages]
         if starts["session_id"].equals(sessions["session_id"]):
             return sessions.with_columns(starts["cls_user"])
     first = pages.group_by("session_id").agg(pl.col("cls_user").sort_by("page_id").first())
