@@ -1,5 +1,5 @@
-"""Sessions and pages (docs/methods/workload.md, "Sessions and pages"), with polars window
-operations.
+"""Sessions and pages (docs/methods/workload.md, "Sessions and pages"): the requests put
+in session order, then one compiled pass over integer codes of them.
 
 Rows are ordered by client, user agent, arrival (then input order). A *session* is a run
 of one client's (address + user agent) requests with gaps under ``session_gap_s``.
@@ -7,7 +7,7 @@ A *page* starts at each base request: HTML (a ``.html``-like path or a directory
 or dynamic, with status 2xx/3xx. Every other request joins a page:
 
 1. with a Referer: the page of the session's latest earlier request whose URL (path and
-   query) is the Referer's path and query (an as-of join by session and URL), so an
+   query) is the Referer's path and query, so an
    image referred by a stylesheet joins the stylesheet's page;
 2. without a Referer: a static request within ``object_window_s`` of the session's
    previous request joins that request's page;
