@@ -7,8 +7,8 @@ A *page* starts at each base request: HTML (a ``.html``-like path or a directory
 or dynamic, with status 2xx/3xx. Every other request joins a page:
 
 1. with a Referer: the page of the session's latest earlier request whose URL (path and
-   query) is the Referer's path and query, so an
-   image referred by a stylesheet joins the stylesheet's page;
+   query) is the Referer's path and query, so an image referred by a stylesheet joins
+   the stylesheet's page;
 2. without a Referer: a static request within ``object_window_s`` of the session's
    previous request joins that request's page;
 3. otherwise it is an *orphan*: it starts a page without a base (``has_base`` false),
