@@ -30,7 +30,7 @@ import polars as pl
 from .buckets import Annotated, annotated_part
 from .classify import Rules
 from .samples import SAMPLE_GROUP, bottom_k, counts_and_sample
-from .sessions import SessionSettings
+from .sessions import SessionSettings, run_bounds
 from .sketch import histogram_of, merge_histograms
 
 SAMPLE_SEED = 0x5EED
@@ -116,8 +116,10 @@ def map_part(df: pl.DataFrame, context: PartContext) -> Partial:
         "path_requests": reqs.group_by("path_group").agg(pl.len().cast(pl.Int64).alias("n")),
         "lat_path": histogram_of(reqs, HISTOGRAM_KEYS["lat_path"], "latency_s"),
     }
-    values = _fit_values(part, reqs, session_classes)
-    frames["sample_counts"], frames["samples"] = counts_and_sample(values, context.sample_size)
+    values = pl.collect_all(_fit_values(part, reqs, session_classes))
+    frames["sample_counts"], frames["samples"] = counts_and_sample(
+        dict(zip(QUANTITIES, values, strict=True)), context.sample_size
+    )
     return Partial(frames)
 
 
@@ -130,7 +132,7 @@ def _totals(part: Annotated, reqs: pl.DataFrame) -> pl.DataFrame:
     load = pages["load_time_s"].drop_nulls()
     row = {
         "requests": reqs.height,
-        "clients": reqs["client"].n_unique() - (1 if reqs["client"].null_count() else 0),
+        "clients": _distinct_clients(part.requests["client"]),
         "pages": pages.height,
         "with_base": int(pages["has_base"].sum()),
         "page_objects": int(pages["objects"].sum()),
@@ -145,22 +147,31 @@ def _totals(part: Annotated, reqs: pl.DataFrame) -> pl.DataFrame:
     return pl.DataFrame([row], schema=schema)
 
 
+def _distinct_clients(client: pl.Series) -> int:
+    """The distinct non-null clients of requests in session order (by client): the rows
+    where the client changes."""
+    changed = client.ne_missing(client.shift(1)) & client.is_not_null()
+    return int(changed.sum())
+
+
 def _session_classes(part: Annotated) -> pl.DataFrame:
     """Sessions with the user class of their first page. Pages in page id order are in
     session order (annotate's), so a session's first page starts its run of pages."""
     pages, sessions = part.pages, part.sessions
     if pages["page_id"].is_sorted() and pages["session_id"].is_sorted():
-        starts = pages.filter(pl.col("session_id").is_first_distinct())
+        first_pages, _ = run_bounds(pages["session_id"].to_numpy())
+        starts = pages.select("session_id", "cls_user")[first_pages]
         if starts["session_id"].equals(sessions["session_id"]):
             return sessions.with_columns(starts["cls_user"])
     first = pages.group_by("session_id").agg(pl.col("cls_user").sort_by("page_id").first())
     return sessions.join(first, on="session_id", how="left")
 
 
-def _fit_values(part: Annotated, reqs: pl.DataFrame, sessions: pl.DataFrame) -> pl.DataFrame:
-    """``quantity, cls_user, key, value``: every observed value of every fitted quantity
-    (and of the latencies service time is chosen from); ``sessions`` with their classes.
-    One lazy query: each filter gathers only the columns its quantity reads."""
+def _fit_values(part: Annotated, reqs: pl.DataFrame, sessions: pl.DataFrame) -> list[pl.LazyFrame]:
+    """Per quantity (in QUANTITIES order), ``cls_user, key, value``: every observed value
+    of every fitted quantity (and of the latencies service time is chosen from);
+    ``sessions`` with their classes. Each filter gathers only the columns its quantity
+    reads."""
     ident = ["cls_user", "client", "user_agent", "ts"]
     pages = _class_coded(part.pages).lazy().sort("page_id")
     session_rows = _class_coded(sessions).lazy()
@@ -173,7 +184,7 @@ def _fit_values(part: Annotated, reqs: pl.DataFrame, sessions: pl.DataFrame) -> 
     role = pl.col("page_role")
     reqs_lazy = reqs.lazy()
     latency = reqs_lazy.filter(pl.col("latency_s").is_not_null())
-    frames = [
+    return [
         _quantity(
             session_rows.with_columns(user_agent=pl.lit(None, pl.String)),
             "requests_per_session",
@@ -204,8 +215,6 @@ def _fit_values(part: Annotated, reqs: pl.DataFrame, sessions: pl.DataFrame) -> 
         _quantity(latency.filter(pl.col("quiet_all")), "latency_quiet_all", pl.col("latency_s")),
         _quantity(latency, "latency_any", pl.col("latency_s")),
     ]
-    values = pl.concat(frames, how="vertical_relaxed")
-    return values.filter(pl.col("value").is_finite() & (pl.col("value") >= 0)).collect()
 
 
 def _class_coded(frame: pl.DataFrame) -> pl.DataFrame:
@@ -215,20 +224,21 @@ def _class_coded(frame: pl.DataFrame) -> pl.DataFrame:
 
 
 def _quantity(frame: pl.LazyFrame, name: str, value: pl.Expr) -> pl.LazyFrame:
-    """``quantity, cls_user, key, value``: the key a hash of the value and its request
-    (the same in whichever part the request is), made here so no string is copied."""
+    """``cls_user, key, value`` of the finite, non-negative values: the key a hash of the
+    value and its request (the same in whichever part the request is), made here so no
+    string is copied."""
     ident = pl.struct(
         pl.col("client").cast(pl.String),
         pl.col("user_agent").cast(pl.String),
         pl.col("ts"),
         value.cast(pl.Float64).alias("value"),
     )
-    return frame.select(
-        pl.lit(name).cast(pl.Categorical).alias("quantity"),
+    observed = frame.select(
         "cls_user",
         ident.hash(SAMPLE_SEED + QUANTITIES.index(name)).alias("key"),
         value.cast(pl.Float64).alias("value"),
     )
+    return observed.filter(pl.col("value").is_finite() & (pl.col("value") >= 0))
 
 
 def _categorical_groups() -> pl.Expr:

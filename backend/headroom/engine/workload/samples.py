@@ -9,12 +9,19 @@ would hash every row.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 import numpy as np
 import polars as pl
 
 SAMPLE_GROUP = ("quantity", "cls_user")
+COUNTS_SCHEMA = {"quantity": pl.String, "cls_user": pl.String, "n": pl.Int64, "zeros": pl.Int64}
+SAMPLE_SCHEMA = {
+    "quantity": pl.String,
+    "cls_user": pl.String,
+    "key": pl.UInt64,
+    "value": pl.Float64,
+}
 
 
 def group_codes(frame: pl.DataFrame) -> np.ndarray:
@@ -22,8 +29,12 @@ def group_codes(frame: pl.DataFrame) -> np.ndarray:
     class is a group of its own)."""
     quantity = _dense_code(frame["quantity"])
     cls = _first_seen_code(frame["cls_user"])
-    codes = quantity * (int(cls.max(initial=0)) + 1) + cls
-    # a 16-bit key is sorted by a counting (radix) sort
+    return _small(quantity * (int(cls.max(initial=0)) + 1) + cls)
+
+
+def _small(codes: np.ndarray) -> np.ndarray:
+    """The codes as 16-bit integers when they fit: numpy sorts those by a counting
+    (radix) sort."""
     return codes.astype(np.int16) if codes.max(initial=0) < 2**15 else codes
 
 
@@ -61,26 +72,36 @@ def group_runs(codes: np.ndarray) -> Iterator[np.ndarray]:
     yield from np.split(order, ends) if len(order) else ()
 
 
-def counts_and_sample(values: pl.DataFrame, k: int) -> tuple[pl.DataFrame, pl.DataFrame]:
+def _class_runs(classes: pl.Series) -> Iterator[np.ndarray]:
+    """:func:`group_runs` of the user classes; one class (the usual case) without a
+    sort."""
+    codes = classes.to_physical()
+    one = codes.null_count() in (0, len(codes)) and codes.min() == codes.max()
+    if len(codes) and one:
+        yield np.arange(len(codes))
+    else:
+        yield from group_runs(_small(_dense_code(classes)))
+
+
+def counts_and_sample(
+    values: Mapping[str, pl.DataFrame], k: int
+) -> tuple[pl.DataFrame, pl.DataFrame]:
     """``quantity, cls_user, n, zeros`` (the values and the zeros of each group) and the
     bottom-k of the positive values (:func:`bottom_k`, groups as strings, one group
-    after another)."""
-    runs = list(group_runs(group_codes(values)))
-    key = values["key"].to_numpy()
-    value = values["value"].to_numpy()
-    first = np.array([rows[0] for rows in runs], dtype=np.int64)
-    groups = values[first].select(_strings())
-    zeros, chosen = [], []
-    for rows, group in zip(runs, groups.iter_rows(), strict=True):
-        zeros.append(int(np.count_nonzero(value[rows] == 0)))
-        kept = _bottom_k_of(rows[value[rows] > 0], key, value, k)
-        chosen.append(_group_rows(group, key[kept], value[kept]))
-    counts = groups.with_columns(
-        pl.Series("n", [len(rows) for rows in runs], dtype=pl.Int64),
-        pl.Series("zeros", zeros, dtype=pl.Int64),
-    )
-    sample = pl.concat(chosen) if chosen else values.clear().with_columns(_strings())
-    return counts, sample
+    after another) of each quantity's values (``cls_user, key, value``)."""
+    counts, chosen = [], []
+    for quantity, frame in values.items():
+        key = frame["key"].to_numpy()
+        value = frame["value"].to_numpy()
+        classes = frame["cls_user"]
+        for rows in _class_runs(classes):
+            group = (quantity, classes[int(rows[0])])
+            zeros = int(np.count_nonzero(value[rows] == 0))
+            counts.append((*group, len(rows), zeros))
+            kept = _bottom_k_of(rows[value[rows] > 0], key, value, k)
+            chosen.append(_group_rows(group, key[kept], value[kept]))
+    sample = pl.concat(chosen) if chosen else pl.DataFrame(schema=SAMPLE_SCHEMA)
+    return pl.DataFrame(counts, schema=COUNTS_SCHEMA, orient="row"), sample
 
 
 def _group_rows(group: tuple[str | None, ...], key: np.ndarray, value: np.ndarray) -> pl.DataFrame:
@@ -91,10 +112,6 @@ def _group_rows(group: tuple[str | None, ...], key: np.ndarray, value: np.ndarra
         for column, name in zip(SAMPLE_GROUP, group, strict=True)
     ]
     return pl.DataFrame({"key": key, "value": value}).select(*names, "key", "value")
-
-
-def _strings() -> pl.Expr:
-    return pl.col(SAMPLE_GROUP).cast(pl.String)
 
 
 def _in_order(chosen: list[np.ndarray]) -> np.ndarray:

@@ -1,5 +1,5 @@
-"""Sessions and pages (docs/methods/workload.md, "Sessions and pages"), with polars window
-operations.
+"""Sessions and pages (docs/methods/workload.md, "Sessions and pages"): the requests put
+in session order, then one compiled pass over integer codes of them.
 
 Rows are ordered by client, user agent, arrival (then input order). A *session* is a run
 of one client's (address + user agent) requests with gaps under ``session_gap_s``.
@@ -7,8 +7,8 @@ A *page* starts at each base request: HTML (a ``.html``-like path or a directory
 or dynamic, with status 2xx/3xx. Every other request joins a page:
 
 1. with a Referer: the page of the session's latest earlier request whose URL (path and
-   query) is the Referer's path and query (an as-of join by session and URL), so an
-   image referred by a stylesheet joins the stylesheet's page;
+   query) is the Referer's path and query, so an image referred by a stylesheet joins
+   the stylesheet's page;
 2. without a Referer: a static request within ``object_window_s`` of the session's
    previous request joins that request's page;
 3. otherwise it is an *orphan*: it starts a page without a base (``has_base`` false),
@@ -28,8 +28,15 @@ from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
+from numba import njit
 
-from .classify import default_request_rules, extension, per_distinct, ruleset_expr
+from .classify import (
+    default_request_rules,
+    distinct_slots,
+    extension,
+    has_query,
+    ruleset_expr,
+)
 
 HTML_EXTENSIONS = (".html", ".htm", ".xhtml", ".shtml")
 # what a page takes of its first request: only these are gathered
@@ -39,10 +46,12 @@ FIRST_ROW_COLUMNS = (
     "client",
     "cls_user",
     "ts",
-    "path",
-    "query",
     "page_role",
 )
+
+
+PAGE_ROLES = ("base", "referer", "window", "orphan", "orphan_cont")
+BASE, REFERER, WINDOW, ORPHAN, ORPHAN_CONT = range(len(PAGE_ROLES))
 
 
 @dataclass(frozen=True)
@@ -54,35 +63,61 @@ class SessionSettings:
 def annotate(
     table: pl.DataFrame | pl.LazyFrame, settings: SessionSettings | None = None
 ) -> pl.DataFrame:
-    """The table in session order with ``session_id``, ``page_id`` (0-based) and
-    ``page_role`` (``base``, ``referer``, ``window``, ``orphan``, ``orphan_cont``)."""
+    """The table in session order with ``session_id``, ``page_role`` (``base``,
+    ``referer``, ``window``, ``orphan``, ``orphan_cont``) and ``page_id`` (0-based)."""
     s = settings or SessionSettings()
     # one chunk a column: the gather into session order is about 10x slower across the
     # chunks of a streaming collect or of a Parquet file's row groups
-    df = _ordered(table.lazy().collect().rechunk())
-    df = df.with_columns(_session_flags(s)).with_columns(
-        (pl.col("_new_session").cum_sum() - 1).cast(pl.Int64).alias("session_id")
+    df, pair = _ordered(table.lazy().collect().rechunk())
+    paths, path_slots = distinct_slots(df["path"])
+    referer, url, codes = _link_codes(df, paths, path_slots)
+    dt_s = df.select(pl.col("ts").diff().dt.total_nanoseconds() / 1e9).to_series()
+    session_id, role, page_id = _sessions_and_pages(
+        pair,
+        dt_s.to_numpy(),
+        _base_requests(df, paths, path_slots),
+        (df["cls_request"] == "static").fill_null(False).to_numpy(),
+        referer,
+        url,
+        codes,
+        s.session_gap_s,
+        s.object_window_s,
     )
-    df = df.with_columns(_page_inputs(df))
-    df = df.with_columns(_referer_matches(df))
-    df = df.with_columns(_roles(s)).with_columns(_parent())
-    first = pl.Series("_first", _roots(df["_parent"].to_numpy()))
-    page_id = (first.rank("dense") - 1).cast(pl.Int64).alias("page_id")
-    return df.with_columns(page_id).drop(pl.selectors.starts_with("_"))
+    return df.with_columns(
+        pl.Series("session_id", session_id),
+        pl.Series("page_role", PAGE_ROLES).gather(role),
+        pl.Series("page_id", page_id),
+    )
 
 
-def _ordered(df: pl.DataFrame) -> pl.DataFrame:
-    """Rows by client, user agent, arrival and input order. The sort runs on one integer
-    key (the rank of each client and user agent pair in string order, nulls last), so
-    only one copy of the string columns is ever made: the reordered table."""
+def _ordered(df: pl.DataFrame) -> tuple[pl.DataFrame, np.ndarray]:
+    """Rows by client, user agent, arrival and input order, and each row's (client, user
+    agent) pair as an integer. The sort runs on one integer key (the rank of each client
+    and user agent pair in string order, nulls last), so only one copy of the string
+    columns is ever made: the reordered table."""
     client, _ = _string_rank(df["client"])
     agent, n_agents = _string_rank(df["user_agent"])
-    keys = pl.DataFrame({"_pair": client * n_agents + agent, "ts": df["ts"]}).with_row_index("_r")
+    pair = client * n_agents + agent
     # stable sorts, the last key first: (pair, arrival, input order) without the cost
     # of a sort on several columns
-    by_arrival = keys.sort("ts", nulls_last=True, maintain_order=True)
-    order = by_arrival.sort("_pair", maintain_order=True)["_r"]
-    return _with_request_class(df).select(pl.all().gather(order)).with_row_index("_i")
+    arrivals = df.select("ts").with_row_index("_r")
+    by_arrival = arrivals.sort("ts", nulls_last=True, maintain_order=True)["_r"].to_numpy()
+    order = by_arrival[_stable_order(pair[by_arrival])]
+    ordered = _with_request_class(df).select(pl.all().gather(order))
+    return ordered, pair[order]
+
+
+def _stable_order(keys: np.ndarray) -> np.ndarray:
+    """The positions of non-negative integer keys in a stable sort: a radix sort, one
+    stable sort a 16-bit digit from the lowest (numpy sorts 16-bit integers by
+    counting, several times faster than a comparison sort of 64-bit ones)."""
+    order = np.arange(len(keys))
+    for shift in range(0, 64, 16):
+        if shift and not (keys >> shift).any():
+            break
+        digit = ((keys[order] >> shift) & 0xFFFF).astype(np.uint16)
+        order = order[np.argsort(digit, kind="stable")]
+    return order
 
 
 def _with_request_class(df: pl.DataFrame) -> pl.DataFrame:
@@ -108,20 +143,6 @@ def _string_rank(column: pl.Series) -> tuple[np.ndarray, int]:
     return rank[row_codes], len(distinct) + 1
 
 
-def _same_client() -> pl.Expr:
-    client, ua = pl.col("client"), pl.col("user_agent")
-    return client.eq_missing(client.shift(1)) & ua.eq_missing(ua.shift(1))
-
-
-def _session_flags(s: SessionSettings) -> list[pl.Expr]:
-    dt = pl.col("ts").diff().dt.total_nanoseconds() / 1e9
-    same = _same_client().fill_null(False)
-    return [
-        dt.alias("_dt_s"),
-        (~same | (dt >= s.session_gap_s).fill_null(True)).alias("_new_session"),
-    ]
-
-
 def request_url(path: str = "path", query: str = "query") -> pl.Expr:
     q = pl.col(query).fill_null("")
     return pl.when(q == "").then(pl.col(path)).otherwise(pl.col(path) + "?" + q)
@@ -144,84 +165,93 @@ def is_base_request(html: pl.Expr) -> pl.Expr:
     return ((pl.col("cls_request") == "dynamic") | html).fill_null(False) & ok.fill_null(False)
 
 
-def _page_inputs(df: pl.DataFrame) -> list[pl.Expr]:
-    html = per_distinct(df, "path", is_html())
-    return [
-        request_url().alias("_url"),
-        pl.lit(per_distinct(df, "referer", referer_url())).alias("_ref"),
-        is_base_request(pl.lit(html)).alias("_base"),
-    ]
+def _base_requests(df: pl.DataFrame, paths: pl.Series, path_slots: np.ndarray) -> np.ndarray:
+    """:func:`is_base_request` of each row, the HTML test once per distinct path."""
+    html = pl.DataFrame({"path": paths}).select(is_html().fill_null(False)).to_series()
+    return df.select(is_base_request(pl.lit(html.gather(path_slots)))).to_series().to_numpy()
 
 
-def _referer_matches(df: pl.DataFrame) -> pl.Series:
-    """``_match``: the latest earlier request of the session whose URL is the Referer."""
-    targets = df.select(
-        "session_id", pl.col("_url").alias("_ref"), "_i", pl.col("_i").alias("_match")
-    )
-    probes = df.filter(~pl.col("_base") & pl.col("_ref").is_not_null())
-    found = probes.select("session_id", "_ref", "_i").join_asof(
-        targets,
-        on="_i",
-        by=["session_id", "_ref"],
-        allow_exact_matches=False,
-        check_sortedness=False,  # both are sorted by _i, the session order
-    )
-    match = pl.Series("_match", dtype=pl.UInt32).extend_constant(None, df.height)
-    return match.scatter(found["_i"], found["_match"]) if found.height else match
+def _link_codes(
+    df: pl.DataFrame, paths: pl.Series, path_slots: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """Each request's Referer (its path and query, :func:`referer_url`) and its own URL
+    (:func:`request_url`) as codes of one dictionary, the distinct Referer URLs: equal
+    codes, equal strings; -1 for no Referer, or a URL that no Referer names. A URL
+    without a query is its path, looked up once per distinct path; one with a query is
+    made only when some Referer has one."""
+    referers, slots = distinct_slots(df["referer"])
+    referer_urls = pl.DataFrame({"referer": referers}).select(referer_url()).to_series()
+    named = pl.Enum(referer_urls.drop_nulls().unique())
+    referer_codes = _codes(referer_urls.cast(named))[slots]
+    url_codes = _codes(paths.cast(named, strict=False))[path_slots]
+    with_query = df.select(has_query()).to_series().to_numpy()
+    url_codes[with_query] = -1
+    # a URL with a query holds a "?": only a Referer with one can name it
+    if with_query.any() and named.categories.str.contains("?", literal=True).any():
+        urls = df.filter(pl.lit(with_query)).select(request_url())
+        url_codes[with_query] = _codes(urls.to_series().cast(named, strict=False))
+    return referer_codes, url_codes, len(named.categories)
 
 
-def _roles(s: SessionSettings) -> pl.Expr:
-    prev_same = ~pl.col("_new_session")
-    window = (
-        pl.col("_ref").is_null()
-        & (pl.col("cls_request") == "static")
-        & prev_same
-        & (pl.col("_dt_s") <= s.object_window_s)
-    )
-    orphan = ~pl.col("_base") & pl.col("_match").is_null() & ~window
-    cont = (
-        orphan
-        & orphan.shift(1).fill_null(False)
-        & prev_same
-        & pl.col("_ref").is_not_null()
-        & (pl.col("_ref") == pl.col("_ref").shift(1)).fill_null(False)
-    )
-    return (
-        pl.when(pl.col("_base"))
-        .then(pl.lit("base"))
-        .when(pl.col("_match").is_not_null())
-        .then(pl.lit("referer"))
-        .when(window)
-        .then(pl.lit("window"))
-        .when(cont)
-        .then(pl.lit("orphan_cont"))
-        .otherwise(pl.lit("orphan"))
-        .alias("page_role")
-    )
+def _codes(column: pl.Series) -> np.ndarray:
+    return column.to_physical().cast(pl.Int64).fill_null(-1).to_numpy()
 
 
-def _parent() -> pl.Expr:
-    """The row each row hangs from: itself for page starts, the Referer's row, or the
-    previous row (window and continuation rows; never across sessions)."""
-    role = pl.col("page_role")
-    return (
-        pl.when(role.is_in(["base", "orphan"]))
-        .then(pl.col("_i"))
-        .when(role == "referer")
-        .then(pl.col("_match"))
-        .otherwise(pl.col("_i") - 1)
-        .alias("_parent")
-    )
-
-
-def _roots(parent: np.ndarray) -> np.ndarray:
-    """Follow parents to the page's first row by pointer jumping (log of the depth)."""
-    root = parent.astype(np.int64)
-    while True:
-        nxt = root[root]
-        if np.array_equal(nxt, root):
-            return root
-        root = nxt
+@njit(cache=True)
+def _sessions_and_pages(
+    pair: np.ndarray,
+    dt_s: np.ndarray,
+    base: np.ndarray,
+    static: np.ndarray,
+    referer: np.ndarray,
+    url: np.ndarray,
+    codes: int,
+    session_gap_s: float,
+    object_window_s: float,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Session ids, page roles (indices into PAGE_ROLES) and page ids of requests in
+    session order, in one pass (the rules of the module's docstring): ``dt_s`` is the
+    gap to the previous row (NaN for none), ``referer`` and ``url`` are codes of one
+    dictionary of ``codes`` values (-1: none). ``latest[code]`` is the last row seen
+    with the URL ``code``: a Referer names it when it is in the row's session."""
+    n = len(pair)
+    session_id = np.empty(n, dtype=np.int64)
+    role = np.empty(n, dtype=np.int64)
+    page_id = np.empty(n, dtype=np.int64)
+    latest = np.full(codes, -1, dtype=np.int64)
+    session, session_start, pages = -1, 0, 0
+    orphan_before = False
+    for i in range(n):
+        gap = dt_s[i]
+        new = i == 0 or pair[i] != pair[i - 1] or np.isnan(gap) or gap >= session_gap_s
+        if new:
+            session += 1
+            session_start = i
+        session_id[i] = session
+        match = -1
+        if not base[i] and referer[i] >= 0 and latest[referer[i]] >= session_start:
+            match = latest[referer[i]]
+        if url[i] >= 0:
+            latest[url[i]] = i
+        window = referer[i] < 0 and static[i] and not new and gap <= object_window_s
+        orphan = False
+        if base[i]:
+            role[i], page_id[i] = BASE, pages
+            pages += 1
+        elif match >= 0:
+            role[i], page_id[i] = REFERER, page_id[match]
+        elif window:
+            role[i], page_id[i] = WINDOW, page_id[i - 1]
+        else:
+            orphan = True
+            same_referer = referer[i] >= 0 and referer[i] == referer[i - 1]
+            if orphan_before and not new and same_referer:
+                role[i], page_id[i] = ORPHAN_CONT, page_id[i - 1]
+            else:
+                role[i], page_id[i] = ORPHAN, pages
+                pages += 1
+        orphan_before = orphan
+    return session_id, role, page_id
 
 
 def end_ts() -> pl.Expr:
@@ -252,7 +282,6 @@ def pages(annotated: pl.DataFrame) -> pl.DataFrame:
         "client",
         "cls_user",
         "ts",
-        request_url().alias("url"),
         (pl.col("page_role") == "base").alias("has_base"),
     )
     per_row = annotated.select(
@@ -275,7 +304,6 @@ def pages(annotated: pl.DataFrame) -> pl.DataFrame:
         "cls_user",
         "ts",
         "end_ts",
-        "url",
         "requests",
         "has_base",
         "bytes",
@@ -304,24 +332,29 @@ def sessions(annotated: pl.DataFrame, page_table: pl.DataFrame | None = None) ->
     """One row per session: client, first arrival, requests, pages, duration (sessions
     are runs of rows in :func:`annotate`'s order)."""
     page_table = pages(annotated) if page_table is None else page_table
-    rows = annotated.select("session_id", "client", "user_agent", "ts").with_row_index("_k")
-    first = rows.filter(~_same_as_previous("session_id"))
-    last = rows.filter(~_same_as_previous("session_id").shift(-1).fill_null(False)).select(
-        pl.col("_k").alias("_last_k"), pl.col("ts").alias("_last_ts")
-    )
-    per_session = pl.concat([first, last], how="horizontal").select(
+    first, last = run_bounds(annotated["session_id"].to_numpy())
+    last_ts = annotated["ts"].gather(last)
+    per_session = annotated.select("session_id", "client", "user_agent", "ts")[first].select(
         "session_id",
         "client",
         "user_agent",
         "ts",
-        (pl.col("_last_k") - pl.col("_k") + 1).cast(pl.Int64).alias("requests"),
-        ((pl.col("_last_ts") - pl.col("ts")).dt.total_nanoseconds() / 1e9).alias("duration_s"),
+        pl.Series("requests", last - first + 1, dtype=pl.Int64),
+        ((last_ts - pl.col("ts")).dt.total_nanoseconds() / 1e9).alias("duration_s"),
     )
     page_sessions = page_table["session_id"]
     if not (page_sessions.is_sorted() and per_session["session_id"].is_sorted()):
         counts = page_table.group_by("session_id").agg(pl.len().alias("pages"))
         return per_session.join(counts, on="session_id", how="left").sort("session_id")
     return per_session.with_columns(_pages_of(per_session["session_id"], page_sessions))
+
+
+def run_bounds(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The first and the last row of each run of equal ids."""
+    if len(ids) == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    first = np.flatnonzero(np.concatenate(([True], ids[1:] != ids[:-1])))
+    return first, np.append(first[1:], len(ids)) - 1
 
 
 def _pages_of(session_ids: pl.Series, page_sessions: pl.Series) -> pl.Series:

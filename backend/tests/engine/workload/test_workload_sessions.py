@@ -106,6 +106,16 @@ def test_settings_change_the_split(hand: pl.DataFrame) -> None:
     assert out.filter(pl.col("client") == "B")["page_id"].n_unique() == 2  # z.js joins
 
 
+def test_a_referer_names_a_request_by_its_path_and_query() -> None:
+    def roles(referer: str) -> list[str]:
+        paths, queries = ["/p", "/i.png"], ["a=1", None]
+        table = make_table([0, 1], path=paths, query=queries, referer=[None, H + referer])
+        return annotate(table)["page_role"].to_list()
+
+    assert roles("/p?a=1") == ["base", "referer"]
+    assert roles("/p") == ["base", "orphan"]  # /p?a=1 is not /p
+
+
 CLIENTS = st.sampled_from(["a", "b", "c"])
 PATHS = st.sampled_from(["/", "/p", "/q.html", "/i.png", "/s.css", "/x.php"])
 
@@ -117,9 +127,10 @@ PATHS = st.sampled_from(["/", "/p", "/q.html", "/i.png", "/s.css", "/x.php"])
             CLIENTS,
             st.integers(0, 10_000),
             PATHS,
-            st.one_of(st.none(), PATHS),
+            st.one_of(st.none(), PATHS, PATHS.map(lambda p: p + "?a=1")),
             st.sampled_from([200, 304, 404]),
             st.sampled_from(["ua", "other", None]),
+            st.sampled_from([None, "", "a=1"]),
         ),
         min_size=1,
         max_size=60,
@@ -129,7 +140,7 @@ def test_sessions_and_pages_partition_requests(rows: list[tuple]) -> None:
     cols = list(zip(*rows, strict=True))
     df = make_table(
         cols[1], client=cols[0], path=cols[2], status=cols[4], user_agent=cols[5],
-        referer=[None if r is None else H + r for r in cols[3]],
+        referer=[None if r is None else H + r for r in cols[3]], query=cols[6],
     )  # fmt: skip
     out = annotate(df)
     n = len(rows)
