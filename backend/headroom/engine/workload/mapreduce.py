@@ -45,6 +45,7 @@ from .buckets import MIN_BUCKET_ROWS
 from .characterization import (
     Characterization,
     _unclassified,
+    load_time_s_mean,
     model_from_grid,
     profile_step_for,
 )
@@ -371,7 +372,7 @@ def _page_summary(t: dict[str, Any], held: FieldsRecorded) -> dict[str, float | 
         "with_base": t["with_base"],
         "objects_per_page_mean": _mean(t["page_objects"], t["pages"]),
         "bytes_per_page_mean": _mean(t["page_bytes"], t["pages"]) if held.bytes else None,
-        "load_time_s_mean": _mean(t["load_time_sum_s"], t["load_times"]),
+        "load_time_s_mean": load_time_s_mean(int(t["load_time_sum_ns"]), t["load_times"]),
     }
 
 

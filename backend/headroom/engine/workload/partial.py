@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from .buckets import Annotated, annotated_part
+from .characterization import LOAD_TIME_SUM, load_time_sum_ns
 from .classify import Rules
 from .samples import SAMPLE_GROUP, bottom_k, counts_and_sample
 from .sessions import SessionSettings, run_bounds
@@ -42,7 +43,7 @@ TOTALS = (
     "with_base",
     "page_objects",
     "page_bytes",
-    "load_time_sum_s",
+    "load_time_sum_ns",
     "load_times",
     "sessions",
     "session_pages",
@@ -129,7 +130,7 @@ def _counts(frame: pl.DataFrame, t: pl.Expr, by: str) -> pl.DataFrame:
 
 def _totals(part: Annotated, reqs: pl.DataFrame) -> pl.DataFrame:
     pages, sessions = part.pages, part.sessions
-    load = pages["load_time_s"].drop_nulls()
+    load_sum_ns, load_times = load_time_sum_ns(pages)
     row = {
         "requests": reqs.height,
         "clients": _distinct_clients(part.requests["client"]),
@@ -137,13 +138,13 @@ def _totals(part: Annotated, reqs: pl.DataFrame) -> pl.DataFrame:
         "with_base": int(pages["has_base"].sum()),
         "page_objects": int(pages["objects"].sum()),
         "page_bytes": int(pages["bytes"].sum()),
-        "load_time_sum_s": float(load.sum()),
-        "load_times": load.len(),
+        "load_time_sum_ns": load_sum_ns,
+        "load_times": load_times,
         "sessions": sessions.height,
         "session_pages": int(sessions["pages"].sum()),
         "session_requests": int(sessions["requests"].sum()),
     }
-    schema = {k: (pl.Float64 if k == "load_time_sum_s" else pl.Int64) for k in TOTALS}
+    schema = {k: (LOAD_TIME_SUM if k == "load_time_sum_ns" else pl.Int64) for k in TOTALS}
     return pl.DataFrame([row], schema=schema)
 
 
