@@ -2,11 +2,11 @@
 (docs/methods/workload.md, "Bounded memory").
 
 1. :func:`scan`: streaming aggregations over the whole table (never all of a column in
-   memory): coverage (from the distinct timestamps), the fields recorded, the requests
-   per minute and user class (which minutes are quiet, for the service time), the top
-   paths, the counts by time and request class (time_counts.py: the reduce reads them
-   as they are) and the number of partitions for the memory budget
-   (:func:`partition_rows`).
+   memory): the fields recorded, the top paths, one pass for the counts by time
+   (time_counts.py: the coverage from the distinct timestamps, the requests per minute
+   and user class, which minutes are quiet, for the service time, and the counts by
+   time and request class, which the reduce reads as they are) and the number of
+   partitions for the memory budget (:func:`partition_rows`).
 2. :func:`spill`: one streaming pass over the table (or over one of its
    :func:`spill_shares`, contiguous ranges of rows) that writes each partition's requests
    (those whose ``hash(client) mod parts`` is the partition's) to a Parquet file of its

@@ -96,7 +96,8 @@ def count_by_time(
         keys = _keys(batch, grid)
         per_second.add(keys["second"].to_numpy())
         per_minute.add(keys["minute"].to_numpy())
-        latency.add(keys.drop_nulls("bucket").select(pl.col("bucket").alias("key"), "latency_s"))
+        timed = keys.drop_nulls("bucket")
+        latency.add(timed["bucket"].to_numpy(), timed["latency_s"].to_numpy())
         timestamps.add(keys["ns"].drop_nulls().to_numpy())
     return ByTime(
         counts={
@@ -230,7 +231,7 @@ class _PerKey:
 
     def add(self, keys: np.ndarray) -> None:
         if self.dense is None:
-            self.sparse.add(pl.DataFrame({"key": keys}))
+            self.sparse.add(keys)
             return
         if len(keys) == 0:
             return
@@ -247,40 +248,43 @@ class _PerKey:
 
 
 class _Counts:
-    """Rows by integer ``key`` (and their largest ``latency_s``): the batches' rows are
-    held as they come and counted once they hold MERGE_ROWS more rows than twice the
-    last count's, so they never hold many more than the distinct keys (a batch's keys
-    are mostly distinct: counting each batch first would count most rows twice)."""
+    """Rows by integer key (and their largest latency): the batches' rows are held as
+    they come and counted once they hold MERGE_ROWS more rows than twice the last
+    count's, so they never hold many more than the distinct keys (a batch's keys are
+    mostly distinct: counting each batch first would count most rows twice). A count
+    is a stable sort by key (the keys come in time order: nearly sorted) and sums and
+    maxima over each key's run."""
 
     def __init__(self, with_max: bool) -> None:
         self.with_max = with_max
-        self.parts: list[pl.DataFrame] = []
+        self.parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         self.held = self.merged_rows = 0
 
-    def add(self, batch: pl.DataFrame) -> None:
-        columns = [pl.col("key"), pl.lit(1, pl.Int64).alias("n")]
-        if self.with_max:
-            columns.append(pl.col("latency_s").alias("max"))
-        self.parts.append(batch.select(columns))
-        self.held += batch.height
+    def add(self, keys: np.ndarray, latency_s: np.ndarray | None = None) -> None:
+        maxima = np.empty(0) if latency_s is None else latency_s
+        self.parts.append((keys, np.ones(len(keys), np.int64), maxima))
+        self.held += len(keys)
         if self.held > 2 * self.merged_rows + MERGE_ROWS:
             self.parts = [self._merge()]
-            self.held = self.merged_rows = self.parts[0].height
+            self.held = self.merged_rows = len(self.parts[0][0])
 
-    def _merge(self) -> pl.DataFrame:
-        aggs = [pl.col("n").sum()] + ([pl.col("max").max()] if self.with_max else [])
-        both = pl.concat(self.parts)
+    def _merge(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        keys, n, maxima = (np.concatenate(column) for column in zip(*self.parts, strict=True))
         self.parts = []
-        return both.group_by("key").agg(aggs)
+        order = np.argsort(keys, kind="stable")
+        keys = keys[order]
+        starts = np.flatnonzero(np.concatenate([[True], keys[1:] != keys[:-1]]))
+        if self.with_max:
+            maxima = np.maximum.reduceat(maxima[order], starts)
+        return keys[starts], np.add.reduceat(n[order], starts), maxima
 
     def merged(self) -> pl.DataFrame:
         """``key``, ``n`` (and ``max``) in key order."""
-        if not self.parts:
-            schema = {"key": pl.Int64, "n": pl.Int64} | (
-                {"max": pl.Float64} if self.with_max else {}
-            )
-            return pl.DataFrame(schema=schema)
-        return self._merge().sort("key")
+        keys, n, maxima = self._merge() if self.held else (np.empty(0, np.int64),) * 3
+        frame = pl.DataFrame({"key": keys, "n": n}, schema={"key": pl.Int64, "n": pl.Int64})
+        if self.with_max:
+            frame = frame.with_columns(pl.Series("max", maxima, dtype=pl.Float64))
+        return frame
 
 
 class _Distinct:
