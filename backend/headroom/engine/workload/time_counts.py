@@ -36,7 +36,7 @@ from .coverage import distinct_sorted
 from .sketch import ZERO_BUCKET, bucket_index
 
 TIME_COUNTS = ("requests_1s", "lat_time")
-BATCH_ROWS = 250_000
+BATCH_ROWS = 125_000
 # the dense requests per second (minute) and class, at most (8 bytes a cell)
 DENSE_CELLS = 1 << 23
 # keys (or timestamps) of the batches held before they are merged, beyond the merged rows
