@@ -2,11 +2,11 @@
 (docs/methods/workload.md, "Bounded memory").
 
 1. :func:`scan`: streaming aggregations over the whole table (never all of a column in
-   memory): coverage (from the distinct timestamps), the fields recorded, the requests
-   per minute and user class (which minutes are quiet, for the service time), the top
-   paths, the counts by time and request class (time_counts.py: the reduce reads them
-   as they are) and the number of partitions for the memory budget
-   (:func:`partition_rows`).
+   memory): the fields recorded, the top paths, one pass for the counts by time
+   (time_counts.py: the coverage from the distinct timestamps, the requests per minute
+   and user class, which minutes are quiet, for the service time, and the counts by
+   time and request class, which the reduce reads as they are) and the number of
+   partitions for the memory budget (:func:`partition_rows`).
 2. :func:`spill`: one streaming pass over the table (or over one of its
    :func:`spill_shares`, contiguous ranges of rows) that writes each partition's requests
    (those whose ``hash(client) mod parts`` is the partition's) to a Parquet file of its
@@ -49,15 +49,15 @@ from .characterization import (
     model_from_grid,
     profile_step_for,
 )
-from .classify import Rules, apply_rules
-from .coverage import Coverage, frame_coverage, supported_every_s
+from .classify import Rules
+from .coverage import Coverage, coverage, supported_every_s
 from .display import LATENCY_BUCKETS_S, MAX_POINTS, TOP_PATHS
 from .fitting import MAX_FIT_N, FitReport, fit_sample, not_fitted
 from .partial import PartContext, Partial, map_part, merge_stored
 from .reduce_display import display_from
 from .sessions import SessionSettings
 from .sketch import merge_histograms, percentiles
-from .time_counts import time_counts
+from .time_counts import count_by_time
 
 PARTITION_SEED = 0x5CA1E
 SIZE_FITS = ("html_bytes", "object_bytes")
@@ -102,15 +102,10 @@ def scan(
 ) -> Scan:
     classify = _unclassified(table, rules)
     held = fields_recorded(table)
-    cover = frame_coverage(table)
-    classified = apply_rules(table, rules) if classify else table
     latency_every_s = _latency_every_s(held.span_s)
-    minute = pl.col("ts").dt.truncate("1m").alias("minute")
-    per_minute = (
-        classified.group_by(minute, pl.col("cls_user").cast(pl.String))
-        .agg(pl.len().alias("n"))
-        .collect(engine="streaming")
-    )
+    by_time = count_by_time(table, rules, classify, latency_every_s)
+    cover = coverage(by_time.timestamps) if by_time.timestamps.size else None
+    per_minute = by_time.per_minute
     requests = int(per_minute["n"].sum())
     rows = partition_rows(memory_budget_mb)
     parts = 1 if rows is None else max(math.ceil(requests / rows), 1)
@@ -123,8 +118,7 @@ def scan(
         classify=classify,
         settings=settings,
     )
-    counts = time_counts(table, rules, classify, latency_every_s)
-    return Scan(cover, held, requests, parts, context, counts)
+    return Scan(cover, held, requests, parts, context, by_time.counts)
 
 
 def partition_rows(memory_budget_mb: int | None) -> int | None:
@@ -236,7 +230,9 @@ def spill(
                         use_dictionary=dictionary,
                         write_statistics=False,  # each file is read whole: nothing to skip
                     )
-                writers[index].write_table(arrow.cast(arrow_schema))
+                if not arrow.schema.equals(arrow_schema):  # a cast imports pyarrow.compute
+                    arrow = arrow.cast(arrow_schema)
+                writers[index].write_table(arrow)
             del split
     finally:
         for writer in writers.values():

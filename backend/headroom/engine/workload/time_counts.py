@@ -1,104 +1,164 @@
-"""The counts of requests by time and request class, made once by the plan's streaming
-scan of the whole table (docs/methods/workload.md, "Bounded memory"): they need no
-sessions, so no partition's map makes them and the reduce merges no copies of them.
+"""The counts of requests by time, made once by the plan's pass over the whole table
+(docs/methods/workload.md, "Bounded memory"): they need no sessions, so no partition's
+map makes them and the reduce merges no copies of them.
 
 - ``requests_1s``: ``ts`` (truncated to the second), ``cls_request``, ``n``;
 - ``lat_time``: the latency histogram (sketch.py) per time bucket ``t`` of
-  ``latency_every_s`` and request class.
+  ``latency_every_s`` and request class;
+- the requests per minute and user class (``minute``, ``cls_user``, ``n``: which minutes
+  are quiet, for the service time) and the distinct timestamps (the coverage).
 
-Both are the frames the merge of every partition's counts would give (the same rows, in
-the same key order), so the characterization document is the same byte for byte.
+The first two are the frames the merge of every partition's counts would give (the same
+rows, in the same key order), so the characterization document is the same byte for
+byte.
 
-Both come from one pass over the table, a batch of BATCH_ROWS requests at a time, each
-request classified once, and are counted by integer keys, never strings: a request
-class is its code (its rank among the sorted class names), a time its second (or
-latency bucket) since the log's first one, both packed into one integer. The requests
-per second and class are added into a dense array (seconds x classes) when it is small
-(DENSE_CELLS), otherwise, as the latency histogram, counted by key per batch and the
-batches' counts merged as they accumulate: memory follows the frames' rows, never the
-requests. Timestamps are UTC (every parser's), so a bucket of ``every_s`` seconds is
-the epoch time's floor, as ``dt.truncate`` gives."""
+All come from one pass over the table, a batch of BATCH_ROWS requests at a time (only
+the columns the counts and the rules read), each batch classified once (the rules run
+once per distinct path where they allow, classify.apply_rules), and are counted by
+integer keys, never strings: a class is its code (its rank among the sorted class
+names), a time its second (minute, latency bucket) since the log's first one, both
+packed into one integer. The requests per second (minute) and class are added into a
+dense array (seconds x classes) when it is small (DENSE_CELLS), otherwise, as the
+latency histogram, counted by key, the batches' keys merged as they accumulate: memory
+follows the frames' rows, never the requests. Timestamps are UTC (every parser's), so a
+bucket of ``every_s`` seconds is the epoch time's floor, as ``dt.truncate`` gives."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
 
-from .classify import Rules, class_codes, default_rules, with_extension
+from .classify import Rules, apply_rules, class_codes, default_rules, ruleset_expr
+from .coverage import distinct_sorted
 from .sketch import ZERO_BUCKET, bucket_index
 
 TIME_COUNTS = ("requests_1s", "lat_time")
-BATCH_ROWS = 250_000
-# the dense requests per second and class, at most (8 bytes a cell)
+BATCH_ROWS = 125_000
+# the dense requests per second (minute) and class, at most (8 bytes a cell)
 DENSE_CELLS = 1 << 23
-# counts by key of the batches held before they are merged, beyond the merged rows
+# keys (or timestamps) of the batches held before they are merged, beyond the merged rows
 MERGE_ROWS = 1_000_000
 # every finite positive value's latency bucket lies within +-2^16 (sketch.py); slot 0
 # is the zero bucket
 IDX_OFFSET = 1 << 16
 IDX_SLOTS = 1 << 17
 UNITS_PER_S = {"ns": 1_000_000_000, "us": 1_000_000, "ms": 1_000}
+MINUTE_S = 60
 
 
 @dataclass(frozen=True)
 class Grid:
-    """The integer keys' layout: ``seconds`` from the first second (the slot ``seconds``
-    holds requests without a timestamp), ``buckets`` latency buckets of ``step``
-    timestamp units from the first one (the slot ``buckets``: without a timestamp), and
-    the request classes' names in code order (None: an unclassified request)."""
+    """The integer keys' layout: ``seconds`` (``minutes``) from the first second (minute;
+    the slot ``seconds``, ``minutes``, holds requests without a timestamp), ``buckets``
+    latency buckets of ``step`` timestamp units from the first one (the slot
+    ``buckets``: without a timestamp), and the request and user classes' names in code
+    order (None: an unclassified request)."""
 
     dtype: pl.Datetime
     first_s: int
     seconds: int
+    first_m: int
+    minutes: int
     step: int
     first_t: int
     buckets: int
     names: list[str | None]
+    user_names: list[str | None]
 
     @property
     def per_second(self) -> int:
         return UNITS_PER_S[self.dtype.time_unit or "us"]
 
 
-def time_counts(
+@dataclass(frozen=True)
+class ByTime:
+    """The pass's results: TIME_COUNTS' frames, the requests per minute and user class,
+    and the distinct timestamps (epoch ns, sorted)."""
+
+    counts: dict[str, pl.DataFrame]
+    per_minute: pl.DataFrame
+    timestamps: np.ndarray
+
+
+def count_by_time(
     table: pl.LazyFrame, rules: Rules | None, classify: bool, latency_every_s: int
-) -> dict[str, pl.DataFrame]:
-    """Both frames of the table (classified by ``rules`` if ``classify``)."""
-    if classify:
-        table = with_extension(table, (rules or default_rules()).request)
-    code, names = _request_codes(table, rules, classify)
-    grid = _grid(table, names, latency_every_s)
-    per_second = _PerSecond(grid)
+) -> ByTime:
+    """The counts of the table (classified by ``rules`` if ``classify``)."""
+    grid = _grid(table, *_class_names(table, rules, classify), latency_every_s)
+    per_second = _PerKey((grid.seconds + 1) * len(grid.names))
+    per_minute = _PerKey((grid.minutes + 1) * len(grid.user_names))
     latency = _Counts(with_max=True)
-    for batch in _keys(table, code, grid).collect_batches(chunk_size=BATCH_ROWS):
-        per_second.add(batch["second"].to_numpy())
-        latency.add(batch.drop_nulls("bucket").select(pl.col("bucket").alias("key"), "latency_s"))
-    return {
-        "requests_1s": _requests_1s(per_second.counts(), grid),
-        "lat_time": _lat_time(latency.merged(), grid),
-    }
-
-
-def _request_codes(
-    table: pl.LazyFrame, rules: Rules | None, classify: bool
-) -> tuple[pl.Expr, list[str | None]]:
-    """Each request's class code, and the names in code order: the rules' classes, or
-    the table's own (read by a streaming query; unclassified requests last)."""
-    if classify:
-        code, names = class_codes((rules or default_rules()).request, set(table.collect_schema()))
-        return code, list(names)
-    column = pl.col("cls_request").cast(pl.String)
-    seen = table.select(column.unique()).collect(engine="streaming")["cls_request"]
-    named = sorted(seen.drop_nulls().to_list())
-    code = column.replace_strict(
-        named, range(len(named)), default=len(named), return_dtype=pl.Int64
+    timestamps = _Distinct()
+    for batch in _classified_batches(table, rules, classify):
+        keys = _keys(batch, grid)
+        per_second.add(keys["second"].to_numpy())
+        per_minute.add(keys["minute"].to_numpy())
+        timed = keys.drop_nulls("bucket")
+        latency.add(timed["bucket"].to_numpy(), timed["latency_s"].to_numpy())
+        timestamps.add(keys["ns"].drop_nulls().to_numpy())
+    return ByTime(
+        counts={
+            "requests_1s": _requests_1s(per_second.counts(), grid),
+            "lat_time": _lat_time(latency.merged(), grid),
+        },
+        per_minute=_per_minute(per_minute.counts(), grid),
+        timestamps=timestamps.merged(),
     )
-    return code, [*named, None] if seen.null_count() else named
 
 
-def _grid(table: pl.LazyFrame, names: list[str | None], latency_every_s: int) -> Grid:
+def _class_names(
+    table: pl.LazyFrame, rules: Rules | None, classify: bool
+) -> tuple[list[str | None], list[str | None]]:
+    """The request and user classes' names in code order: the rules' classes, or the
+    table's own (read by a streaming query; unclassified requests last)."""
+    if classify:
+        rules = rules or default_rules()
+        columns = set(table.collect_schema())
+        request, user = (
+            class_codes(ruleset, columns)[1] for ruleset in (rules.request, rules.user)
+        )
+        return list(request), list(user)
+    classes = pl.col("cls_request", "cls_user").cast(pl.String).unique().implode()
+    seen = table.select(classes).collect(engine="streaming")
+    return _seen_names(seen["cls_request"][0]), _seen_names(seen["cls_user"][0])
+
+
+def _seen_names(classes: pl.Series) -> list[str | None]:
+    """The distinct names, sorted (None last, if some request has no class)."""
+    named: list[str | None] = sorted(classes.drop_nulls().to_list())
+    return [*named, None] if classes.null_count() else named
+
+
+def _classified_batches(
+    table: pl.LazyFrame, rules: Rules | None, classify: bool
+) -> Iterator[pl.DataFrame]:
+    """The table's timestamps, latencies and classes, BATCH_ROWS at a time: with
+    ``classify``, only the columns the rules read are read, and each batch is
+    classified as a frame."""
+    names = table.collect_schema().names()
+    read = {"ts", "latency_s"}
+    if classify:
+        rules = rules or default_rules()
+        for ruleset in (rules.request, rules.user):
+            read |= set(ruleset_expr(ruleset, set(names)).meta.root_names())
+        if "path" in read:
+            read.add("query")  # the rules' per distinct path lookup reads both
+    else:
+        read |= {"cls_request", "cls_user"}
+    columns = [name for name in names if name in read]
+    for batch in table.select(columns).collect_batches(chunk_size=BATCH_ROWS):
+        yield apply_rules(batch, rules) if classify else batch
+
+
+def _grid(
+    table: pl.LazyFrame,
+    names: list[str | None],
+    user_names: list[str | None],
+    latency_every_s: int,
+) -> Grid:
     dtype = table.collect_schema()["ts"]
     if not isinstance(dtype, pl.Datetime):
         raise TypeError(f"ts is {dtype}, not a datetime")
@@ -107,48 +167,71 @@ def _grid(table: pl.LazyFrame, names: list[str | None], latency_every_s: int) ->
     first, last = span.row(0)
     first, last = (0, 0) if first is None else (first, last)
     per_second = UNITS_PER_S[dtype.time_unit or "us"]
+    per_minute = MINUTE_S * per_second
     step = latency_every_s * per_second
     return Grid(
         dtype=dtype,
         first_s=first // per_second,
         seconds=last // per_second - first // per_second + 1,
+        first_m=first // per_minute,
+        minutes=last // per_minute - first // per_minute + 1,
         step=step,
         first_t=first // step,
         buckets=last // step - first // step + 1,
         names=names,
+        user_names=user_names,
     )
 
 
-def _keys(table: pl.LazyFrame, code: pl.Expr, grid: Grid) -> pl.LazyFrame:
-    """Per request: ``second`` (second and class, packed) and, with a latency,
-    ``bucket`` (latency bucket, class and histogram bucket, packed), and the latency."""
+def _code(column: str, names: list[str | None]) -> pl.Expr:
+    """The class's code: its rank among the names (a null: after them)."""
+    named = [name for name in names if name is not None]
+    return (
+        pl.col(column)
+        .cast(pl.String)
+        .replace_strict(named, range(len(named)), default=len(named), return_dtype=pl.Int64)
+    )
+
+
+def _keys(batch: pl.DataFrame, grid: Grid) -> pl.DataFrame:
+    """Per request: ``second`` (second and request class, packed), ``minute`` (minute
+    and user class), with a latency ``bucket`` (latency bucket, request class and
+    histogram bucket, packed), the latency and the timestamp in ns."""
+    coded = batch.select(
+        "ts",
+        "latency_s",
+        _code("cls_request", grid.names).alias("request"),
+        _code("cls_user", grid.user_names).alias("user"),
+    )
     ts = pl.col("ts").to_physical()
-    classes = len(grid.names)
-    second = (ts // grid.per_second - grid.first_s).fill_null(grid.seconds) * classes + code
-    t = (ts // grid.step - grid.first_t).fill_null(grid.buckets) * classes + code
+    classes, request = len(grid.names), pl.col("request")
+    second = (ts // grid.per_second - grid.first_s).fill_null(grid.seconds) * classes + request
+    minute = (ts // (MINUTE_S * grid.per_second) - grid.first_m).fill_null(grid.minutes)
+    t = (ts // grid.step - grid.first_t).fill_null(grid.buckets) * classes + request
     idx = bucket_index(pl.col("latency_s"))
     slot = pl.when(idx == ZERO_BUCKET).then(0).otherwise(idx.cast(pl.Int64) + IDX_OFFSET)
     latency = pl.col("latency_s")
     has_latency = latency.is_not_null() & (latency >= 0)
-    return table.select(
+    return coded.select(
         second.alias("second"),
+        (minute * len(grid.user_names) + pl.col("user")).alias("minute"),
         pl.when(has_latency).then(t * IDX_SLOTS + slot).alias("bucket"),
         latency,
+        pl.col("ts").dt.epoch("ns").alias("ns"),
     )
 
 
-class _PerSecond:
-    """Requests per packed (second, class) key: a dense array when the grid is small,
-    otherwise counts by key."""
+class _PerKey:
+    """Requests per packed (time, class) key of ``cells`` possible ones: a dense array
+    when there are few, otherwise counts by key."""
 
-    def __init__(self, grid: Grid) -> None:
-        cells = (grid.seconds + 1) * len(grid.names)
+    def __init__(self, cells: int) -> None:
         self.dense = np.zeros(cells, np.int64) if cells <= DENSE_CELLS else None
         self.sparse = _Counts(with_max=False)
 
     def add(self, keys: np.ndarray) -> None:
         if self.dense is None:
-            self.sparse.add(pl.DataFrame({"key": keys}))
+            self.sparse.add(keys)
             return
         if len(keys) == 0:
             return
@@ -165,44 +248,68 @@ class _PerSecond:
 
 
 class _Counts:
-    """Rows by integer ``key`` (and their largest ``latency_s``), counted a batch at a
-    time; the batches' counts are merged once they hold MERGE_ROWS more rows than twice
-    the last merge's, so they never hold many more than the distinct keys."""
+    """Rows by integer key (and their largest latency): the batches' rows are held as
+    they come and counted once they hold MERGE_ROWS more rows than twice the last
+    count's, so they never hold many more than the distinct keys (a batch's keys are
+    mostly distinct: counting each batch first would count most rows twice). A count
+    is a stable sort by key (the keys come in time order: nearly sorted) and sums and
+    maxima over each key's run."""
 
     def __init__(self, with_max: bool) -> None:
         self.with_max = with_max
-        self.parts: list[pl.DataFrame] = []
+        self.parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         self.held = self.merged_rows = 0
 
-    def add(self, batch: pl.DataFrame) -> None:
-        aggs = [pl.len().cast(pl.Int64).alias("n")]
-        if self.with_max:
-            aggs.append(pl.col("latency_s").max().alias("max"))
-        self.parts.append(batch.group_by("key").agg(aggs))
-        self.held += self.parts[-1].height
+    def add(self, keys: np.ndarray, latency_s: np.ndarray | None = None) -> None:
+        maxima = np.empty(0) if latency_s is None else latency_s
+        self.parts.append((keys, np.ones(len(keys), np.int64), maxima))
+        self.held += len(keys)
         if self.held > 2 * self.merged_rows + MERGE_ROWS:
             self.parts = [self._merge()]
-            self.held = self.merged_rows = self.parts[0].height
+            self.held = self.merged_rows = len(self.parts[0][0])
 
-    def _merge(self) -> pl.DataFrame:
-        aggs = [pl.col("n").sum()] + ([pl.col("max").max()] if self.with_max else [])
-        both = pl.concat(self.parts)
+    def _merge(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        keys, n, maxima = (np.concatenate(column) for column in zip(*self.parts, strict=True))
         self.parts = []
-        return both.group_by("key").agg(aggs)
+        order = np.argsort(keys, kind="stable")
+        keys = keys[order]
+        starts = np.flatnonzero(np.concatenate([[True], keys[1:] != keys[:-1]]))
+        if self.with_max:
+            maxima = np.maximum.reduceat(maxima[order], starts)
+        return keys[starts], np.add.reduceat(n[order], starts), maxima
 
     def merged(self) -> pl.DataFrame:
         """``key``, ``n`` (and ``max``) in key order."""
-        if not self.parts:
-            schema = {"key": pl.Int64, "n": pl.Int64} | (
-                {"max": pl.Float64} if self.with_max else {}
-            )
-            return pl.DataFrame(schema=schema)
-        return self._merge().sort("key")
+        keys, n, maxima = self._merge() if self.held else (np.empty(0, np.int64),) * 3
+        frame = pl.DataFrame({"key": keys, "n": n}, schema={"key": pl.Int64, "n": pl.Int64})
+        if self.with_max:
+            frame = frame.with_columns(pl.Series("max", maxima, dtype=pl.Float64))
+        return frame
 
 
-def _class_names(grid: Grid, codes: pl.Expr) -> pl.Expr:
-    names = pl.Series(grid.names, dtype=pl.String)
-    return codes.replace_strict(range(len(grid.names)), names, return_dtype=pl.String)
+class _Distinct:
+    """The distinct values of the batches' arrays, merged as they accumulate (as the
+    counts by key are)."""
+
+    def __init__(self) -> None:
+        self.parts: list[np.ndarray] = []
+        self.held = self.merged_rows = 0
+
+    def add(self, values: np.ndarray) -> None:
+        self.parts.append(distinct_sorted(values))
+        self.held += len(self.parts[-1])
+        if self.held > 2 * self.merged_rows + MERGE_ROWS:
+            self.parts = [self.merged()]
+            self.held = self.merged_rows = len(self.parts[0])
+
+    def merged(self) -> np.ndarray:
+        """The distinct values, sorted."""
+        return distinct_sorted(np.concatenate([np.empty(0, np.int64), *self.parts]))
+
+
+def _names_of(names: list[str | None], codes: pl.Expr) -> pl.Expr:
+    series = pl.Series(names, dtype=pl.String)
+    return codes.replace_strict(range(len(names)), series, return_dtype=pl.String)
 
 
 def _requests_1s(counts: pl.DataFrame, grid: Grid) -> pl.DataFrame:
@@ -211,8 +318,20 @@ def _requests_1s(counts: pl.DataFrame, grid: Grid) -> pl.DataFrame:
     ts = pl.when(second < grid.seconds).then((second + grid.first_s) * grid.per_second)
     return counts.select(
         ts.cast(grid.dtype).alias("ts"),
-        _class_names(grid, pl.col("key") % classes).alias("cls_request"),
+        _names_of(grid.names, pl.col("key") % classes).alias("cls_request"),
         "n",
+    )
+
+
+def _per_minute(counts: pl.DataFrame, grid: Grid) -> pl.DataFrame:
+    """``minute``, ``cls_user``, ``n`` (as a group-by's ``pl.len()``)."""
+    classes = len(grid.user_names)
+    minute = pl.col("key") // classes
+    ts = pl.when(minute < grid.minutes).then((minute + grid.first_m) * MINUTE_S * grid.per_second)
+    return counts.select(
+        ts.cast(grid.dtype).alias("minute"),
+        _names_of(grid.user_names, pl.col("key") % classes).alias("cls_user"),
+        pl.col("n").cast(pl.get_index_type()),
     )
 
 
@@ -225,7 +344,7 @@ def _lat_time(counts: pl.DataFrame, grid: Grid) -> pl.DataFrame:
     idx = pl.when(slot == 0).then(ZERO_BUCKET).otherwise(slot - IDX_OFFSET)
     return counts.select(
         t.cast(grid.dtype).alias("t"),
-        _class_names(grid, packed % classes).alias("cls_request"),
+        _names_of(grid.names, packed % classes).alias("cls_request"),
         idx.cast(pl.Int32).alias("idx"),
         "n",
         "max",

@@ -1,7 +1,9 @@
-"""The scan's counts by time with integer keys (time_counts.py) equal the string-keyed
-group-bys they replace: on every log in data/logs and on tables with what the keys must
-carry apart (no timestamp, no or a negative latency, unclassified requests, several
-classes, timestamps in microseconds), dense and by key, in batches that merge."""
+"""The scan's counts by time with integer keys (time_counts.py: the counts by time and
+request class, the requests per minute and user class, the distinct timestamps) equal
+the string-keyed group-bys and the coverage they replace: on every log in data/logs and
+on tables with what the keys must carry apart (no timestamp, no or a negative latency,
+unclassified requests, several classes, rules reading other columns, timestamps in
+microseconds), dense and by key, in batches that merge."""
 
 from __future__ import annotations
 
@@ -15,8 +17,9 @@ from headroom.cli.workload import parse_log
 from headroom.engine.logs import UnrecognisedLogError
 from headroom.engine.workload import time_counts as counts_module
 from headroom.engine.workload.classify import Rule, Rules, RuleSet, apply_rules, default_rules
+from headroom.engine.workload.coverage import coverage, frame_coverage
 from headroom.engine.workload.sketch import histogram_query
-from headroom.engine.workload.time_counts import time_counts
+from headroom.engine.workload.time_counts import count_by_time
 
 from .conftest import make_table
 
@@ -57,11 +60,19 @@ def string_keyed(classified: pl.LazyFrame, every_s: int) -> dict[str, pl.DataFra
 
 def assert_equal(table: pl.DataFrame, rules: Rules | None, classify: bool, every_s: int) -> None:
     lazy = table.lazy()
-    expected = string_keyed(apply_rules(lazy, rules) if classify else lazy, every_s)
-    found = time_counts(lazy, rules, classify, every_s)
+    classified = apply_rules(lazy, rules) if classify else lazy
+    expected = string_keyed(classified, every_s)
+    found = count_by_time(lazy, rules, classify, every_s)
     for name, frame in expected.items():
-        assert found[name].schema == frame.schema, name
-        assert found[name].equals(frame), name
+        assert found.counts[name].schema == frame.schema, name
+        assert found.counts[name].equals(frame), name
+    minute = pl.col("ts").dt.truncate("1m").alias("minute")
+    per_minute = classified.group_by(minute, pl.col("cls_user").cast(pl.String))
+    by_key = pl.col("minute", "cls_user")
+    expected_minutes = per_minute.agg(pl.len().alias("n")).collect().sort(by_key, nulls_last=True)
+    assert found.per_minute.sort(by_key, nulls_last=True).equals(expected_minutes)
+    cover = frame_coverage(lazy)
+    assert (coverage(found.timestamps) if found.timestamps.size else None) == cover
 
 
 @pytest.mark.parametrize("path", LOGS, ids=[p.name for p in LOGS])
@@ -99,6 +110,34 @@ def edge_table() -> pl.DataFrame:
 @pytest.mark.parametrize("rules", [None, RULES])
 def test_edges_of_time_class_and_latency(classify: bool, rules: Rules | None) -> None:
     assert_equal(edge_table(), rules, classify, 300)
+
+
+def test_rules_reading_other_columns_than_the_path() -> None:
+    """Each batch reads only the columns the rules read (methods, clients, fields
+    present, users: a column the table lacks) and classifies them as the whole table's
+    rules do."""
+    rng = np.random.default_rng(8)
+    table = edge_table().with_columns(
+        pl.Series("method", rng.choice(["GET", "post", "PUT"], 3000)),
+        pl.Series("client", rng.choice(["10.0.0.1", "192.168.1.9", None], 3000).tolist()),
+        pl.Series("referer", rng.choice(["", "http://a/", None], 3000).tolist()),
+    )
+    rules = Rules(
+        request=RuleSet(
+            rules=[
+                Rule(cls="write", methods=["POST", "put"]),
+                Rule(cls="linked", field_present=["referer"], path_prefix=["/api/"]),
+                Rule(cls="named", users=["ann"]),
+                *RULES.request.rules,
+            ],
+            default="page",
+        ),
+        user=RuleSet(
+            rules=[Rule(cls="office", clients=["10.0.0.0/8"]), Rule(cls="agent", methods=["PUT"])],
+            default="normal",
+        ),
+    )
+    assert_equal(table, rules, True, 300)
 
 
 def test_microsecond_timestamps() -> None:
