@@ -28,7 +28,7 @@ from headroom.engine.sim.scenario import (
     build_distribution,
 )
 
-_MIN_POOL = 1024
+MIN_POOL = 1024
 
 
 def build_arrivals(spec: Arrivals, datasets: Mapping[str, np.ndarray]) -> ArrivalProcess:
@@ -77,21 +77,21 @@ class ClassFeed:
 
 def topped_up(left: st.F64, need: int, dist: Distribution, rng: object) -> st.F64:
     """``left`` (a class's unread values) followed by fresh draws of what ``need`` and a
-    spare ``_MIN_POOL`` lack."""
+    spare ``MIN_POOL`` lack."""
     fresh = dist.sample(rng, fresh_count(len(left), need))  # type: ignore[arg-type]
     return np.concatenate([left, fresh])
 
 
 def fresh_count(unread: int, need: int) -> int:
     """How many values a pool holding ``unread`` draws for ``need``: what it lacks and a
-    spare ``_MIN_POOL``."""
-    return max(need + _MIN_POOL - unread, 0)
+    spare ``MIN_POOL``."""
+    return max(need + MIN_POOL - unread, 0)
 
 
 def top_up_rows(
     pool: st.F64, cursor: st.I64, need: list[int], draws: list[tuple[Distribution, object]]
 ) -> st.F64:
-    """Per class: keep the unread values, draw what ``need`` and a spare ``_MIN_POOL``
+    """Per class: keep the unread values, draw what ``need`` and a spare ``MIN_POOL``
     lack, reset the cursor. The pool stays near that size however long the run: values
     are consumed in drawn order, so how the draws are split does not change them."""
     ptr, length = cursor[:, 0], cursor[:, 1]
@@ -155,9 +155,9 @@ class Feeder:
 
     def _refill(self, state: st.CoreState) -> st.CoreState:
         """The core ran short mid-segment: enlarge every class's pools (and the uniforms)."""
-        demands = [int(n) for n in state.cls[:, st.CL_DEM_LEN] + _MIN_POOL]
-        gaps = [int(n) for n in state.cls[:, st.CL_GAP_LEN] + _MIN_POOL]
-        return self._top_up(state, demands, gaps, len(state.pool_uniform) + _MIN_POOL)
+        demands = [int(n) for n in state.cls[:, st.CL_DEM_LEN] + MIN_POOL]
+        gaps = [int(n) for n in state.cls[:, st.CL_GAP_LEN] + MIN_POOL]
+        return self._top_up(state, demands, gaps, len(state.pool_uniform) + MIN_POOL)
 
     def _top_up(
         self, state: st.CoreState, demands: list[int], gaps: list[int], uniforms: int
@@ -183,8 +183,8 @@ class Feeder:
 
     def uniforms(self, pool: np.ndarray, ic: np.ndarray, need: int) -> np.ndarray:
         """Random dispatch's pool: its unread uniforms, then fresh draws up to ``need``
-        and a spare ``_MIN_POOL`` (the read pointer ``ic[IC_UNI_PTR]`` goes back to 0)."""
+        and a spare ``MIN_POOL`` (the read pointer ``ic[IC_UNI_PTR]`` goes back to 0)."""
         left = pool[ic[st.IC_UNI_PTR] :]
         ic[st.IC_UNI_PTR] = 0
-        fresh = self.uniform_rng.uniform(size=max(need - len(left), 0) + _MIN_POOL)
+        fresh = self.uniform_rng.uniform(size=max(need - len(left), 0) + MIN_POOL)
         return np.concatenate([left, fresh])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from headroom.engine.sim import Simulation, simulation
-from headroom.engine.sim.feed import _MIN_POOL, Feeder
+from headroom.engine.sim.feed import MIN_POOL, Feeder
 from headroom.engine.sim.kernel import state as st
 
 DOC = {
@@ -34,8 +34,8 @@ def test_pools_stay_bounded_and_hand_out_one_stream() -> None:
         ptr = int(state.cls[0, st.CL_DEM_PTR])
         read.append(state.pool_demand[0, ptr : ptr + n].copy())
         state.cls[0, st.CL_DEM_PTR] += n
-        assert state.pool_demand.shape[1] <= n + 2 * _MIN_POOL
-        assert state.pool_gap.shape[1] <= 2 * _MIN_POOL
+        assert state.pool_demand.shape[1] <= n + 2 * MIN_POOL
+        assert state.pool_gap.shape[1] <= 2 * MIN_POOL
     demand_seed = np.random.SeedSequence(3).spawn(2)[0].spawn(4)[2]
     expected = np.random.default_rng(demand_seed).exponential(0.1, sum(map(len, read)))
     np.testing.assert_array_equal(np.concatenate(read), expected)

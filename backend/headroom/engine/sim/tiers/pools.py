@@ -13,10 +13,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from headroom.engine.sim.distributions import Constant, Distribution, sample_runs
-from headroom.engine.sim.feed import Feeder, fresh_count, top_up_rows, topped_up
+from headroom.engine.sim.feed import MIN_POOL, Feeder, fresh_count, top_up_rows, topped_up
 from headroom.engine.sim.tiers import state as S
-
-_MIN_POOL = 1024
 
 
 class PagePools:
@@ -41,8 +39,8 @@ class PagePools:
 
     def refill(self, state: S.TierState) -> S.TierState:
         """The loop ran short mid-segment: enlarge every pool."""
-        demands = [int(n) + _MIN_POOL for n in state.qc[:, S.QC_DEM_LEN]]
-        gaps = [int(n) + _MIN_POOL for n in state.qc[: len(self.gaps), S.QC_GAP_LEN]]
+        demands = [int(n) + MIN_POOL for n in state.qc[:, S.QC_DEM_LEN]]
+        gaps = [int(n) + MIN_POOL for n in state.qc[: len(self.gaps), S.QC_GAP_LEN]]
         return self._top_up(state, demands, gaps)
 
     def _top_up(self, state: S.TierState, demands: list[int], gaps: list[int]) -> S.TierState:
