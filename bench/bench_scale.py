@@ -319,8 +319,9 @@ def measure(step: str, path: Path, parts: Path, workers: int = 1) -> dict[str, A
     result["cpu_s"] = sum(p["cpu_s"] for p in result["processes"])
     result["peak_rss"] = max(p["peak_rss"] for p in result["processes"])
     # as it is measured: a run of an hour keeps what it measured if a later step fails
+    peak_mb = result["peak_rss"] / 1e6
     print(f"{path.name} {step} {workers}w: {result['wall_s']:.1f} s wall, "
-          f"{result['cpu_s']:.1f} s CPU, {result['peak_rss'] / 1e6:.0f} MB peak", flush=True)  # fmt: skip
+          f"{result['cpu_s']:.1f} s CPU, {peak_mb:.0f} MB peak", flush=True)  # fmt: skip
     return result
 
 
