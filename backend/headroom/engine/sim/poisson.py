@@ -136,14 +136,17 @@ def _sort_uniform(values: F64, low: float, span: float) -> None:
     if n < 2:
         return
     scale = n / span
+    if not math.isfinite(scale):  # a vanishingly short period: buckets cannot split it
+        values.sort()
+        return
     starts = np.zeros(n + 1, dtype=np.int64)
     for x in values:
-        starts[min(int((x - low) * scale), n - 1) + 1] += 1
+        starts[_bucket(x, low, scale, n) + 1] += 1
     for b in range(n):
         starts[b + 1] += starts[b]
     placed = np.empty(n)
     for x in values:
-        b = min(int((x - low) * scale), n - 1)
+        b = _bucket(x, low, scale, n)
         placed[starts[b]] = x
         starts[b] += 1
     for i in range(1, n):
@@ -153,3 +156,8 @@ def _sort_uniform(values: F64, low: float, span: float) -> None:
             j -= 1
         placed[j + 1] = x
     values[:] = placed
+
+
+@njit(cache=True)
+def _bucket(x: float, low: float, scale: float, n: int) -> int:
+    return int(min((x - low) * scale, n - 1.0))  # clamped as a float: no int overflow

@@ -10,7 +10,7 @@ import pytest
 
 from headroom.engine.sim import distributions as ds
 from headroom.engine.sim.arrivals import PoissonArrivals, ProfileArrivals, periods_between
-from headroom.engine.sim.poisson import poisson_count
+from headroom.engine.sim.poisson import _sort_uniform, poisson_count
 
 
 def _pair(seed: int) -> tuple[np.random.Generator, np.random.Generator]:
@@ -60,6 +60,16 @@ def test_periods_stop_once_the_limit_is_reached() -> None:
         rng = np.random.default_rng(1)
         parts = [process.between(rng, t0, t1) for t0, t1 in pairwise(edges[: len(counts) + 1])]
         assert times.tobytes() == np.concatenate(parts).tobytes()
+
+
+@pytest.mark.parametrize(("low", "span"), [(0.0, 1.0), (1000.0, 1e-14), (5.0, 1e-320)])
+def test_a_period_of_any_length_is_sorted(low: float, span: float) -> None:
+    """Also periods shorter than a float step at their start, and so short that their
+    bucket scale overflows."""
+    values = low + span * np.random.default_rng(3).random(1000)
+    expected = np.sort(values)
+    _sort_uniform(values, low, span)
+    assert values.tobytes() == expected.tobytes()
 
 
 DISTRIBUTIONS: list[ds.Distribution] = [
