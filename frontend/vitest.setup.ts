@@ -1,6 +1,10 @@
 import "@testing-library/jest-dom/vitest";
-import { cleanup } from "@testing-library/react";
+import { cleanup, configure } from "@testing-library/react";
 import { afterEach } from "vitest";
+
+// findBy and waitFor give up after this long: a hang guard, not a speed check (under a
+// loaded machine a page's first render alone can take over the default second)
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   cleanup();
