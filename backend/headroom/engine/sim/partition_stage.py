@@ -99,7 +99,7 @@ def _install(rows: StageRows, ks: F64, a: PartitionAdmission, rho_top: float) ->
     rows.ic[IC_K], rows.ic[IC_K_N] = k, 1
     ks[0] = (0.0, k)
     if a.policy == "dynamic_part":
-        heap_push(rows.et, rows.ei, rows.ic, a.period_s, EV_PERIOD, 0, 0)
+        heap_push(rows.et, rows.ei, rows.ic, rows.vi, a.period_s, EV_PERIOD, 0)
 
 
 def k_rows(a: PartitionAdmission, duration_s: float) -> int:

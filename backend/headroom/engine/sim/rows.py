@@ -23,7 +23,7 @@ State = TypeVar("State")
 VM_FREE, VM_BOOTING, VM_ACTIVE, VM_DRAINING = 0, 1, 2, 3
 # Event kinds (the heap's EI_KIND column).
 EV_COMPLETION, EV_CLIENT_REQUEST, EV_BOOT, EV_PERIOD = 0, 1, 2, 3
-EI_KIND, EI_ID, EI_VER = range(3)  # event heap columns
+EI_KIND, EI_ID = range(2)  # event heap columns
 
 # What the loop and the fast path count, at the same place; each state module appends
 # its own columns after these.
@@ -57,9 +57,10 @@ N_IC_SHARED = 23
 CS_LAT_SUM, CS_LAT_MAX, CS_PLT_SUM, CS_PLT_MAX = range(4)
 N_CS_SHARED = 4
 # --- VM columns: int (vi), float (vf) ---
+# VI_EVENT: the VM's pending completion's row in the event heap (-1: none, heaps.py);
 # VI_SET: the VM's partition set (0 = Low: every VM without partitions, 1 = High);
 # VI_CONN: live requests the VM holds, by kind (VI_CONN + 0 static, + 1 dynamic).
-VI_STATE, VI_N, VI_NSRV, VI_VERSION, VI_QHEAD, VI_QTAIL, VI_SET, VI_CONN = range(8)
+VI_STATE, VI_N, VI_NSRV, VI_EVENT, VI_QHEAD, VI_QTAIL, VI_SET, VI_CONN = range(8)
 N_VI_SHARED = 9
 # The dispatcher's (dispatch.py): last dispatch time (lru), running and own weight
 # (weighted round robin).
@@ -113,7 +114,7 @@ def grow_free_list(
 
 
 def grow_event_heap(et: F64, ei: I64) -> tuple[F64, I64]:
-    """Double the event heap (times, and rows of kind, id, version)."""
+    """Double the event heap (times, and rows of kind, id)."""
     return double_rows(et), double_rows(ei)
 
 

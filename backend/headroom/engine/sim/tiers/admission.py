@@ -37,4 +37,4 @@ def period(vi, ic, ip, fp, tp, ks, et, ei, now):
     first, count = tp[0, S.TP_FIRST], tp[0, S.TP_COUNT]
     n_servers, maxconn_sla = ip[S.IP_N_SERVERS], fp[S.FP_MAXCONN_SLA]
     partition_sets.control(vi, ic, ks, n_servers, maxconn_sla, first, count, now)
-    heap_push(et, ei, ic, now + fp[S.FP_PERIOD_S], S.EV_PERIOD, 0, 0)
+    heap_push(et, ei, ic, vi, now + fp[S.FP_PERIOD_S], S.EV_PERIOD, 0)

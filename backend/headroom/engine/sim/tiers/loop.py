@@ -1,9 +1,9 @@
 """The compiled multi-tier event loop (a request visits every tier in order, nested).
 
-Events: arrivals (from the period's arrays), completions (a VM's next finisher; stale
-ones skipped), a page client's next request, the admission stage's period and a VM's
-boot; between them, a monitoring tick per ``monitor_s``. What an event does to a VM is
-in vms.py, to a request or a page in requests.py.
+Events: arrivals (from the period's arrays), completions (a VM's next finisher), a page
+client's next request, the admission stage's period and a VM's boot; between them, a
+monitoring tick per ``monitor_s``. What an event does to a VM is in vms.py, to a request
+or a page in requests.py.
 
 W is the named bundle of the state's arrays (state.TierWorld). The
 runner enters through run_loop_bare (views of the arrays whose type carries no reference
@@ -123,13 +123,6 @@ def run_loop(W, A, M, t_end):
                 cut += 1
                 continue
             return S.DONE
-        if (
-            t_heap <= t_arr
-            and ei[0, S.EI_KIND] == S.EV_COMPLETION
-            and ei[0, S.EI_VER] != vi[ei[0, S.EI_ID], S.VI_VERSION]
-        ):
-            heap_pop(et, ei, ic)  # a stale completion
-            continue
         status = _needs(W)
         if status == S.DONE and W.ip[S.IP_PAGES]:
             status = page_needs(W, t_heap <= t_arr, A.c[i] if i < len(arr_t) else 0)
@@ -140,7 +133,7 @@ def run_loop(W, A, M, t_end):
         ic[S.IC_EVENTS] += 1
         if t_heap <= t_arr:
             kind, ident = ei[0, S.EI_KIND], ei[0, S.EI_ID]
-            heap_pop(et, ei, ic)
+            heap_pop(et, ei, ic, vi)
             if kind == S.EV_COMPLETION:
                 completion(W, ident, now)
             elif kind == S.EV_CLIENT_REQUEST:

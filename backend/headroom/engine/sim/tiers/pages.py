@@ -58,7 +58,7 @@ def schedule_client(W, p, now):
     c = pi[p, S.PI_CLASS]
     pf[p, S.PF_CLOCK] += qg[c, qc[c, S.QC_GAP_PTR]]
     qc[c, S.QC_GAP_PTR] += 1
-    heap_push(W.et, W.ei, W.ic, max(now, pf[p, S.PF_CLOCK]), S.EV_CLIENT_REQUEST, p, 0)
+    heap_push(W.et, W.ei, W.ic, W.vi, max(now, pf[p, S.PF_CLOCK]), S.EV_CLIENT_REQUEST, p)
 
 
 @njit(cache=True, inline="always")

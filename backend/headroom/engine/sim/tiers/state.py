@@ -27,7 +27,6 @@ from headroom.engine.sim.rows import (  # noqa: F401 (the shared layout, re-expo
     DONE,
     EI_ID,
     EI_KIND,
-    EI_VER,
     EV_BOOT,
     EV_CLIENT_REQUEST,
     EV_COMPLETION,
@@ -79,12 +78,12 @@ from headroom.engine.sim.rows import (  # noqa: F401 (the shared layout, re-expo
     VF_VCLOCK,
     VF_WEIGHT,
     VF_WRR,
+    VI_EVENT,
     VI_N,
     VI_NSRV,
     VI_QHEAD,
     VI_QTAIL,
     VI_STATE,
-    VI_VERSION,
     VM_ACTIVE,
     VM_BOOTING,
     VM_DRAINING,
@@ -238,7 +237,7 @@ def new_tier_state(
     ic = np.zeros(N_IC, dtype=np.int64)
     ic[IC_JOBS_FREE_N], ic[IC_PAGES_FREE_N] = jobs, pages
     vi = np.zeros((vms, N_VI), dtype=np.int64)
-    vi[:, [VI_QHEAD, VI_QTAIL, VI_RHEAD, VI_RTAIL]] = -1
+    vi[:, [VI_EVENT, VI_QHEAD, VI_QTAIL, VI_RHEAD, VI_RTAIL]] = -1
     for t in range(tiers):
         vi[tp[t, TP_FIRST] : tp[t, TP_FIRST] + tp[t, TP_COUNT], VI_TIER] = t
     vf = np.zeros((vms, N_VF))
@@ -248,7 +247,7 @@ def new_tier_state(
         vtag=np.zeros((vms, cap)), vjob=np.zeros((vms, cap), dtype=np.int64),
         jf=np.zeros((jobs, jf_start(tiers) + 1)), ji=_free_jobs(jobs, JI_VM + tiers),
         pf=np.zeros((pages, 2)), pi=free_rows(pages, N_PI, PI_NEXT),
-        et=np.zeros(heap), ei=np.zeros((heap, 3), dtype=np.int64),
+        et=np.zeros(heap), ei=np.zeros((heap, 2), dtype=np.int64),
         arr_t=np.zeros(0), arr_c=np.zeros(0, dtype=np.int64), arr_d=np.zeros((0, tiers)),
         arr_n=np.zeros((0, 2), dtype=np.int64), arr_cuts=np.zeros(0),
         qu=np.zeros(0), qd=np.zeros((n_classes + tiers, 0)), qg=np.zeros((n_classes, 0)),

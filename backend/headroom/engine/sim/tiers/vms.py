@@ -69,7 +69,7 @@ def _rate(tp, tf, vi, v):
 
 @njit(cache=True, inline="always")
 def touch(W, v, now):
-    """Recompute VM v's speed and push its next completion (the old one goes stale)."""
+    """Recompute VM v's speed and move its next completion."""
     ic, tp, tf, vi, vf, vtag, et, ei = W.ic, W.tp, W.tf, W.vi, W.vf, W.vtag, W.et, W.ei
     vf[v, S.VF_RATE] = _rate(tp, tf, vi, v)
     reschedule(vf, vi, vtag, et, ei, ic, v, now)
@@ -190,7 +190,6 @@ def maybe_release_vm(tf, vi, vf, v, now):
     """A draining VM that holds no request and no page is released; its cost stops."""
     if vi[v, S.VI_STATE] == S.VM_DRAINING and vi[v, S.VI_N] == 0 and vi[v, S.VI_PAGES] == 0:
         vi[v, S.VI_STATE] = S.VM_FREE
-        vi[v, S.VI_VERSION] += 1
         tf[vi[v, S.VI_TIER], S.TF_VM_SECONDS] += now - vf[v, S.VF_ALLOC_T]
 
 
@@ -245,7 +244,7 @@ def allocate(W, t, k, now, boot_s):
             activate(W, v, now)
         else:
             vi[v, S.VI_STATE] = S.VM_BOOTING
-            heap_push(et, ei, ic, now + boot_s, S.EV_BOOT, v, 0)
+            heap_push(et, ei, ic, vi, now + boot_s, S.EV_BOOT, v)
     return done
 
 
