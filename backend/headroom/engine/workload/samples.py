@@ -89,7 +89,7 @@ def counts_and_sample(
     """``quantity, cls_user, n, zeros`` (the values and the zeros of each group) and the
     bottom-k of the positive values (:func:`bottom_k`, groups as strings, one group
     after another) of each quantity's values (``cls_user, key, value``)."""
-    counts, groups, chosen = [], [], []
+    counts, chosen = [], []
     for quantity, frame in values.items():
         key = frame["key"].to_numpy()
         value = frame["value"].to_numpy()
@@ -99,26 +99,19 @@ def counts_and_sample(
             zeros = int(np.count_nonzero(value[rows] == 0))
             counts.append((*group, len(rows), zeros))
             kept = _bottom_k_of(rows[value[rows] > 0], key, value, k)
-            groups.append(group)
-            chosen.append((key[kept], value[kept]))
-    counted = pl.DataFrame(counts, schema=COUNTS_SCHEMA, orient="row")
-    return counted, _sample_rows(groups, chosen)
+            chosen.append(_group_rows(group, key[kept], value[kept]))
+    sample = pl.concat(chosen) if chosen else pl.DataFrame(schema=SAMPLE_SCHEMA)
+    return pl.DataFrame(counts, schema=COUNTS_SCHEMA, orient="row"), sample
 
 
-def _sample_rows(
-    groups: list[tuple[str, str | None]], chosen: list[tuple[np.ndarray, np.ndarray]]
-) -> pl.DataFrame:
-    """The groups' chosen keys and values one group after another, beside their quantity
-    and class (gathered from one row a group: no string is made a row)."""
-    if not chosen:
-        return pl.DataFrame(schema=SAMPLE_SCHEMA)
-    names = pl.DataFrame(groups, schema={g: pl.String for g in SAMPLE_GROUP}, orient="row")
-    sizes = [len(key) for key, _ in chosen]
-    group_of_row = np.repeat(np.arange(len(groups)), sizes)
-    return names[group_of_row].with_columns(
-        pl.Series("key", np.concatenate([key for key, _ in chosen])),
-        pl.Series("value", np.concatenate([value for _, value in chosen])),
-    )
+def _group_rows(group: tuple[str | None, ...], key: np.ndarray, value: np.ndarray) -> pl.DataFrame:
+    """A group's chosen rows: its quantity and class repeated beside their keys and
+    values (no gather of the string columns)."""
+    names = [
+        pl.lit(name, pl.String).alias(column)
+        for column, name in zip(SAMPLE_GROUP, group, strict=True)
+    ]
+    return pl.DataFrame({"key": key, "value": value}).select(*names, "key", "value")
 
 
 def _in_order(chosen: list[np.ndarray]) -> np.ndarray:
