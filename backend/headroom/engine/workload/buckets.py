@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from .classify import Rules, apply_rules
+from .classify import Rules, apply_rules, distinct_slots
 from .sessions import SessionSettings, annotate, pages, sessions
 
 # the annotation of a range holds about this many bytes per request at its peak
@@ -43,6 +43,8 @@ KEPT = (
     "bytes",
     "latency_s",
 )
+# the columns of a request the annotation adds
+ANNOTATION_OUTPUTS = ("session_id", "page_id", "page_role")
 # what the annotation reads of a request (the kept columns and the page inputs)
 ANNOTATION_INPUTS = (
     "ts",
@@ -163,9 +165,11 @@ def annotated_part(
     settings: SessionSettings | None,
     strings: pl.DataType,
 ) -> Annotated:
+    path_slots = distinct_slots(df["path"])  # read by both the rules and the annotation
     if classify:
-        df = apply_rules(df, rules)
-    ann = annotate(df.select(ANNOTATION_INPUTS), settings)
+        df = apply_rules(df, rules, path_slots)
+    carried = [name for name in KEPT if name not in ANNOTATION_OUTPUTS]
+    ann = annotate(df.select(ANNOTATION_INPUTS), settings, carried, path_slots)
     del df
     page_table = pages(ann)
     session_table = sessions(ann, page_table)

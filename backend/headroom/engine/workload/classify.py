@@ -31,6 +31,7 @@ __all__ = [
     "Rule",
     "RuleSet",
     "Rules",
+    "Slots",
     "apply_rules",
     "class_codes",
     "client_in",
@@ -45,18 +46,22 @@ __all__ = [
     "with_extension",
 ]
 F = TypeVar("F", pl.DataFrame, pl.LazyFrame)
+# a column's distinct values and each row's index among them (see distinct_slots)
+Slots = tuple[pl.Series, np.ndarray]
 
 
 # the path's extension, made once for every rule that reads it (see with_extension)
 EXTENSION = "__extension"
 
 
-def apply_rules(table: F, rules: Rules | None = None) -> F:
-    """The table with ``cls_request`` and ``cls_user`` filled by the rules (first match)."""
+def apply_rules(table: F, rules: Rules | None = None, path_slots: Slots | None = None) -> F:
+    """The table with ``cls_request`` and ``cls_user`` filled by the rules (first match);
+    ``path_slots``: the table's :func:`distinct_slots` of ``path``, if already made."""
     rules = rules or default_rules()
     if isinstance(table, pl.DataFrame) and _path_table(table) and _reads_path_only(rules.request):
+        slots = path_slots or distinct_slots(table["path"])
         return table.with_columns(
-            _classes_by_path(table, rules.request).alias("cls_request"),
+            _classes_by_path(table, slots, rules.request).alias("cls_request"),
             ruleset_expr(rules.user, set(table.columns)).alias("cls_user"),
         )
     extended = with_extension(table, rules.request, rules.user)
@@ -80,12 +85,12 @@ def _reads_path_only(ruleset: RuleSet) -> bool:
     )
 
 
-def _classes_by_path(df: pl.DataFrame, ruleset: RuleSet) -> pl.Series:
+def _classes_by_path(df: pl.DataFrame, path_slots: Slots, ruleset: RuleSet) -> pl.Series:
     """The class of every row of rules that read only the path and the query's presence
     (:func:`_reads_path_only`), found once per distinct path and presence: each row then
     looks its class up by its path's categorical code, where the rules' string functions
     would run on every row."""
-    distinct, row_slots = distinct_slots(df["path"])
+    distinct, row_slots = path_slots
     candidates = pl.DataFrame(
         {
             "path": pl.concat([distinct, distinct]),

@@ -32,7 +32,7 @@ from .characterization import LOAD_TIME_SUM, load_time_sum_ns
 from .classify import Rules
 from .samples import SAMPLE_GROUP, bottom_k, counts_and_sample
 from .sessions import SessionSettings, run_bounds
-from .sketch import histogram_of, merge_histograms
+from .sketch import histogram_query, merge_histograms
 
 SAMPLE_SEED = 0x5EED
 MERGE_BATCH_ROWS = 2_000_000  # a batch of stored parts merged at once: about 150 MB at its peak
@@ -102,30 +102,54 @@ def map_part(df: pl.DataFrame, context: PartContext) -> Partial:
     reqs = reqs.with_columns(minute.alias("minute")).join(
         context.quiet, on=["minute", "cls_user"], how="left", nulls_equal=True
     )
-    paths = pl.Series(context.top_paths, dtype=pl.String).implode()
-    group = pl.when(pl.col("path").is_in(paths)).then(pl.col("path")).otherwise(pl.lit(OTHER_PATHS))
-    reqs = reqs.with_columns(group.alias("path_group"))
+    groups = list(dict.fromkeys((*context.top_paths, OTHER_PATHS)))
+    reqs = reqs.with_columns(_path_group_code(groups).alias("path_group"))
+    # the requests are counted by their groups' codes: integers, not strings, hashed
+    named = pl.lit(pl.Series(groups, dtype=pl.String)).gather("path_group").alias("path_group")
     session_classes = _session_classes(part)
+    reqs_lazy, pages, sessions = reqs.lazy(), part.pages.lazy(), part.sessions.lazy()
+    counted = {
+        "classes": reqs_lazy.group_by("cls_request", "cls_user").agg(_n()),
+        "pages_60s": _counts(pages, pl.col("ts").dt.truncate("60s"), "cls_user"),
+        "sessions_60s": _counts(
+            session_classes.lazy(), pl.col("ts").dt.truncate("60s"), "cls_user"
+        ),
+        "pages_per_session": sessions.group_by("pages").agg(_n()),
+        "path_requests": reqs_lazy.group_by("path_group").agg(_n()).with_columns(named),
+        "lat_path": histogram_query(
+            reqs_lazy, HISTOGRAM_KEYS["lat_path"], "latency_s"
+        ).with_columns(named),
+    }
+    # one collect: polars runs the small queries beside each other
+    fits = _fit_values(part, reqs, session_classes)
+    collected = pl.collect_all([*counted.values(), *fits])
     frames = {
         "totals": _totals(part, reqs),
-        "classes": reqs.group_by("cls_request", "cls_user").agg(pl.len().cast(pl.Int64).alias("n")),
-        "pages_60s": _counts(part.pages, pl.col("ts").dt.truncate("60s"), "cls_user"),
-        "sessions_60s": _counts(session_classes, pl.col("ts").dt.truncate("60s"), "cls_user"),
-        "pages_per_session": part.sessions.group_by("pages").agg(
-            pl.len().cast(pl.Int64).alias("n")
-        ),
-        "path_requests": reqs.group_by("path_group").agg(pl.len().cast(pl.Int64).alias("n")),
-        "lat_path": histogram_of(reqs, HISTOGRAM_KEYS["lat_path"], "latency_s"),
+        **dict(zip(counted, collected[: len(counted)], strict=True)),
     }
-    values = pl.collect_all(_fit_values(part, reqs, session_classes))
+    values = collected[len(counted) :]
     frames["sample_counts"], frames["samples"] = counts_and_sample(
         dict(zip(QUANTITIES, values, strict=True)), context.sample_size
     )
     return Partial(frames)
 
 
-def _counts(frame: pl.DataFrame, t: pl.Expr, by: str) -> pl.DataFrame:
-    return frame.group_by(t.alias("ts"), pl.col(by)).agg(pl.len().cast(pl.Int64).alias("n"))
+def _path_group_code(groups: list[str]) -> pl.Expr:
+    """Each request's index among ``groups`` (the top paths, then ``other``): its path's,
+    or ``other``'s when its path is not a top one."""
+    other = groups.index(OTHER_PATHS)
+    code = pl.col("path").replace_strict(
+        groups, range(len(groups)), default=other, return_dtype=pl.UInt32
+    )
+    return code.fill_null(other)
+
+
+def _counts(frame: pl.LazyFrame, t: pl.Expr, by: str) -> pl.LazyFrame:
+    return frame.group_by(t.alias("ts"), pl.col(by)).agg(_n())
+
+
+def _n() -> pl.Expr:
+    return pl.len().cast(pl.Int64).alias("n")
 
 
 def _totals(part: Annotated, reqs: pl.DataFrame) -> pl.DataFrame:

@@ -24,6 +24,7 @@ completion, or last arrival without latencies; overlapping pages give none).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,6 +32,7 @@ import polars as pl
 from numba import njit
 
 from .classify import (
+    Slots,
     default_request_rules,
     distinct_slots,
     extension,
@@ -61,40 +63,52 @@ class SessionSettings:
 
 
 def annotate(
-    table: pl.DataFrame | pl.LazyFrame, settings: SessionSettings | None = None
+    table: pl.DataFrame | pl.LazyFrame,
+    settings: SessionSettings | None = None,
+    columns: Sequence[str] | None = None,
+    path_slots: Slots | None = None,
 ) -> pl.DataFrame:
     """The table in session order with ``session_id``, ``page_role`` (``base``,
-    ``referer``, ``window``, ``orphan``, ``orphan_cont``) and ``page_id`` (0-based)."""
+    ``referer``, ``window``, ``orphan``, ``orphan_cont``) and ``page_id`` (0-based);
+    of the table's columns, only ``columns`` (all by default); ``path_slots``: the
+    table's :func:`distinct_slots` of ``path``, if already made. What the pass reads of
+    a request is found in the input order and gathered as integers, so a column nobody
+    reads later (a Referer, a query) is never copied into session order."""
     s = settings or SessionSettings()
     # one chunk a column: the gather into session order is about 10x slower across the
     # chunks of a streaming collect or of a Parquet file's row groups
-    df, pair = _ordered(table.lazy().collect().rechunk())
-    paths, path_slots = distinct_slots(df["path"])
-    referer, url, codes = _link_codes(df, paths, path_slots)
-    dt_s = df.select(pl.col("ts").diff().dt.total_nanoseconds() / 1e9).to_series()
+    df = _with_request_class(table.lazy().collect().rechunk())
+    order, pair = _session_order(df)
+    paths, row_paths = path_slots or distinct_slots(df["path"])
+    referer, url, codes = _link_codes(df, paths, row_paths)
+    base = _base_requests(df, paths, row_paths)
+    static = (df["cls_request"] == "static").fill_null(False).to_numpy()
+    gap = pl.col("ts").gather(order).diff().dt.total_nanoseconds() / 1e9
+    dt_s = df.select(gap).to_series()
     session_id, role, page_id = _sessions_and_pages(
         pair,
         dt_s.to_numpy(),
-        _base_requests(df, paths, path_slots),
-        (df["cls_request"] == "static").fill_null(False).to_numpy(),
-        referer,
-        url,
+        base[order],
+        static[order],
+        referer[order],
+        url[order],
         codes,
         s.session_gap_s,
         s.object_window_s,
     )
-    return df.with_columns(
+    ordered = df.select(pl.col(columns or df.columns).gather(order))
+    return ordered.with_columns(
         pl.Series("session_id", session_id),
         pl.Series("page_role", PAGE_ROLES).gather(role),
         pl.Series("page_id", page_id),
     )
 
 
-def _ordered(df: pl.DataFrame) -> tuple[pl.DataFrame, np.ndarray]:
-    """Rows by client, user agent, arrival and input order, and each row's (client, user
-    agent) pair as an integer. The sort runs on one integer key (the rank of each client
-    and user agent pair in string order, nulls last), so only one copy of the string
-    columns is ever made: the reordered table."""
+def _session_order(df: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """The positions of the rows by client, user agent, arrival and input order, and
+    each of them's (client, user agent) pair as an integer. The sort runs on one
+    integer key (the rank of each client and user agent pair in string order, nulls
+    last)."""
     client, _ = _string_rank(df["client"])
     agent, n_agents = _string_rank(df["user_agent"])
     pair = client * n_agents + agent
@@ -103,8 +117,7 @@ def _ordered(df: pl.DataFrame) -> tuple[pl.DataFrame, np.ndarray]:
     arrivals = df.select("ts").with_row_index("_r")
     by_arrival = arrivals.sort("ts", nulls_last=True, maintain_order=True)["_r"].to_numpy()
     order = by_arrival[_stable_order(pair[by_arrival])]
-    ordered = _with_request_class(df).select(pl.all().gather(order))
-    return ordered, pair[order]
+    return order, pair[order]
 
 
 def _stable_order(keys: np.ndarray) -> np.ndarray:
