@@ -1,13 +1,15 @@
 """The characterization job spread over parts (docs/methods/workload.md, "Bounded
-memory"): a plan (the streaming scan, stored), with several partitions one spill per
-share of the table (a contiguous range of its rows, split into one Parquet piece per
-partition of clients), one map per partition (it reads its own pieces only, in share
-order; its partial results stored as Parquet files, then a marker saying the part is
-complete) and a reduce (the stored parts merged frame by frame, the Result saved, the
-parts removed). The worker runs the spills as a Celery group whose chord's callback
-starts the maps as another group, with the reduce as that chord's callback; without a
-result backend all of it runs in one task (`characterize_body`, the job body the API's
-in-process runs use as well).
+memory"): a plan (the table's metadata, stored; with a single partition, the streaming
+scan as well), with several partitions one spill per share of the table (a contiguous
+range of its rows, split into one Parquet piece per partition of clients, and counted:
+its partial of the scan, stored), the scan of every share's partial (stored), one map
+per partition (it reads its own pieces only, in share order; its partial results stored
+as Parquet files, then a marker saying the part is complete) and a reduce (the stored
+parts merged frame by frame, the Result saved, the parts removed). The worker runs the
+spills as a Celery group whose chord's callback makes the scan and starts the maps as
+another group, with the reduce as that chord's callback; without a result backend all
+of it runs in one task (`characterize_body`, the job body the API's in-process runs use
+as well).
 
 Intermediate files live under the dataset's folder (``datasets/<id>/characterization-
 job-<job>/``): the janitor keeps a dataset's files while a job of it runs and removes

@@ -1,28 +1,31 @@
 """Characterization in bounded memory, as a map over partitions of the clients and a reduce
 (docs/methods/workload.md, "Bounded memory").
 
-1. :func:`scan`: streaming aggregations over the whole table (never all of a column in
-   memory): the fields recorded, the top paths, one pass for the counts by time
-   (time_counts.py: the coverage from the distinct timestamps, the requests per minute
-   and user class, which minutes are quiet, for the service time, and the counts by
-   time and request class, which the reduce reads as they are) and the number of
-   partitions for the memory budget (:func:`partition_rows`).
+1. :func:`plan`: the table's metadata and cheap aggregates: the number of requests and
+   of partitions for the memory budget (:func:`partition_rows`), the fields recorded and
+   the grid of the counts by time (first and last timestamps, classes).
 2. :func:`spill`: one streaming pass over the table (or over one of its
    :func:`spill_shares`, contiguous ranges of rows) that writes each partition's requests
    (those whose ``hash(client) mod parts`` is the partition's) to a Parquet file of its
-   own, in the table's order; :func:`map_spilled` reads one partition's file, or its
-   files from every share in share order (never the whole table again), annotates its
-   requests and reduces them to a partial (partial.py).
+   own, in the table's order, and counts the slices it reads (:class:`ScanCounter`: the
+   counts by time of time_counts.py and the requests per path); :func:`scan_from` makes
+   the :class:`Scan` of every share's counts (the coverage from the distinct timestamps,
+   the requests per minute and user class, which minutes are quiet, for the service
+   time, the counts by time and request class, which the reduce reads as they are, the
+   top paths). With a single partition, nothing is spilled and :func:`scan` counts the
+   table in one pass. :func:`map_spilled` reads one partition's file, or its files from
+   every share in share order (never the whole table again), annotates its requests and
+   reduces them to a partial (partial.py).
 3. :func:`partial.merge` of the partials, in any order and grouping, then
    :func:`finish`: the same :class:`Characterization` document as the one-pass
    :func:`characterize` (exact counts, means and arrival statistics; percentiles within
    the sketch's relative error; fits on a uniform sample of at most ``MAX_FIT_N`` values,
    as the one-pass fits are) and the dataset page's chart data.
 
-The CLI spills in one pass and runs the map in its own process, one partition after
-another, each partial stored in a temporary folder, then merges the stored partials; the
-worker runs one spill task per share, then one map task per partition, and reduces in a
-chord.
+The CLI spills (and scans) in one pass and runs the map in its own process, one partition
+after another, each partial stored in a temporary folder, then merges the stored
+partials; the worker runs one spill task per share, makes the scan in the spill chord's
+callback, then runs one map task per partition, and reduces in a chord.
 """
 
 from __future__ import annotations

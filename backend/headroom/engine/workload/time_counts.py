@@ -1,6 +1,7 @@
-"""The counts of requests by time, made once by the plan's pass over the whole table
-(docs/methods/workload.md, "Bounded memory"): they need no sessions, so no partition's
-map makes them and the reduce merges no copies of them.
+"""The counts of requests by time, made once over the whole table (docs/methods/
+workload.md, "Bounded memory"): by each spill of a share of it, the shares' counts then
+added up, or by one pass; they need no sessions, so no partition's map makes them and the
+reduce merges no copies of them.
 
 - ``requests_1s``: ``ts`` (truncated to the second), ``cls_request``, ``n``;
 - ``lat_time``: the latency histogram (sketch.py) per time bucket ``t`` of
@@ -12,15 +13,16 @@ The first two are the frames the merge of every partition's counts would give (t
 rows, in the same key order), so the characterization document is the same byte for
 byte.
 
-All come from one pass over the table, a batch of BATCH_ROWS requests at a time (only
-the columns the counts and the rules read), each batch classified once (the rules run
-once per distinct path where they allow, classify.apply_rules), and are counted by
-integer keys, never strings: a class is its code (its rank among the sorted class
-names), a time its second (minute, latency bucket) since the log's first one, both
-packed into one integer. The requests per second (minute) and class are added into a
-dense array (seconds x classes) when it is small (DENSE_CELLS), otherwise, as the
-latency histogram, counted by key, the batches' keys merged as they accumulate: memory
-follows the frames' rows, never the requests. Timestamps are UTC (every parser's), so a
+All come from batches of requests (only the columns the counts and the rules read),
+each batch classified once (the rules run once per distinct path where they allow,
+classify.apply_rules), and are counted by integer keys on the whole table's grid, never
+strings: a class is its code (its rank among the sorted class names), a time its second
+(minute, latency bucket) since the log's first one, both packed into one integer. The
+requests per second (minute) and class are added into a dense array (seconds x classes)
+when it is small (DENSE_CELLS), otherwise, as the latency histogram, counted by key, the
+batches' keys merged as they accumulate: memory follows the frames' rows, never the
+requests. A share's counts by key and distinct timestamps add up with the other shares'
+exactly (:func:`merge_by_time`). Timestamps are UTC (every parser's), so a
 bucket of ``every_s`` seconds is the epoch time's floor, as ``dt.truncate`` gives."""
 
 from __future__ import annotations
