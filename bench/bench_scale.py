@@ -257,7 +257,7 @@ def _spill_share(args: tuple[str, list[str], str, Any, int, range]) -> dict[str,
         paths = spill(table, planned.parts, Path(folder), rows, f"-from-{share:05d}",
                       counter=counter)  # fmt: skip
         for name, frame in counter.partial().items():  # stored, as the job's spill does
-            scanned[name] = f"{folder}/scan-from-{share:05d}-{name}.parquet"
+            scanned[name] = f"{folder}/share-{share:05d}-scan-{name}.parquet"
             frame.write_parquet(scanned[name])
     else:
         paths = [Path(folder) / "whole.parquet"]

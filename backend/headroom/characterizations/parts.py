@@ -218,7 +218,7 @@ def _table_rows(store: ObjectStore, base: str) -> int:
 
 def _share_scan(base: str, share: int, name: str) -> str:
     """Frame ``name`` of share ``share``'s partial of the scan."""
-    return f"{base}scan-from-{share:05d}-{name}.parquet"
+    return f"{base}share-{share:05d}-scan-{name}.parquet"
 
 
 def _piece(base: str, index: int, share: int) -> str:

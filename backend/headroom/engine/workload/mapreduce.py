@@ -130,6 +130,9 @@ def plan(
     memory_budget_mb: int | None = None,
     sample_size: int = MAX_FIT_N,
 ) -> Plan:
+    """The table's plan: the requests (their number from the metadata, or a count of the
+    filtered rows) and the partitions they make for the memory budget, the fields
+    recorded, the grid of the counts by time (each a read of a few columns)."""
     classify = _unclassified(table, rules)
     held = fields_recorded(table)
     latency_every_s = _latency_every_s(held.span_s)
@@ -152,13 +155,14 @@ class ScanCounter:
         self.paths = pl.DataFrame(schema={"path": pl.String, "n": pl.Int64})
 
     def add(self, batch: pl.DataFrame) -> None:
+        """A batch of requests (with at least ``columns``)."""
         self.time.add(batch)
-        counted = batch.group_by("path").agg(pl.len().cast(pl.Int64).alias("n"))
+        counted = batch["path"].value_counts(name="n").cast({"n": pl.Int64})
         paths = pl.concat([self.paths, counted])
         self.paths = paths.group_by("path").agg(pl.col("n").sum())
 
     def partial(self) -> dict[str, pl.DataFrame]:
-        return self.time.partial() | {"paths": self.paths}
+        return self.time.partial() | {"paths": self.paths.sort("path")}  # the same file again
 
 
 def scan_share(table: pl.LazyFrame, planned: Plan) -> dict[str, pl.DataFrame]:
