@@ -139,10 +139,7 @@ def scan_shares(settings: Settings, job_id: int, worker: str) -> None:
     with _usable():
         found = scan_from(planned, partials)
     del partials
-    _write_scan(store, base, found)
-    for share in shares:
-        for name in SCAN_PARTIAL:
-            store.delete(_share_scan(base, share, name))
+    _write_scan(store, base, found)  # the partials stay for a retry; the reduce removes them
 
 
 def map_one(settings: Settings, job_id: int, worker: str, index: int) -> dict[str, Any]:
