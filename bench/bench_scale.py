@@ -139,9 +139,11 @@ def run_ingest(path: Path, parts: Path, workers: int) -> dict[str, Any]:
 
 
 def run_characterize(parts: Path, workers: int, out: Path | None = None) -> dict[str, Any]:
-    """The characterization job as the worker's chords run it: the plan (the scan) here;
-    the spill on `workers` processes, one task per share of the table's rows (each writes
-    its rows of every partition of clients to a piece of its own); the maps on them (each
+    """The characterization job as the worker's chords run it: the plan here (the table's
+    metadata; with a single partition, the scan); the spill on `workers` processes, one
+    task per share of the table's rows (each writes its rows of every partition of
+    clients to a piece of its own, and its partial of the scan); the scan of the
+    partials on one of them, as the spill chord's callback runs; the maps on them (each
     reads its partition's pieces in share order and stores its partial); the reduce of
     the stored partials on one of them, as the chord's callback runs. The result document
     is written to ``out`` as JSON when given (to compare two versions with ``cmp``);
@@ -149,40 +151,46 @@ def run_characterize(parts: Path, workers: int, out: Path | None = None) -> dict
     taking part (a peak is reset at the start of each step, and of each task)."""
     from headroom.characterizations.run import load_table
     from headroom.core.settings import get_settings
-    from headroom.engine.workload.mapreduce import scan, spill_shares
+    from headroom.engine.workload.mapreduce import plan, scan_from, scan_share, spill_shares
 
     store = _store(parts)
     keys = sorted(store.list("datasets/"))
     context = multiprocessing.get_context("spawn")
     steps: list[dict[str, Any]] = []
+    budget_mb = get_settings().memory_budget_mb
     with (
         ProcessPoolExecutor(workers, mp_context=context) as pool,
         tempfile.TemporaryDirectory(prefix="bench-char-", dir=parts) as folder,
     ):
         pids = sorted(set(pool.map(_warm_up_map, range(4 * workers))))
         wall0, cpu0 = time.perf_counter(), time.process_time()
-        with local_step(steps, "scan", "plan"):
-            found = scan(load_table(store, keys), memory_budget_mb=get_settings().memory_budget_mb)
-        shares = spill_shares(found.requests) if found.parts > 1 else [range(found.requests)]
-        tasks = [(str(parts), keys, folder, found.parts, share, rows)
+        with local_step(steps, "plan", "plan"):
+            table = load_table(store, keys)
+            planned = plan(table, memory_budget_mb=budget_mb)
+            if planned.parts == 1:  # the scan in the plan, as the job's plan does
+                found = scan_from(planned, [scan_share(table, planned)])
+        shares = spill_shares(planned.requests) if planned.parts > 1 else [range(planned.requests)]
+        tasks = [(str(parts), keys, folder, planned, share, rows)
                  for share, rows in enumerate(shares)]  # fmt: skip
         spilled = pool_step(steps, "spill", pids, lambda: list(pool.map(_spill_share, tasks)))
+        if planned.parts == 1:
+            counts = _write_counts(found, folder)  # as the job's plan stores them
+            scanned = [{"pid": 0, "found": replace(found, counts={}), "counts": counts}]
+        else:
+            scan_of = partial(_scan_shares, planned, [s["scan"] for s in spilled], folder)
+            scanned = pool_step(steps, "scan", pids, lambda: [pool.submit(scan_of).result()])
+        found, counts = scanned[0]["found"], scanned[0]["counts"]
         inputs = [[s["paths"][index] for s in spilled] for index in range(found.parts)]
-        for_maps = replace(found, counts={})  # as the job's maps load the scan: without them
         mapped = pool_step(
-            steps, "maps", pids, lambda: list(pool.map(_map_part, inputs, [for_maps] * len(inputs)))
+            steps, "maps", pids, lambda: list(pool.map(_map_part, inputs, [found] * len(inputs)))
         )
-        counts = {}  # stored by the plan, read by the reduce, as the job does
-        for name, frame in found.counts.items():
-            counts[name] = f"{folder}/scan-{name}.parquet"
-            frame.write_parquet(counts[name])
-        reduce = partial(_reduce, [m["frames"] for m in mapped], for_maps, counts)
+        reduce = partial(_reduce, [m["frames"] for m in mapped], found, counts)
         reduced = pool_step(steps, "reduce", pids, lambda: [pool.submit(reduce).result()])
         wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
     local = [p for step in steps for p in step["processes"] if p["role"] != "worker"]
     processes = [{"role": "plan", "cpu_s": cpu,
                   "peak_rss": max(p["peak_rss"] for p in local)}]  # fmt: skip
-    tasks_done = spilled + mapped + reduced
+    tasks_done = spilled + [s for s in scanned if s["pid"]] + mapped + reduced
     for pid in pids:
         mine = [t for t in tasks_done if t["pid"] == pid]
         processes.append({"role": "worker", "cpu_s": sum(t["cpu_s"] for t in mine),
@@ -232,23 +240,53 @@ def _warm_up_map(_: int) -> int:
     return os.getpid()
 
 
-def _spill_share(args: tuple[str, list[str], str, int, int, range]) -> dict[str, Any]:
-    """One spill task: its share of the table's rows, one piece per partition (a single
-    partition: the table's rows as they are, the map's one input)."""
+def _spill_share(args: tuple[str, list[str], str, Any, int, range]) -> dict[str, Any]:
+    """One spill task: its share of the table's rows, one piece per partition, and its
+    share's partial of the scan (a single partition: the table's rows as they are, the
+    map's one input)."""
     from headroom.characterizations.run import load_table
-    from headroom.engine.workload.mapreduce import spill
+    from headroom.engine.workload.mapreduce import ScanCounter, spill
 
     reset_peak_rss()
     cpu0 = time.process_time()
-    parts, keys, folder, partitions, share, rows = args
+    parts, keys, folder, planned, share, rows = args
     table = load_table(_store(Path(parts)), keys)
-    if partitions > 1:
-        paths = spill(table, partitions, Path(folder), rows, f"-from-{share:05d}")
+    scanned = {}
+    if planned.parts > 1:
+        counter = ScanCounter(planned, table.collect_schema().names())
+        paths = spill(table, planned.parts, Path(folder), rows, f"-from-{share:05d}",
+                      counter=counter)  # fmt: skip
+        for name, frame in counter.partial().items():  # stored, as the job's spill does
+            scanned[name] = f"{folder}/share-{share:05d}-scan-{name}.parquet"
+            frame.write_parquet(scanned[name])
     else:
         paths = [Path(folder) / "whole.parquet"]
         table.sink_parquet(paths[0])
-    return {"pid": os.getpid(), "paths": [str(p) for p in paths],
+    return {"pid": os.getpid(), "paths": [str(p) for p in paths], "scan": scanned,
             "cpu_s": time.process_time() - cpu0, "peak_rss": peak_rss_bytes()}  # fmt: skip
+
+
+def _scan_shares(planned: Any, scanned: list[dict[str, str]], folder: str) -> dict[str, Any]:
+    """The spill chord's callback: the scan from the shares' stored partials, its counts
+    by time stored for the reduce (the scan returned without them, as the maps load it)."""
+    from headroom.engine.workload.mapreduce import scan_from
+
+    reset_peak_rss()
+    cpu0 = time.process_time()
+    partials = [{name: pl.read_parquet(path) for name, path in s.items()} for s in scanned]
+    found = scan_from(planned, partials)
+    counts = _write_counts(found, folder)
+    return {"pid": os.getpid(), "found": replace(found, counts={}), "counts": counts,
+            "cpu_s": time.process_time() - cpu0, "peak_rss": peak_rss_bytes()}  # fmt: skip
+
+
+def _write_counts(found: Any, folder: str) -> dict[str, str]:
+    """The scan's counts by time, stored for the reduce."""
+    counts = {}
+    for name, frame in found.counts.items():
+        counts[name] = f"{folder}/scan-{name}.parquet"
+        frame.write_parquet(counts[name])
+    return counts
 
 
 def _map_part(paths: list[str], found: Any) -> dict[str, Any]:

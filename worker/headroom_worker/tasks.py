@@ -189,8 +189,9 @@ def characterize_workload(self: Task, job_id: int) -> None:
 
 
 def _characterize(context: JobContext) -> None:
-    """The plan here, then one task per share of the table spilling it, in a chord whose
-    callback starts one task per partition of clients and the reduce in a second chord
+    """The plan here, then one task per share of the table spilling and counting it, in a
+    chord whose callback makes the scan of the shares' counts and starts one task per
+    partition of clients and the reduce in a second chord
     (without a result backend, as on the filesystem broker, all of it in this task)."""
     from headroom.characterizations import parts
     from headroom.characterizations.run import guarded
@@ -230,7 +231,11 @@ def characterize_spill(job_id: int, worker: str, share: int) -> dict[str, Any]:
 def characterize_maps(
     outcomes: list[dict[str, Any]], job_id: int, worker: str, partitions: int
 ) -> None:
-    """The spill chord's callback: every share is spilled, the maps can read their pieces."""
+    """The spill chord's callback: every share is spilled (and counted), the scan is
+    made of the shares' partials, the maps can read their pieces."""
+    from headroom.characterizations import parts
+
+    _leased(parts.scan_shares, job_id, worker)
     _map_chord(job_id, worker, partitions)
 
 

@@ -1,13 +1,15 @@
 """The characterization job spread over parts (docs/methods/workload.md, "Bounded
-memory"): a plan (the streaming scan, stored), with several partitions one spill per
-share of the table (a contiguous range of its rows, split into one Parquet piece per
-partition of clients), one map per partition (it reads its own pieces only, in share
-order; its partial results stored as Parquet files, then a marker saying the part is
-complete) and a reduce (the stored parts merged frame by frame, the Result saved, the
-parts removed). The worker runs the spills as a Celery group whose chord's callback
-starts the maps as another group, with the reduce as that chord's callback; without a
-result backend all of it runs in one task (`characterize_body`, the job body the API's
-in-process runs use as well).
+memory"): a plan (the table's metadata, stored; with a single partition, the streaming
+scan as well), with several partitions one spill per share of the table (a contiguous
+range of its rows, split into one Parquet piece per partition of clients, and counted:
+its partial of the scan, stored), the scan of every share's partial (stored), one map
+per partition (it reads its own pieces only, in share order; its partial results stored
+as Parquet files, then a marker saying the part is complete) and a reduce (the stored
+parts merged frame by frame, the Result saved, the parts removed). The worker runs the
+spills as a Celery group whose chord's callback makes the scan and starts the maps as
+another group, with the reduce as that chord's callback; without a result backend all
+of it runs in one task (`characterize_body`, the job body the API's in-process runs use
+as well).
 
 Intermediate files live under the dataset's folder (``datasets/<id>/characterization-
 job-<job>/``): the janitor keeps a dataset's files while a job of it runs and removes
@@ -32,15 +34,21 @@ from headroom.core.db import session_scope
 from headroom.core.settings import Settings
 from headroom.core.storage import ObjectStore, open_store
 from headroom.engine.logs import LogInputError
-from headroom.engine.workload import Rules
+from headroom.engine.workload import Rules, mapreduce
 from headroom.engine.workload.fitting import MAX_FIT_N
 from headroom.engine.workload.mapreduce import (
+    SCAN_PARTIAL,
+    Plan,
     Scan,
+    ScanCounter,
     finish,
     map_partition,
     map_spilled,
-    scan,
+    plan_from_json,
+    plan_to_json,
+    scan_from,
     scan_from_json,
+    scan_share,
     scan_to_json,
     spill,
     spill_shares,
@@ -68,44 +76,70 @@ def folder(dataset_id: int, job_id: int) -> str:
 
 
 def plan(settings: Settings, job_id: int, worker: str) -> Planned:
-    """The scan of the whole table (streaming), stored for the spills, maps and reduce."""
+    """The plan of the scan (the table's metadata and its few cheap aggregates), stored
+    for the spills; with a single partition, the scan itself, stored for the map and
+    reduce."""
     store = open_store(settings.resolved_storage_url())
     inputs = _inputs(settings, job_id, worker, (0.0, "planning"))
     table = run.load_table(store, inputs.table_keys, inputs.where)
-    with _usable():
-        found = scan(table, inputs.rules, memory_budget_mb=settings.memory_budget_mb)
     base = folder(inputs.dataset_id, job_id)
-    _write_frame(store, base + "scan-quiet.parquet", found.context.quiet)
-    for name, frame in found.counts.items():
-        _write_frame(store, f"{base}scan-{name}.parquet", frame)
+    with _usable():
+        planned = mapreduce.plan(table, inputs.rules, memory_budget_mb=settings.memory_budget_mb)
+        if planned.parts == 1:
+            _write_scan(store, base, scan_from(planned, [scan_share(table, planned)]))
+            return Planned(inputs.dataset_id, planned.parts, 0)
     table_rows = store.scan_parquet(inputs.table_keys).select(pl.len()).collect().item()
     with store.writer(base + "table.json") as out:
         out.write(json.dumps({"rows": table_rows}).encode())
-    with store.writer(base + "scan.json") as out:  # last: the plan is complete
-        out.write(json.dumps(scan_to_json(found)).encode())
-    return Planned(inputs.dataset_id, found.parts, len(_shares(found, table_rows)))
+    with store.writer(base + "plan.json") as out:  # last: the plan is complete
+        out.write(json.dumps(plan_to_json(planned)).encode())
+    return Planned(inputs.dataset_id, planned.parts, len(spill_shares(table_rows)))
 
 
 def spill_one(settings: Settings, job_id: int, worker: str, share: int) -> dict[str, Any]:
     """Share ``share`` of the table spilled: its requests of each partition stored as a
-    piece of their own (a retry overwrites them); returns its index (a Celery result)."""
+    piece of their own, and its partial of the scan (a retry overwrites them); returns
+    its index (a Celery result)."""
     store = open_store(settings.resolved_storage_url())
     inputs = _inputs(settings, job_id, worker)
     base = folder(inputs.dataset_id, job_id)
-    found = _load_scan(store, base, inputs.rules)
-    shares = _shares(found, _table_rows(store, base))
+    planned = _load_plan(store, base, inputs.rules)
+    shares = spill_shares(_table_rows(store, base))
     table = store.scan_parquet(inputs.table_keys)  # the slice is kept slice by slice
     where = inputs.where
     keep = None if where is None else lambda requests: sliced(requests, where)
+    counter = ScanCounter(planned, table.collect_schema().names())
     with tempfile.TemporaryDirectory(prefix="headroom-partitions-") as spilled:
-        pieces = spill(table, found.parts, Path(spilled), shares[share], keep=keep)
+        pieces = spill(
+            table, planned.parts, Path(spilled), shares[share], keep=keep, counter=counter
+        )
         for index, path in enumerate(pieces):
             with path.open("rb") as source, store.writer(_piece(base, index, share)) as out:
                 shutil.copyfileobj(source, out, 8 << 20)
             path.unlink()
+    for name, frame in counter.partial().items():
+        _write_frame(store, _share_scan(base, share, name), frame)
     done = (share + 1) / len(shares)
     _report(settings, job_id, worker, SPILL_SHARE_OF_PROGRESS * done, "splitting the table")
     return {"share": share}
+
+
+def scan_shares(settings: Settings, job_id: int, worker: str) -> None:
+    """The scan from every share's partial (the spills' callback), stored for the maps
+    and the reduce."""
+    store = open_store(settings.resolved_storage_url())
+    inputs = _inputs(settings, job_id, worker)
+    base = folder(inputs.dataset_id, job_id)
+    planned = _load_plan(store, base, inputs.rules)
+    shares = range(len(spill_shares(_table_rows(store, base))))
+    partials = [
+        {name: _read_frame(store, _share_scan(base, share, name)) for name in SCAN_PARTIAL}
+        for share in shares
+    ]
+    with _usable():
+        found = scan_from(planned, partials)
+    del partials
+    _write_scan(store, base, found)  # the partials stay for a retry; the reduce removes them
 
 
 def map_one(settings: Settings, job_id: int, worker: str, index: int) -> dict[str, Any]:
@@ -164,6 +198,8 @@ def run_inline(settings: Settings, job_id: int, worker: str) -> None:
     planned = plan(settings, job_id, worker)
     for share in range(planned.shares):
         spill_one(settings, job_id, worker, share)
+    if planned.shares:
+        scan_shares(settings, job_id, worker)
     for index in range(planned.parts):
         map_one(settings, job_id, worker, index)
     reduce_parts(settings, job_id, worker)
@@ -177,9 +213,9 @@ def _table_rows(store: ObjectStore, base: str) -> int:
         return int(json.loads(source.read())["rows"])
 
 
-def _shares(found: Scan, table_rows: int) -> list[range]:
-    """The shares of the table's rows the spill reads (none with a single partition)."""
-    return spill_shares(table_rows) if found.parts > 1 else []
+def _share_scan(base: str, share: int, name: str) -> str:
+    """Frame ``name`` of share ``share``'s partial of the scan."""
+    return f"{base}share-{share:05d}-scan-{name}.parquet"
 
 
 def _piece(base: str, index: int, share: int) -> str:
@@ -189,7 +225,7 @@ def _piece(base: str, index: int, share: int) -> str:
 
 def _pieces(store: ObjectStore, base: str, index: int, found: Scan) -> list[str]:
     """Partition ``index``'s pieces in share order (its requests in the table's order)."""
-    shares = _shares(found, _table_rows(store, base))
+    shares = spill_shares(_table_rows(store, base)) if found.parts > 1 else []
     keys = [_piece(base, index, share) for share in range(len(shares))]
     for share, key in enumerate(keys):
         if not store.exists(key):
@@ -245,6 +281,21 @@ def _write_frame(store: ObjectStore, key: str, frame: pl.DataFrame) -> None:
 def _read_frame(store: ObjectStore, key: str) -> pl.DataFrame:
     with store.open(key) as source:
         return pl.read_parquet(io.BytesIO(source.read()))
+
+
+def _write_scan(store: ObjectStore, base: str, found: Scan) -> None:
+    _write_frame(store, base + "scan-quiet.parquet", found.context.quiet)
+    for name, frame in found.counts.items():
+        _write_frame(store, f"{base}scan-{name}.parquet", frame)
+    with store.writer(base + "scan.json") as out:  # last: the scan is complete
+        out.write(json.dumps(scan_to_json(found)).encode())
+
+
+def _load_plan(store: ObjectStore, base: str, rules: Rules) -> Plan:
+    if not store.exists(base + "plan.json"):
+        raise LogInputError("internal_error", "the characterization's plan is missing")
+    with store.open(base + "plan.json") as source:
+        return plan_from_json(json.loads(source.read()), rules)
 
 
 def _load_scan(store: ObjectStore, base: str, rules: Rules) -> Scan:

@@ -103,6 +103,7 @@ def _spilled_and_mapped(
     base = parts.folder(planned.dataset_id, job_id)
     for share in range(planned.shares):
         parts.spill_one(settings, job_id, WORKER, share)
+    parts.scan_shares(settings, job_id, WORKER)
     frames: dict[str, pl.DataFrame] = {}
 
     def recorded(requests: pl.LazyFrame, found: mapreduce.Scan) -> Partial:
@@ -136,11 +137,13 @@ def test_a_retried_spill_overwrites_its_own_pieces(small: Settings) -> None:
 
 def test_a_missing_piece_fails_the_map_with_a_clear_error(small: Settings) -> None:
     client = signed_in(small, member(small, "missing@example.com", "Missing"))
-    _, job_id = _claimed_job(small, client, "missing.log")
+    dataset_id, job_id = _claimed_job(small, client, "missing.log")
     planned = parts.plan(small, job_id, WORKER)
     for share in range(planned.shares):
-        if share != 2:
-            parts.spill_one(small, job_id, WORKER, share)
+        parts.spill_one(small, job_id, WORKER, share)
+    parts.scan_shares(small, job_id, WORKER)
+    store = open_store(small.resolved_storage_url())
+    store.delete(parts.folder(dataset_id, job_id) + "input-00005-from-00002.parquet")
     with pytest.raises(LogInputError, match=r"missing \(partition 5, share 2\)") as error:
         parts.map_one(small, job_id, WORKER, 5)
     assert error.value.code == "internal_error"
@@ -153,6 +156,7 @@ def test_a_plan_without_the_counts_by_time_fails_the_reduce_clearly(small: Setti
     planned = parts.plan(small, job_id, WORKER)
     for share in range(planned.shares):
         parts.spill_one(small, job_id, WORKER, share)
+    parts.scan_shares(small, job_id, WORKER)
     for index in range(planned.parts):
         parts.map_one(small, job_id, WORKER, index)
     store = open_store(small.resolved_storage_url())
@@ -177,6 +181,7 @@ def test_the_job_shows_progress_while_the_table_is_split_then_mapped(small: Sett
         parts.spill_one(small, job_id, WORKER, share)
         spilled.append(seen())
     assert spilled == [(pytest.approx(0.1 * (s + 1) / 4), "splitting the table") for s in range(4)]
+    parts.scan_shares(small, job_id, WORKER)
     mapped = []
     for index in range(planned.parts):
         parts.map_one(small, job_id, WORKER, index)

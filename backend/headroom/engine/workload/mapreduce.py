@@ -1,28 +1,31 @@
 """Characterization in bounded memory, as a map over partitions of the clients and a reduce
 (docs/methods/workload.md, "Bounded memory").
 
-1. :func:`scan`: streaming aggregations over the whole table (never all of a column in
-   memory): the fields recorded, the top paths, one pass for the counts by time
-   (time_counts.py: the coverage from the distinct timestamps, the requests per minute
-   and user class, which minutes are quiet, for the service time, and the counts by
-   time and request class, which the reduce reads as they are) and the number of
-   partitions for the memory budget (:func:`partition_rows`).
+1. :func:`plan`: the table's metadata and cheap aggregates: the number of requests and
+   of partitions for the memory budget (:func:`partition_rows`), the fields recorded and
+   the grid of the counts by time (first and last timestamps, classes).
 2. :func:`spill`: one streaming pass over the table (or over one of its
    :func:`spill_shares`, contiguous ranges of rows) that writes each partition's requests
    (those whose ``hash(client) mod parts`` is the partition's) to a Parquet file of its
-   own, in the table's order; :func:`map_spilled` reads one partition's file, or its
-   files from every share in share order (never the whole table again), annotates its
-   requests and reduces them to a partial (partial.py).
+   own, in the table's order, and counts the slices it reads (:class:`ScanCounter`: the
+   counts by time of time_counts.py and the requests per path); :func:`scan_from` makes
+   the :class:`Scan` of every share's counts (the coverage from the distinct timestamps,
+   the requests per minute and user class, which minutes are quiet, for the service
+   time, the counts by time and request class, which the reduce reads as they are, the
+   top paths). With a single partition, nothing is spilled and :func:`scan` counts the
+   table in one pass. :func:`map_spilled` reads one partition's file, or its files from
+   every share in share order (never the whole table again), annotates its requests and
+   reduces them to a partial (partial.py).
 3. :func:`partial.merge` of the partials, in any order and grouping, then
    :func:`finish`: the same :class:`Characterization` document as the one-pass
    :func:`characterize` (exact counts, means and arrival statistics; percentiles within
    the sketch's relative error; fits on a uniform sample of at most ``MAX_FIT_N`` values,
    as the one-pass fits are) and the dataset page's chart data.
 
-The CLI spills in one pass and runs the map in its own process, one partition after
-another, each partial stored in a temporary folder, then merges the stored partials; the
-worker runs one spill task per share, then one map task per partition, and reduces in a
-chord.
+The CLI spills (and scans) in one pass and runs the map in its own process, one partition
+after another, each partial stored in a temporary folder, then merges the stored
+partials; the worker runs one spill task per share, makes the scan in the spill chord's
+callback, then runs one map task per partition, and reduces in a chord.
 """
 
 from __future__ import annotations
@@ -57,7 +60,15 @@ from .partial import PartContext, Partial, map_part, merge_stored
 from .reduce_display import display_from
 from .sessions import SessionSettings
 from .sketch import merge_histograms, percentiles
-from .time_counts import count_by_time
+from .time_counts import (
+    BATCH_ROWS,
+    Grid,
+    TimeCounter,
+    grid_from_json,
+    grid_to_json,
+    merge_by_time,
+    time_grid,
+)
 
 PARTITION_SEED = 0x5CA1E
 SIZE_FITS = ("html_bytes", "object_bytes")
@@ -80,6 +91,8 @@ SPILL_SHARE_BATCHES = 5
 PART_COLUMN = "__partition"
 # the spilled partitions and their partials are read once, on this machine: a fast codec
 TEMPORARY_COMPRESSION: Final = "lz4"
+# the frames of a share's partial of the scan (ScanCounter.partial)
+SCAN_PARTIAL = ("per_second", "per_minute", "latency", "timestamps", "paths")
 
 
 @dataclass(frozen=True)
@@ -93,6 +106,90 @@ class Scan:
     counts: dict[str, pl.DataFrame] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Plan:
+    """What the scan knows before reading the requests themselves: the fields recorded,
+    the requests (their number and the partitions they make) and the grid of their
+    counts by time."""
+
+    held: FieldsRecorded
+    requests: int
+    parts: int
+    grid: Grid
+    classify: bool
+    latency_every_s: int
+    sample_size: int = MAX_FIT_N
+    rules: Rules | None = None
+    settings: SessionSettings | None = None
+
+
+def plan(
+    table: pl.LazyFrame,
+    rules: Rules | None = None,
+    settings: SessionSettings | None = None,
+    memory_budget_mb: int | None = None,
+    sample_size: int = MAX_FIT_N,
+) -> Plan:
+    """The table's plan: the requests (their number from the metadata, or a count of the
+    filtered rows) and the partitions they make for the memory budget, the fields
+    recorded, the grid of the counts by time (each a read of a few columns)."""
+    classify = _unclassified(table, rules)
+    held = fields_recorded(table)
+    latency_every_s = _latency_every_s(held.span_s)
+    requests = int(table.select(pl.len()).collect().item())
+    rows = partition_rows(memory_budget_mb)
+    parts = 1 if rows is None else max(math.ceil(requests / rows), 1)
+    grid = time_grid(table, rules, classify, latency_every_s)
+    return Plan(
+        held, requests, parts, grid, classify, latency_every_s, sample_size, rules, settings
+    )
+
+
+class ScanCounter:
+    """A share of the scan's counts, batch by batch: by time (time_counts.py) and by
+    path; the shares' partials make the Scan (:func:`scan_from`)."""
+
+    def __init__(self, planned: Plan, names: list[str]) -> None:
+        self.time = TimeCounter(planned.grid, planned.rules, planned.classify, names)
+        self.columns = sorted({*self.time.columns, "path"})
+        self.paths = pl.DataFrame(schema={"path": pl.String, "n": pl.Int64})
+
+    def add(self, batch: pl.DataFrame) -> None:
+        """A batch of requests (with at least ``columns``)."""
+        self.time.add(batch)
+        counted = batch["path"].value_counts(name="n").cast({"n": pl.Int64})
+        paths = pl.concat([self.paths, counted])
+        self.paths = paths.group_by("path").agg(pl.col("n").sum())
+
+    def partial(self) -> dict[str, pl.DataFrame]:
+        return self.time.partial() | {"paths": self.paths.sort("path")}  # the same file again
+
+
+def scan_share(table: pl.LazyFrame, planned: Plan) -> dict[str, pl.DataFrame]:
+    """The scan's partial of the whole table, in one streaming pass."""
+    counter = ScanCounter(planned, table.collect_schema().names())
+    for batch in table.select(counter.columns).collect_batches(chunk_size=BATCH_ROWS):
+        counter.add(batch)
+    return counter.partial()
+
+
+def scan_from(planned: Plan, partials: list[dict[str, pl.DataFrame]]) -> Scan:
+    """The Scan of the table from every share's partial: the coverage from the distinct
+    timestamps, the top paths, which minutes are quiet, the counts by time."""
+    by_time = merge_by_time(partials, planned.grid)
+    cover = coverage(by_time.timestamps) if by_time.timestamps.size else None
+    context = PartContext(
+        latency_every_s=planned.latency_every_s,
+        top_paths=_top_paths(pl.concat([p["paths"] for p in partials])),
+        quiet=_quiet(by_time.per_minute),
+        sample_size=planned.sample_size,
+        rules=planned.rules,
+        classify=planned.classify,
+        settings=planned.settings,
+    )
+    return Scan(cover, planned.held, planned.requests, planned.parts, context, by_time.counts)
+
+
 def scan(
     table: pl.LazyFrame,
     rules: Rules | None = None,
@@ -100,25 +197,9 @@ def scan(
     memory_budget_mb: int | None = None,
     sample_size: int = MAX_FIT_N,
 ) -> Scan:
-    classify = _unclassified(table, rules)
-    held = fields_recorded(table)
-    latency_every_s = _latency_every_s(held.span_s)
-    by_time = count_by_time(table, rules, classify, latency_every_s)
-    cover = coverage(by_time.timestamps) if by_time.timestamps.size else None
-    per_minute = by_time.per_minute
-    requests = int(per_minute["n"].sum())
-    rows = partition_rows(memory_budget_mb)
-    parts = 1 if rows is None else max(math.ceil(requests / rows), 1)
-    context = PartContext(
-        latency_every_s=latency_every_s,
-        top_paths=_top_paths(table),
-        quiet=_quiet(per_minute),
-        sample_size=sample_size,
-        rules=rules,
-        classify=classify,
-        settings=settings,
-    )
-    return Scan(cover, held, requests, parts, context, by_time.counts)
+    """The plan and the scan of the whole table, in this process."""
+    planned = plan(table, rules, settings, memory_budget_mb, sample_size)
+    return scan_from(planned, [scan_share(table, planned)])
 
 
 def partition_rows(memory_budget_mb: int | None) -> int | None:
@@ -137,8 +218,9 @@ def _latency_every_s(span_s: float) -> int:
     return next(fits, LATENCY_BUCKETS_S[-1])
 
 
-def _top_paths(table: pl.LazyFrame) -> tuple[str, ...]:
-    counts = table.group_by("path").agg(pl.len().alias("n")).collect(engine="streaming")
+def _top_paths(paths: pl.DataFrame) -> tuple[str, ...]:
+    """The most requested paths, of the shares' requests per path."""
+    counts = paths.group_by("path").agg(pl.col("n").sum())
     ranked = counts.sort(["n", "path"], descending=[True, False]).head(TOP_PATHS)
     return tuple(ranked["path"].drop_nulls().to_list())
 
@@ -189,6 +271,7 @@ def spill(
     rows: range | None = None,
     name: str = "",
     keep: Callable[[pl.LazyFrame], pl.LazyFrame] | None = None,
+    counter: ScanCounter | None = None,
 ) -> list[Path]:
     """Every partition's requests among the table's ``rows`` (all of them by default) in a
     Parquet file of its own under ``folder`` (``partition-<index><name>.parquet``, one per
@@ -198,7 +281,8 @@ def spill(
     slice's rows appended to their partition's file as a row group. With ``keep`` (a
     row-wise filter, such as a slice's), ``rows`` count the unfiltered table and each
     slice keeps its filtered rows: one pass over the table, where slices of the filtered
-    table would each evaluate the filter from the table's start again."""
+    table would each evaluate the filter from the table's start again. With ``counter``,
+    each slice's kept rows are counted for the scan as well."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -215,6 +299,8 @@ def spill(
             read = table.slice(start, min(SPILL_BATCH_ROWS, rows.stop - start))
             kept = read if keep is None else keep(read)
             batch = kept.with_columns(_bucket(parts).alias(PART_COLUMN)).collect()
+            if counter is not None:
+                counter.add(batch)
             split = batch.partition_by(PART_COLUMN, as_dict=True, include_key=False)
             del batch
             for key, requests in split.items():
@@ -268,14 +354,17 @@ def characterize_parts(
     partials stored beside them and merged at the end."""
     lazy = table.lazy()
     del table
-    found = scan(lazy, rules, settings, memory_budget_mb)
-    if found.requests == 0:
+    planned = plan(lazy, rules, settings, memory_budget_mb)
+    if planned.requests == 0:
         raise ValueError("the request table is empty")
-    if found.parts == 1:
+    if planned.parts == 1:
+        found = scan_from(planned, [scan_share(lazy, planned)])
         merged = map_partition(lazy, 0, found)
     else:
         with tempfile.TemporaryDirectory(prefix="headroom-partitions-") as folder:
-            paths = spill(lazy, found.parts, Path(folder))
+            counter = ScanCounter(planned, lazy.collect_schema().names())
+            paths = spill(lazy, planned.parts, Path(folder), counter=counter)
+            found = scan_from(planned, [counter.partial()])
             merged = _map_and_merge(paths, found)
     return finish(merged, found, name)
 
@@ -458,6 +547,32 @@ def scan_to_json(found: Scan) -> dict[str, Any]:
         "sample_size": context.sample_size,
         "classify": context.classify,
     }
+
+
+def plan_to_json(planned: Plan) -> dict[str, Any]:
+    """The plan without its rules and session settings, as JSON."""
+    return {
+        "held": asdict(planned.held),
+        "requests": planned.requests,
+        "parts": planned.parts,
+        "grid": grid_to_json(planned.grid),
+        "classify": planned.classify,
+        "latency_every_s": planned.latency_every_s,
+        "sample_size": planned.sample_size,
+    }
+
+
+def plan_from_json(data: dict[str, Any], rules: Rules | None) -> Plan:
+    return Plan(
+        held=FieldsRecorded(**data["held"]),
+        requests=int(data["requests"]),
+        parts=int(data["parts"]),
+        grid=grid_from_json(data["grid"]),
+        classify=bool(data["classify"]),
+        latency_every_s=int(data["latency_every_s"]),
+        sample_size=int(data["sample_size"]),
+        rules=rules,
+    )
 
 
 def scan_from_json(

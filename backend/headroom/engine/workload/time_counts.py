@@ -1,6 +1,7 @@
-"""The counts of requests by time, made once by the plan's pass over the whole table
-(docs/methods/workload.md, "Bounded memory"): they need no sessions, so no partition's
-map makes them and the reduce merges no copies of them.
+"""The counts of requests by time, made once over the whole table (docs/methods/
+workload.md, "Bounded memory"): by each spill of a share of it, the shares' counts then
+added up, or by one pass; they need no sessions, so no partition's map makes them and the
+reduce merges no copies of them.
 
 - ``requests_1s``: ``ts`` (truncated to the second), ``cls_request``, ``n``;
 - ``lat_time``: the latency histogram (sketch.py) per time bucket ``t`` of
@@ -12,21 +13,22 @@ The first two are the frames the merge of every partition's counts would give (t
 rows, in the same key order), so the characterization document is the same byte for
 byte.
 
-All come from one pass over the table, a batch of BATCH_ROWS requests at a time (only
-the columns the counts and the rules read), each batch classified once (the rules run
-once per distinct path where they allow, classify.apply_rules), and are counted by
-integer keys, never strings: a class is its code (its rank among the sorted class
-names), a time its second (minute, latency bucket) since the log's first one, both
-packed into one integer. The requests per second (minute) and class are added into a
-dense array (seconds x classes) when it is small (DENSE_CELLS), otherwise, as the
-latency histogram, counted by key, the batches' keys merged as they accumulate: memory
-follows the frames' rows, never the requests. Timestamps are UTC (every parser's), so a
+All come from batches of requests (only the columns the counts and the rules read),
+each batch classified once (the rules run once per distinct path where they allow,
+classify.apply_rules), and are counted by integer keys on the whole table's grid, never
+strings: a class is its code (its rank among the sorted class names), a time its second
+(minute, latency bucket) since the log's first one, both packed into one integer. The
+requests per second (minute) and class are added into a dense array (seconds x classes)
+when it is small (DENSE_CELLS), otherwise, as the latency histogram, counted by key, the
+batches' keys merged as they accumulate: memory follows the frames' rows, never the
+requests. A share's counts by key and distinct timestamps add up with the other shares'
+exactly (:func:`merge_by_time`). Timestamps are UTC (every parser's), so a
 bucket of ``every_s`` seconds is the epoch time's floor, as ``dt.truncate`` gives."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -87,26 +89,85 @@ def count_by_time(
     table: pl.LazyFrame, rules: Rules | None, classify: bool, latency_every_s: int
 ) -> ByTime:
     """The counts of the table (classified by ``rules`` if ``classify``)."""
-    grid = _grid(table, *_class_names(table, rules, classify), latency_every_s)
-    per_second = _PerKey((grid.seconds + 1) * len(grid.names))
-    per_minute = _PerKey((grid.minutes + 1) * len(grid.user_names))
-    latency = _Counts(with_max=True)
-    timestamps = _Distinct()
-    for batch in _classified_batches(table, rules, classify):
-        keys = _keys(batch, grid)
-        per_second.add(keys["second"].to_numpy())
-        per_minute.add(keys["minute"].to_numpy())
+    grid = time_grid(table, rules, classify, latency_every_s)
+    counter = TimeCounter(grid, rules, classify, table.collect_schema().names())
+    for batch in table.select(counter.columns).collect_batches(chunk_size=BATCH_ROWS):
+        counter.add(batch)
+    return merge_by_time([counter.partial()], grid)
+
+
+def time_grid(
+    table: pl.LazyFrame, rules: Rules | None, classify: bool, latency_every_s: int
+) -> Grid:
+    """The table's grid: its first and last timestamps and its classes' names."""
+    return _grid(table, *_class_names(table, rules, classify), latency_every_s)
+
+
+class TimeCounter:
+    """A share of the table's counts on the table's grid, batch by batch: with
+    ``classify``, only the columns the rules read are read (``columns``), and each batch
+    is classified as a frame. Shares' partials merge by :func:`merge_by_time`."""
+
+    def __init__(self, grid: Grid, rules: Rules | None, classify: bool, names: list[str]) -> None:
+        self.grid, self.rules, self.classify = grid, rules, classify
+        self.columns = _read_columns(names, rules, classify)
+        self.per_second = _PerKey((grid.seconds + 1) * len(grid.names))
+        self.per_minute = _PerKey((grid.minutes + 1) * len(grid.user_names))
+        self.latency = _Counts(with_max=True)
+        self.timestamps = _Distinct()
+
+    def add(self, batch: pl.DataFrame) -> None:
+        """A batch of requests (with at least ``columns``)."""
+        read = batch.select(self.columns)
+        keys = _keys(apply_rules(read, self.rules) if self.classify else read, self.grid)
+        self.per_second.add(keys["second"].to_numpy())
+        self.per_minute.add(keys["minute"].to_numpy())
         timed = keys.drop_nulls("bucket")
-        latency.add(timed["bucket"].to_numpy(), timed["latency_s"].to_numpy())
-        timestamps.add(keys["ns"].drop_nulls().to_numpy())
+        self.latency.add(timed["bucket"].to_numpy(), maxima=timed["latency_s"].to_numpy())
+        self.timestamps.add(keys["ns"].drop_nulls().to_numpy())
+
+    def partial(self) -> dict[str, pl.DataFrame]:
+        """The counts by packed key (``key``, ``n``; ``max`` of the latencies) and the
+        distinct timestamps (``ns``)."""
+        ns = pl.Series("ns", self.timestamps.merged(), dtype=pl.Int64)
+        return {
+            "per_second": self.per_second.counts(),
+            "per_minute": self.per_minute.counts(),
+            "latency": self.latency.merged(),
+            "timestamps": ns.to_frame(),
+        }
+
+
+def merge_by_time(partials: list[dict[str, pl.DataFrame]], grid: Grid) -> ByTime:
+    """The counts of every share's partial (:meth:`TimeCounter.partial`), as one pass
+    over the whole table gives them."""
+    per_second, per_minute = _Counts(with_max=False), _Counts(with_max=False)
+    latency, timestamps = _Counts(with_max=True), _Distinct()
+    for partial in partials:
+        for counts, name in ((per_second, "per_second"), (per_minute, "per_minute")):
+            counts.add(partial[name]["key"].to_numpy(), partial[name]["n"].to_numpy())
+        lat = partial["latency"]
+        latency.add(lat["key"].to_numpy(), lat["n"].to_numpy(), lat["max"].to_numpy())
+        timestamps.add(partial["timestamps"]["ns"].to_numpy())
     return ByTime(
         counts={
-            "requests_1s": _requests_1s(per_second.counts(), grid),
+            "requests_1s": _requests_1s(per_second.merged(), grid),
             "lat_time": _lat_time(latency.merged(), grid),
         },
-        per_minute=_per_minute(per_minute.counts(), grid),
+        per_minute=_per_minute(per_minute.merged(), grid),
         timestamps=timestamps.merged(),
     )
+
+
+def grid_to_json(grid: Grid) -> dict[str, Any]:
+    data = asdict(grid)
+    dtype = data.pop("dtype")
+    return data | {"time_unit": dtype.time_unit, "time_zone": dtype.time_zone}
+
+
+def grid_from_json(data: dict[str, Any]) -> Grid:
+    fields = {k: v for k, v in data.items() if k not in ("time_unit", "time_zone")}
+    return Grid(dtype=pl.Datetime(data["time_unit"], data["time_zone"]), **fields)
 
 
 def _class_names(
@@ -132,13 +193,9 @@ def _seen_names(classes: pl.Series) -> list[str | None]:
     return [*named, None] if classes.null_count() else named
 
 
-def _classified_batches(
-    table: pl.LazyFrame, rules: Rules | None, classify: bool
-) -> Iterator[pl.DataFrame]:
-    """The table's timestamps, latencies and classes, BATCH_ROWS at a time: with
-    ``classify``, only the columns the rules read are read, and each batch is
-    classified as a frame."""
-    names = table.collect_schema().names()
+def _read_columns(names: list[str], rules: Rules | None, classify: bool) -> list[str]:
+    """The columns the counts read: timestamps, latencies, and the classes (with
+    ``classify``, the columns the rules read)."""
     read = {"ts", "latency_s"}
     if classify:
         rules = rules or default_rules()
@@ -148,9 +205,7 @@ def _classified_batches(
             read.add("query")  # the rules' per distinct path lookup reads both
     else:
         read |= {"cls_request", "cls_user"}
-    columns = [name for name in names if name in read]
-    for batch in table.select(columns).collect_batches(chunk_size=BATCH_ROWS):
-        yield apply_rules(batch, rules) if classify else batch
+    return [name for name in names if name in read]
 
 
 def _grid(
@@ -260,9 +315,13 @@ class _Counts:
         self.parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         self.held = self.merged_rows = 0
 
-    def add(self, keys: np.ndarray, latency_s: np.ndarray | None = None) -> None:
-        maxima = np.empty(0) if latency_s is None else latency_s
-        self.parts.append((keys, np.ones(len(keys), np.int64), maxima))
+    def add(
+        self, keys: np.ndarray, n: np.ndarray | None = None, maxima: np.ndarray | None = None
+    ) -> None:
+        """Rows by key (``n`` rows each, one by default; ``maxima``: their largest
+        latencies, with ``with_max``)."""
+        n = np.ones(len(keys), np.int64) if n is None else n
+        self.parts.append((keys, n, np.empty(0) if maxima is None else maxima))
         self.held += len(keys)
         if self.held > 2 * self.merged_rows + MERGE_ROWS:
             self.parts = [self._merge()]

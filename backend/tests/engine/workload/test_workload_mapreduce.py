@@ -19,10 +19,13 @@ from hypothesis import strategies as st
 from headroom.engine.workload import characterize, mapreduce
 from headroom.engine.workload.display import display_document
 from headroom.engine.workload.mapreduce import (
+    ScanCounter,
     characterize_parts,
     map_partition,
     map_spilled,
+    plan,
     scan,
+    scan_from,
     spill,
     spill_shares,
 )
@@ -298,6 +301,29 @@ def test_the_spill_spread_over_shares_gives_the_serial_partitions(
         spread = pl.scan_parquet([p[index] for p in pieces])
         assert spread.collect().equals(pl.read_parquet(path))
         assert same(map_spilled(spread, found), map_spilled(path, found))
+
+
+def test_the_scan_counted_by_the_shares_spills_is_the_one_pass_scan(
+    table: pl.DataFrame, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each share's spill counts the slices it reads; the scan of the shares' partials
+    (frames, coverage, top paths, quiet minutes) is the one pass's."""
+    monkeypatch.setattr(mapreduce, "SPILL_BATCH_ROWS", 700)
+    monkeypatch.setattr(mapreduce, "SPILL_SHARE_BATCHES", 2)
+    lazy = table.lazy()
+    planned = plan(lazy, memory_budget_mb=TINY_BUDGET_MB)
+    partials = []
+    for share, rows in enumerate(spill_shares(table.height)):
+        counter = ScanCounter(planned, table.columns)
+        spill(lazy, planned.parts, tmp_path, rows, f"-from-{share}", counter=counter)
+        partials.append(counter.partial())
+    assert len(partials) == 4
+    spread, whole = scan_from(planned, partials), scan(lazy, memory_budget_mb=TINY_BUDGET_MB)
+    assert spread.counts.keys() == whole.counts.keys()
+    assert all(spread.counts[k].equals(whole.counts[k]) for k in whole.counts)
+    assert spread.context.quiet.equals(whole.context.quiet)
+    assert (spread.cover, spread.context.top_paths) == (whole.cover, whole.context.top_paths)
+    assert (spread.requests, spread.parts) == (whole.requests, whole.parts) == (table.height, 5)
 
 
 def test_merging_by_sort_equals_the_group_by_with_null_and_string_keys() -> None:
