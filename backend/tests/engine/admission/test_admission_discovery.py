@@ -8,7 +8,11 @@ search below), matching the spec's "100 req/s configured peaks near 80-85". Meas
 get seeded 2% lognormal noise. Tolerance: the estimate within 10% of the true peak; over
 seeds 0..19 the worst error seen was 8% (a cubic through noisy, unevenly spread points)."""
 
+import os
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,6 +22,7 @@ from headroom.engine.admission.discovery import (
     cubic_fit,
     discover,
     interior_max,
+    least_squares,
 )
 from headroom.engine.capacity.queueing import mean_response_s
 
@@ -103,3 +108,46 @@ def test_parameters_are_validated() -> None:
         DiscoveryParams(alpha=1.0)
     with pytest.raises(ValueError, match="epsilon"):
         DiscoveryParams(epsilon=0.0)
+
+
+@pytest.mark.parametrize("low", [0.0, 0.9])  # spread over (0, 1], or bunched near 1
+def test_least_squares_is_numpys(low: float) -> None:
+    rng = np.random.default_rng(5)
+    for rows in (6, 40, 512):
+        x = rng.uniform(low, 1.0, rows)
+        a = np.stack([x**3, x**2, x, np.ones(rows)], axis=1)
+        y = rng.normal(size=rows)
+        expected = np.linalg.lstsq(a, y, rcond=None)[0]
+        np.testing.assert_allclose(least_squares(a, y), expected, rtol=1e-7)
+
+
+RUN_DISCOVERING = """
+import dataclasses, hashlib, pickle
+from headroom.engine.sim import Simulation, load_scenario
+from headroom.simulations import class_presets
+doc = class_presets.with_virtual_queue(class_presets.virtual_queue())
+r = Simulation(load_scenario(doc), fast_paths=False).run()
+kept = [f.name for f in dataclasses.fields(r) if f.name not in ("scenario", "wall_s")]
+figures = [getattr(r, name) for name in kept]
+print(hashlib.sha256(pickle.dumps(figures)).hexdigest())
+"""
+
+
+def _avx512() -> bool:
+    cpuinfo = Path("/proc/cpuinfo")
+    return cpuinfo.is_file() and " avx512f" in cpuinfo.read_text()
+
+
+@pytest.mark.skipif(not _avx512(), reason="both BLAS kernels need an x86-64 CPU with AVX-512")
+def test_a_discovering_run_does_not_depend_on_the_blas_kernel() -> None:
+    """The same scenario and seed give the same result on every machine: here under two
+    of OpenBLAS's CPU kernels (LAPACK's least squares differed in their last bits)."""
+    outputs = set()
+    for kernel in ("Haswell", "SkylakeX"):
+        env = {**os.environ, "OPENBLAS_CORETYPE": kernel}
+        run = subprocess.run(
+            [sys.executable, "-c", RUN_DISCOVERING], env=env, capture_output=True, text=True
+        )
+        assert run.returncode == 0, run.stderr
+        outputs.add(run.stdout)
+    assert len(outputs) == 1
