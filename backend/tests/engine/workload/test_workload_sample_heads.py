@@ -152,3 +152,16 @@ def test_stored_maps_merge_to_the_bottom_k_of_their_whole_samples(tmp_path: Path
     merged = merge_stored(stored(partials, tmp_path), k)
     assert merged_rows(merged) == bottom_k_by_hand(every, k)
     assert merged_rows(merge(partials, k)) == bottom_k_by_hand(every, k)
+
+
+def test_tails_are_not_read_when_the_heads_suffice(tmp_path: Path) -> None:
+    """Evenly hashed parts: the merge never collects a tail (here, files that are gone)."""
+    rng = np.random.default_rng(9)
+    k, parts = 300, 6
+    values = [values_of(rng, 5_000) for _ in range(parts)]
+    partials = [partial_of(v, k, parts) for v in values]
+    assert all(p.frames["sample_tails"].height for p in partials)
+    gone = tmp_path / "gone.parquet"
+    scans = [part | {"sample_tails": pl.scan_parquet(gone)} for part in stored(partials, tmp_path)]
+    expected = bottom_k_by_hand(positive_rows(values), k)
+    assert merged_rows(merge_stored(scans, k)) == expected
