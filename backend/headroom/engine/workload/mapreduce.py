@@ -333,13 +333,13 @@ def map_partition(table: pl.LazyFrame, index: int, found: Scan) -> Partial:
     """Partition ``index``'s partial, filtered from the whole table (see :func:`spill`
     for reading each partition once)."""
     part = partition(table, index, found.parts).collect(engine="streaming")
-    return map_part(part, found.context)
+    return map_part(part, found.context, found.parts)
 
 
 def map_spilled(path: Path | pl.LazyFrame, found: Scan) -> Partial:
     """The partial of one partition's spilled requests (a path, or the lazy scan of it)."""
     lazy = path if isinstance(path, pl.LazyFrame) else pl.scan_parquet(path)
-    return map_part(lazy.collect(), found.context)
+    return map_part(lazy.collect(), found.context, found.parts)
 
 
 def characterize_parts(

@@ -10,10 +10,14 @@ A :class:`Partial` is a dict of frames, each with its merge rule (:func:`merge`)
   user class), ``pages_per_session``, ``path_requests`` and ``sample_counts``;
 - log-bucket histograms (sketch.py), added by key and bucket: ``lat_path`` (per top
   path);
-- bottom-k samples: ``samples`` keeps, per fitted quantity and user class, the values of
-  the ``k`` smallest hash keys (a hash of the value's request, never of the part): a
-  uniform sample of ``k`` without replacement that merges by keeping the ``k`` smallest
-  of the union, so it is the same whatever the parts and their order.
+- bottom-k samples: per fitted quantity and user class, the values of the ``k`` smallest
+  hash keys (a hash of the value's request, never of the part): a uniform sample of ``k``
+  without replacement that merges by keeping the ``k`` smallest of the union, so it is
+  the same whatever the parts and their order. A part splits its ``k`` at a cut
+  (samples.py, :func:`~.samples.head_cut`): ``samples`` holds the keys below it (the
+  head, all the merge usually reads), ``sample_tails`` the rest and ``sample_cuts`` the
+  cut of each group with a tail; :func:`_merged_samples` reads a group's tails only when
+  its heads may miss some of its ``k`` smallest.
 
 Sessions never cross a (client, user agent) pair and pages never cross a session, so a
 part holding all of its clients' requests annotates them exactly (the distinct clients of
@@ -30,11 +34,12 @@ import polars as pl
 from .buckets import Annotated, annotated_part
 from .characterization import LOAD_TIME_SUM, load_time_sum_ns
 from .classify import Rules
-from .samples import SAMPLE_GROUP, bottom_k, counts_and_sample
+from .samples import CUTS_SCHEMA, SAMPLE_GROUP, SAMPLE_SCHEMA, bottom_k, counts_and_sample
 from .sessions import SessionSettings, run_bounds
 from .sketch import histogram_query, merge_histograms
 
 SAMPLE_SEED = 0x5EED
+SAMPLE_FRAMES = ("samples", "sample_tails", "sample_cuts")
 MERGE_BATCH_ROWS = 2_000_000  # a batch of stored parts merged at once: about 150 MB at its peak
 TOTALS = (
     "requests",
@@ -93,8 +98,9 @@ class Partial:
     frames: dict[str, pl.DataFrame]
 
 
-def map_part(df: pl.DataFrame, context: PartContext) -> Partial:
-    """The partial results of one part: every request of the clients it holds."""
+def map_part(df: pl.DataFrame, context: PartContext, parts: int = 1) -> Partial:
+    """The partial results of one part (of ``parts``): every request of the clients it
+    holds."""
     part = annotated_part(df, context.rules, context.classify, context.settings, pl.String())
     del df
     reqs = part.requests
@@ -128,9 +134,12 @@ def map_part(df: pl.DataFrame, context: PartContext) -> Partial:
         **dict(zip(counted, collected[: len(counted)], strict=True)),
     }
     values = collected[len(counted) :]
-    frames["sample_counts"], frames["samples"] = counts_and_sample(
-        dict(zip(QUANTITIES, values, strict=True)), context.sample_size
+    sampled = counts_and_sample(
+        dict(zip(QUANTITIES, values, strict=True)), context.sample_size, parts
     )
+    frames["sample_counts"] = sampled.counts
+    frames["samples"], frames["sample_tails"] = sampled.head, sampled.tail
+    frames["sample_cuts"] = sampled.cuts
     return Partial(frames)
 
 
@@ -279,10 +288,17 @@ def _string_groups() -> pl.Expr:
 def merge(partials: Iterable[Partial], sample_size: int) -> Partial:
     """One partial of several: counts added, histograms merged, samples' bottom-k."""
     collected: dict[str, list[pl.DataFrame]] = {}
+    lazy: list[dict[str, pl.LazyFrame]] = []
     for partial in partials:
         for name, frame in partial.frames.items():
             collected.setdefault(name, []).append(frame)
-    return Partial({name: _merged(name, frames, sample_size) for name, frames in collected.items()})
+        lazy.append({n: f.lazy() for n, f in partial.frames.items() if n in SAMPLE_FRAMES})
+    merged = {
+        name: _merged(name, frames)
+        for name, frames in collected.items()
+        if name not in SAMPLE_FRAMES
+    }
+    return Partial(merged | _merged_samples(lazy, sample_size))
 
 
 def merge_stored(
@@ -295,15 +311,12 @@ def merge_stored(
     ``batch_rows`` rows (:func:`_fold_counts`), the samples folded in part by part
     (:func:`_fold_samples`). Memory follows the merged frames and the batch, not the
     number of parts (each part's frames span the whole log, so every part adds rows)."""
-    names = sorted({name for part in parts for name in part})
+    names = sorted({name for part in parts for name in part} - set(SAMPLE_FRAMES))
     merged = {}
     for name in names:
         scans = [part[name] for part in parts if name in part]
-        if name == "samples":
-            merged[name] = _fold_samples(scans, sample_size)
-        else:
-            merged[name] = _fold_counts(name, scans, batch_rows)
-    return Partial(merged)
+        merged[name] = _fold_counts(name, scans, batch_rows)
+    return Partial(merged | _merged_samples(parts, sample_size))
 
 
 def _fold_counts(name: str, scans: Sequence[pl.LazyFrame], batch_rows: int) -> pl.DataFrame:
@@ -345,6 +358,52 @@ def _aggregated(name: str, frames: pl.LazyFrame) -> pl.LazyFrame:
     return frames.group_by(keys).agg(pl.all().sum()).sort(keys, nulls_last=True)
 
 
+def _merged_samples(parts: Sequence[Mapping[str, pl.LazyFrame]], k: int) -> dict[str, pl.DataFrame]:
+    """The merged sample: the exact bottom-k of every part's (docs/methods/workload.md,
+    "Bounded memory"), as a part that kept every row of its ``k`` in its head. The heads
+    are folded first; a group whose folded heads hold fewer than ``k`` rows below its
+    smallest cut (of the parts with a tail of it) may miss rows of a tail, and only
+    such groups' tails are then read and folded in."""
+    folded = _fold_samples([part["samples"] for part in parts], k)
+    short = _short_groups(
+        folded, [part["sample_cuts"] for part in parts if "sample_cuts" in part], k
+    )
+    if short.height:
+        tails = [
+            part["sample_tails"].join(short.lazy(), on=SAMPLE_GROUP, how="semi", nulls_equal=True)
+            for part in parts
+            if "sample_tails" in part
+        ]
+        folded = _fold_samples([folded.lazy(), *tails], k)
+    return {
+        "samples": folded,
+        "sample_tails": pl.DataFrame(schema=SAMPLE_SCHEMA),
+        "sample_cuts": pl.DataFrame(schema=CUTS_SCHEMA),
+    }
+
+
+def _short_groups(folded: pl.DataFrame, cuts: Sequence[pl.LazyFrame], k: int) -> pl.DataFrame:
+    """The groups with a tail whose folded heads hold fewer than ``k`` rows below their
+    smallest cut. A part keeps every row below its cut in its head (its tail holds
+    rows, so its ``k`` reach past the cut), so below the smallest cut of the parts with
+    a tail, a row missing from the heads is only one its own part dropped: beaten by
+    ``k`` rows of that part's head."""
+    if not cuts:
+        return pl.DataFrame(schema={name: pl.String for name in SAMPLE_GROUP})
+    smallest = (
+        pl.concat(cuts, how="vertical_relaxed").group_by(SAMPLE_GROUP).agg(pl.col("cut").min())
+    )
+    below = (
+        folded.lazy()
+        .join(smallest, on=SAMPLE_GROUP, nulls_equal=True)
+        .filter(pl.col("key") < pl.col("cut"))
+        .group_by(SAMPLE_GROUP)
+        .agg(pl.len().alias("below"))
+    )
+    short = smallest.join(below, on=SAMPLE_GROUP, how="left", nulls_equal=True)
+    return short.filter(pl.col("below").fill_null(0) < k).select(SAMPLE_GROUP).collect()
+
+
 def _fold_samples(scans: Sequence[pl.LazyFrame], k: int) -> pl.DataFrame:
     """The bottom-k of the union of stored samples, read one part at a time. Once a group
     holds ``k`` rows, a row with a larger key than all of them has ``k`` smaller ones and
@@ -372,11 +431,9 @@ def _cuts(kept: pl.DataFrame, k: int) -> pl.LazyFrame:
     return full.filter(pl.col("len") >= k).drop("len").lazy()
 
 
-def _merged(name: str, frames: list[pl.DataFrame], sample_size: int) -> pl.DataFrame:
+def _merged(name: str, frames: list[pl.DataFrame]) -> pl.DataFrame:
     if name in HISTOGRAM_KEYS:
         return merge_histograms(frames, HISTOGRAM_KEYS[name])
-    if name == "samples":
-        return bottom_k(pl.concat(frames, how="vertical_relaxed"), sample_size)
     return _sum(frames, SUM_KEYS[name])
 
 
