@@ -35,6 +35,8 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from headroom.engine.linalg import least_squares
+
 FloatArray = NDArray[np.float64]
 
 COARSE, STABILISE, FINE, MONITOR = 0.0, 1.0, 2.0, 3.0
@@ -98,32 +100,6 @@ def cubic_fit(x: FloatArray, y: FloatArray) -> FloatArray:
     for j in range(4):
         coef[j] /= scale ** (3 - j)
     return coef
-
-
-@njit(cache=True)
-def least_squares(a: FloatArray, y: FloatArray) -> FloatArray:
-    """The x minimising |a x - y| for ``a`` of full column rank, by Householder QR in
-    plain loops: the same bits on every CPU (LAPACK's least squares follow the BLAS
-    kernel the CPU selects, and so did a simulation's result)."""
-    m, n = a.shape
-    r, b = a.copy(), y.copy()
-    v = np.empty(m)
-    for k in range(n):
-        norm = math.sqrt(np.sum(r[k:, k] ** 2))
-        if norm == 0.0:
-            continue
-        alpha = -norm if r[k, k] >= 0.0 else norm  # away from r[k, k]: no cancellation
-        v[k:] = r[k:, k]
-        v[k] -= alpha
-        v_norm2 = np.sum(v[k:] ** 2)
-        for j in range(k, n):
-            r[k:, j] -= 2.0 * np.sum(v[k:] * r[k:, j]) / v_norm2 * v[k:]
-        b[k:] -= 2.0 * np.sum(v[k:] * b[k:]) / v_norm2 * v[k:]
-    x = np.zeros(n)
-    for k in range(n - 1, -1, -1):
-        if r[k, k] != 0.0:
-            x[k] = (b[k] - np.sum(r[k, k + 1 :] * x[k + 1 :])) / r[k, k]
-    return x
 
 
 @njit(cache=True)

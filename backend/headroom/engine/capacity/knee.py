@@ -16,6 +16,7 @@ from numpy.typing import NDArray
 from scipy.optimize import isotonic_regression
 
 from headroom.engine.capacity.windows import WindowStats
+from headroom.engine.linalg import matmul
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
@@ -148,7 +149,7 @@ def pooled_histogram_percentiles(
         point = float(histogram_quantile(q, bounds, mine.sum(axis=0)[None, :])[0])
         picks = rng.integers(0, mine.shape[0], size=(resamples, mine.shape[0]))
         weights = np.stack([np.bincount(p, minlength=mine.shape[0]) for p in picks])
-        draws = histogram_quantile(q, bounds, weights @ mine)
+        draws = histogram_quantile(q, bounds, matmul(weights.astype(np.float64), mine))
         low, high = np.nanquantile(draws, [tail, 1.0 - tail])
         out[b] = point, min(float(low), point), max(float(high), point)
     return out

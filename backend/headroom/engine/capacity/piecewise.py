@@ -10,6 +10,8 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import stats
 
+from headroom.engine.linalg import inverse, matvec, solve_each
+
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 
@@ -69,10 +71,8 @@ def _design(x: FloatArray, knots: FloatArray) -> FloatArray:
 
 def _slope_test(beta: FloatArray, cov: FloatArray, segment: int, df: int) -> tuple[float, float]:
     """Slope of a segment (beta_1 + the hinges before it) and its t-test p-value."""
-    a = np.zeros(beta.size)
-    a[1 : 2 + segment] = 1.0
-    slope = float(a @ beta)
-    se = math.sqrt(max(float(a @ cov @ a), 0.0))
+    slope = float(np.sum(beta[1 : 2 + segment]))
+    se = math.sqrt(max(float(np.sum(cov[1 : 2 + segment, 1 : 2 + segment])), 0.0))
     if se == 0.0:
         return slope, 0.0 if slope != 0.0 else 1.0
     return slope, float(2.0 * stats.t.sf(abs(slope / se), df))
@@ -95,19 +95,19 @@ def fit_segments(
     design = _design(x, x[idx])
     gram = np.einsum("pmk,m,pml->pkl", design, w, design)
     rhs = np.einsum("pmk,m,m->pk", design, w, tp)
-    beta = np.linalg.solve(gram + 1e-12 * np.eye(2 + k), rhs[..., None])[..., 0]
+    beta = solve_each(gram + 1e-12 * np.eye(2 + k), rhs)
     sse = np.sum(w * (tp[None, :] - np.einsum("pmk,pk->pm", design, beta)) ** 2, axis=1)
     best = int(np.argmin(sse))
     df = m - (2 + k)
-    cov = sse[best] / df * np.linalg.inv(gram[best])
+    cov = sse[best] / df * inverse(gram[best])
     tests = [_slope_test(beta[best], cov, s, df) for s in range(segments)]
-    fitted = design[best] @ beta[best]
+    fitted = matvec(np.ascontiguousarray(design[best]), beta[best])
     at = [0, *idx[best].tolist(), m - 1]
     return PiecewiseFit(
         breakpoints=tuple(int(x[i]) for i in idx[best]),
         slopes_per_s=tuple(t[0] for t in tests),
         p_values=tuple(t[1] for t in tests),
-        tp_max_per_s=float((design[best] @ beta[best]).max()),
+        tp_max_per_s=float(fitted.max()),
         sse=float(sse[best]),
         knots=tuple((float(x[i]), float(fitted[i])) for i in at),
     )

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from headroom.engine.linalg import polyfit
+
 FloatArray = NDArray[np.float64]
 NOT_REACHED = "capacity not reached in this log"
 CHART_POINTS = 400  # windows sent to a chart, evenly spread over the load order
@@ -85,7 +87,7 @@ def measured_peak_per_s(load: FloatArray, gamma: FloatArray) -> float | None:
     if i == 0 or after.size < BEYOND_PEAK_BINS or not np.all(np.diff(np.r_[gamma[i], after]) < 0):
         return None
     x, y = load[max(i - SPAN, 0) : i + SPAN + 1], gamma[max(i - SPAN, 0) : i + SPAN + 1]
-    a, b, _ = np.polyfit(x, y, 2)
+    a, b, _ = polyfit(x, y, 2)
     vertex = -b / (2.0 * a) if a < 0 else load[i]
     return float(np.clip(vertex, load[i - 1], load[i + 1]))
 
@@ -118,7 +120,7 @@ def power_capacity(
         return PowerCapacity(None, None, FLAT_LOAD, (), (0.0, 0.0))
     lo, hi = float(load.min()), float(load.max())
     scale = hi  # fit on load / hi for conditioning, then convert the coefficients back
-    coef_scaled = np.polyfit(load / scale, gamma, 3)
+    coef_scaled = polyfit(load / scale, gamma, 3)
     coef = coef_scaled / scale ** np.arange(3, -1, -1)
     r2 = _r2(gamma, np.asarray(np.polyval(coef, load), dtype=np.float64))
     peak = _interior_max(coef, lo, hi)

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from headroom.engine.capacity.windows import WindowStats
+from headroom.engine.linalg import matvec
 from headroom.engine.prometheus.grid import F64
 from headroom.engine.prometheus.quantile import histogram_quantile
 from headroom.engine.prometheus.series import IntervalSeries
@@ -48,7 +49,7 @@ def histogram_mean_s(upper_s: F64, counts: F64) -> F64:
     middle = np.where(np.isinf(upper), finite_top, (lower + upper) / 2.0)
     total = cum[:, -1]
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(total > 0, inside @ middle / total, np.nan)
+        return np.where(total > 0, matvec(inside, middle) / total, np.nan)
 
 
 def capacity_windows(series: IntervalSeries, percentile: float) -> dict[str, WindowStats]:

@@ -32,6 +32,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import optimize, stats
 
+from headroom.engine.linalg import inverse
+
 from .bodytail import BodyTailFit, fit_body_tail
 
 F64 = NDArray[np.float64]
@@ -220,9 +222,9 @@ def standard_errors(dist: str, params: dict[str, float], x: F64) -> dict[str, fl
     # a location near 0 (mu of values scaled to their median) has the step of its spread
     floor = np.array([params.get("sigma", 1e-3) if k == "mu" else 1e-3 for k in names])
     try:
-        cov = np.linalg.inv(-_hessian(ll, theta, floor))
+        cov = inverse(-_hessian(ll, theta, floor))
         se = {k: math.sqrt(cov[i, i]) if cov[i, i] > 0 else math.nan for i, k in enumerate(names)}
-    except np.linalg.LinAlgError:
+    except ZeroDivisionError:  # a singular Hessian
         se = dict.fromkeys(names, math.nan)
     if dist == "pareto":
         se["scale"] = params["scale"] / (len(x) * params["alpha"])

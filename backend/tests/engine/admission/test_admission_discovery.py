@@ -22,7 +22,6 @@ from headroom.engine.admission.discovery import (
     cubic_fit,
     discover,
     interior_max,
-    least_squares,
 )
 from headroom.engine.capacity.queueing import mean_response_s
 
@@ -108,17 +107,6 @@ def test_parameters_are_validated() -> None:
         DiscoveryParams(alpha=1.0)
     with pytest.raises(ValueError, match="epsilon"):
         DiscoveryParams(epsilon=0.0)
-
-
-@pytest.mark.parametrize("low", [0.0, 0.9])  # spread over (0, 1], or bunched near 1
-def test_least_squares_is_numpys(low: float) -> None:
-    rng = np.random.default_rng(5)
-    for rows in (6, 40, 512):
-        x = rng.uniform(low, 1.0, rows)
-        a = np.stack([x**3, x**2, x, np.ones(rows)], axis=1)
-        y = rng.normal(size=rows)
-        expected = np.linalg.lstsq(a, y, rcond=None)[0]
-        np.testing.assert_allclose(least_squares(a, y), expected, rtol=1e-7)
 
 
 RUN_DISCOVERING = """

@@ -176,3 +176,28 @@ def test_dropped_levels_are_always_named(two_servers: pl.DataFrame) -> None:
     assert not any("most recent window" in w for w in whole.warnings)
     recent = analyze_trace(two_servers, SctParams(window_s=180.0)).servers["app-1core"]
     assert any("most recent window" in w for w in recent.warnings)
+
+
+def _sse(n: np.ndarray, x: np.ndarray, p: tuple[float, ...]) -> float:
+    return float(np.sum((usl_throughput(n, *p) - x) ** 2))
+
+
+@pytest.mark.parametrize("noise", [0.01, 0.1, 0.3])
+def test_usl_fit_is_at_least_as_close_as_scipys(noise: float) -> None:
+    """The plain-loop fit against scipy's bounded curve_fit (trust region reflective), on
+    noisy USL data: its sum of squares is never larger, its parameters close."""
+    from scipy.optimize import curve_fit
+
+    rng = np.random.default_rng(11)
+    for _ in range(20):
+        n = np.arange(1.0, rng.integers(8, 60))
+        truth = (rng.uniform(10, 1000), rng.uniform(0, 0.5), rng.uniform(0.0005, 0.02))
+        x = usl_throughput(n, *truth) * rng.lognormal(0, noise, n.size)
+        ours = fit_usl(n, x)
+        theirs, _ = curve_fit(
+            usl_throughput, n, x, p0=(float(np.max(x / n)), 0.05, 0.001),
+            bounds=([0.0] * 3, [np.inf] * 3), maxfev=20_000,
+        )  # fmt: skip
+        mine = (ours.lambda_per_s, ours.sigma, ours.kappa)
+        assert _sse(n, x, mine) <= _sse(n, x, tuple(theirs)) * (1 + 1e-12)
+        assert ours.lambda_per_s == pytest.approx(theirs[0], rel=1e-3)
