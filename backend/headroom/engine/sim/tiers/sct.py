@@ -31,7 +31,6 @@ idle by construction: a quiet window's levels show a plateau the offered load se
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -99,9 +98,7 @@ def window_intervals(state: S.TierState, v: int, n_window: int) -> S.F64:
 
 def vm_sct(state: S.TierState, v: int, n_window: int, min_intervals: int) -> SctResult:
     """SCT of VM v over its last window (flush the state to the decision time first)."""
-    # Loaded here, as SCT runs: they load polars and scipy.optimize, which other runs lack.
-    from scipy.optimize import OptimizeWarning
-
+    # Loaded here, as SCT runs: it loads polars, which other runs lack.
     from headroom.engine.capacity.sct import sct_result
 
     rows = window_intervals(state, v, n_window)
@@ -109,9 +106,7 @@ def vm_sct(state: S.TierState, v: int, n_window: int, min_intervals: int) -> Sct
     levels = levels_from_intervals(
         rows[:, S.R_COMPLETIONS], rows[:, S.R_AREA], rows[:, S.R_LATENCY], width, min_intervals
     )
-    with warnings.catch_warnings():  # the USL fit may not converge on a short window
-        warnings.simplefilter("ignore", OptimizeWarning)
-        return sct_result(str(v), levels, ALPHA)
+    return sct_result(str(v), levels, ALPHA)
 
 
 def usable_q_lower(result: SctResult) -> int | None:
