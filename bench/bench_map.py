@@ -5,7 +5,7 @@
     python bench/bench_map.py all DIR           # every partition mapped once: the total
 
 `prepare` does what `headroom characterize` does before its maps (the log's Parquet parts,
-`mapreduce.scan` with the settings' memory budget, `mapreduce.spill`) and keeps the scan
+`scan.scan` with the settings' memory budget, `spill.spill`) and keeps the scan
 as JSON. `one` and `all` map one partition first as a warm-up (numba's cache, polars'
 thread pool) and print process CPU seconds (user + sys, every thread).
 """
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import polars as pl
 
-from headroom.engine.workload import mapreduce
+from headroom.engine.workload import mapreduce, scan, spill
 
 MAPS_OF_ONE = 5
 
@@ -32,16 +32,16 @@ def prepare(log: Path, folder: Path) -> None:
     (folder / "parts").mkdir(parents=True)
     (folder / "spill").mkdir()
     parsed = _read_apart(str(log), format_name("auto", None), folder / "parts")
-    found = mapreduce.scan(parsed.table, memory_budget_mb=get_settings().memory_budget_mb)
-    (folder / "scan.json").write_text(json.dumps(mapreduce.scan_to_json(found)))
+    found = scan.scan(parsed.table, memory_budget_mb=get_settings().memory_budget_mb)
+    (folder / "scan.json").write_text(json.dumps(scan.scan_to_json(found)))
     found.context.quiet.write_parquet(folder / "quiet.parquet")
-    mapreduce.spill(parsed.table, found.parts, folder / "spill")
+    spill.spill(parsed.table, found.parts, folder / "spill")
     print(f"{found.requests} requests in {found.parts} partitions")
 
 
 def measure(which: str, folder: Path) -> None:
-    scan = json.loads((folder / "scan.json").read_text())
-    found = mapreduce.scan_from_json(scan, pl.read_parquet(folder / "quiet.parquet"), None)
+    stored = json.loads((folder / "scan.json").read_text())
+    found = scan.scan_from_json(stored, pl.read_parquet(folder / "quiet.parquet"), None)
     paths = sorted((folder / "spill").glob("partition-*.parquet"))
     mapreduce.map_spilled(paths[-1], found)
     if which == "one":

@@ -151,7 +151,8 @@ def run_characterize(parts: Path, workers: int, out: Path | None = None) -> dict
     taking part (a peak is reset at the start of each step, and of each task)."""
     from headroom.characterizations.run import load_table
     from headroom.core.settings import get_settings
-    from headroom.engine.workload.mapreduce import plan, scan_from, scan_share, spill_shares
+    from headroom.engine.workload.scan import plan, scan_from, scan_share
+    from headroom.engine.workload.spill import spill_shares
 
     store = _store(parts)
     keys = sorted(store.list("datasets/"))
@@ -235,7 +236,8 @@ def _warm_up_map(_: int) -> int:
     import pyarrow.parquet  # noqa: F401
 
     import headroom.characterizations.run
-    import headroom.engine.workload.mapreduce  # noqa: F401
+    import headroom.engine.workload.mapreduce
+    import headroom.engine.workload.spill  # noqa: F401
 
     return os.getpid()
 
@@ -245,7 +247,8 @@ def _spill_share(args: tuple[str, list[str], str, Any, int, range]) -> dict[str,
     share's partial of the scan (a single partition: the table's rows as they are, the
     map's one input)."""
     from headroom.characterizations.run import load_table
-    from headroom.engine.workload.mapreduce import ScanCounter, spill
+    from headroom.engine.workload.scan import ScanCounter
+    from headroom.engine.workload.spill import spill
 
     reset_peak_rss()
     cpu0 = time.process_time()
@@ -269,7 +272,7 @@ def _spill_share(args: tuple[str, list[str], str, Any, int, range]) -> dict[str,
 def _scan_shares(planned: Any, scanned: list[dict[str, str]], folder: str) -> dict[str, Any]:
     """The spill chord's callback: the scan from the shares' stored partials, its counts
     by time stored for the reduce (the scan returned without them, as the maps load it)."""
-    from headroom.engine.workload.mapreduce import scan_from
+    from headroom.engine.workload.scan import scan_from
 
     reset_peak_rss()
     cpu0 = time.process_time()
@@ -292,7 +295,8 @@ def _write_counts(found: Any, folder: str) -> dict[str, str]:
 def _map_part(paths: list[str], found: Any) -> dict[str, Any]:
     """One map task: a partition's partial from its pieces (in share order), its frames
     stored beside them."""
-    from headroom.engine.workload.mapreduce import TEMPORARY_COMPRESSION, map_spilled
+    from headroom.engine.workload.mapreduce import map_spilled
+    from headroom.engine.workload.spill import TEMPORARY_COMPRESSION
 
     reset_peak_rss()
     cpu0 = time.process_time()

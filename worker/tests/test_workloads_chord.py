@@ -17,7 +17,7 @@ from analyses.synth_logs import combined_latency_lines, mm1_table
 from headroom.analyses.tables import jsonable
 from headroom.engine.logs import detect_format, parse_chunk
 from headroom.engine.workload import characterize
-from headroom.engine.workload.mapreduce import scan
+from headroom.engine.workload.scan import scan
 from support.close import compare
 from support.services import Stack, wait_for_job
 

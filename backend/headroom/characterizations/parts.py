@@ -34,27 +34,24 @@ from headroom.core.db import session_scope
 from headroom.core.settings import Settings
 from headroom.core.storage import ObjectStore, open_store
 from headroom.engine.logs import LogInputError
-from headroom.engine.workload import Rules, mapreduce
+from headroom.engine.workload import Rules, scan
 from headroom.engine.workload.fitting import MAX_FIT_N
-from headroom.engine.workload.mapreduce import (
+from headroom.engine.workload.mapreduce import finish, map_partition, map_spilled
+from headroom.engine.workload.partial import merge_stored
+from headroom.engine.workload.scan import (
     SCAN_PARTIAL,
     Plan,
     Scan,
     ScanCounter,
-    finish,
-    map_partition,
-    map_spilled,
     plan_from_json,
     plan_to_json,
     scan_from,
     scan_from_json,
     scan_share,
     scan_to_json,
-    spill,
-    spill_shares,
 )
-from headroom.engine.workload.partial import merge_stored
 from headroom.engine.workload.slices import sliced
+from headroom.engine.workload.spill import spill, spill_shares
 from headroom.engine.workload.time_counts import TIME_COUNTS
 from headroom.jobs import service as job_service
 from headroom.jobs.runner import JobContext
@@ -84,7 +81,7 @@ def plan(settings: Settings, job_id: int, worker: str) -> Planned:
     table = run.load_table(store, inputs.table_keys, inputs.where)
     base = folder(inputs.dataset_id, job_id)
     with _usable():
-        planned = mapreduce.plan(table, inputs.rules, memory_budget_mb=settings.memory_budget_mb)
+        planned = scan.plan(table, inputs.rules, memory_budget_mb=settings.memory_budget_mb)
         if planned.parts == 1:
             _write_scan(store, base, scan_from(planned, [scan_share(table, planned)]))
             return Planned(inputs.dataset_id, planned.parts, 0)

@@ -17,8 +17,9 @@ from headroom.core.storage import ObjectStore, open_store
 from headroom.datasets.slices import where_of
 from headroom.datasets.slices_params import SliceIn
 from headroom.engine.logs import LogInputError
-from headroom.engine.workload import mapreduce
+from headroom.engine.workload import mapreduce, spill
 from headroom.engine.workload.partial import Partial
+from headroom.engine.workload.scan import Scan
 from headroom.engine.workload.slices import sliced
 from headroom.jobs import service as job_service
 from headroom.jobs.runner import ingest_body, run_job
@@ -32,8 +33,8 @@ WORKER = "test-worker"
 @pytest.fixture
 def small(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Settings:
     """Slices of 1,000 rows, 2 a share: 4 shares of the spill."""
-    monkeypatch.setattr(mapreduce, "SPILL_BATCH_ROWS", 1000)
-    monkeypatch.setattr(mapreduce, "SPILL_SHARE_BATCHES", 2)
+    monkeypatch.setattr(spill, "SPILL_BATCH_ROWS", 1000)
+    monkeypatch.setattr(spill, "SPILL_SHARE_BATCHES", 2)
     return settings.model_copy(update={"memory_budget_mb": BUDGET_MB})
 
 
@@ -81,7 +82,7 @@ def test_the_spill_spread_over_shares_gives_the_maps_of_one_share(
     for key in store.list(base):
         if key.rsplit("/", 1)[-1].startswith("input-"):
             store.delete(key)
-    monkeypatch.setattr(mapreduce, "SPILL_SHARE_BATCHES", 1000)
+    monkeypatch.setattr(spill, "SPILL_SHARE_BATCHES", 1000)
     serial = _spilled_and_mapped(small, job_id, replace(planned, shares=1), monkeypatch)
     assert len(spread) == len(serial) > 7
     for key, frame in serial.items():
@@ -106,7 +107,7 @@ def _spilled_and_mapped(
     parts.scan_shares(settings, job_id, WORKER)
     frames: dict[str, pl.DataFrame] = {}
 
-    def recorded(requests: pl.LazyFrame, found: mapreduce.Scan) -> Partial:
+    def recorded(requests: pl.LazyFrame, found: Scan) -> Partial:
         frames[f"input-{len(frames)}"] = requests.collect()
         return mapreduce.map_spilled(requests, found)
 
@@ -209,7 +210,7 @@ def test_a_slices_spill_cuts_the_whole_table_and_keeps_the_slices_rows(
     planned = parts.plan(small, sliced_job, WORKER)
     assert planned.shares == 4  # the whole table's 6,856 rows, not the slice's
     inputs = _spilled_and_mapped(small, sliced_job, planned, monkeypatch)
-    bucket = pl.col("client").hash(mapreduce.PARTITION_SEED) % planned.parts
+    bucket = pl.col("client").hash(spill.PARTITION_SEED) % planned.parts
     keep = where_of(SliceIn.model_validate(where))
     kept = sliced(table, keep).with_columns(bucket.alias("b")).collect()
     assert 3000 < kept.height < 6000

@@ -16,25 +16,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from headroom.engine.workload import characterize, mapreduce
+from headroom.engine.workload import characterize
 from headroom.engine.workload.display import display_document
-from headroom.engine.workload.mapreduce import (
-    ScanCounter,
-    characterize_parts,
-    map_partition,
-    map_spilled,
-    plan,
-    scan,
-    scan_from,
-    spill,
-    spill_shares,
-)
+from headroom.engine.workload.mapreduce import characterize_parts, map_partition, map_spilled
 from headroom.engine.workload.partial import Partial, merge
+from headroom.engine.workload.scan import ScanCounter, plan, scan, scan_from
 from headroom.engine.workload.sketch import ALPHA, histogram_of, merge_histograms, percentiles
+from headroom.engine.workload.spill import PARTITION_SEED, spill, spill_shares
 from support.close import compare
 
 from .conftest import make_table
 
+SPILL = "headroom.engine.workload.spill"
 TINY_BUDGET_MB = 1  # MIN_BUCKET_ROWS (1,000) requests a partition: several on a few thousand
 PATHS = ["/", "/index.html", "/a.css", "/b.js", "/img/c.png", "/api/items", "/d.gif"]
 AGENTS = ["Mozilla/5.0", "curl/8.5.0", "Googlebot/2.1", None]
@@ -243,12 +236,12 @@ def test_the_spill_holds_each_partition_in_the_table_order(
 ) -> None:
     """Read in slices smaller than a partition (so a partition's file gets several row
     groups), each spilled file is row for row the partition the filter finds."""
-    monkeypatch.setattr(mapreduce, "SPILL_BATCH_ROWS", 700)
+    monkeypatch.setattr(f"{SPILL}.SPILL_BATCH_ROWS", 700)
     found = scan(table.lazy(), memory_budget_mb=TINY_BUDGET_MB)
     paths = spill(table.lazy(), found.parts, tmp_path)
     assert len(paths) == found.parts
     for index, path in enumerate(paths):
-        bucket = pl.col("client").hash(mapreduce.PARTITION_SEED) % found.parts
+        bucket = pl.col("client").hash(PARTITION_SEED) % found.parts
         chosen = table.filter(bucket == index)
         assert pl.read_parquet(path).equals(chosen)
     assert sum(pl.read_parquet(p).height for p in paths) == table.height
@@ -273,8 +266,8 @@ def test_an_empty_partition_is_spilled_as_an_empty_file(tmp_path: Path) -> None:
 def test_the_shares_cover_the_table_in_order_with_whole_slices(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(mapreduce, "SPILL_BATCH_ROWS", 100)
-    monkeypatch.setattr(mapreduce, "SPILL_SHARE_BATCHES", 3)
+    monkeypatch.setattr(f"{SPILL}.SPILL_BATCH_ROWS", 100)
+    monkeypatch.setattr(f"{SPILL}.SPILL_SHARE_BATCHES", 3)
     shares = spill_shares(1050)  # 11 slices: 4 shares of 2 or 3 slices
     assert [(r.start, r.stop) for r in shares] == [(0, 200), (200, 500), (500, 800), (800, 1050)]
     assert spill_shares(250) == [range(0, 250)]
@@ -287,8 +280,8 @@ def test_the_spill_spread_over_shares_gives_the_serial_partitions(
     """Each share spilled on its own (slices of 700 rows, 2 a share: 4 shares), a
     partition's pieces read in share order are its serial spill, row for row, and map to
     the same partial."""
-    monkeypatch.setattr(mapreduce, "SPILL_BATCH_ROWS", 700)
-    monkeypatch.setattr(mapreduce, "SPILL_SHARE_BATCHES", 2)
+    monkeypatch.setattr(f"{SPILL}.SPILL_BATCH_ROWS", 700)
+    monkeypatch.setattr(f"{SPILL}.SPILL_SHARE_BATCHES", 2)
     found = scan(table.lazy(), memory_budget_mb=TINY_BUDGET_MB)
     serial = spill(table.lazy(), found.parts, tmp_path)
     shares = spill_shares(table.height)
@@ -308,8 +301,8 @@ def test_the_scan_counted_by_the_shares_spills_is_the_one_pass_scan(
 ) -> None:
     """Each share's spill counts the slices it reads; the scan of the shares' partials
     (frames, coverage, top paths, quiet minutes) is the one pass's."""
-    monkeypatch.setattr(mapreduce, "SPILL_BATCH_ROWS", 700)
-    monkeypatch.setattr(mapreduce, "SPILL_SHARE_BATCHES", 2)
+    monkeypatch.setattr(f"{SPILL}.SPILL_BATCH_ROWS", 700)
+    monkeypatch.setattr(f"{SPILL}.SPILL_SHARE_BATCHES", 2)
     lazy = table.lazy()
     planned = plan(lazy, memory_budget_mb=TINY_BUDGET_MB)
     partials = []

@@ -11,8 +11,9 @@ import numpy as np
 import polars as pl
 import pytest
 
-from headroom.engine.workload.mapreduce import map_partition, scan
+from headroom.engine.workload.mapreduce import map_partition
 from headroom.engine.workload.partial import Partial, bottom_k, merge, merge_stored
+from headroom.engine.workload.scan import scan
 
 from .test_workload_mapreduce import TINY_BUDGET_MB, random_table, same
 

@@ -13,9 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from headroom.engine.workload.mapreduce import map_partition, scan
+from headroom.engine.workload.mapreduce import map_partition
 from headroom.engine.workload.partial import Partial, merge, merge_stored
 from headroom.engine.workload.samples import HEAD_MARGIN, KEYS, counts_and_sample, head_cut
+from headroom.engine.workload.scan import scan
 
 from .test_workload_mapreduce import TINY_BUDGET_MB, random_table
 from .test_workload_merge_stored import bottom_k_by_hand, stored
