@@ -1,12 +1,7 @@
 """The capacity reports and a fit's standard errors are the same on every CPU: computed
 here under two of OpenBLAS's CPU kernels, whose sums run in different orders."""
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
-import pytest
+from support.blas import needs_both_kernels, outputs_under_each_kernel
 
 RUN_FIGURES = """
 import hashlib, json, math
@@ -60,19 +55,6 @@ print(hashlib.sha256(json.dumps(docs, sort_keys=True, default=str).encode()).hex
 """
 
 
-def _avx512() -> bool:
-    cpuinfo = Path("/proc/cpuinfo")
-    return cpuinfo.is_file() and " avx512f" in cpuinfo.read_text()
-
-
-@pytest.mark.skipif(not _avx512(), reason="both BLAS kernels need an x86-64 CPU with AVX-512")
+@needs_both_kernels
 def test_capacity_reports_and_standard_errors_do_not_depend_on_the_blas_kernel() -> None:
-    outputs = set()
-    for kernel in ("Haswell", "SkylakeX"):
-        env = {**os.environ, "OPENBLAS_CORETYPE": kernel}
-        run = subprocess.run(
-            [sys.executable, "-c", RUN_FIGURES], env=env, capture_output=True, text=True
-        )
-        assert run.returncode == 0, run.stderr
-        outputs.add(run.stdout)
-    assert len(outputs) == 1
+    assert len(outputs_under_each_kernel(RUN_FIGURES)) == 1

@@ -8,11 +8,7 @@ search below), matching the spec's "100 req/s configured peaks near 80-85". Meas
 get seeded 2% lognormal noise. Tolerance: the estimate within 10% of the true peak; over
 seeds 0..19 the worst error seen was 8% (a cubic through noisy, unevenly spread points)."""
 
-import os
-import subprocess
-import sys
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -24,6 +20,7 @@ from headroom.engine.admission.discovery import (
     interior_max,
 )
 from headroom.engine.capacity.queueing import mean_response_s
+from support.blas import needs_both_kernels, outputs_under_each_kernel
 
 SERVERS, EPOCH_S, NOISE = 16, 8.0, 0.02
 
@@ -121,21 +118,8 @@ print(hashlib.sha256(pickle.dumps(figures)).hexdigest())
 """
 
 
-def _avx512() -> bool:
-    cpuinfo = Path("/proc/cpuinfo")
-    return cpuinfo.is_file() and " avx512f" in cpuinfo.read_text()
-
-
-@pytest.mark.skipif(not _avx512(), reason="both BLAS kernels need an x86-64 CPU with AVX-512")
+@needs_both_kernels
 def test_a_discovering_run_does_not_depend_on_the_blas_kernel() -> None:
     """The same scenario and seed give the same result on every machine: here under two
     of OpenBLAS's CPU kernels (LAPACK's least squares differed in their last bits)."""
-    outputs = set()
-    for kernel in ("Haswell", "SkylakeX"):
-        env = {**os.environ, "OPENBLAS_CORETYPE": kernel}
-        run = subprocess.run(
-            [sys.executable, "-c", RUN_DISCOVERING], env=env, capture_output=True, text=True
-        )
-        assert run.returncode == 0, run.stderr
-        outputs.add(run.stdout)
-    assert len(outputs) == 1
+    assert len(outputs_under_each_kernel(RUN_DISCOVERING)) == 1
